@@ -1,0 +1,97 @@
+import { Hono } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { redactTarget } from './logger.js';
+import type { Store } from './store/index.js';
+import { ApiError, errorBody, renderError } from './http/errors.js';
+import type { AppEnv } from './http/context.js';
+import { requestIdFor } from './http/request-id.js';
+import { clientIp } from './http/client-ip.js';
+import { Idempotency } from './http/idempotency.js';
+import { RateLimiter } from './http/rate-limit.js';
+import type { ApiRoutes, RouteContext } from './http/router.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { renderDocsPage } from './http/docs-page.js';
+import { organizationRoutes } from './routes/organization.js';
+import { experienceRoutes } from './routes/experiences.js';
+
+export interface AppDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  now?: () => number;
+}
+
+export const VERSION = '0.1.0';
+
+export function createApp(deps: AppDeps) {
+  const { store, config, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const ctx: RouteContext = {
+    store,
+    now,
+    idempotency: new Idempotency(store, now),
+    limiter: new RateLimiter(now),
+    rateLimitPerMinute: config.rateLimitPerMinute,
+  };
+
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestId = requestIdFor(c.req.header('x-request-id'));
+    c.set('requestId', requestId);
+    let socketIp = 'unknown';
+    try {
+      socketIp = getConnInfo(c).remote.address ?? 'unknown';
+    } catch {
+      // app.request() in tests has no socket
+    }
+    c.set('clientIp', clientIp(socketIp, c.req.header('x-forwarded-for'), config.trustProxy));
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    const url = new URL(c.req.url);
+    const caller = c.get('caller');
+    logger.info('request', {
+      requestId,
+      method: c.req.method,
+      path: redactTarget(url.pathname + url.search),
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      ...(caller ? { orgId: caller.orgId, keyId: caller.keyId } : {}),
+    });
+  });
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  const v1: ApiRoutes[] = [organizationRoutes(ctx), experienceRoutes(ctx)];
+  for (const routes of v1) {
+    app.route('/v1', routes.app);
+    app.route('/api/v1', routes.app);
+  }
+
+  let openApi: Record<string, unknown> | undefined;
+  const openApiDocument = () =>
+    (openApi ??= buildOpenApiDocument([{ prefix: '/v1', specs: v1.flatMap((r) => r.specs) }], {
+      version: VERSION,
+      serverUrl: config.publicUrl,
+    }));
+  app.get('/v1/openapi.json', (c) => c.json(openApiDocument()));
+  app.get('/api/v1/openapi.json', (c) => c.json(openApiDocument()));
+  app.get('/docs', (c) => c.html(renderDocsPage(openApiDocument())));
+
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return renderError(c, err);
+    logger.error('unhandled error', {
+      requestId: c.get('requestId'),
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+    return c.json(errorBody('INTERNAL_ERROR', 'Something went wrong on our side; quote the X-Request-Id if you contact support'), 500);
+  });
+
+  return { app, openApiDocument };
+}

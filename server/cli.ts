@@ -1,0 +1,260 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { openStore, type Store } from './store/index.js';
+import { createOrganization } from './services/organizations.js';
+import { createApiKey, describeApiKey } from './services/api-keys.js';
+import { startServer } from './main.js';
+import { idPattern, isTimeZone, CurrencyCode, Email, SCOPES, type Scope } from '../shared/index.js';
+
+/** A failure the operator can fix: printed as one line on stderr, exit code 1. */
+class CliError extends Error {}
+
+const USAGE = `Usage: outing <command> [options]
+
+  serve [--port N] [--host H] [--db PATH] [--demo]     run the server (migrates the schema on start)
+  init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH]
+                                                       create an organization with its first keys
+  keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
+  keys list --org ORG_ID [--db PATH]
+  keys revoke KEY_ID [--db PATH]
+  backup FILE [--db PATH]                              online backup, safe while serving
+
+Environment: PORT, HOST, DATABASE_PATH, PUBLIC_URL, … (see README); flags win.`;
+
+const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true as const, strict: true as const });
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function required(value: string | boolean | undefined, flag: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new CliError(`${flag} is required`);
+  return value;
+}
+
+function withStore<T>(config: Config, work: (store: Store) => T): T {
+  const store = openStore(config.databasePath);
+  try {
+    return work(store);
+  } finally {
+    store.close();
+  }
+}
+
+function init(args: string[]): void {
+  const { values, positionals } = parse(args, {
+    name: { type: 'string' },
+    email: { type: 'string' },
+    timezone: { type: 'string' },
+    currency: { type: 'string' },
+    db: { type: 'string' },
+  });
+  if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+  const name = required(values.name, '--name').trim();
+  if (name.length > 200) throw new CliError('--name must be at most 200 characters');
+  const email = required(values.email, '--email').trim();
+  if (!Email.safeParse(email).success) throw new CliError(`--email is not an e-mail address: ${email}`);
+  const timezone = typeof values.timezone === 'string' ? values.timezone : 'UTC';
+  if (!isTimeZone(timezone)) throw new CliError(`--timezone is not an IANA time zone: ${timezone}`);
+  const currency = typeof values.currency === 'string' ? values.currency.toUpperCase() : 'USD';
+  if (!CurrencyCode.safeParse(currency).success) {
+    throw new CliError(`--currency must be an ISO 4217 code with two decimals (EUR, USD, GBP…): ${currency}`);
+  }
+  const config = loadConfig(process.env, { db: values.db });
+  const created = withStore(config, (store) => createOrganization(store, { name, email, timezone, currency }, config.publicUrl, Date.now()));
+  process.stderr.write(`Organization ${created.organization.id} created. The keys are shown only now: store them safely.\n`);
+  printJson({
+    organizationId: created.organization.id,
+    apiKeyId: created.apiKeyId,
+    apiKey: created.apiKey,
+    publishableKey: created.publishableKey,
+    icalFeedUrl: created.icalFeedUrl,
+  });
+}
+
+function parseScopes(raw: string): Scope[] {
+  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new CliError(`Unknown scope ${unknown.join(', ')}; scopes are: ${SCOPES.join(', ')}`);
+  if (!scopes.length) throw new CliError('--scopes needs at least one scope');
+  return scopes as Scope[];
+}
+
+function keys(args: string[]): void {
+  const [action, ...rest] = args;
+  if (action === 'create') {
+    const { values, positionals } = parse(rest, {
+      org: { type: 'string' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      publishable: { type: 'boolean' },
+      db: { type: 'string' },
+    });
+    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    const orgId = required(values.org, '--org');
+    const name = required(values.name, '--name').trim();
+    if (name.length > 200) throw new CliError('--name must be at most 200 characters');
+    const publishable = values.publishable === true;
+    if (publishable && values.scopes !== undefined) throw new CliError('Publishable keys take no scopes');
+    const scopes = typeof values.scopes === 'string' ? parseScopes(values.scopes) : undefined;
+    const config = loadConfig(process.env, { db: values.db });
+    const key = withStore(config, (store) => {
+      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      return createApiKey(store, { orgId, name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
+    });
+    process.stderr.write('The key is shown only now: store it safely.\n');
+    printJson(key);
+    return;
+  }
+  if (action === 'list') {
+    const { values, positionals } = parse(rest, { org: { type: 'string' }, db: { type: 'string' } });
+    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    const orgId = required(values.org, '--org');
+    const config = loadConfig(process.env, { db: values.db });
+    const data = withStore(config, (store) => {
+      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      return store.listApiKeys(orgId).map(describeApiKey);
+    });
+    printJson({ data });
+    return;
+  }
+  if (action === 'revoke') {
+    const { values, positionals } = parse(rest, { db: { type: 'string' } });
+    const keyId = positionals[0];
+    if (!keyId) throw new CliError('keys revoke needs a KEY_ID');
+    if (positionals.length > 1) throw new CliError(`Unexpected argument: ${positionals[1]}`);
+    const config = loadConfig(process.env, { db: values.db });
+    const revoked = withStore(config, (store) => {
+      const row = idPattern('apiKey').test(keyId) ? store.getApiKey(keyId) : undefined;
+      if (!row) throw new CliError(`No API key ${keyId}`);
+      store.revokeApiKey(keyId, Date.now());
+      return describeApiKey(store.getApiKey(keyId) ?? row);
+    });
+    process.stderr.write(`Key ${revoked.id} revoked; requests with it are refused from now on.\n`);
+    printJson({ id: revoked.id, revokedAt: revoked.revokedAt });
+    return;
+  }
+  throw new CliError(`Unknown keys command ${action ?? ''}; use keys create, keys list or keys revoke`);
+}
+
+async function backup(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { db: { type: 'string' } });
+  const file = positionals[0];
+  if (!file) throw new CliError('backup needs a FILE');
+  const config = loadConfig(process.env, { db: values.db });
+  const target = resolve(file);
+  if (target === config.databasePath) throw new CliError('The backup file must not be the database itself');
+  try {
+    statSync(config.databasePath);
+  } catch {
+    throw new CliError(`No database at ${config.databasePath}`);
+  }
+  const store = openStore(config.databasePath);
+  try {
+    let lastShown = 0;
+    await store.backupTo(target, (done, total) => {
+      if (total > 25_000 && (done === total || Date.now() - lastShown > 1000)) {
+        lastShown = Date.now();
+        process.stderr.write(`backup: ${Math.round((done / total) * 100)}% (${done}/${total} pages)\n`);
+      }
+    });
+  } catch (err) {
+    throw new CliError(`Backup failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    store.close();
+  }
+  printJson({ file: target, bytes: statSync(target).size });
+}
+
+function banner(url: string, publicUrl: string, demo: Awaited<ReturnType<typeof startServer>>['demo']): string {
+  const lines = [`Outing is listening on ${url} (public URL ${publicUrl})`];
+  if (demo) {
+    lines.push(
+      '',
+      'Demo organization created. These keys are shown once: keep them.',
+      `  Secret key:       ${demo.apiKey}`,
+      `  Publishable key:  ${demo.publishableKey}`,
+      `  iCal feed:        ${demo.icalFeedUrl}`,
+      '',
+      'Try:',
+      `  Demo site:        ${publicUrl}/demo`,
+      `  API reference:    ${publicUrl}/docs`,
+      `  curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/experiences`,
+    );
+  } else {
+    lines.push(`  Demo site: ${publicUrl}/demo   API reference: ${publicUrl}/docs`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    db: { type: 'string' },
+    demo: { type: 'boolean' },
+  });
+  if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+  const config = loadConfig(process.env, {
+    port: values.port,
+    host: values.host,
+    db: values.db,
+  });
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(config, { demo: values.demo === true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`Port ${config.port} on ${config.host} is already in use`);
+    if (code === 'EACCES') throw new CliError(`No permission to listen on ${config.host}:${config.port}`);
+    throw err;
+  }
+  process.stderr.write(banner(running.url, config.publicUrl, running.demo));
+  const shutdown = (signal: string) => {
+    process.stderr.write(`${signal} received: finishing in-flight requests, then stopping\n`);
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(args);
+      case 'init':
+        return init(args);
+      case 'keys':
+        return keys(args);
+      case 'backup':
+        return await backup(args);
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stderr.write(`${USAGE}\n`);
+        if (command === undefined) process.exitCode = 1;
+        return;
+      default:
+        throw new CliError(`Unknown command ${command}. Run outing --help`);
+    }
+  } catch (err) {
+    const message =
+      err instanceof CliError || err instanceof ConfigError
+        ? err.message
+        : `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    process.stderr.write(`outing: ${message.split('\n')[0]}\n`);
+    process.exitCode = 1;
+  }
+}

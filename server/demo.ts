@@ -1,0 +1,66 @@
+import type { Store } from './store/index.js';
+import { createOrganization } from './services/organizations.js';
+import { createExperience } from './services/experiences.js';
+
+export const DEMO_ORG_SETTING = 'demo.organizationId';
+export const DEMO_KEY_SETTING = 'demo.publishableKey';
+
+export interface DemoSeed {
+  organizationId: string;
+  apiKey: string;
+  publishableKey: string;
+  icalFeedUrl: string;
+}
+
+/**
+ * On an empty database, a small tour company with three experiences on weekly schedules. The
+ * publishable key is kept so that `/demo` can embed it on later starts; it is meant for web pages.
+ */
+export function seedDemo(store: Store, publicUrl: string, now: number): DemoSeed | undefined {
+  if (store.countOrganizations() > 0) return undefined;
+  return store.transaction(() => {
+    const created = createOrganization(
+      store,
+      { name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' },
+      publicUrl,
+      now,
+    );
+    const orgId = created.organization.id;
+    createExperience(store, orgId, {
+      name: 'Alfama Old Town Walk',
+      description:
+        'Two hours through the oldest quarter of Lisbon: tiled façades, fado houses, the Sé cathedral and the view from Miradouro de Santa Luzia.',
+      duration: 120,
+      price: 2500,
+      maxParticipants: 12,
+      maxPerBooking: 6,
+      minNoticeMinutes: 60,
+      schedule: {
+        weekly: { mon: ['10:00', '15:00'], tue: ['10:00', '15:00'], wed: ['10:00', '15:00'], thu: ['10:00', '15:00'], fri: ['10:00', '15:00'], sat: ['09:30', '11:30', '15:00'], sun: ['11:30'] },
+        exceptions: [{ date: '2026-12-25', times: [] }, { date: '2027-01-01', times: [] }],
+      },
+    }, now);
+    createExperience(store, orgId, {
+      name: 'Sunset Sail on the Tagus',
+      description: 'Ninety minutes on a classic sailboat past Belém Tower and under the 25 de Abril bridge, with a glass of vinho verde.',
+      duration: 90,
+      price: 4500,
+      maxParticipants: 8,
+      minNoticeMinutes: 120,
+      schedule: { weekly: { wed: ['18:30'], fri: ['18:30'], sat: ['18:00'], sun: ['18:00'] } },
+    }, now + 1);
+    createExperience(store, orgId, {
+      name: 'Pastel de Nata Workshop',
+      description: 'Learn to bake the famous custard tarts with a local pastry chef, then eat your work with a bica.',
+      duration: 150,
+      price: 6000,
+      maxParticipants: 10,
+      maxPerBooking: 4,
+      maxAdvanceDays: 90,
+      schedule: { weekly: { tue: ['14:00'], thu: ['14:00'], sat: ['10:00'] } },
+    }, now + 2);
+    store.setSetting(DEMO_ORG_SETTING, orgId);
+    store.setSetting(DEMO_KEY_SETTING, created.publishableKey);
+    return { organizationId: orgId, apiKey: created.apiKey, publishableKey: created.publishableKey, icalFeedUrl: created.icalFeedUrl };
+  });
+}

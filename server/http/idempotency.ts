@@ -1,0 +1,126 @@
+import { ApiError, errorBody } from './errors.js';
+import type { Reply } from './reply.js';
+import type { Store } from '../store/index.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Stable JSON: object keys sorted, so that `{a,b}` and `{b,a}` are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function parseIdempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (header.length < 1 || header.length > 255) {
+    throw new ApiError(400, 'VALIDATION_ERROR', 'Idempotency-Key must be 1–255 characters', [
+      { path: 'Idempotency-Key', message: 'Must be 1–255 characters' },
+    ]);
+  }
+  return header;
+}
+
+/** Results that are not stored, so that the client can fix the request and send it again. */
+const NOT_STORED = new Set([400, 401, 403, 415, 429]);
+export const storable = (status: number) => !NOT_STORED.has(status) && status < 500;
+
+export interface IdempotentRequest {
+  orgId: string;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * Idempotency-Key (SPEC §6): a request is run once; the same key with the same request replays the
+ * stored reply for 24 h; another request under the key is refused. Synchronous work runs in the same
+ * transaction as the reply's record, so a crash can never leave a booking without its record.
+ */
+export class Idempotency {
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  private stored(req: IdempotentRequest): Reply | undefined {
+    const row = this.store.getIdempotentResponse(req.orgId, req.key);
+    if (!row || row.createdAt < this.now() - IDEMPOTENCY_TTL_MS) return undefined;
+    if (row.fingerprint !== req.fingerprint) {
+      throw new ApiError(
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used with a different request; use a new key for a new request',
+      );
+    }
+    return { status: row.responseStatus as Reply['status'], body: JSON.parse(row.responseBody) };
+  }
+
+  private save(req: IdempotentRequest, reply: Reply): void {
+    if (!storable(reply.status)) return;
+    this.store.saveIdempotentResponse({
+      ...req,
+      responseStatus: reply.status,
+      responseBody: JSON.stringify(reply.body),
+      createdAt: this.now(),
+    });
+  }
+
+  /** Runs synchronous `work` once for this key; returns its reply and whether it was replayed. */
+  runSync(req: IdempotentRequest, work: () => Reply): { reply: Reply; replayed: boolean } {
+    return this.store.transaction(() => {
+      const previous = this.stored(req);
+      if (previous) return { reply: previous, replayed: true };
+      const reply = replyOf(() => this.store.transaction(work));
+      this.save(req, reply);
+      return { reply, replayed: false };
+    });
+  }
+
+  /** Runs asynchronous `work` once for this key; a concurrent duplicate gets `409 IDEMPOTENCY_KEY_IN_USE`. */
+  async runAsync(req: IdempotentRequest, work: () => Promise<Reply>): Promise<{ reply: Reply; replayed: boolean }> {
+    const previous = this.stored(req);
+    if (previous) return { reply: previous, replayed: true };
+    const slot = `${req.orgId}\u0000${req.key}`;
+    if (this.inFlight.has(slot)) {
+      throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed');
+    }
+    this.inFlight.add(slot);
+    try {
+      const reply = await replyOfAsync(work);
+      this.save(req, reply);
+      return { reply, replayed: false };
+    } finally {
+      this.inFlight.delete(slot);
+    }
+  }
+}
+
+function errorReply(err: ApiError): Reply {
+  return { status: err.status, body: errorBody(err.code, err.message, err.details) };
+}
+
+/** A business refusal (404, 409…) is a result worth replaying; anything else propagates. */
+function replyOf(work: () => Reply): Reply {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof ApiError && storable(err.status) && !err.headers) return errorReply(err);
+    throw err;
+  }
+}
+
+async function replyOfAsync(work: () => Promise<Reply>): Promise<Reply> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiError && storable(err.status) && !err.headers) return errorReply(err);
+    throw err;
+  }
+}

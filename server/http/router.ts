@@ -1,0 +1,157 @@
+import { Hono, type Context } from 'hono';
+import type { z } from 'zod';
+import { ApiError } from './errors.js';
+import { authenticatePublishable, authenticateSecret, requireScope } from './auth.js';
+import { readJsonBody } from './body.js';
+import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempotency.js';
+import { parseWith } from './validate.js';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
+import type { Reply } from './reply.js';
+import type { AppEnv, Caller } from './context.js';
+import type { Store } from '../store/index.js';
+import { idPattern, type ErrorCode, type IdKind, type Scope } from '../../shared/index.js';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type AuthKind = 'secret' | 'publishable';
+
+/** One operation: the single description from which requests are checked and the OpenAPI document is made. */
+export interface OpSpec<
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  P extends string = string,
+> {
+  method: Method;
+  /** Hono path relative to the mount, e.g. `/bookings/:id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: AuthKind;
+  scope?: Scope;
+  /** Path parameters and the id kind each must look like (a wrong shape is a 404). */
+  params?: Record<P, IdKind | 'booking'>;
+  query?: Q;
+  body?: B;
+  /** The `data` of a success, or of each list item when `list` is set. */
+  response?: z.ZodType;
+  list?: boolean;
+  status?: 200 | 201 | 202;
+  errors?: ErrorCode[];
+  /** Work that awaits (network calls): idempotency then guards it with an in-flight marker. */
+  async?: boolean;
+}
+
+export interface Input<Q, B, P extends string = never> {
+  query: Q extends z.ZodType ? z.output<Q> : Record<string, never>;
+  body: B extends z.ZodType ? z.output<B> : Record<string, never>;
+  params: Record<P, string>;
+  caller: Caller;
+  c: Context<AppEnv>;
+}
+
+export interface RouteContext {
+  store: Store;
+  now: () => number;
+  idempotency: Idempotency;
+  limiter: RateLimiter;
+  /** Requests per minute per secret key on `/v1`; 0 = off. */
+  rateLimitPerMinute: number;
+}
+
+const BOOKING_REF = /^(bk_[A-Za-z0-9]{1,64}|BK-[0-9A-HJKMNP-TV-Z]{8})$/i;
+
+function checkParams(spec: OpSpec, c: Context): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, kind] of Object.entries(spec.params ?? {})) {
+    const value = c.req.param(name) ?? '';
+    const shape = kind === 'booking' ? BOOKING_REF : idPattern(kind);
+    if (!shape.test(value)) throw new ApiError(404, 'NOT_FOUND', 'Resource not found');
+    params[name] = value;
+  }
+  return params;
+}
+
+function queryObject(c: Context, auth: AuthKind): Record<string, string> {
+  const out: Record<string, string> = {};
+  const search = new URL(c.req.url).searchParams;
+  for (const key of new Set(search.keys())) {
+    if (auth === 'publishable' && key === 'key') continue;
+    const values = search.getAll(key);
+    if (values.length > 1) {
+      throw new ApiError(400, 'VALIDATION_ERROR', `Invalid query: ${key} is repeated`, [
+        { path: key, message: 'Give this parameter once' },
+      ]);
+    }
+    out[key] = values[0] ?? '';
+  }
+  return out;
+}
+
+function parseBody(spec: OpSpec, raw: unknown): unknown {
+  if (spec.body) return parseWith(spec.body, raw, 'body');
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Object.keys(raw).length > 0)) {
+    throw new ApiError(400, 'VALIDATION_ERROR', 'This request takes no body', [{ path: '', message: 'Send no body' }]);
+  }
+  return {};
+}
+
+export class ApiRoutes {
+  readonly app = new Hono<AppEnv>();
+  readonly specs: OpSpec[] = [];
+
+  constructor(private readonly ctx: RouteContext) {}
+
+  op<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends string = never>(
+    spec: OpSpec<Q, B, P>,
+    handler: (input: Input<Q, B, P>) => Reply | Promise<Reply>,
+  ): this {
+    this.specs.push(spec as OpSpec);
+    this.app.on(spec.method.toUpperCase(), spec.path, async (c) => {
+      const caller = this.authenticate(spec, c);
+      if (spec.scope) requireScope(caller, spec.scope);
+      const params = checkParams(spec as OpSpec, c);
+      const query = spec.query ? parseWith(spec.query, queryObject(c, spec.auth), 'query') : {};
+      const rawBody = spec.method === 'get' ? undefined : await readJsonBody(c);
+      const body = parseBody(spec as OpSpec, rawBody);
+      const input = { query, body, params, caller, c } as Input<Q, B, P>;
+      const key = spec.method === 'post' ? parseIdempotencyKey(c.req.header('idempotency-key')) : undefined;
+      let reply: Reply;
+      if (key === undefined) {
+        reply = await handler(input);
+      } else {
+        const request = {
+          orgId: caller.orgId,
+          key,
+          fingerprint: `POST ${c.req.path.replace(/^\/api\/v1\//, '/v1/')} ${canonicalJson(rawBody)}`,
+        };
+        const outcome = spec.async
+          ? await this.ctx.idempotency.runAsync(request, async () => handler(input))
+          : this.ctx.idempotency.runSync(request, () => handler(input) as Reply);
+        if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
+        reply = outcome.reply;
+      }
+      return c.json(reply.body as object, reply.status);
+    });
+    return this;
+  }
+
+  private authenticate(spec: OpSpec, c: Context<AppEnv>): Caller {
+    const now = this.ctx.now();
+    if (spec.auth === 'publishable') {
+      const caller = authenticatePublishable(c, this.ctx.store, now);
+      c.set('caller', caller);
+      return caller;
+    }
+    const caller = authenticateSecret(c, this.ctx.store, now);
+    c.set('caller', caller);
+    if (this.ctx.rateLimitPerMinute > 0) {
+      const decision = this.ctx.limiter.hit(caller.keyId, this.ctx.rateLimitPerMinute);
+      const headers = rateLimitHeaders(decision);
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+      if (!decision.allowed) {
+        throw new ApiError(429, 'RATE_LIMITED', `Rate limit of ${decision.limit} requests per minute exceeded`, undefined, headers);
+      }
+    }
+    return caller;
+  }
+}

@@ -1,0 +1,69 @@
+import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { created, list, ok, pageOf } from '../http/reply.js';
+import { notFound } from '../http/errors.js';
+import { serializeExperience } from '../serialize.js';
+import { createExperience, deleteExperience, updateExperience } from '../services/experiences.js';
+import { Deleted, Experience, ExperienceCreate, ExperienceListQuery, ExperiencePatch } from '../../shared/index.js';
+
+export function experienceRoutes(ctx: RouteContext): ApiRoutes {
+  const tag = 'Experiences';
+  const { store } = ctx;
+  const currencyOf = (orgId: string) => store.getOrganization(orgId)?.currency ?? 'USD';
+
+  return new ApiRoutes(ctx)
+    .op(
+      { method: 'post', path: '/experiences', summary: 'Create an experience', tag, auth: 'secret', scope: 'experiences:write', body: ExperienceCreate, response: Experience, status: 201 },
+      ({ caller, body }) => created(serializeExperience(createExperience(store, caller.orgId, body, ctx.now()), currencyOf(caller.orgId))),
+    )
+    .op(
+      { method: 'get', path: '/experiences', summary: 'List experiences, oldest first', tag, auth: 'secret', scope: 'experiences:read', query: ExperienceListQuery, response: Experience, list: true },
+      ({ caller, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = store.listExperiences(caller.orgId, { active: query.active }, page);
+        const currency = currencyOf(caller.orgId);
+        return list(rows.map((r) => serializeExperience(r, currency)), total, page);
+      },
+    )
+    .op(
+      { method: 'get', path: '/experiences/:id', summary: 'Get an experience', tag, auth: 'secret', scope: 'experiences:read', params: { id: 'experience' }, response: Experience },
+      ({ caller, params }) => {
+        const row = store.getExperience(caller.orgId, params.id);
+        if (!row) throw notFound('Experience');
+        return ok(serializeExperience(row, currencyOf(caller.orgId)));
+      },
+    )
+    .op(
+      {
+        method: 'patch',
+        path: '/experiences/:id',
+        summary: 'Update an experience',
+        description: 'Never cancels or reprices existing bookings: each keeps its own start, end, unit price and currency.',
+        tag,
+        auth: 'secret',
+        scope: 'experiences:write',
+        params: { id: 'experience' },
+        body: ExperiencePatch,
+        response: Experience,
+      },
+      ({ caller, params, body }) =>
+        ok(serializeExperience(updateExperience(store, caller.orgId, params.id, body, ctx.now()), currencyOf(caller.orgId))),
+    )
+    .op(
+      {
+        method: 'delete',
+        path: '/experiences/:id',
+        summary: 'Delete an experience without bookings',
+        description: 'An experience with any booking answers 409 CONFLICT: deactivate it instead.',
+        tag,
+        auth: 'secret',
+        scope: 'experiences:write',
+        params: { id: 'experience' },
+        response: Deleted,
+        errors: ['CONFLICT'],
+      },
+      ({ caller, params }) => {
+        deleteExperience(store, caller.orgId, params.id);
+        return ok({ id: params.id, deleted: true });
+      },
+    );
+}

@@ -1,0 +1,94 @@
+import { newId } from '../domain/ids.js';
+import { ApiError, notFound, validationError } from '../http/errors.js';
+import type { ExperienceRow } from '../store/experiences.js';
+import type { Store } from '../store/index.js';
+import { WEEKDAYS, type ExperienceCreate, type ExperiencePatch, type Schedule, type ScheduleInput } from '../../shared/index.js';
+
+const uniqueSorted = (times: readonly string[]) => [...new Set(times)].sort();
+
+/** The schedule as stored: every field present, times sorted and unique, exceptions by date. */
+export function normalizeSchedule(input: ScheduleInput): Schedule {
+  const weekly: Schedule['weekly'] = {};
+  for (const day of WEEKDAYS) {
+    const times = input.weekly[day];
+    if (times !== undefined) weekly[day] = uniqueSorted(times);
+  }
+  return {
+    timezone: input.timezone ?? null,
+    weekly,
+    startDate: input.startDate ?? null,
+    endDate: input.endDate ?? null,
+    exceptions: [...(input.exceptions ?? [])]
+      .map((e) => ({ date: e.date, times: uniqueSorted(e.times) }))
+      .sort((a, b) => (a.date < b.date ? -1 : 1)),
+  };
+}
+
+export function createExperience(store: Store, orgId: string, input: ExperienceCreate, now: number): ExperienceRow {
+  const row: ExperienceRow = {
+    id: newId('experience'),
+    orgId,
+    name: input.name,
+    description: input.description,
+    duration: input.duration,
+    price: input.price,
+    maxParticipants: input.maxParticipants,
+    maxPerBooking: input.maxPerBooking ?? null,
+    schedule: input.schedule ? JSON.stringify(normalizeSchedule(input.schedule)) : null,
+    minNoticeMinutes: input.minNoticeMinutes ?? 0,
+    maxAdvanceDays: input.maxAdvanceDays ?? 365,
+    active: input.active === false ? 0 : 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  store.insertExperience(row);
+  return row;
+}
+
+/**
+ * Applies a change. Existing bookings keep their own start, end, unit price and currency, so
+ * nothing here touches them.
+ */
+export function updateExperience(store: Store, orgId: string, id: string, patch: ExperiencePatch, now: number): ExperienceRow {
+  return store.transaction(() => {
+    const current = store.getExperience(orgId, id);
+    if (!current) throw notFound('Experience');
+    const next: ExperienceRow = {
+      ...current,
+      name: patch.name ?? current.name,
+      description: patch.description ?? current.description,
+      duration: patch.duration ?? current.duration,
+      price: patch.price ?? current.price,
+      maxParticipants: patch.maxParticipants ?? current.maxParticipants,
+      maxPerBooking: patch.maxPerBooking === undefined ? current.maxPerBooking : patch.maxPerBooking,
+      schedule:
+        patch.schedule === undefined
+          ? current.schedule
+          : patch.schedule === null
+            ? null
+            : JSON.stringify(normalizeSchedule(patch.schedule)),
+      minNoticeMinutes: patch.minNoticeMinutes ?? current.minNoticeMinutes,
+      maxAdvanceDays: patch.maxAdvanceDays ?? current.maxAdvanceDays,
+      active: patch.active === undefined ? current.active : patch.active ? 1 : 0,
+      updatedAt: now,
+    };
+    if (next.maxPerBooking !== null && next.maxPerBooking > next.maxParticipants) {
+      throw validationError(
+        patch.maxPerBooking === undefined ? 'maxParticipants' : 'maxPerBooking',
+        `maxPerBooking (${next.maxPerBooking}) must not exceed maxParticipants (${next.maxParticipants}); lower both together`,
+      );
+    }
+    store.updateExperience(next);
+    return next;
+  });
+}
+
+export function deleteExperience(store: Store, orgId: string, id: string): void {
+  store.transaction(() => {
+    if (!store.getExperience(orgId, id)) throw notFound('Experience');
+    if (store.experienceHasBookings(id)) {
+      throw new ApiError(409, 'CONFLICT', 'The experience has bookings and cannot be deleted; set active to false instead');
+    }
+    store.deleteExperience(orgId, id);
+  });
+}

@@ -1,0 +1,64 @@
+import { newId } from '../domain/ids.js';
+import { ApiError } from '../http/errors.js';
+import type { OrganizationRow } from '../store/organizations.js';
+import type { Store } from '../store/index.js';
+import { createApiKey } from './api-keys.js';
+import { createCalendarFeed, feedUrl } from './calendar-feeds.js';
+import type { OrganizationPatch } from '../../shared/index.js';
+
+export interface NewOrganization {
+  name: string;
+  email: string;
+  timezone: string;
+  currency: string;
+}
+
+/** An organization ready to use: a secret key, a publishable key and a bookings feed (`outing init`). */
+export function createOrganization(store: Store, input: NewOrganization, publicUrl: string, now: number) {
+  return store.transaction(() => {
+    const org: OrganizationRow = {
+      id: newId('organization'),
+      name: input.name,
+      email: input.email,
+      phone: null,
+      timezone: input.timezone,
+      currency: input.currency,
+      onlinePayments: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    store.insertOrganization(org);
+    const secret = createApiKey(store, { orgId: org.id, name: 'Default secret key', type: 'secret' }, now);
+    const publishable = createApiKey(store, { orgId: org.id, name: 'Default publishable key', type: 'publishable' }, now);
+    const feed = createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now);
+    return {
+      organization: org,
+      apiKeyId: secret.id,
+      apiKey: secret.key,
+      publishableKey: publishable.key,
+      icalFeedUrl: feedUrl(publicUrl, feed.token),
+    };
+  });
+}
+
+export function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number): OrganizationRow {
+  return store.transaction(() => {
+    const current = store.getOrganization(orgId);
+    if (!current) throw new ApiError(404, 'NOT_FOUND', 'Organization not found');
+    if (patch.currency !== undefined && patch.currency !== current.currency && store.orgHasBookings(orgId)) {
+      throw new ApiError(409, 'CONFLICT', 'The currency cannot change once the organization has bookings');
+    }
+    const next: OrganizationRow = {
+      ...current,
+      name: patch.name ?? current.name,
+      email: patch.email ?? current.email,
+      phone: patch.phone === undefined ? current.phone : patch.phone,
+      timezone: patch.timezone ?? current.timezone,
+      currency: patch.currency ?? current.currency,
+      onlinePayments: patch.onlinePayments === undefined ? current.onlinePayments : patch.onlinePayments ? 1 : 0,
+      updatedAt: now,
+    };
+    store.updateOrganization(next);
+    return next;
+  });
+}

@@ -1,0 +1,49 @@
+import type { Db } from './db.js';
+
+export interface ApiKeyRow {
+  id: string;
+  orgId: string;
+  name: string;
+  type: 'secret' | 'publishable';
+  scopes: string; // JSON array
+  prefix: string;
+  keyHash: Buffer;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+const COLUMNS = `id, org_id AS orgId, name, type, scopes, prefix, key_hash AS keyHash, created_at AS createdAt,
+  last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
+
+export function apiKeyStore(db: Db) {
+  const insert = db.prepare(`INSERT INTO api_keys
+    (id, org_id, name, type, scopes, prefix, key_hash, created_at, last_used_at, revoked_at)
+    VALUES (@id, @orgId, @name, @type, @scopes, @prefix, @keyHash, @createdAt, @lastUsedAt, @revokedAt)`);
+  const byHash = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`);
+  const byId = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
+  const list = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`);
+  const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+
+  return {
+    insertApiKey(row: ApiKeyRow): void {
+      insert.run(row);
+    },
+    getApiKeyByHash(hash: Buffer): ApiKeyRow | undefined {
+      return byHash.get(hash) as ApiKeyRow | undefined;
+    },
+    getApiKey(id: string): ApiKeyRow | undefined {
+      return byId.get(id) as ApiKeyRow | undefined;
+    },
+    listApiKeys(orgId: string): ApiKeyRow[] {
+      return list.all(orgId) as ApiKeyRow[];
+    },
+    revokeApiKey(id: string, at: number): void {
+      revoke.run(at, id);
+    },
+    touchApiKey(id: string, at: number): void {
+      touch.run(at, id);
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import type { Db } from './db.js';
+import { statementCache, type Page, type PageResult } from './statements.js';
+
+export interface BookingRow {
+  id: string;
+  orgId: string;
+  bookingNumber: string;
+  experienceId: string;
+  customerId: string;
+  slotStart: number;
+  slotEnd: number;
+  status: 'CONFIRMED' | 'PENDING' | 'CANCELLED';
+  guestName: string;
+  guestEmail: string;
+  guestPhone: string | null;
+  participants: number;
+  unitPrice: number;
+  currency: string;
+  source: 'API' | 'WIDGET';
+  metadata: string; // JSON object
+  cancellationReason: string | null;
+  cancelledAt: number | null;
+  holdExpiresAt: number | null;
+  checkoutSessionId: string | null;
+  checkoutUrl: string | null;
+  sequence: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A booking with its experience's name, which the record shows as `experience.title`. */
+export interface BookingView extends BookingRow {
+  experienceName: string;
+}
+
+export interface BookingFilter {
+  experienceId?: string;
+  customerId?: string;
+  status?: BookingRow['status'];
+  startFrom?: number; // slot start ≥
+  startTo?: number; // slot start ≤
+  q?: string;
+}
+
+const COLUMNS = `b.id, b.org_id AS orgId, b.booking_number AS bookingNumber, b.experience_id AS experienceId,
+  b.customer_id AS customerId, b.slot_start AS slotStart, b.slot_end AS slotEnd, b.status,
+  b.guest_name AS guestName, b.guest_email AS guestEmail, b.guest_phone AS guestPhone, b.participants,
+  b.unit_price AS unitPrice, b.currency, b.source, b.metadata, b.cancellation_reason AS cancellationReason,
+  b.cancelled_at AS cancelledAt, b.hold_expires_at AS holdExpiresAt, b.checkout_session_id AS checkoutSessionId,
+  b.checkout_url AS checkoutUrl, b.sequence, b.created_at AS createdAt, b.updated_at AS updatedAt,
+  e.name AS experienceName`;
+const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
+
+export function bookingStore(db: Db) {
+  const prepared = statementCache(db);
+  const insert = db.prepare(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id,
+    slot_start, slot_end, status, guest_name, guest_email, guest_phone, participants, unit_price, currency, source,
+    metadata, cancellation_reason, cancelled_at, hold_expires_at, checkout_session_id, checkout_url, sequence,
+    created_at, updated_at)
+    VALUES (@id, @orgId, @bookingNumber, @experienceId, @customerId, @slotStart, @slotEnd, @status, @guestName,
+    @guestEmail, @guestPhone, @participants, @unitPrice, @currency, @source, @metadata, @cancellationReason,
+    @cancelledAt, @holdExpiresAt, @checkoutSessionId, @checkoutUrl, @sequence, @createdAt, @updatedAt)`);
+  const update = db.prepare(`UPDATE bookings SET customer_id = @customerId, slot_start = @slotStart,
+    slot_end = @slotEnd, status = @status, guest_name = @guestName, guest_email = @guestEmail,
+    guest_phone = @guestPhone, participants = @participants, metadata = @metadata,
+    cancellation_reason = @cancellationReason, cancelled_at = @cancelledAt, hold_expires_at = @holdExpiresAt,
+    checkout_session_id = @checkoutSessionId, checkout_url = @checkoutUrl, sequence = @sequence,
+    updated_at = @updatedAt WHERE id = @id`);
+  const byId = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.id = ?`);
+  const byNumber = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.booking_number = ?`);
+  const numberTaken = db.prepare('SELECT 1 FROM bookings WHERE booking_number = ?');
+  const anyInOrg = db.prepare('SELECT 1 FROM bookings WHERE org_id = ? LIMIT 1');
+  const slotBooked = db.prepare('SELECT booked FROM slot_counts WHERE experience_id = ? AND slot_start = ?');
+  const addBooked = db.prepare(`INSERT INTO slot_counts (experience_id, slot_start, booked) VALUES (?, ?, ?)
+    ON CONFLICT (experience_id, slot_start) DO UPDATE SET booked = booked + excluded.booked`);
+  const slotRange = db.prepare(`SELECT slot_start AS slotStart, booked FROM slot_counts
+    WHERE experience_id = ? AND slot_start >= ? AND slot_start < ?`);
+  const forCustomer = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.customer_id = ?
+    ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC LIMIT ?`);
+  const customerTotals = db.prepare(`SELECT count(*) AS bookingCount,
+    coalesce(sum(CASE WHEN status = 'CONFIRMED' THEN unit_price * participants ELSE 0 END), 0) AS spentCents,
+    min(created_at) AS firstAt, max(created_at) AS lastAt
+    FROM bookings WHERE customer_id = ?`);
+  const lapsedHolds = db.prepare(`SELECT ${COLUMNS} ${FROM}
+    WHERE b.status = 'PENDING' AND b.hold_expires_at IS NOT NULL AND b.hold_expires_at <= ? LIMIT ?`);
+  const bySession = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.checkout_session_id = ?`);
+  const inWindow = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.status != 'CANCELLED'
+    AND b.slot_start >= ? AND b.slot_start < ? ORDER BY b.slot_start, b.id`);
+  const inWindowForExperience = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.experience_id = ?
+    AND b.status != 'CANCELLED' AND b.slot_start >= ? AND b.slot_start < ? ORDER BY b.slot_start, b.id`);
+
+  function whereOf(orgId: string, f: BookingFilter): { sql: string; params: unknown[] } {
+    const clauses = ['b.org_id = ?'];
+    const params: unknown[] = [orgId];
+    if (f.experienceId !== undefined) (clauses.push('b.experience_id = ?'), params.push(f.experienceId));
+    if (f.customerId !== undefined) (clauses.push('b.customer_id = ?'), params.push(f.customerId));
+    if (f.status !== undefined) (clauses.push('b.status = ?'), params.push(f.status));
+    if (f.startFrom !== undefined) (clauses.push('b.slot_start >= ?'), params.push(f.startFrom));
+    if (f.startTo !== undefined) (clauses.push('b.slot_start <= ?'), params.push(f.startTo));
+    if (f.q !== undefined) {
+      const like = `%${f.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      clauses.push(`(b.booking_number = ? COLLATE NOCASE OR b.guest_email LIKE ? ESCAPE '\\'
+        OR b.guest_name LIKE ? ESCAPE '\\')`);
+      params.push(f.q, like, like);
+    }
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  return {
+    insertBooking(row: BookingRow): void {
+      insert.run(row);
+    },
+    updateBooking(row: BookingRow): void {
+      update.run(row);
+    },
+    getBooking(orgId: string, id: string): BookingView | undefined {
+      return byId.get(orgId, id) as BookingView | undefined;
+    },
+    getBookingByNumber(orgId: string, bookingNumber: string): BookingView | undefined {
+      return byNumber.get(orgId, bookingNumber) as BookingView | undefined;
+    },
+    getBookingByCheckoutSession(sessionId: string): BookingView | undefined {
+      return bySession.get(sessionId) as BookingView | undefined;
+    },
+    bookingNumberTaken(bookingNumber: string): boolean {
+      return numberTaken.get(bookingNumber) !== undefined;
+    },
+    orgHasBookings(orgId: string): boolean {
+      return anyInOrg.get(orgId) !== undefined;
+    },
+    /** Sorted by slot start, then creation, then id. */
+    listBookings(orgId: string, filter: BookingFilter, page: Page): PageResult<BookingView> {
+      const { sql, params } = whereOf(orgId, filter);
+      const total = (prepared(`SELECT count(*) AS n FROM bookings b WHERE ${sql}`).get(...params) as { n: number }).n;
+      const rows = prepared(
+        `SELECT ${COLUMNS} ${FROM} WHERE ${sql} ORDER BY b.slot_start, b.created_at, b.id LIMIT ? OFFSET ?`,
+      ).all(...params, page.limit, page.offset) as BookingView[];
+      return { rows, total };
+    },
+    listCustomerBookings(customerId: string, limit: number): BookingView[] {
+      return forCustomer.all(customerId, limit) as BookingView[];
+    },
+    customerTotals(customerId: string): { bookingCount: number; spentCents: number; firstAt: number | null; lastAt: number | null } {
+      return customerTotals.get(customerId) as { bookingCount: number; spentCents: number; firstAt: number | null; lastAt: number | null };
+    },
+    /** Bookings (not cancelled) whose slot starts in [from, to), for calendar feeds. */
+    listActiveBookingsBetween(orgId: string, from: number, to: number, experienceId?: string): BookingView[] {
+      return (experienceId === undefined
+        ? inWindow.all(orgId, from, to)
+        : inWindowForExperience.all(orgId, experienceId, from, to)) as BookingView[];
+    },
+    listLapsedHolds(now: number, limit: number): BookingView[] {
+      return lapsedHolds.all(now, limit) as BookingView[];
+    },
+    /** Places taken in one slot (CONFIRMED + PENDING bookings). */
+    bookedPlaces(experienceId: string, slotStart: number): number {
+      return (slotBooked.get(experienceId, slotStart) as { booked: number } | undefined)?.booked ?? 0;
+    },
+    addBookedPlaces(experienceId: string, slotStart: number, delta: number): void {
+      if (delta !== 0) addBooked.run(experienceId, slotStart, delta);
+    },
+    /** Places taken per slot start in [from, to). */
+    bookedPlacesBetween(experienceId: string, from: number, to: number): Map<number, number> {
+      const rows = slotRange.all(experienceId, from, to) as { slotStart: number; booked: number }[];
+      return new Map(rows.map((r) => [r.slotStart, r.booked]));
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Db = Database.Database;
+
+/** The numbered `.sql` migrations sit beside this file (the build copies them into dist). */
+export function migrationsDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+}
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export function readMigrations(dir = migrationsDir()): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: readFileSync(join(dir, f), 'utf8') }))
+    .sort((a, b) => a.version - b.version);
+}
+
+/**
+ * Opens the database with the settings the product relies on: WAL so readers never wait for the
+ * writer, synchronous=FULL so a committed booking survives power loss, foreign keys on, and a busy
+ * timeout so the CLI and the server can share the file.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: options.readonly ?? false });
+  db.pragma('busy_timeout = 5000');
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+  }
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+/** Applies, in order and each in its own transaction, the migrations not yet recorded. */
+export function migrate(db: Db, migrations: Migration[] = readMigrations()): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const done: number[] = [];
+  for (const m of migrations) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, Date.now());
+    }).immediate();
+    done.push(m.version);
+  }
+  return done;
+}

@@ -1,0 +1,56 @@
+import { openDatabase, migrate, type Db } from './db.js';
+import { organizationStore } from './organizations.js';
+import { apiKeyStore } from './api-keys.js';
+import { experienceStore } from './experiences.js';
+import { bookingStore } from './bookings.js';
+import { customerStore } from './customers.js';
+import { eventStore } from './events.js';
+import { idempotencyStore } from './idempotency.js';
+import { calendarFeedStore } from './calendar-feeds.js';
+import { settingsStore } from './settings.js';
+
+/**
+ * The store: every SQL statement of Outing, behind functions named in the domain's words.
+ * Callers never see SQL or SQLite; `transaction` is the one place where atomicity is asked for,
+ * so another engine can sit behind the same functions.
+ */
+export function createStore(db: Db) {
+  return {
+    ...organizationStore(db),
+    ...apiKeyStore(db),
+    ...experienceStore(db),
+    ...bookingStore(db),
+    ...customerStore(db),
+    ...eventStore(db),
+    ...idempotencyStore(db),
+    ...calendarFeedStore(db),
+    ...settingsStore(db),
+    /**
+     * Runs `work` as one atomic unit that holds the write lock from its first statement
+     * (BEGIN IMMEDIATE), so a read-check-write inside it cannot interleave with another writer.
+     * Nested calls become savepoints of the outer transaction.
+     */
+    transaction<T>(work: () => T): T {
+      return db.inTransaction ? db.transaction(work)() : db.transaction(work).immediate();
+    },
+    /** SQLite's online backup: consistent while the server keeps writing. */
+    async backupTo(file: string, onProgress?: (done: number, total: number) => void): Promise<void> {
+      await db.backup(file, {
+        progress: ({ totalPages, remainingPages }) => {
+          onProgress?.(totalPages - remainingPages, totalPages);
+          return 200; // pages per step: other writers get the lock between steps
+        },
+      });
+    },
+    close(): void {
+      if (db.open) db.close();
+    },
+  };
+}
+export type Store = ReturnType<typeof createStore>;
+
+export function openStore(path: string): Store {
+  const db = openDatabase(path);
+  migrate(db);
+  return createStore(db);
+}

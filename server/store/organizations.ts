@@ -1,0 +1,42 @@
+import type { Db } from './db.js';
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  timezone: string;
+  currency: string;
+  onlinePayments: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS onlinePayments,
+  created_at AS createdAt, updated_at AS updatedAt`;
+
+export function organizationStore(db: Db) {
+  const insert = db.prepare(`INSERT INTO organizations
+    (id, name, email, phone, timezone, currency, online_payments, created_at, updated_at)
+    VALUES (@id, @name, @email, @phone, @timezone, @currency, @onlinePayments, @createdAt, @updatedAt)`);
+  const get = db.prepare(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`);
+  const update = db.prepare(`UPDATE organizations SET name = @name, email = @email, phone = @phone,
+    timezone = @timezone, currency = @currency, online_payments = @onlinePayments, updated_at = @updatedAt
+    WHERE id = @id`);
+  const count = db.prepare('SELECT count(*) AS n FROM organizations');
+
+  return {
+    insertOrganization(row: OrganizationRow): void {
+      insert.run(row);
+    },
+    getOrganization(id: string): OrganizationRow | undefined {
+      return get.get(id) as OrganizationRow | undefined;
+    },
+    updateOrganization(row: OrganizationRow): void {
+      update.run(row);
+    },
+    countOrganizations(): number {
+      return (count.get() as { n: number }).n;
+    },
+  };
+}

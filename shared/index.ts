@@ -1,0 +1,33 @@
+/**
+ * The Outing contract as zod schemas: the server validates with them, the OpenAPI document is
+ * generated from them, and tests assert responses with them. Exports are listed one by one so
+ * that the widget's bundle takes only what it imports.
+ */
+export {
+  ID_PREFIXES, idPattern, isTimeZone, isCalendarDate, InstantInput, Instant, LocalDate, LocalTime, TimeZone,
+  Email, MoneyString, Pagination, PageQuery, Deleted, queryInt,
+} from './schemas/common.js';
+export type { IdKind } from './schemas/common.js';
+export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorEnvelope } from './schemas/error.js';
+export { Organization, OrganizationPatch, CurrencyCode, TWO_DECIMAL_CURRENCIES } from './schemas/organization.js';
+export {
+  WEEKDAYS, ScheduleInput, Schedule, ExperienceCreate, ExperiencePatch, Experience, ExperienceListQuery,
+  PublicExperience,
+} from './schemas/experience.js';
+export type { Weekday } from './schemas/experience.js';
+export { AvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
+export {
+  BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, BookingCreate, PublicBookingCreate, BookingPatch,
+  BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery,
+  PublicBooking,
+} from './schemas/booking.js';
+export { Customer, CustomerDetail, CustomerListQuery, CustomerErased } from './schemas/customer.js';
+export { PAYMENT_STATUSES, PaymentCreate, Payment, EventPayment } from './schemas/payment.js';
+export {
+  EVENT_KINDS, EventKind, EventBooking, EventData, WebhookEvent, EventListQuery, WebhookEndpointCreate,
+  WebhookEndpointPatch, WebhookEndpoint, WebhookEndpointWithSecret, DELIVERY_STATUSES, Delivery, DeliveryListQuery,
+  RotatedSecret,
+} from './schemas/webhook-event.js';
+export { CalendarFeedCreate, CalendarFeed, CalendarImportCreate, CalendarImport } from './schemas/calendar.js';
+export { SCOPES, Scope, ApiKeyType } from './schemas/api-key.js';
+export { dataEnvelope, listEnvelope } from './schemas/envelope.js';

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { Instant, LocalDate, queryInt } from './common.js';
+
+export const AvailabilityQuery = z.strictObject({
+  experienceId: z.string().min(1).max(100),
+  startDate: LocalDate.optional().describe("Default: today in the experience's time zone"),
+  endDate: LocalDate.optional().describe('Inclusive; default startDate + 30 days; at most 92 days after startDate'),
+  participants: queryInt(1, 10_000).optional().describe('Default 1'),
+});
+
+export const UNAVAILABLE_REASONS = ['FULL', 'BLOCKED'] as const;
+
+export const TimeSlotAvailability = z.object({
+  id: z.string(),
+  startTime: Instant,
+  endTime: Instant,
+  capacity: z.int(),
+  booked: z.int(),
+  remaining: z.int(),
+  available: z.boolean(),
+  unavailableReason: z.enum(UNAVAILABLE_REASONS).nullable(),
+});
+export type TimeSlotAvailability = z.infer<typeof TimeSlotAvailability>;
+
+export const Availability = z.object({
+  experienceId: z.string(),
+  timezone: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  slots: z.array(TimeSlotAvailability),
+});
+export type Availability = z.infer<typeof Availability>;

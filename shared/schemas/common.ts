@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** Identifier prefixes of the contract (SPEC §2). Ids are opaque: a prefix and random base62. */
+export const ID_PREFIXES = {
+  organization: 'org',
+  experience: 'exp',
+  booking: 'bk',
+  customer: 'cus',
+  timeSlot: 'ts',
+  apiKey: 'key',
+  webhookEndpoint: 'whe',
+  event: 'evt',
+  calendarFeed: 'feed',
+  calendarImport: 'cal',
+  payment: 'pay',
+  delivery: 'dlv',
+} as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/** Shape of an id of one kind; a path id of another shape is answered 404 (SPEC §2). */
+export function idPattern(kind: IdKind): RegExp {
+  return new RegExp(`^${ID_PREFIXES[kind]}_[A-Za-z0-9]{1,64}$`);
+}
+
+export function isTimeZone(zone: string): boolean {
+  if (zone.length === 0 || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export function isCalendarDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** An instant in a request: ISO 8601 with `Z` or an offset. One without a zone is refused. */
+export const InstantInput = z.iso.datetime({ offset: true }).describe('ISO 8601 instant with Z or an offset');
+/** An instant in a response: UTC with milliseconds. */
+export const Instant = z.string().describe('UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z');
+export const LocalDate = z
+  .string()
+  .refine(isCalendarDate, { message: 'Expected a date as YYYY-MM-DD' })
+  .describe('Calendar date YYYY-MM-DD');
+export const LocalTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'Expected a time as HH:MM (00:00–23:59)' })
+  .describe('Local wall-clock time HH:MM');
+export const TimeZone = z
+  .string()
+  .refine(isTimeZone, { message: 'Expected an IANA time zone such as Europe/Lisbon' })
+  .describe('IANA time zone');
+export const Email = z.email({ message: 'Expected an e-mail address' }).max(254);
+/** Money in major units with two fraction digits, as a string ("90.00"). */
+export const MoneyString = z
+  .string()
+  .regex(/^\d{1,12}\.\d{2}$/, { message: 'Expected an amount with two decimals, e.g. "90.00"' })
+  .describe('Amount in major units with two decimals');
+export const Currency = z.string().describe('ISO 4217 currency code');
+export const NonBlank = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
+
+/** A non-negative integer given as a query string. */
+export function queryInt(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, { message: `Expected an integer from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));
+}
+
+export const Pagination = z.object({
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+  hasMore: z.boolean(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+export const PageQuery = {
+  limit: queryInt(1, 100).optional().describe('Page size, 1–100 (default 20)'),
+  offset: queryInt(0, 1_000_000_000).optional().describe('Records to skip (default 0)'),
+};
+
+export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { Instant, PageQuery } from './common.js';
+import { Booking } from './booking.js';
+
+export const Customer = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  bookingCount: z.int(),
+  totalSpent: z.string().describe('Sum of CONFIRMED bookings, major units'),
+  currency: z.string(),
+  firstBookingAt: Instant.nullable(),
+  lastBookingAt: Instant.nullable(),
+  createdAt: Instant,
+  updatedAt: Instant,
+});
+export type Customer = z.infer<typeof Customer>;
+
+export const CustomerDetail = Customer.extend({ bookings: z.array(Booking).describe('Latest slot first, at most 100') });
+export type CustomerDetail = z.infer<typeof CustomerDetail>;
+
+export const CustomerListQuery = z.strictObject({
+  search: z.string().min(1).max(200).optional().describe('Case-insensitive substring of name or e-mail'),
+  ...PageQuery,
+});
+
+export const CustomerErased = z.object({ id: z.string(), erased: z.literal(true) });

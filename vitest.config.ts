@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration suite (`npm test`). Browser tests live in vitest.e2e.config.ts.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        esbuild: false,
+        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        test: {
+          name: 'widget',
+          include: ['widget/**/*.test.ts', 'widget/**/*.test.tsx'],
+          environment: 'happy-dom',
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
