@@ -15,6 +15,11 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { renderDocsPage } from './http/docs-page.js';
 import { organizationRoutes } from './routes/organization.js';
 import { experienceRoutes } from './routes/experiences.js';
+import { availabilityRoutes } from './routes/availability.js';
+import { bookingRoutes } from './routes/bookings.js';
+import { customerRoutes } from './routes/customers.js';
+import { publicCors, publicRateLimit, publicRoutes } from './routes/public.js';
+import { mountStatic } from './routes/static.js';
 
 export interface AppDeps {
   store: Store;
@@ -65,18 +70,40 @@ export function createApp(deps: AppDeps) {
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
-  const v1: ApiRoutes[] = [organizationRoutes(ctx), experienceRoutes(ctx)];
+  const v1: ApiRoutes[] = [
+    organizationRoutes(ctx),
+    experienceRoutes(ctx),
+    availabilityRoutes(ctx),
+    bookingRoutes(ctx),
+    customerRoutes(ctx),
+  ];
   for (const routes of v1) {
     app.route('/v1', routes.app);
     app.route('/api/v1', routes.app);
   }
 
+  const publicApi = publicRoutes(ctx);
+  app.use('/public/v1/*', publicCors);
+  app.use(
+    '/public/v1/*',
+    publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, now),
+  );
+  app.route('/public/v1', publicApi.app);
+
+  mountStatic(app, { store, publicUrl: () => config.publicUrl });
+
   let openApi: Record<string, unknown> | undefined;
   const openApiDocument = () =>
-    (openApi ??= buildOpenApiDocument([{ prefix: '/v1', specs: v1.flatMap((r) => r.specs) }], {
-      version: VERSION,
-      serverUrl: config.publicUrl,
-    }));
+    (openApi ??= buildOpenApiDocument(
+      [
+        { prefix: '/v1', specs: v1.flatMap((r) => r.specs) },
+        { prefix: '/public/v1', specs: publicApi.specs },
+      ],
+      {
+        version: VERSION,
+        serverUrl: config.publicUrl,
+      },
+    ));
   app.get('/v1/openapi.json', (c) => c.json(openApiDocument()));
   app.get('/api/v1/openapi.json', (c) => c.json(openApiDocument()));
   app.get('/docs', (c) => c.html(renderDocsPage(openApiDocument())));

@@ -8,6 +8,8 @@ import { eventStore } from './events.js';
 import { idempotencyStore } from './idempotency.js';
 import { calendarFeedStore } from './calendar-feeds.js';
 import { settingsStore } from './settings.js';
+import { webhookStore } from './webhooks.js';
+import { calendarImportStore } from './calendar-imports.js';
 
 /**
  * The store: every SQL statement of Outing, behind functions named in the domain's words.
@@ -25,6 +27,8 @@ export function createStore(db: Db) {
     ...idempotencyStore(db),
     ...calendarFeedStore(db),
     ...settingsStore(db),
+    ...webhookStore(db),
+    ...calendarImportStore(db),
     /**
      * Runs `work` as one atomic unit that holds the write lock from its first statement
      * (BEGIN IMMEDIATE), so a read-check-write inside it cannot interleave with another writer.

@@ -1,0 +1,44 @@
+import { ApiError } from '../http/errors.js';
+import type { BookingStatus } from '../../shared/index.js';
+
+/** The status moves of SPEC §6; every other change of status is refused. */
+const ALLOWED_MOVES: Record<BookingStatus, readonly BookingStatus[]> = {
+  PENDING: ['CONFIRMED', 'CANCELLED'],
+  CONFIRMED: ['CANCELLED'],
+  CANCELLED: [],
+};
+
+export function assertStatusMove(from: BookingStatus, to: BookingStatus): void {
+  if (from === to) return;
+  if (!ALLOWED_MOVES[from].includes(to)) {
+    throw new ApiError(409, 'INVALID_STATUS_TRANSITION', `A ${from} booking cannot become ${to}`);
+  }
+}
+
+/** Whether a booking in this state holds places in its slot. */
+export const holdsPlaces = (status: BookingStatus): boolean => status !== 'CANCELLED';
+
+export function remainingPlaces(capacity: number, booked: number): number {
+  return Math.max(0, capacity - booked);
+}
+
+/** Refuses a party larger than the places left, telling how many remain (SPEC §2 details). */
+export function assertPlacesFor(participants: number, capacity: number, booked: number): void {
+  const remaining = remainingPlaces(capacity, booked);
+  if (participants > remaining) {
+    throw new ApiError(
+      409,
+      'CAPACITY_EXCEEDED',
+      remaining === 0 ? 'This time slot is full' : `Only ${remaining} place${remaining === 1 ? '' : 's'} left in this time slot`,
+      [{ path: 'participants', message: `${remaining} remaining` }],
+    );
+  }
+}
+
+/** The largest party one booking may have: unset follows the capacity. */
+export const maxPartySize = (e: { maxPerBooking: number | null; maxParticipants: number }): number =>
+  e.maxPerBooking ?? e.maxParticipants;
+
+export function overlapsAny(start: number, end: number, intervals: readonly { start: number; end: number }[]): boolean {
+  return intervals.some((i) => i.start < end && i.end > start);
+}

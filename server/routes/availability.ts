@@ -1,0 +1,30 @@
+import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ok } from '../http/reply.js';
+import { notFound } from '../http/errors.js';
+import { availabilityOf } from '../services/availability.js';
+import { Availability, AvailabilityQuery } from '../../shared/index.js';
+
+export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
+  return new ApiRoutes(ctx).op(
+    {
+      method: 'get',
+      path: '/availability',
+      summary: 'Time slots of an experience with places left',
+      description:
+        "Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. " +
+        'Slots already started, inside the notice period or past the booking window are left out. `available` is false when ' +
+        'fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED).',
+      tag: 'Availability',
+      auth: 'secret',
+      scope: 'experiences:read',
+      query: AvailabilityQuery,
+      response: Availability,
+    },
+    ({ caller, query }) => {
+      const org = ctx.store.getOrganization(caller.orgId);
+      const exp = ctx.store.getExperience(caller.orgId, query.experienceId);
+      if (!org || !exp) throw notFound('Experience');
+      return ok(availabilityOf(ctx.store, exp, org.timezone, query, ctx.now()));
+    },
+  );
+}

@@ -1,0 +1,109 @@
+import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { created, list, ok, pageOf } from '../http/reply.js';
+import { notFound } from '../http/errors.js';
+import { addDays, startOfLocalDay } from '../domain/time.js';
+import { serializeBooking } from '../serialize.js';
+import { cancelBooking, createBooking, findBooking, updateBooking } from '../services/bookings.js';
+import { Booking, BookingCancel, BookingCreate, BookingListQuery, BookingPatch, isCalendarDate } from '../../shared/index.js';
+
+/** A list bound: a date is a whole local day in the org's time zone, an instant is itself. */
+function boundOf(value: string | undefined, edge: 'from' | 'to', zone: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!isCalendarDate(value)) return Date.parse(value);
+  return edge === 'from' ? startOfLocalDay(value, zone) : startOfLocalDay(addDays(value, 1), zone) - 1;
+}
+
+export function bookingRoutes(ctx: RouteContext): ApiRoutes {
+  const tag = 'Bookings';
+  const { store } = ctx;
+  return new ApiRoutes(ctx)
+    .op(
+      {
+        method: 'post',
+        path: '/bookings',
+        summary: 'Book a time slot',
+        description:
+          'Checks, in order: the body (400), the experience (404), the slot (409 SLOT_UNAVAILABLE), the places left ' +
+          '(409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED.',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:write',
+        body: BookingCreate,
+        response: Booking,
+        status: 201,
+        errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
+      },
+      ({ caller, body }) => created(serializeBooking(createBooking(store, caller.orgId, body, { source: 'API' }, ctx.now()))),
+    )
+    .op(
+      {
+        method: 'get',
+        path: '/bookings',
+        summary: 'List bookings by slot start, then creation',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:read',
+        query: BookingListQuery,
+        response: Booking,
+        list: true,
+      },
+      ({ caller, query }) => {
+        const org = store.getOrganization(caller.orgId);
+        if (!org) throw notFound('Organization');
+        const page = pageOf(query);
+        const { rows, total } = store.listBookings(
+          caller.orgId,
+          {
+            experienceId: query.experienceId,
+            customerId: query.customerId,
+            status: query.status,
+            startFrom: boundOf(query.startDate, 'from', org.timezone),
+            startTo: boundOf(query.endDate, 'to', org.timezone),
+            q: query.q,
+          },
+          page,
+        );
+        return list(rows.map(serializeBooking), total, page);
+      },
+    )
+    .op(
+      { method: 'get', path: '/bookings/:id', summary: 'Get a booking by id or booking number', tag, auth: 'secret', scope: 'bookings:read', params: { id: 'booking' }, response: Booking },
+      ({ caller, params }) => ok(serializeBooking(findBooking(store, caller.orgId, params.id))),
+    )
+    .op(
+      {
+        method: 'patch',
+        path: '/bookings/:id/cancel',
+        summary: 'Cancel a booking',
+        description: 'Frees its places and fires BOOKING_CANCELED. A booking already cancelled answers 409 INVALID_STATUS_TRANSITION.',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:write',
+        params: { id: 'booking' },
+        body: BookingCancel,
+        response: Booking,
+        errors: ['INVALID_STATUS_TRANSITION'],
+      },
+      ({ caller, params, body }) => ok(serializeBooking(cancelBooking(store, caller.orgId, params.id, body.reason, ctx.now()))),
+    )
+    .op(
+      {
+        method: 'patch',
+        path: '/bookings/:id',
+        summary: 'Change a booking',
+        description:
+          'Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants ' +
+          'is checked like a new booking (its own places excepted); fewer participants on the same slot are never refused. ' +
+          '`metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names ' +
+          '(totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing.',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:write',
+        params: { id: 'booking' },
+        body: BookingPatch,
+        response: Booking,
+        errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED', 'INVALID_STATUS_TRANSITION'],
+      },
+      ({ caller, params, body }) => ok(serializeBooking(updateBooking(store, caller.orgId, params.id, body, ctx.now()))),
+    );
+}

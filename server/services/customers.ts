@@ -1,0 +1,82 @@
+import { newId } from '../domain/ids.js';
+import { notFound } from '../http/errors.js';
+import type { CustomerRow } from '../store/customers.js';
+import type { Store } from '../store/index.js';
+
+/** One customer per org and lower-cased e-mail; a booking creates it or brings it up to date. */
+export function customerForBooking(
+  store: Store,
+  orgId: string,
+  guest: { name: string; email: string; phone: string | null },
+  now: number,
+): CustomerRow {
+  const email = guest.email.toLowerCase();
+  const existing = store.getCustomerByEmail(orgId, email);
+  if (existing) {
+    const updated: CustomerRow = {
+      ...existing,
+      name: guest.name,
+      phone: guest.phone ?? existing.phone,
+      firstBookingAt: existing.firstBookingAt ?? now,
+      lastBookingAt: now,
+      updatedAt: now,
+    };
+    store.updateCustomer(updated);
+    return updated;
+  }
+  const row: CustomerRow = {
+    id: newId('customer'),
+    orgId,
+    email,
+    name: guest.name,
+    phone: guest.phone,
+    firstBookingAt: now,
+    lastBookingAt: now,
+    erasedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  store.insertCustomer(row);
+  return row;
+}
+
+/** After a booking left a customer, its first and latest booking times follow what remains. */
+export function refreshCustomerTimes(store: Store, orgId: string, customerId: string, now: number): void {
+  const customer = store.getCustomer(orgId, customerId);
+  if (!customer) return;
+  const totals = store.customerTotals(customerId);
+  store.updateCustomer({ ...customer, firstBookingAt: totals.firstAt, lastBookingAt: totals.lastAt, updatedAt: now });
+}
+
+const ERASED = 'erased';
+
+/** Replaces a person's name, e-mail and phone wherever Outing stored them (SPEC §7). */
+function erasedGuest<T extends { guestName?: unknown; guestEmail?: unknown; guestPhone?: unknown }>(record: T, email: string): T {
+  const out = { ...record };
+  if ('guestName' in out) out.guestName = ERASED;
+  if ('guestEmail' in out) out.guestEmail = email;
+  if ('guestPhone' in out && out.guestPhone !== null) out.guestPhone = ERASED;
+  return out;
+}
+
+export function eraseCustomer(store: Store, orgId: string, customerId: string, now: number): void {
+  store.transaction(() => {
+    const customer = store.getCustomer(orgId, customerId);
+    if (!customer) throw notFound('Customer');
+    // Unique per org, so that a later booking with the real address starts a new customer.
+    const placeholderEmail = `${ERASED}-${customer.id}@erased.invalid`;
+    store.updateCustomer({ ...customer, name: ERASED, email: placeholderEmail, phone: customer.phone === null ? null : ERASED, erasedAt: now, updatedAt: now });
+    for (const booking of store.listCustomerBookings(customer.id, Number.MAX_SAFE_INTEGER)) {
+      store.updateBooking(erasedGuest({ ...booking, updatedAt: now }, placeholderEmail));
+      for (const event of store.listBookingEvents(booking.id)) {
+        const body = JSON.parse(event.payload) as { data: { booking: Record<string, unknown>; changes?: Record<string, { from: unknown; to: unknown }> } };
+        body.data.booking = erasedGuest(body.data.booking, placeholderEmail);
+        for (const field of ['guestName', 'guestEmail', 'guestPhone'] as const) {
+          const change = body.data.changes?.[field];
+          if (change) body.data.changes![field] = { from: change.from === null ? null : field === 'guestEmail' ? placeholderEmail : ERASED, to: change.to === null ? null : field === 'guestEmail' ? placeholderEmail : ERASED };
+        }
+        store.replaceEventPayload(event.id, JSON.stringify(body));
+      }
+    }
+  });
+}
