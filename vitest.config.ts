@@ -15,7 +15,6 @@ export default defineConfig({
         },
       },
       {
-        esbuild: false,
         oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
         test: {
           name: 'widget',

@@ -1,0 +1,113 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import type { AxeResults } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage } from './browser.js';
+import { startOuting } from './outing-server.js';
+import type { OutingServer } from './outing-server.js';
+import { book, fillDetails, heading, pickExperience, pickFirstFreeDay, pickFirstTime, widgetOn } from './widget-steps.js';
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+const artifacts = resolve(import.meta.dirname, '../test-results');
+
+let outing: OutingServer;
+let browser: Browser;
+let axeSource: string;
+
+beforeAll(async () => {
+  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await mkdir(artifacts, { recursive: true });
+  outing = await startOuting();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await outing?.stop();
+});
+
+/** axe-core's WCAG 2.2 A/AA rules on `selector` (the widget's host: axe enters open shadow roots). */
+async function violations(page: Page, selector = '[data-outing]'): Promise<string[]> {
+  // Injected through DevTools, which the demo page's CSP does not govern (bypassCSP context).
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate(
+    ([target, tags]) => {
+      const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<AxeResults> } }).axe;
+      return axe.run(document.querySelector(target!)!, { runOnly: { type: 'tag', values: tags } });
+    },
+    [selector, WCAG_22_AA] as const,
+  );
+  // A run that checked nothing (a wrong selector, an empty shadow root) must not pass as clean.
+  if (results.passes.length < 10) throw new Error(`axe checked almost nothing on ${selector}`);
+  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`));
+}
+
+/** No horizontal scrolling of the page (WCAG 1.4.10 reflow at 320 CSS px). */
+function overflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+describe('accessibility', () => {
+  it('has no axe-core WCAG 2.2 A/AA violation at any step', async () => {
+    const { page, problems } = await openPage(browser, { bypassCSP: true });
+    await page.goto(`${outing.origin}/demo`);
+    const w = widgetOn(page);
+    await heading(w, 'Choose an experience');
+    expect(await violations(page), 'experiences').toEqual([]);
+    // The demo page around it too.
+    expect(await violations(page, 'body'), 'demo page').toEqual([]);
+
+    await pickExperience(w, 'Alfama Old Town Walk');
+    await w.locator('button.day.free').first().waitFor();
+    expect(await violations(page), 'calendar').toEqual([]);
+
+    await pickFirstFreeDay(w);
+    expect(await violations(page), 'times').toEqual([]);
+
+    await pickFirstTime(w);
+    expect(await violations(page), 'details').toEqual([]);
+    await w.getByRole('button', { name: 'Book', exact: true }).click();
+    await w.getByText('Please fill this in.').first().waitFor();
+    expect(await violations(page), 'details with errors').toEqual([]);
+
+    await fillDetails(w, { name: 'Axe Checker', email: 'axe@example.com' });
+    await book(w);
+    expect(await violations(page), 'confirmation').toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits 320 CSS px without horizontal scrolling, and 1280 px; screenshots in test-results/', async () => {
+    for (const width of [320, 1280]) {
+      const { page } = await openPage(browser, { viewport: { width, height: 900 } });
+      await page.goto(`${outing.origin}/demo`);
+      const w = widgetOn(page);
+      await heading(w, 'Choose an experience');
+      expect(await overflow(page), `${width}px experiences`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${artifacts}/demo-${width}.png`, fullPage: true });
+
+      await pickExperience(w, 'Sunset Sail on the Tagus');
+      await w.locator('button.day.free').first().waitFor();
+      expect(await overflow(page), `${width}px calendar`).toBeLessThanOrEqual(0);
+      await w.screenshot({ path: `${artifacts}/widget-calendar-${width}.png` });
+
+      await pickFirstFreeDay(w);
+      expect(await overflow(page), `${width}px times`).toBeLessThanOrEqual(0);
+      await w.screenshot({ path: `${artifacts}/widget-times-${width}.png` });
+
+      await pickFirstTime(w);
+      await w.getByRole('button', { name: 'Book', exact: true }).click();
+      await w.getByText('Please fill this in.').first().waitFor();
+      expect(await overflow(page), `${width}px details`).toBeLessThanOrEqual(0);
+      await w.screenshot({ path: `${artifacts}/widget-details-${width}.png` });
+
+      await fillDetails(w, { name: 'Narrow Screen', email: 'a.rather.long.address.for.a.narrow.screen@example.com' });
+      await book(w);
+      expect(await overflow(page), `${width}px confirmation`).toBeLessThanOrEqual(0);
+      await w.screenshot({ path: `${artifacts}/widget-confirmation-${width}.png` });
+      await page.context().close();
+    }
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The widget's only way to Outing: the public API of SPEC §10. Responses are checked by hand
+ * (shape, not every field) because zod would not fit the size budget; the shared schemas give
+ * the types.
+ */
+import type {
+  Availability,
+  ErrorDetail,
+  PublicBooking,
+  PublicBookingCreate,
+  PublicExperience,
+} from '../shared/index.js';
+
+/** Why a call failed: `NETWORK` when no answer came back, else the contract's error code. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface AvailabilityRange {
+  experienceId: string;
+  /** Omitted: today in the experience's zone, which the answer then names. */
+  startDate?: string;
+  endDate: string;
+  participants: number;
+}
+
+export interface OutingApi {
+  listExperiences(): Promise<PublicExperience[]>;
+  getExperience(id: string): Promise<PublicExperience>;
+  getAvailability(range: AvailabilityRange): Promise<Availability>;
+  createBooking(body: PublicBookingCreate, idempotencyKey: string): Promise<PublicBooking>;
+}
+
+export interface ApiOptions {
+  /** Origin (optionally with a path) of the Outing server. */
+  base: string;
+  /** Publishable key, `opk_…`. */
+  key: string;
+  /** Aborts every call in flight, on unmount. */
+  signal?: AbortSignal;
+}
+
+type Check = (data: unknown) => boolean;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isExperience: Check = (v) => isRecord(v) && typeof v['id'] === 'string' && typeof v['price'] === 'number';
+const isExperienceList: Check = (v) => Array.isArray(v) && v.every(isExperience);
+const isAvailability: Check = (v) => isRecord(v) && typeof v['timezone'] === 'string' && Array.isArray(v['slots']);
+const isBooking: Check = (v) => isRecord(v) && typeof v['bookingNumber'] === 'string';
+
+export function createApi({ base, key, signal }: ApiOptions): OutingApi {
+  const root = `${base.replace(/\/+$/, '')}/public/v1/`;
+
+  async function call<T>(path: string, check: Check, init: RequestInit = {}): Promise<T> {
+    let res: Response;
+    let body: unknown = null;
+    try {
+      // No cookies: the widget is a guest and the public API needs none (SPEC §10).
+      res = await fetch(root + path, { ...init, credentials: 'omit', signal });
+    } catch (e) {
+      throw new ApiError(0, 'NETWORK', String(e));
+    }
+    try {
+      body = await res.json();
+    } catch {
+      // A proxy's HTML error page, or a body cut off: handled below as an unexpected answer.
+    }
+    if (isRecord(body)) {
+      if (body['success'] === true && check(body['data'])) return body['data'] as T;
+      const error = body['error'];
+      if (isRecord(error) && typeof error['code'] === 'string') {
+        const details = Array.isArray(error['details']) ? (error['details'] as ErrorDetail[]) : [];
+        throw new ApiError(res.status, error['code'], String(error['message']), details);
+      }
+    }
+    throw new ApiError(res.status, 'BAD_RESPONSE', `Unexpected answer (${res.status})`);
+  }
+
+  // GETs carry the key in the query and no custom header, so they stay CORS "simple requests"
+  // with no preflight: SPEC §10 allows two JSON calls before the first times show.
+  const query = (params: Record<string, string | number | undefined>): string => {
+    const q = new URLSearchParams({ key });
+    for (const [name, value] of Object.entries(params)) if (value !== undefined) q.set(name, String(value));
+    return q.toString();
+  };
+
+  return {
+    listExperiences: () => call('experiences?' + query({ limit: 100 }), isExperienceList),
+    getExperience: (id) => call(`experiences/${encodeURIComponent(id)}?` + query({}), isExperience),
+    getAvailability: (range) => call('availability?' + query({ ...range }), isAvailability),
+    createBooking: (body, idempotencyKey) =>
+      call('bookings', isBooking, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Outing-Key': key, 'Idempotency-Key': idempotencyKey },
+        body: JSON.stringify(body),
+      }),
+  };
+}
+
+/** A random Idempotency-Key. getRandomValues works on plain-http pages too, unlike randomUUID. */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,26 @@
+import type { Props } from './widget.js';
+
+/** Loading, the slot-taken notice and errors; role="alert" makes screen readers say them at once. */
+export function Alerts({ w: { model, t } }: Props) {
+  const trouble = model.trouble.value;
+  return (
+    <>
+      {model.busy.value && <p class="loading">{t.loading}</p>}
+      {model.slotTaken.value && (
+        <p class="notice" role="alert">
+          {t.slotTaken}
+        </p>
+      )}
+      {trouble && (
+        <div class="error">
+          <p role="alert">{t.errors[trouble.problem]}</p>
+          {trouble.retry && (
+            <button type="button" onClick={trouble.retry}>
+              {t.retry}
+            </button>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+import type { ContactField } from '../state/validate.js';
+import { Summary } from './Summary.js';
+import type { Props } from './widget.js';
+
+interface FieldProps extends Props {
+  field: ContactField;
+  label: string;
+  type: string;
+  autoComplete: string;
+  required?: boolean;
+}
+
+/** A labelled input whose error is tied to it with aria-describedby and aria-invalid. */
+function Field({ w: { model, t }, field, label, type, autoComplete, required }: FieldProps) {
+  const problem = model.fieldProblems.value[field];
+  const id = `outing-${field}`;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        name={field}
+        type={type}
+        autoComplete={autoComplete}
+        required={required}
+        value={model.contact.value[field]}
+        aria-invalid={!!problem}
+        aria-describedby={problem && `${id}-error`}
+        onInput={(e) => model.setContact(field, e.currentTarget.value)}
+      />
+      {problem && (
+        <p id={`${id}-error`} class="field-error">
+          {t[problem]}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Party size, then the guest's name and e-mail (and phone), then "Book". */
+export function DetailsStep({ w }: Props) {
+  const { model, t, fmt } = w;
+  const slot = model.slot.value;
+  const experience = model.experience.value;
+  if (!slot || !experience) return null;
+  const participants = model.participants.value;
+  const max = model.maxParticipants.value;
+  const busy = model.busy.value;
+  const stepButton = (by: number, label: string, enabled: boolean, sign: string) => (
+    <button
+      type="button"
+      class="icon"
+      aria-label={label}
+      aria-disabled={!enabled}
+      onClick={() => model.setParticipants(participants + by)}
+    >
+      <span aria-hidden="true">{sign}</span>
+    </button>
+  );
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void model.submit();
+      }}
+    >
+      <Summary w={w} experience={experience.name} startTime={slot.startTime} />
+      <div class="field">
+        <label for="outing-participants">{t.participants}</label>
+        <div class="stepper">
+          {stepButton(-1, t.fewer, participants > 1, '−')}
+          <input
+            id="outing-participants"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={max}
+            value={participants}
+            onChange={(e) => model.setParticipants(Number(e.currentTarget.value))}
+          />
+          {stepButton(1, t.more, participants < max, '+')}
+        </div>
+      </div>
+      <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required />
+      <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required />
+      <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" />
+      {/* The honeypot: off-screen by class, hidden from assistive technology, out of the tab order. */}
+      <div class="hp" aria-hidden="true">
+        <label for="outing-website">{t.honeypot}</label>
+        <input
+          id="outing-website"
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={model.contact.value.website}
+          onInput={(e) => model.setContact('website', e.currentTarget.value)}
+        />
+      </div>
+      <p class="total">
+        {t.total}: <strong>{fmt.money((experience.price * participants) / 100, experience.currency)}</strong>
+      </p>
+      {/* aria-disabled, not disabled, while sending: a disabled button would drop keyboard focus. */}
+      <button type="submit" class="primary" aria-disabled={busy}>
+        {busy ? t.booking : t.book}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,30 @@
+import type { Props } from './widget.js';
+
+/** The chosen day's start times in the experience's zone, named, with the places left. */
+export function TimesStep({ w: { model, t, fmt } }: Props) {
+  const calendar = model.calendar.value;
+  const date = model.date.value;
+  const slots = model.slotsOfDate.value;
+  if (!calendar || !date) return null;
+  const zone = calendar.timezone;
+  return (
+    <>
+      <p class="lead">{fmt.longDate(date)}</p>
+      {slots[0] && <p class="hint">{t.timesIn(fmt.zone(slots[0].startTime, zone))}</p>}
+      {slots.some((s) => s.available) ? (
+        <ul class="times">
+          {slots.map((s) => (
+            <li key={s.id}>
+              <button type="button" class="time" disabled={!s.available} onClick={() => model.chooseSlot(s)}>
+                <span class="clock">{fmt.time(s.startTime, zone)}</span>{' '}
+                <span class="left">{s.available ? t.placesLeft(s.remaining) : t.full}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        !model.busy.value && <p>{t.noTimes}</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+/** Every text the widget shows. One object per language; functions where words depend on numbers. */
+export interface Messages {
+  /** Visually hidden name of the whole widget region. */
+  widget: string;
+  step: (n: number, of: number) => string;
+  chooseExperience: string;
+  chooseDate: string;
+  chooseTime: string;
+  yourDetails: string;
+  confirmed: string;
+  paymentDue: string;
+  loading: string;
+  retry: string;
+  back: string;
+  select: string;
+  perPerson: string;
+  noExperiences: string;
+  previousMonth: string;
+  nextMonth: string;
+  noDatesThisMonth: string;
+  noTimes: string;
+  /** Names the zone the times are shown in, e.g. "Times in Europe/Lisbon (WET)". */
+  timesIn: (zone: string) => string;
+  placesLeft: (n: number) => string;
+  full: string;
+  experience: string;
+  date: string;
+  time: string;
+  fewer: string;
+  more: string;
+  participants: string;
+  name: string;
+  email: string;
+  phone: string;
+  honeypot: string;
+  total: string;
+  book: string;
+  booking: string;
+  required: string;
+  invalidEmail: string;
+  invalidPhone: string;
+  tooLong: string;
+  bookingNumber: string;
+  bookedFor: (name: string, email: string) => string;
+  amountDue: string;
+  continueToPayment: string;
+  bookAnother: string;
+  slotTaken: string;
+  errors: {
+    network: string;
+    rateLimited: string;
+    setup: string;
+    notFound: string;
+    busy: string;
+    server: string;
+  };
+}

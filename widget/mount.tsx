@@ -1,0 +1,75 @@
+import { effect } from './state/signals.js';
+import { render } from 'preact';
+import { createApi } from './api.js';
+import { App } from './components/App.js';
+import type { Widget } from './components/widget.js';
+import { createFormats } from './i18n/format.js';
+import { pickLanguage } from './i18n/index.js';
+import { createBookingModel } from './state/booking.js';
+import { adoptStyles } from './styles/sheet.js';
+
+/** Options of `Outing.mount(el, options)`; each falls back to the element's `data-*` attribute. */
+export interface MountOptions {
+  /** Publishable key `opk_…` (`data-key`). */
+  key?: string;
+  /** Pins one experience `exp_…` (`data-experience`); without it the org's experiences are listed. */
+  experience?: string;
+  /** BCP 47 language tag (`data-locale`); default: the browser's languages. */
+  locale?: string;
+  /** Outing's origin (`data-api`); default: where widget.js was loaded from. */
+  api?: string;
+}
+
+export interface Mounted {
+  unmount(): void;
+}
+
+/** Renders a booking widget into `host`'s open shadow root. */
+export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi: string): Mounted {
+  const data = host.dataset;
+  const key = options.key ?? data['key'];
+  const experienceId = options.experience ?? data['experience'];
+  const locale = options.locale ?? data['locale'];
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  adoptStyles(root);
+
+  const { locale: tag, messages: t } = pickLanguage(locale ? [locale] : navigator.languages);
+  const controller = new AbortController();
+  const model = createBookingModel({
+    api: createApi({ base: options.api ?? data['api'] ?? defaultApi, key: key ?? '', signal: controller.signal }),
+    experienceId: experienceId || undefined,
+    onBooked: (detail) => host.dispatchEvent(new CustomEvent('outing:booked', { detail, bubbles: true, composed: true })),
+  });
+  const w: Widget = { model, t, fmt: createFormats(tag), locale: tag };
+
+  // The whole widget re-renders whenever a signal it read changes: it is small, and this keeps
+  // components plain functions of the model, with no hooks or signals integration in the bundle.
+  let shownStep = model.step.peek();
+  const stop = effect(() => {
+    try {
+      render(<App w={w} />, root);
+    } catch (e) {
+      console.error('[Outing]', e);
+      render(<p role="alert">{t.errors.server}</p>, root);
+      return;
+    }
+    // Focus follows the guest: to the new step's heading, else where an action asked for it.
+    const step = model.step.peek();
+    const focusId = model.takeFocusRequest();
+    const target = step !== shownStep ? 'outing-heading' : focusId;
+    shownStep = step;
+    if (target) root.getElementById(target)?.focus();
+  });
+
+  if (key) void model.start();
+  else model.trouble.value = { problem: 'setup' };
+
+  return {
+    unmount() {
+      stop();
+      model.dispose();
+      controller.abort();
+      render(null, root);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// @vitest-environment node
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** SPEC §10's budget for widget.js, styles included, gzipped. */
+const BUDGET = 16_384;
+
+let outDir: string;
+let bundle: string;
+
+beforeAll(async () => {
+  // The real build config, into a folder of our own so `npm run build:widget`'s output is untouched.
+  outDir = await mkdtemp(join(tmpdir(), 'outing-widget-'));
+  await build({
+    configFile: resolve(import.meta.dirname, '../vite.config.ts'),
+    root: resolve(import.meta.dirname, '..'),
+    logLevel: 'silent',
+    build: { outDir, emptyOutDir: true },
+  });
+  bundle = await readFile(join(outDir, 'widget.js'), 'utf8');
+}, 60_000);
+
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+});
+
+describe('widget.js', () => {
+  it(`stays within ${BUDGET} bytes gzipped`, () => {
+    const gzipped = gzipSync(bundle, { level: 9 }).length;
+    console.log(`widget.js: ${bundle.length} bytes, ${gzipped} bytes gzipped (budget ${BUDGET}, ${BUDGET - gzipped} left)`);
+    expect(gzipped).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it('is one self-contained script: no other file, no module syntax, no zod', async () => {
+    expect(await readdir(outDir)).toEqual(['widget.js']);
+    expect(bundle.startsWith('(function(')).toBe(true);
+    expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
+    expect(bundle).not.toMatch(/\bimport\(/);
+    expect(bundle).not.toContain('ZodError');
+  });
+
+  it('carries its styles for a constructed stylesheet, and needs no eval', () => {
+    expect(bundle).toContain('--outing-accent');
+    expect(bundle).toContain('adoptedStyleSheets');
+    expect(bundle).not.toMatch(/\beval\(|new Function\(/);
+  });
+});

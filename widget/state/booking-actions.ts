@@ -1,0 +1,150 @@
+/** Choosing a time, the party and the guest's details, and booking it (SPEC §6, §10). */
+import type { PublicBookingCreate } from '../../shared/index.js';
+import { ApiError, newIdempotencyKey } from '../api.js';
+import type { OutingApi } from '../api.js';
+import type { Slot } from './availability.js';
+import { go } from './calendar-actions.js';
+import { problemOf } from './requests.js';
+import { batch } from './signals.js';
+import type { BookingState } from './state.js';
+import { checkContact } from './validate.js';
+import type { Contact, ContactField, FieldProblems } from './validate.js';
+
+/** `detail` of the `outing:booked` event (SPEC §10). */
+export interface BookedDetail {
+  bookingNumber: string;
+  experienceId: string;
+  startTime: string;
+  participants: number;
+  total: string;
+  currency: string;
+}
+
+const FIELDS: Record<string, ContactField> = { customerName: 'name', customerEmail: 'email', customerPhone: 'phone' };
+
+/** A 400 naming the guest's fields becomes messages beside them; anything else is not ours. */
+function fieldsOf(e: unknown): FieldProblems {
+  const problems: FieldProblems = {};
+  if (e instanceof ApiError && e.code === 'VALIDATION_ERROR') {
+    for (const d of e.details) {
+      const field = FIELDS[d.path];
+      if (field) problems[field] = field === 'email' ? 'invalidEmail' : field === 'phone' ? 'invalidPhone' : 'required';
+    }
+  }
+  return problems;
+}
+
+/**
+ * Whether the server may have stored the booking without the guest hearing back: then the next
+ * try must send the same Idempotency-Key, so that it replays instead of booking twice.
+ */
+function outcomeUnknown(e: unknown): boolean {
+  return !(e instanceof ApiError) || e.code === 'NETWORK' || e.code === 'BAD_RESPONSE' || e.code === 'IDEMPOTENCY_KEY_IN_USE';
+}
+
+export function createBookingActions(
+  s: BookingState,
+  api: OutingApi,
+  refreshAfterSlotTaken: () => Promise<void>,
+  onBooked?: (detail: BookedDetail) => void,
+) {
+  // The key of the submission whose outcome is unknown, reused while its body stays the same.
+  let attempt: { body: string; key: string } | null = null;
+
+  function chooseSlot(chosen: Slot): void {
+    if (!chosen.available) return;
+    batch(() => {
+      s.slot.value = chosen;
+      s.trouble.value = null;
+      go(s, 'details');
+      s.participants.value = Math.min(s.participants.value, s.maxParticipants.value);
+    });
+  }
+
+  function setParticipants(n: number): void {
+    s.participants.value = Math.min(Math.max(1, Math.floor(n) || 1), s.maxParticipants.value);
+  }
+
+  function setContact(field: keyof Contact, value: string): void {
+    batch(() => {
+      s.contact.value = { ...s.contact.value, [field]: value };
+      if (field !== 'website' && s.fieldProblems.value[field]) s.fieldProblems.value = { ...s.fieldProblems.value, [field]: undefined };
+    });
+  }
+
+  /** Shows the problems beside their fields and sends focus to the first; false when there are none. */
+  function showFieldProblems(problems: FieldProblems): boolean {
+    const first = (['name', 'email', 'phone'] as const).find((f) => problems[f]);
+    if (first) s.session.focusId = `outing-${first}`;
+    s.fieldProblems.value = problems;
+    return !!first;
+  }
+
+  function bookingBody(slot: Slot, experienceId: string): PublicBookingCreate {
+    const { name, email, phone, website } = s.contact.value;
+    return {
+      experienceId,
+      startTime: slot.startTime,
+      participants: s.participants.value,
+      customerName: name.trim(),
+      customerEmail: email.trim(),
+      ...(phone.trim() ? { customerPhone: phone.trim() } : {}),
+      website,
+    };
+  }
+
+  async function submit(): Promise<void> {
+    const slot = s.slot.value;
+    const experience = s.experience.value;
+    if (!slot || !experience || s.busy.value || showFieldProblems(checkContact(s.contact.value))) return;
+    const body = bookingBody(slot, experience.id);
+    const json = JSON.stringify(body);
+    if (attempt?.body !== json) attempt = { body: json, key: newIdempotencyKey() };
+    const key = attempt.key;
+
+    const mine = ++s.session.generation;
+    batch(() => {
+      s.busy.value = true;
+      s.trouble.value = null;
+      s.slotTaken.value = false;
+    });
+    try {
+      const made = await api.createBooking(body, key);
+      attempt = null;
+      if (s.session.disposed) return;
+      batch(() => {
+        s.booking.value = made;
+        go(s, 'done');
+      });
+      if (made.status === 'CONFIRMED') {
+        onBooked?.({
+          bookingNumber: made.bookingNumber,
+          experienceId: made.experience.id,
+          startTime: made.timeSlot.startTime,
+          participants: made.totalParticipants,
+          total: made.total,
+          currency: made.currency,
+        });
+      }
+    } catch (e) {
+      if (!outcomeUnknown(e)) attempt = null;
+      if (s.session.disposed) return;
+      const code = e instanceof ApiError ? e.code : '';
+      if (code === 'SLOT_UNAVAILABLE' || code === 'CAPACITY_EXCEEDED') {
+        batch(() => {
+          s.slotTaken.value = true;
+          s.slot.value = null;
+          s.busy.value = false;
+          go(s, 'times');
+        });
+        await refreshAfterSlotTaken();
+      } else if (!showFieldProblems(fieldsOf(e))) {
+        s.trouble.value = { problem: problemOf(e), retry: () => void submit() };
+      }
+    } finally {
+      if (mine === s.session.generation) s.busy.value = false;
+    }
+  }
+
+  return { chooseSlot, setParticipants, setContact, submit };
+}

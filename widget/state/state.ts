@@ -1,0 +1,77 @@
+/**
+ * The booking model's state: signals components read, values derived from them, and the few
+ * plain variables actions share (which request is current, where focus goes next).
+ */
+import type { PublicBooking, PublicExperience } from '../../shared/index.js';
+import type { Messages } from '../i18n/messages.js';
+import type { Calendar, Slot } from './availability.js';
+import { addMonths, monthOf } from './dates.js';
+import { computed, signal } from './signals.js';
+import type { Contact, FieldProblems } from './validate.js';
+
+export type Step = 'experiences' | 'calendar' | 'times' | 'details' | 'done';
+export type Problem = keyof Messages['errors'];
+
+export interface Trouble {
+  problem: Problem;
+  /** Present when trying again can help (network, rate limit, server fault). */
+  retry?: () => void;
+}
+
+// SPEC §5 lets a booking window reach 730 days ahead.
+const MONTHS_AHEAD = 24;
+
+export const emptyContact: Contact = { name: '', email: '', phone: '', website: '' };
+
+export function createBookingState(experienceId: string | undefined, now: () => Date) {
+  const firstStep: Step = experienceId ? 'calendar' : 'experiences';
+  const step = signal<Step>(firstStep);
+  const experience = signal<PublicExperience | null>(null);
+  const calendar = signal<Calendar | null>(null);
+  const month = signal<string>(monthOf(now().toISOString()));
+  const date = signal<string | null>(null);
+  const slot = signal<Slot | null>(null);
+
+  return {
+    experienceId,
+    now,
+    firstStep,
+    steps: (experienceId ? ['calendar', 'times', 'details', 'done'] : ['experiences', 'calendar', 'times', 'details', 'done']) as Step[],
+    step,
+    experiences: signal<PublicExperience[] | null>(null),
+    experience,
+    calendar,
+    /** The month shown, `YYYY-MM`. */
+    month,
+    date,
+    /** The calendar day in the tab order (the grid's roving focus); null: the default day. */
+    cursor: signal<string | null>(null),
+    slot,
+    participants: signal(1),
+    contact: signal<Contact>(emptyContact),
+    fieldProblems: signal<FieldProblems>({}),
+    busy: signal(false),
+    trouble: signal<Trouble | null>(null),
+    slotTaken: signal(false),
+    booking: signal<PublicBooking | null>(null),
+    /** Whether the guest has left the first step: from then on step changes are announced. */
+    moved: signal(false),
+
+    slotsOfDate: computed(() => (date.value && calendar.value?.byDate[date.value]) || []),
+    maxParticipants: computed(() => Math.max(1, Math.min(experience.value?.maxPerBooking ?? 1, slot.value?.remaining ?? 1))),
+    canGoBack: computed(() => step.value !== firstStep && step.value !== 'done'),
+    canShowPreviousMonth: computed(() => !!calendar.value && month.value > monthOf(calendar.value.today)),
+    canShowNextMonth: computed(() => !!calendar.value && month.value < addMonths(monthOf(calendar.value.today), MONTHS_AHEAD)),
+
+    // Not signals: nothing renders from these.
+    session: {
+      /** Answers to superseded requests (and any after unmount) are dropped by comparing this. */
+      generation: 0,
+      disposed: false,
+      /** Where keyboard focus goes after the next render (an element id). */
+      focusId: null as string | null,
+    },
+  };
+}
+
+export type BookingState = ReturnType<typeof createBookingState>;

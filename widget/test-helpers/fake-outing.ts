@@ -1,0 +1,180 @@
+/**
+ * A stand-in for Outing's public API at the network boundary (`fetch`), for component tests.
+ * It answers like SPEC §10 from a small in-memory schedule: every day but Monday at 09:00 and
+ * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
+ */
+import type { PublicBooking, PublicExperience, TimeSlotAvailability } from '../../shared/index.js';
+
+export interface FakeOutingOptions {
+  experiences?: PublicExperience[];
+  timezone?: string;
+  /** UTC offset of `timezone` in hours over the dates the tests use (no DST in the fake). */
+  offsetHours?: number;
+  capacity?: number;
+  /** Make bookings PENDING with this Checkout URL (online payment). */
+  checkoutUrl?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+}
+
+type Failure = 'network' | { status: number; code: string; message?: string; details?: { path: string; message: string }[] };
+
+export const walk: PublicExperience = {
+  id: 'exp_walk',
+  name: 'Alfama at Dawn',
+  description: 'Two hours through the oldest quarter.',
+  duration: 120,
+  price: 2500,
+  currency: 'EUR',
+  maxParticipants: 8,
+  maxPerBooking: 6,
+};
+
+export const tram: PublicExperience = {
+  id: 'exp_tram',
+  name: 'Tram 28 and Viewpoints',
+  description: 'Ride and walk.',
+  duration: 90,
+  price: 1800,
+  currency: 'EUR',
+  maxParticipants: 10,
+  maxPerBooking: 10,
+};
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+export function fakeOuting(options: FakeOutingOptions = {}) {
+  const experiences = options.experiences ?? [walk, tram];
+  const timezone = options.timezone ?? 'Europe/Lisbon';
+  const offset = options.offsetHours ?? 0;
+  const capacity = options.capacity ?? 8;
+  const booked = new Map<string, number>();
+  const requests: RecordedRequest[] = [];
+  const failures: { match: string; failure: Failure }[] = [];
+  let bookingSeq = 0;
+
+  const localToday = () => {
+    const d = new Date(Date.now() + offset * 3_600_000);
+    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  };
+
+  function slotsOf(experience: PublicExperience, startDate: string, endDate: string, participants: number) {
+    const slots: TimeSlotAvailability[] = [];
+    for (let day = new Date(`${startDate}T00:00:00Z`); day <= new Date(`${endDate}T00:00:00Z`); day.setUTCDate(day.getUTCDate() + 1)) {
+      if (day.getUTCDay() === 1) continue;
+      for (const hour of [9, 14]) {
+        const start = new Date(day.getTime() + (hour - offset) * 3_600_000);
+        if (start.getTime() <= Date.now()) continue;
+        const startTime = start.toISOString();
+        const id = `ts_${experience.id}_${start.getTime()}`;
+        const taken = booked.get(id) ?? 0;
+        const remaining = Math.max(0, capacity - taken);
+        slots.push({
+          id,
+          startTime,
+          endTime: new Date(start.getTime() + experience.duration * 60_000).toISOString(),
+          capacity,
+          booked: taken,
+          remaining,
+          available: remaining >= participants,
+          unavailableReason: remaining >= participants ? null : 'FULL',
+        });
+      }
+    }
+    return slots;
+  }
+
+  async function fetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(String(input));
+    const headers = { ...(init.headers as Record<string, string> | undefined) };
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const method = init.method ?? 'GET';
+    requests.push({ method, url, headers, body, credentials: init.credentials });
+    const path = url.pathname.replace(/^\/public\/v1\//, '');
+
+    const i = failures.findIndex((f) => path.startsWith(f.match));
+    if (i >= 0) {
+      const { failure } = failures.splice(i, 1)[0]!;
+      if (failure === 'network') throw new TypeError('Failed to fetch');
+      return json(failure.status, {
+        success: false,
+        error: { code: failure.code, message: failure.message ?? failure.code, details: failure.details },
+      });
+    }
+
+    const key = method === 'GET' ? url.searchParams.get('key') : headers['X-Outing-Key'];
+    if (!key?.startsWith('opk_')) return json(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'No key' } });
+
+    if (method === 'GET' && path === 'experiences') {
+      return json(200, { success: true, data: experiences, pagination: { total: experiences.length, limit: 100, offset: 0, hasMore: false } });
+    }
+    const one = /^experiences\/(.+)$/.exec(path);
+    if (method === 'GET' && one) {
+      const found = experiences.find((e) => e.id === one[1]);
+      return found ? json(200, { success: true, data: found }) : json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No such experience' } });
+    }
+    if (method === 'GET' && path === 'availability') {
+      const experience = experiences.find((e) => e.id === url.searchParams.get('experienceId'));
+      if (!experience) return json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No such experience' } });
+      const startDate = url.searchParams.get('startDate') ?? localToday();
+      const endDate = url.searchParams.get('endDate') ?? startDate;
+      const participants = Number(url.searchParams.get('participants') ?? 1);
+      return json(200, {
+        success: true,
+        data: { experienceId: experience.id, timezone, startDate, endDate, slots: slotsOf(experience, startDate, endDate, participants) },
+      });
+    }
+    if (method === 'POST' && path === 'bookings') {
+      const b = body as { experienceId: string; startTime: string; participants: number; customerName: string; customerEmail: string };
+      const experience = experiences.find((e) => e.id === b.experienceId)!;
+      const id = `ts_${experience.id}_${new Date(b.startTime).getTime()}`;
+      const taken = booked.get(id) ?? 0;
+      if (taken + b.participants > capacity) {
+        return json(409, {
+          success: false,
+          error: { code: 'CAPACITY_EXCEEDED', message: 'Not enough places', details: [{ path: 'participants', message: `${capacity - taken} remaining` }] },
+        });
+      }
+      booked.set(id, taken + b.participants);
+      const data: PublicBooking = {
+        bookingNumber: `BK-TEST${String(++bookingSeq).padStart(4, '0')}`,
+        status: options.checkoutUrl ? 'PENDING' : 'CONFIRMED',
+        experience: { id: experience.id, title: experience.name },
+        timeSlot: { id, startTime: b.startTime, endTime: new Date(new Date(b.startTime).getTime() + experience.duration * 60_000).toISOString() },
+        totalParticipants: b.participants,
+        total: ((experience.price * b.participants) / 100).toFixed(2),
+        currency: experience.currency,
+        guestName: b.customerName,
+        guestEmail: b.customerEmail,
+        checkoutUrl: options.checkoutUrl ?? null,
+        holdExpiresAt: options.checkoutUrl ? new Date(Date.now() + 1_800_000).toISOString() : null,
+      };
+      return json(201, { success: true, data });
+    }
+    return json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No route' } });
+  }
+
+  return {
+    fetch,
+    requests,
+    /** The next request whose path starts with `match` fails this way. */
+    failNext(match: string, failure: Failure) {
+      failures.push({ match, failure });
+    },
+    /** Someone else books places, as another browser would. */
+    take(startTime: string, experienceId: string, places: number) {
+      const id = `ts_${experienceId}_${new Date(startTime).getTime()}`;
+      booked.set(id, (booked.get(id) ?? 0) + places);
+    },
+  };
+}
