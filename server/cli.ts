@@ -1,12 +1,14 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { openStore, type Store } from './store/index.js';
+import { restoreDatabase, RestoreError } from './store/restore.js';
 import { createOrganization } from './services/organizations.js';
 import { createApiKey, describeApiKey } from './services/api-keys.js';
-import { startServer } from './main.js';
-import { idPattern, isTimeZone, CurrencyCode, Email, SCOPES, type Scope } from '../shared/index.js';
+// The server (every route, the workers) is loaded only by `serve`, so the other commands start fast.
+import type { RunningServer } from './main.js';
+import { canonicalZoneCase, idPattern, isTimeZone, CurrencyCode, Email, SCOPES, type Scope } from '../shared/index.js';
 
 /** A failure the operator can fix: printed as one line on stderr, exit code 1. */
 class CliError extends Error {}
@@ -20,6 +22,7 @@ const USAGE = `Usage: outing <command> [options]
   keys list --org ORG_ID [--db PATH]
   keys revoke KEY_ID [--db PATH]
   backup FILE [--db PATH]                              online backup, safe while serving
+  restore FILE [--db PATH]                             put a backup in place (the server must be stopped)
 
 Environment: PORT, HOST, DATABASE_PATH, PUBLIC_URL, … (see README); flags win.`;
 
@@ -38,7 +41,11 @@ function required(value: string | boolean | undefined, flag: string): string {
   return value;
 }
 
-function withStore<T>(config: Config, work: (store: Store) => T): T {
+/** Opens the database; only `init` may create it, the other commands need one that exists. */
+function withStore<T>(config: Config, work: (store: Store) => T, options: { create?: boolean } = {}): T {
+  if (!options.create && !existsSync(config.databasePath)) {
+    throw new CliError(`No database at ${config.databasePath}: run outing init first, or pass --db`);
+  }
   const store = openStore(config.databasePath);
   try {
     return work(store);
@@ -60,14 +67,19 @@ function init(args: string[]): void {
   if (name.length > 200) throw new CliError('--name must be at most 200 characters');
   const email = required(values.email, '--email').trim();
   if (!Email.safeParse(email).success) throw new CliError(`--email is not an e-mail address: ${email}`);
-  const timezone = typeof values.timezone === 'string' ? values.timezone : 'UTC';
-  if (!isTimeZone(timezone)) throw new CliError(`--timezone is not an IANA time zone: ${timezone}`);
+  const zone = typeof values.timezone === 'string' ? values.timezone : 'UTC';
+  if (!isTimeZone(zone)) throw new CliError(`--timezone is not an IANA time zone: ${zone}`);
+  const timezone = canonicalZoneCase(zone);
   const currency = typeof values.currency === 'string' ? values.currency.toUpperCase() : 'USD';
   if (!CurrencyCode.safeParse(currency).success) {
     throw new CliError(`--currency must be an ISO 4217 code with two decimals (EUR, USD, GBP…): ${currency}`);
   }
   const config = loadConfig(process.env, { db: values.db });
-  const created = withStore(config, (store) => createOrganization(store, { name, email, timezone, currency }, config.publicUrl, Date.now()));
+  const created = withStore(
+    config,
+    (store) => createOrganization(store, { name, email, timezone, currency }, config.publicUrl, Date.now()),
+    { create: true },
+  );
   process.stderr.write(`Organization ${created.organization.id} created. The keys are shown only now: store them safely.\n`);
   printJson({
     organizationId: created.organization.id,
@@ -147,6 +159,7 @@ async function backup(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { db: { type: 'string' } });
   const file = positionals[0];
   if (!file) throw new CliError('backup needs a FILE');
+  if (positionals.length > 1) throw new CliError(`Unexpected argument: ${positionals[1]}`);
   const config = loadConfig(process.env, { db: values.db });
   const target = resolve(file);
   if (target === config.databasePath) throw new CliError('The backup file must not be the database itself');
@@ -155,15 +168,20 @@ async function backup(args: string[]): Promise<void> {
   } catch {
     throw new CliError(`No database at ${config.databasePath}`);
   }
+  mkdirSync(dirname(target), { recursive: true });
   const store = openStore(config.databasePath);
   try {
     let lastShown = 0;
+    let pages = 0;
     await store.backupTo(target, (done, total) => {
-      if (total > 25_000 && (done === total || Date.now() - lastShown > 1000)) {
+      pages = total;
+      if (total > 25_000 && Date.now() - lastShown > 1000) {
         lastShown = Date.now();
         process.stderr.write(`backup: ${Math.round((done / total) * 100)}% (${done}/${total} pages)\n`);
       }
     });
+    // better-sqlite3 reports every step but the last: once progress was shown, show its end too.
+    if (lastShown) process.stderr.write(`backup: 100% (${pages}/${pages} pages)\n`);
   } catch (err) {
     throw new CliError(`Backup failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
@@ -172,7 +190,25 @@ async function backup(args: string[]): Promise<void> {
   printJson({ file: target, bytes: statSync(target).size });
 }
 
-function banner(url: string, publicUrl: string, demo: Awaited<ReturnType<typeof startServer>>['demo']): string {
+/** `outing restore FILE`: replaces the database with a backup; refuses while a server holds it. */
+function restore(args: string[]): void {
+  const { values, positionals } = parse(args, { db: { type: 'string' } });
+  const file = positionals[0];
+  if (!file) throw new CliError('restore needs a FILE');
+  if (positionals.length > 1) throw new CliError(`Unexpected argument: ${positionals[1]}`);
+  const config = loadConfig(process.env, { db: values.db });
+  let bytes: number;
+  try {
+    ({ bytes } = restoreDatabase(file, config.databasePath));
+  } catch (err) {
+    if (err instanceof RestoreError) throw new CliError(err.message);
+    throw new CliError(`Restore failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  process.stderr.write(`Restored ${resolve(file)} into ${config.databasePath}; start the server again.\n`);
+  printJson({ restored: resolve(file), db: config.databasePath, bytes });
+}
+
+function banner(url: string, publicUrl: string, demo: RunningServer['demo']): string {
   const lines = [`Outing is listening on ${url} (public URL ${publicUrl})`];
   if (demo) {
     lines.push(
@@ -206,7 +242,8 @@ async function serve(args: string[]): Promise<void> {
     host: values.host,
     db: values.db,
   });
-  let running: Awaited<ReturnType<typeof startServer>>;
+  const { startServer } = await import('./main.js');
+  let running: RunningServer;
   try {
     running = await startServer(config, { demo: values.demo === true });
   } catch (err) {
@@ -215,7 +252,6 @@ async function serve(args: string[]): Promise<void> {
     if (code === 'EACCES') throw new CliError(`No permission to listen on ${config.host}:${config.port}`);
     throw err;
   }
-  process.stderr.write(banner(running.url, config.publicUrl, running.demo));
   const shutdown = (signal: string) => {
     process.stderr.write(`${signal} received: finishing in-flight requests, then stopping\n`);
     running.close().then(
@@ -223,8 +259,10 @@ async function serve(args: string[]): Promise<void> {
       () => process.exit(1),
     );
   };
+  // Before the banner: whoever waits for it may signal at once, and a signal without a listener kills.
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  process.stderr.write(banner(running.url, config.publicUrl, running.demo));
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -239,6 +277,8 @@ export async function main(argv: string[]): Promise<void> {
         return keys(args);
       case 'backup':
         return await backup(args);
+      case 'restore':
+        return restore(args);
       case undefined:
       case '--help':
       case '-h':

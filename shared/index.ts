@@ -4,7 +4,7 @@
  * that the widget's bundle takes only what it imports.
  */
 export {
-  ID_PREFIXES, idPattern, isTimeZone, isCalendarDate, InstantInput, Instant, LocalDate, LocalTime, TimeZone,
+  ID_PREFIXES, idPattern, isTimeZone, canonicalZoneCase, isCalendarDate, InstantInput, Instant, LocalDate, LocalTime, TimeZone,
   Email, MoneyString, Pagination, PageQuery, Deleted, queryInt,
 } from './schemas/common.js';
 export type { IdKind } from './schemas/common.js';
@@ -22,12 +22,14 @@ export {
   PublicBooking,
 } from './schemas/booking.js';
 export { Customer, CustomerDetail, CustomerListQuery, CustomerErased } from './schemas/customer.js';
-export { PAYMENT_STATUSES, PaymentCreate, Payment, EventPayment } from './schemas/payment.js';
+export { PAYMENT_STATUSES, PaymentStatus, PaymentCreate, Payment, PaymentListQuery, EventPayment } from './schemas/payment.js';
 export {
   EVENT_KINDS, EventKind, EventBooking, EventData, WebhookEvent, EventListQuery, WebhookEndpointCreate,
   WebhookEndpointPatch, WebhookEndpoint, WebhookEndpointWithSecret, DELIVERY_STATUSES, Delivery, DeliveryListQuery,
   RotatedSecret,
 } from './schemas/webhook-event.js';
-export { CalendarFeedCreate, CalendarFeed, CalendarImportCreate, CalendarImport } from './schemas/calendar.js';
+export {
+  CalendarFeedCreate, CalendarFeed, CalendarFeedWithToken, CalendarImportCreate, CalendarImport, CalendarListQuery,
+} from './schemas/calendar.js';
 export { SCOPES, Scope, ApiKeyType } from './schemas/api-key.js';
 export { dataEnvelope, listEnvelope } from './schemas/envelope.js';

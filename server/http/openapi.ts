@@ -95,7 +95,16 @@ function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function operationOf(spec: OpSpec): JsonSchema {
+/**
+ * `getExperiencesId` for `/v1`; other mounts put their name first (`getPublicExperiences` for
+ * `/public/v1`), so that operation ids stay unique across the document as OpenAPI requires.
+ */
+function operationIdOf(spec: OpSpec, prefix: string): string {
+  const path = prefix.replace(/\/v\d+$/, '') + toOpenApiPath(spec.path);
+  return `${spec.method}${path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, ch: string) => ch.toUpperCase())}`;
+}
+
+function operationOf(spec: OpSpec, prefix: string): JsonSchema {
   const status = String(spec.status ?? 200);
   const responses: Record<string, JsonSchema> = {
     [status]: { description: 'Success', content: { 'application/json': { schema: successSchema(spec) } } },
@@ -104,7 +113,7 @@ function operationOf(spec: OpSpec): JsonSchema {
     responses[String(code)] = { $ref: `#/components/responses/E${code}` };
   }
   const op: JsonSchema = {
-    operationId: `${spec.method}${toOpenApiPath(spec.path).replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, ch: string) => ch.toUpperCase())}`,
+    operationId: operationIdOf(spec, prefix),
     summary: spec.summary,
     tags: [spec.tag],
     security: spec.auth === 'secret' ? [{ secretKey: [] }] : [{ publishableKey: [] }, { publishableKeyQuery: [] }],
@@ -125,7 +134,7 @@ export function buildOpenApiDocument(mounts: MountedSpecs[], info: { version: st
     for (const spec of specs) {
       const path = prefix + toOpenApiPath(spec.path);
       paths[path] ??= {};
-      paths[path][spec.method] = operationOf(spec);
+      paths[path][spec.method] = operationOf(spec, prefix);
     }
   }
   const errorSchema = schemaOf(ErrorEnvelope, 'output');

@@ -73,6 +73,9 @@ export function bookingStore(db: Db) {
   const slotBooked = db.prepare('SELECT booked FROM slot_counts WHERE experience_id = ? AND slot_start = ?');
   const addBooked = db.prepare(`INSERT INTO slot_counts (experience_id, slot_start, booked) VALUES (?, ?, ?)
     ON CONFLICT (experience_id, slot_start) DO UPDATE SET booked = booked + excluded.booked`);
+  // Not an upsert: SQLite checks `booked >= 0` on the row to insert before it sees the conflict,
+  // so a negative delta through the INSERT above would always fail.
+  const removeBooked = db.prepare('UPDATE slot_counts SET booked = booked - ? WHERE experience_id = ? AND slot_start = ?');
   const slotRange = db.prepare(`SELECT slot_start AS slotStart, booked FROM slot_counts
     WHERE experience_id = ? AND slot_start >= ? AND slot_start < ?`);
   const forCustomer = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.customer_id = ?
@@ -157,7 +160,8 @@ export function bookingStore(db: Db) {
       return (slotBooked.get(experienceId, slotStart) as { booked: number } | undefined)?.booked ?? 0;
     },
     addBookedPlaces(experienceId: string, slotStart: number, delta: number): void {
-      if (delta !== 0) addBooked.run(experienceId, slotStart, delta);
+      if (delta > 0) addBooked.run(experienceId, slotStart, delta);
+      else if (delta < 0) removeBooked.run(-delta, experienceId, slotStart);
     },
     /** Places taken per slot start in [from, to). */
     bookedPlacesBetween(experienceId: string, from: number, to: number): Map<number, number> {

@@ -53,9 +53,16 @@ export const LocalTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'Expected a time as HH:MM (00:00–23:59)' })
   .describe('Local wall-clock time HH:MM');
+/** `europe/lisbon` is stored as `Europe/Lisbon`; aliases (`Asia/Kolkata`) are kept as written. */
+export function canonicalZoneCase(zone: string): string {
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
+}
+
 export const TimeZone = z
   .string()
   .refine(isTimeZone, { message: 'Expected an IANA time zone such as Europe/Lisbon' })
+  .transform(canonicalZoneCase)
   .describe('IANA time zone');
 export const Email = z.email({ message: 'Expected an e-mail address' }).max(254);
 /** Money in major units with two fraction digits, as a string ("90.00"). */

@@ -1,0 +1,499 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
+import { runCli, startTestServer, tempDir, expectError, expectList, expectData, type CliResult, type TestServer } from './test-helpers/index.js';
+import { openStore } from './store/index.js';
+import { Experience, Organization } from '../shared/index.js';
+
+const KEY = (prefix: 'osk' | 'opk') => new RegExp(`^${prefix}_[0-9A-Za-z]{49}$`);
+
+/** The one JSON object a creating command prints on stdout (and nothing else there). */
+function printed(result: CliResult): Record<string, unknown> {
+  expect(result.code, result.stderr).toBe(0);
+  const lines = result.stdout.split('\n');
+  expect(lines).toHaveLength(2); // one line and the final newline
+  expect(lines[1]).toBe('');
+  const value: unknown = JSON.parse(lines[0] ?? '');
+  expect(value).toBeTypeOf('object');
+  expect(Array.isArray(value)).toBe(false);
+  return value as Record<string, unknown>;
+}
+
+/** A failure: exit 1, nothing on stdout, one line on stderr. */
+function failed(result: CliResult, message?: RegExp): string {
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.endsWith('\n')).toBe(true);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  if (message) expect(result.stderr).toMatch(message);
+  return result.stderr;
+}
+
+async function init(db: string, extra: string[] = [], env?: Record<string, string>) {
+  return printed(await runCli(['init', '--name', 'Lisbon Walks', '--email', 'hello@lisbonwalks.example', '--db', db, ...extra], { env }));
+}
+
+const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
+async function getJson(url: string, init?: RequestInit) {
+  const res = await fetch(url, init);
+  return { status: res.status, headers: res.headers, body: (await res.json()) as unknown };
+}
+
+/** Waits until `check` holds (no fixed sleeps: the machine may be loaded). */
+async function waitUntil(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('Timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe.concurrent('outing init', () => {
+  it('prints exactly one JSON object with the organization’s id, keys and feed URL', async () => {
+    const db = join(tempDir(), 'o.db');
+    const result = await runCli(['init', '--name', 'Lisbon Walks', '--email', 'hello@lisbonwalks.example', '--timezone', 'Europe/Lisbon', '--currency', 'eur', '--db', db]);
+    const out = printed(result);
+    expect(Object.keys(out).sort()).toEqual(['apiKey', 'apiKeyId', 'icalFeedUrl', 'organizationId', 'publishableKey']);
+    expect(out.organizationId).toMatch(/^org_[A-Za-z0-9]+$/);
+    expect(out.apiKeyId).toMatch(/^key_[A-Za-z0-9]+$/);
+    expect(out.apiKey).toMatch(KEY('osk'));
+    expect(out.publishableKey).toMatch(KEY('opk'));
+    expect(out.icalFeedUrl).toMatch(/^http:\/\/localhost:3000\/api\/ical\/[A-Za-z0-9_-]{43}$/);
+    expect(result.stderr.length).toBeGreaterThan(0); // the human message goes to stderr
+    expect(result.stderr).not.toContain(String(out.apiKey));
+    const store = openStore(db);
+    try {
+      const org = store.getOrganization(String(out.organizationId));
+      expect(org).toMatchObject({ name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('defaults to UTC and USD, and builds the feed URL on PUBLIC_URL', async () => {
+    const db = join(tempDir(), 'o.db');
+    const out = await init(db, [], { PUBLIC_URL: 'https://book.example.com/' });
+    expect(out.icalFeedUrl).toMatch(/^https:\/\/book\.example\.com\/api\/ical\/[A-Za-z0-9_-]+$/);
+    const store = openStore(db);
+    try {
+      expect(store.getOrganization(String(out.organizationId))).toMatchObject({ timezone: 'UTC', currency: 'USD' });
+    } finally {
+      store.close();
+    }
+  });
+
+  const bad: [string, string[], RegExp][] = [
+    ['a bad --email', ['--name', 'A', '--email', 'not-an-email'], /email/],
+    ['a bad --timezone', ['--name', 'A', '--email', 'a@b.co', '--timezone', 'Mars/Base'], /timezone/],
+    ['JPY as --currency', ['--name', 'A', '--email', 'a@b.co', '--currency', 'JPY'], /currency/],
+    ['an unknown --currency', ['--name', 'A', '--email', 'a@b.co', '--currency', 'ABC'], /currency/],
+    ['a missing --name', ['--email', 'a@b.co'], /--name/],
+    ['an empty --name', ['--name', ' ', '--email', 'a@b.co'], /--name/],
+    ['a missing --email', ['--name', 'A'], /--email/],
+    ['an unknown flag', ['--name', 'A', '--email', 'a@b.co', '--colour', 'red'], /colour/],
+    ['a stray argument', ['--name', 'A', '--email', 'a@b.co', 'extra'], /extra/],
+  ];
+  for (const [what, args, message] of bad) {
+    it(`fails with one line on stderr for ${what}`, async () => {
+      const db = join(tempDir(), 'o.db');
+      failed(await runCli(['init', ...args, '--db', db]), message);
+      if (existsSync(db)) {
+        const store = openStore(db);
+        try {
+          expect(store.countOrganizations()).toBe(0);
+        } finally {
+          store.close();
+        }
+      }
+    });
+  }
+
+  it('uses DATABASE_PATH, and --db wins over it', async () => {
+    const dir = tempDir();
+    const fromEnv = join(dir, 'env', 'o.db');
+    const fromFlag = join(dir, 'flag', 'o.db');
+    await runCli(['init', '--name', 'A', '--email', 'a@b.co'], { env: { DATABASE_PATH: fromEnv } }).then(printed);
+    expect(existsSync(fromEnv)).toBe(true); // its folder is created too
+    await init(fromFlag, [], { DATABASE_PATH: join(dir, 'unused', 'o.db') });
+    expect(existsSync(fromFlag)).toBe(true);
+    expect(existsSync(join(dir, 'unused'))).toBe(false);
+  });
+
+  it('fails with one line for an invalid configuration variable', async () => {
+    failed(await runCli(['init', '--name', 'A', '--email', 'a@b.co', '--db', join(tempDir(), 'o.db')], { env: { PUBLIC_URL: 'not a url' } }), /PUBLIC_URL/);
+  });
+});
+
+describe.concurrent('outing keys', () => {
+  it('creates a secret key with every scope by default', async () => {
+    const db = join(tempDir(), 'o.db');
+    const org = await init(db);
+    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Zapier', '--db', db]));
+    expect(Object.keys(out).sort()).toEqual(['id', 'key', 'name', 'scopes', 'type']);
+    expect(out).toMatchObject({ name: 'Zapier', type: 'secret', scopes: ['*'] });
+    expect(out.id).toMatch(/^key_/);
+    expect(out.key).toMatch(KEY('osk'));
+  });
+
+  it('creates a key with the scopes given', async () => {
+    const db = join(tempDir(), 'o.db');
+    const org = await init(db);
+    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Reader', '--scopes', 'experiences:read,bookings:read', '--db', db]));
+    expect(out).toMatchObject({ type: 'secret', scopes: ['experiences:read', 'bookings:read'] });
+  });
+
+  it('creates a publishable key', async () => {
+    const db = join(tempDir(), 'o.db');
+    const org = await init(db);
+    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Website', '--publishable', '--db', db]));
+    expect(out).toMatchObject({ name: 'Website', type: 'publishable' });
+    expect(out.key).toMatch(KEY('opk'));
+  });
+
+  it('refuses an unknown scope, an unknown organization and a missing name', async () => {
+    const db = join(tempDir(), 'o.db');
+    const org = String((await init(db)).organizationId);
+    const failures: [string[], RegExp | undefined][] = [
+      [['keys', 'create', '--org', org, '--name', 'X', '--scopes', 'experiences:read,everything'], /everything/],
+      [['keys', 'create', '--org', org, '--name', 'X', '--scopes', ','], /scope/],
+      [['keys', 'create', '--org', org, '--name', 'X', '--publishable', '--scopes', 'experiences:read'], /scopes/],
+      [['keys', 'create', '--org', 'org_doesnotexist', '--name', 'X'], /org_doesnotexist/],
+      [['keys', 'create', '--org', 'nonsense', '--name', 'X'], /nonsense/],
+      [['keys', 'create', '--org', org], /--name/],
+      [['keys', 'create', '--name', 'X'], /--org/],
+      [['keys', 'list', '--org', 'org_doesnotexist'], /org_doesnotexist/],
+      [['keys', 'revoke', 'key_doesnotexist'], /key_doesnotexist/],
+      [['keys', 'revoke'], /KEY_ID/],
+      [['keys', 'rotate'], /rotate/],
+    ];
+    const results = await Promise.all(failures.map(([args]) => runCli([...args, '--db', db])));
+    results.forEach((result, i) => failed(result, failures[i]?.[1]));
+    const list = printed(await runCli(['keys', 'list', '--org', org, '--db', db]));
+    expect((list.data as unknown[]).length).toBe(2); // nothing was created by the failures
+  });
+
+  it('lists secret and publishable keys without ever showing a full key', async () => {
+    const db = join(tempDir(), 'o.db');
+    const org = await init(db);
+    const orgId = String(org.organizationId);
+    const extra = printed(await runCli(['keys', 'create', '--org', orgId, '--name', 'Reader', '--scopes', 'experiences:read', '--db', db]));
+    const result = await runCli(['keys', 'list', '--org', orgId, '--db', db]);
+    const out = printed(result);
+    expect(Object.keys(out)).toEqual(['data']);
+    const data = out.data as Record<string, unknown>[];
+    expect(data).toHaveLength(3);
+    for (const key of data) {
+      expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes', 'type']);
+      expect(key.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(key.lastUsedAt).toBeNull();
+      expect(key.revokedAt).toBeNull();
+      expect(String(key.prefix).length).toBeLessThan(20);
+    }
+    expect(data.map((k) => k.type).sort()).toEqual(['publishable', 'secret', 'secret']);
+    expect(data.find((k) => k.id === extra.id)).toMatchObject({ name: 'Reader', scopes: ['experiences:read'] });
+    expect(data.find((k) => k.id === org.apiKeyId)).toMatchObject({ type: 'secret', scopes: ['*'] });
+    for (const full of [org.apiKey, org.publishableKey, extra.key]) {
+      expect(result.stdout).not.toContain(String(full));
+      expect(result.stdout).not.toContain(String(full).slice(12));
+      expect(result.stderr).not.toContain(String(full));
+    }
+    expect(String(data.find((k) => k.id === extra.id)?.prefix)).toBe(String(extra.key).slice(0, String(data[0]?.prefix).length));
+  });
+
+  it('revokes a key: {id, revokedAt}, shown in the list', async () => {
+    const db = join(tempDir(), 'o.db');
+    const org = await init(db);
+    const out = printed(await runCli(['keys', 'revoke', String(org.apiKeyId), '--db', db]));
+    expect(Object.keys(out).sort()).toEqual(['id', 'revokedAt']);
+    expect(out.id).toBe(org.apiKeyId);
+    expect(out.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const list = printed(await runCli(['keys', 'list', '--org', String(org.organizationId), '--db', db]));
+    expect((list.data as Record<string, unknown>[]).find((k) => k.id === org.apiKeyId)?.revokedAt).toBe(out.revokedAt);
+    // Revoking again keeps the first time.
+    expect(printed(await runCli(['keys', 'revoke', String(org.apiKeyId), '--db', db])).revokedAt).toBe(out.revokedAt);
+  });
+});
+
+describe.concurrent('outing (other)', () => {
+  it('fails on an unknown command', async () => {
+    failed(await runCli(['frobnicate']), /frobnicate/);
+  });
+
+  it('prints the usage and fails without a command', async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/Usage: outing/);
+  });
+
+  it('prints the usage for --help and succeeds', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/keys create/);
+  });
+
+  it('backs up the database into a valid SQLite file: {file, bytes}', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'o.db');
+    const org = await init(db);
+    const file = join(dir, 'backups', 'copy.db');
+    const out = printed(await runCli(['backup', file, '--db', db]));
+    expect(out).toEqual({ file, bytes: readFileSync(file).length });
+    expect(out.bytes).toBeGreaterThan(0);
+    const copy = new Database(file, { readonly: true });
+    try {
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.prepare('SELECT id FROM organizations').all()).toEqual([{ id: org.organizationId }]);
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('refuses to back up a missing database or onto itself', async () => {
+    const dir = tempDir();
+    failed(await runCli(['backup', join(dir, 'copy.db'), '--db', join(dir, 'none.db')]));
+    expect(existsSync(join(dir, 'none.db'))).toBe(false);
+    const db = join(dir, 'o.db');
+    await init(db);
+    failed(await runCli(['backup', db, '--db', db]));
+    failed(await runCli(['backup', '--db', db]), /FILE/);
+    failed(await runCli(['backup', join(dir, 'a.db'), join(dir, 'b.db'), '--db', db]), /b\.db/);
+  });
+});
+
+describe('outing serve', () => {
+  describe('with the demo', () => {
+    let server: TestServer;
+    let dbPath: string;
+    beforeAll(async () => {
+      server = await startTestServer({ demo: true });
+      dbPath = server.dbPath;
+    });
+    afterAll(async () => {
+      await server.stop();
+    });
+
+    it('prints the demo keys and URLs once, and the keys work', async () => {
+      expect(server.demo).toBeDefined();
+      const demo = server.demo!;
+      expect(demo.secretKey).toMatch(KEY('osk'));
+      expect(demo.publishableKey).toMatch(KEY('opk'));
+      expect(demo.icalFeedUrl.startsWith(`${server.publicUrl}/api/ical/`)).toBe(true);
+      expect(server.stderr).toContain(`${server.publicUrl}/docs`);
+      expect(server.stderr).toContain(`${server.publicUrl}/demo`);
+      const list = expectList(await getJson(`${server.url}/v1/experiences`, auth(demo.secretKey)), Experience);
+      expect(list.data).toHaveLength(3);
+      for (const exp of list.data) {
+        expect(exp.active).toBe(true);
+        expect(Object.values(exp.schedule?.weekly ?? {}).flat().length).toBeGreaterThan(0);
+      }
+      const org = expectData(await getJson(`${server.url}/v1/organization`, auth(demo.secretKey)), Organization);
+      expect(org.name.length).toBeGreaterThan(0);
+    });
+
+    it('answers /healthz with 200 {"status":"ok"}', async () => {
+      const res = await getJson(`${server.url}/healthz`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'ok' });
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+    });
+
+    it('refuses a key revoked with the CLI at once, while serving', async () => {
+      const org = expectData(await getJson(`${server.url}/v1/organization`, auth(server.demo!.secretKey)), Organization);
+      const created = printed(await runCli(['keys', 'create', '--org', org.id, '--name', 'Temp', '--db', dbPath]));
+      const key = String(created.key);
+      expect((await getJson(`${server.url}/v1/organization`, auth(key))).status).toBe(200);
+      printed(await runCli(['keys', 'revoke', String(created.id), '--db', dbPath]));
+      expectError(await getJson(`${server.url}/v1/organization`, auth(key)), 401, 'INVALID_API_KEY');
+      // lastUsedAt was recorded by the server.
+      const list = printed(await runCli(['keys', 'list', '--org', org.id, '--db', dbPath]));
+      expect((list.data as Record<string, unknown>[]).find((k) => k.id === created.id)?.lastUsedAt).toMatch(/Z$/);
+    });
+
+    it('backs up while serving and writing', async () => {
+      const key = server.demo!.secretKey;
+      const writes = Array.from({ length: 20 }, (_, i) =>
+        fetch(`${server.url}/v1/experiences`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Backup ${i}`, description: '', duration: 30, price: 0, maxParticipants: 2 }),
+        }),
+      );
+      const file = join(tempDir(), 'live.db');
+      const [result] = await Promise.all([runCli(['backup', file, '--db', dbPath]), ...writes]);
+      const out = printed(result);
+      expect(out.file).toBe(file);
+      const copy = new Database(file, { readonly: true });
+      try {
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        const n = (copy.prepare('SELECT count(*) AS n FROM experiences').get() as { n: number }).n;
+        expect(n).toBeGreaterThanOrEqual(3);
+        expect(n).toBeLessThanOrEqual(23);
+      } finally {
+        copy.close();
+      }
+    });
+
+    it('writes JSON request lines on stdout without keys', async () => {
+      const quiet = await startTestServer({ env: { LOG_LEVEL: 'info' }, dbPath });
+      try {
+        const key = server.demo!.secretKey;
+        await fetch(`${quiet.url}/v1/organization`, auth(key));
+        await fetch(`${quiet.url}/public/v1/experiences?key=${server.demo!.publishableKey}`);
+        const token = server.demo!.icalFeedUrl.split('/').at(-1) ?? '';
+        await fetch(`${quiet.url}/api/ical/${token}`);
+        await waitUntil(() => quiet.stdout.split('\n').filter((l) => l.includes('"msg":"request"')).length >= 3);
+        expect(quiet.stdout.split('\n').filter((l) => l.includes('"msg":"request"'))).toHaveLength(3);
+        const lines = quiet.stdout.trim().split('\n');
+        for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+        for (const secret of [key, server.demo!.publishableKey, token]) expect(quiet.stdout).not.toContain(secret);
+        expect(quiet.stderr).not.toContain('Secret key'); // the demo is seeded once
+      } finally {
+        expect((await quiet.stop()).code).toBe(0);
+      }
+    });
+  });
+
+  it('listens on PORT, and --port wins over it', async () => {
+    const port = await freePort();
+    const fromEnv = await startTestServer({ port: null, env: { PORT: String(port) } });
+    try {
+      expect(new URL(fromEnv.url).port).toBe(String(port));
+      expect(fromEnv.publicUrl).toBe(`http://localhost:${port}`);
+      expect((await getJson(`${fromEnv.url}/healthz`)).status).toBe(200);
+    } finally {
+      await fromEnv.stop();
+    }
+    const fromFlag = await startTestServer({ port: 0, env: { PORT: String(port) } });
+    try {
+      expect(new URL(fromFlag.url).port).not.toBe(String(port));
+    } finally {
+      await fromFlag.stop();
+    }
+  });
+
+});
+
+describe.concurrent('outing serve (each test its own server)', () => {
+  it('stops on SIGINT with exit code 0', async () => {
+    const server = await startTestServer();
+    expect((await getJson(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop('SIGINT')).toEqual({ code: 0, signal: null });
+    expect(server.stderr).toMatch(/SIGINT received/);
+  });
+
+  it('serves DATABASE_PATH when no --db is given, and --db wins over it', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'env.db');
+    const org = await init(db);
+    const fromEnv = await startTestServer({ dbPath: null, env: { DATABASE_PATH: db } });
+    try {
+      expectData(await getJson(`${fromEnv.url}/v1/organization`, auth(String(org.apiKey))), Organization);
+    } finally {
+      await fromEnv.stop();
+    }
+    const fromFlag = await startTestServer({ dbPath: join(dir, 'flag.db'), env: { DATABASE_PATH: db } });
+    try {
+      expectError(await getJson(`${fromFlag.url}/v1/organization`, auth(String(org.apiKey))), 401, 'INVALID_API_KEY');
+    } finally {
+      await fromFlag.stop();
+    }
+  });
+
+  it('fails with one line on an unknown flag', async () => {
+    failed(await runCli(['serve', '--port', '0', '--bogus', '--db', join(tempDir(), 'o.db')]), /bogus/);
+  });
+
+  it('fails with one line when the port is taken', async () => {
+    const server = await startTestServer();
+    try {
+      const port = new URL(server.url).port;
+      failed(await runCli(['serve', '--port', port, '--host', '127.0.0.1', '--db', join(tempDir(), 'o.db')]), /in use/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('seeds the demo only on an empty database: once, and never over an existing organization', async () => {
+    const first = await startTestServer({ demo: true });
+    expect(first.demo).toBeDefined();
+    expect((await first.stop()).code).toBe(0);
+    const again = await startTestServer({ demo: true, dbPath: first.dbPath });
+    try {
+      expect(again.demo).toBeUndefined();
+      expect(again.stderr).not.toMatch(/osk_|opk_/);
+      // The first run's keys still work.
+      expect((await getJson(`${again.url}/v1/experiences`, auth(first.demo!.secretKey))).status).toBe(200);
+    } finally {
+      await again.stop();
+    }
+    const db = join(tempDir(), 'o.db');
+    await init(db);
+    const existing = await startTestServer({ demo: true, dbPath: db });
+    try {
+      expect(existing.demo).toBeUndefined();
+      expect(existing.stderr).not.toMatch(/osk_|opk_/);
+    } finally {
+      await existing.stop();
+    }
+  });
+
+  it('stops on SIGTERM, finishing the request in flight and refusing new connections, then exits 0', async () => {
+    const server = await startTestServer({ demo: true });
+    const key = server.demo!.secretKey;
+    const body = JSON.stringify({ name: 'In flight', description: '', duration: 60, price: 0, maxParticipants: 2 });
+    const url = new URL(server.url);
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/v1/experiences',
+        // 100-continue proves the server has taken the request before the signal is sent.
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+      });
+      req.on('continue', () => {
+        req.write(body.slice(0, 10));
+        server.child.kill('SIGTERM');
+        void (async () => {
+          await waitUntil(() => server.stderr.includes('SIGTERM received'));
+          const refused = await fetch(`${server.url}/healthz`).then(() => false, () => true);
+          req.end(body.slice(10));
+          if (!refused) reject(new Error('A new connection was accepted after SIGTERM'));
+        })().catch(reject);
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+    });
+    const res = await response;
+    expect(res.status).toBe(201);
+    expectData({ status: res.status, body: JSON.parse(res.body) }, Experience, 201);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    // The request's work was committed before the database closed.
+    const store = openStore(server.dbPath);
+    try {
+      const orgId = store.getSetting('demo.organizationId') ?? '';
+      expect(store.listAllExperiences(orgId).map((e) => e.name)).toContain('In flight');
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has the defaults of the contract', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databasePath: resolve('./data/outing.db'),
+      publicUrl: 'http://localhost:3000',
+      webhookRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
+      webhookTimeoutMs: 10_000,
+      calendarSyncIntervalSeconds: 900,
+      rateLimitPerMinute: 1200,
+      publicBookingsPerMinute: 20,
+      publicRequestsPerMinute: 300,
+      trustProxy: false,
+      eventRetentionDays: 30,
+      paymentHoldMinutes: 30,
+      stripeSecretKey: undefined,
+      stripeWebhookSecret: undefined,
+      outboundAllowPrivate: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080', HOST: '0.0.0.0', DATABASE_PATH: '/var/lib/outing/o.db', PUBLIC_URL: 'https://book.example.com/',
+      WEBHOOK_RETRY_SCHEDULE: '1, 2,3', WEBHOOK_TIMEOUT_MS: '500', CALENDAR_SYNC_INTERVAL: '60', RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_BOOKINGS_PER_MINUTE: '0', PUBLIC_REQUESTS_PER_MINUTE: '5', TRUST_PROXY: 'true', EVENT_RETENTION_DAYS: '7',
+      PAYMENT_HOLD_MINUTES: '45', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', OUTBOUND_ALLOW_PRIVATE: '1', LOG_LEVEL: 'WARN',
+    });
+    expect(config).toMatchObject({
+      port: 8080, host: '0.0.0.0', databasePath: '/var/lib/outing/o.db', publicUrl: 'https://book.example.com',
+      webhookRetrySchedule: [1, 2, 3], webhookTimeoutMs: 500, calendarSyncIntervalSeconds: 60, rateLimitPerMinute: 0,
+      publicBookingsPerMinute: 0, publicRequestsPerMinute: 5, trustProxy: true, eventRetentionDays: 7, paymentHoldMinutes: 45,
+      stripeSecretKey: 'sk_test_x', stripeWebhookSecret: 'whsec_x', outboundAllowPrivate: true, logLevel: 'warn',
+    });
+  });
+
+  it('lets flags win over the environment, and PUBLIC_URL follow the port', () => {
+    const config = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATABASE_PATH: '/a.db' }, { port: '9090', host: '::1', db: '/b.db' });
+    expect(config).toMatchObject({ port: 9090, host: '::1', databasePath: '/b.db', publicUrl: 'http://localhost:9090' });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: '', PUBLIC_URL: ' ', TRUST_PROXY: '' })).toMatchObject({
+      port: 3000, rateLimitPerMinute: 1200, publicUrl: 'http://localhost:3000', trustProxy: false,
+    });
+  });
+
+  it('refuses values it cannot use, naming the variable', () => {
+    const bad: Record<string, string>[] = [
+      { PORT: 'abc' }, { PORT: '70000' }, { PORT: '-1' }, { RATE_LIMIT_PER_MINUTE: '1.5' }, { TRUST_PROXY: 'maybe' },
+      { LOG_LEVEL: 'loud' }, { PUBLIC_URL: 'book.example.com' }, { WEBHOOK_RETRY_SCHEDULE: '5,soon' }, { WEBHOOK_TIMEOUT_MS: '0' },
+      { PAYMENT_HOLD_MINUTES: '0' }, { EVENT_RETENTION_DAYS: 'x' },
+    ];
+    for (const env of bad) {
+      const name = Object.keys(env)[0] ?? '';
+      expect(() => loadConfig(env), name).toThrow(ConfigError);
+      if (name !== 'PORT') expect(() => loadConfig(env)).toThrow(name);
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from './index.js';
+import type { ApiKeyRow } from './api-keys.js';
+import { addOrganization } from '../test-helpers/index.js';
+import { generateApiKey, hashSecret } from '../domain/api-keys.js';
+
+describe('api key store', () => {
+  let dir: string;
+  let store: Store;
+  let orgId: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'outing-keys-'));
+    store = openStore(join(dir, 'o.db'));
+    orgId = addOrganization(store).orgId;
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const row = (id: string, key: string, createdAt: number): ApiKeyRow => ({
+    id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt, lastUsedAt: null, revokedAt: null,
+  });
+
+  it('finds a key by the hash of its value only', () => {
+    const key = generateApiKey('secret');
+    store.insertApiKey(row('key_a', key, 10));
+    expect(store.getApiKeyByHash(hashSecret(key))?.id).toBe('key_a');
+    expect(store.getApiKeyByHash(hashSecret(`${key}x`))).toBeUndefined();
+  });
+
+  it('refuses two keys with the same hash', () => {
+    const key = generateApiKey('secret');
+    store.insertApiKey(row('key_a', key, 10));
+    expect(() => store.insertApiKey(row('key_b', key, 11))).toThrow();
+  });
+
+  it('lists an org’s keys oldest first, id breaking ties', () => {
+    const before = store.listApiKeys(orgId).length; // the org's default keys
+    store.insertApiKey(row('key_c', generateApiKey('secret'), 1e15));
+    store.insertApiKey(row('key_b', generateApiKey('secret'), 1e15));
+    store.insertApiKey(row('key_a', generateApiKey('secret'), 1e15 + 1));
+    expect(store.listApiKeys(orgId).slice(before).map((k) => k.id)).toEqual(['key_b', 'key_c', 'key_a']);
+    expect(store.listApiKeys('org_other')).toEqual([]);
+  });
+
+  it('keeps the first revocation time', () => {
+    store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
+    store.revokeApiKey('key_a', 100);
+    store.revokeApiKey('key_a', 200);
+    expect(store.getApiKey('key_a')?.revokedAt).toBe(100);
+  });
+
+  it('records the last use', () => {
+    store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
+    store.touchApiKey('key_a', 500);
+    expect(store.getApiKey('key_a')?.lastUsedAt).toBe(500);
+  });
+});

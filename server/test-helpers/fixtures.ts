@@ -1,0 +1,62 @@
+import { newBookingNumber, newId } from '../domain/ids.js';
+import type { BookingRow } from '../store/bookings.js';
+import type { Store } from '../store/index.js';
+
+/**
+ * Writes a booking (and its customer) straight into the store, bypassing the booking rules: for
+ * tests of other parts that only need "a booking exists" (CONFLICT on delete, currency changes…).
+ */
+export function insertBookingRow(
+  store: Store,
+  input: { orgId: string; experienceId: string; slotStart?: number; participants?: number } & Partial<BookingRow>,
+): BookingRow {
+  const now = Date.now();
+  const email = input.guestEmail ?? `guest-${newId('customer').slice(4, 12).toLowerCase()}@example.com`;
+  const existing = store.getCustomerByEmail(input.orgId, email);
+  const customerId = input.customerId ?? existing?.id ?? newId('customer');
+  if (!existing && input.customerId === undefined) {
+    store.insertCustomer({
+      id: customerId,
+      orgId: input.orgId,
+      email,
+      name: input.guestName ?? 'Test Guest',
+      phone: null,
+      firstBookingAt: now,
+      lastBookingAt: now,
+      erasedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  const slotStart = input.slotStart ?? now + 7 * 24 * 3600_000;
+  const row: BookingRow = {
+    id: newId('booking'),
+    bookingNumber: newBookingNumber(),
+    slotStart,
+    slotEnd: slotStart + 3600_000,
+    status: 'CONFIRMED',
+    guestName: 'Test Guest',
+    guestPhone: null,
+    participants: 1,
+    unitPrice: 1000,
+    currency: 'EUR',
+    source: 'API',
+    metadata: '{}',
+    cancellationReason: null,
+    cancelledAt: null,
+    holdExpiresAt: null,
+    checkoutSessionId: null,
+    checkoutUrl: null,
+    sequence: 0,
+    createdAt: now,
+    updatedAt: now,
+    ...input,
+    customerId,
+    guestEmail: email,
+  };
+  store.transaction(() => {
+    store.insertBooking(row);
+    if (row.status !== 'CANCELLED') store.addBookedPlaces(row.experienceId, row.slotStart, row.participants);
+  });
+  return row;
+}

@@ -1,0 +1,23 @@
+/**
+ * Test helpers shared by every server test (never part of the build):
+ *
+ * - `createTestApp(options?)`: the whole app over a real SQLite file in a temp folder, with an
+ *   organization and its keys; `request(method, path, {key?, body?, headers?})` drives it through
+ *   `app.request()`; `logs` holds the JSON log lines; `listen()` serves it on a real port.
+ * - `manualClock()`: an injectable `now` for rate limits, timestamps and expiries.
+ * - `expectError`, `expectValidationError`, `expectData`, `expectList`: assert the contract's
+ *   envelopes with the shared zod schemas.
+ * - `runCli(args)`, `startTestServer(options?)`: the real built `outing` command (`bin/outing.js`;
+ *   `npm run build:server` first); the server's URL and demo keys are parsed from its banner.
+ * - `insertBookingRow(store, …)`: a booking row written directly, for tests that only need one to exist.
+ */
+export {
+  createTestApp, manualClock, addOrganization,
+  type TestApp, type TestAppOptions, type TestOrganization, type TestRequestOptions, type TestResponse, type ManualClock,
+} from './app.js';
+export { expectError, expectValidationError, expectData, expectList, type ResponseLike } from './assert.js';
+export {
+  runCli, startTestServer, cliEnv, tempDir, repoRoot, cliPath,
+  type CliResult, type TestServer, type TestServerOptions, type DemoKeys,
+} from './cli.js';
+export { insertBookingRow } from './fixtures.js';

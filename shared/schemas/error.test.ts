@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, ErrorEnvelope } from '../index.js';
+
+describe('error envelope', () => {
+  it('lists exactly the codes of the contract’s error table', () => {
+    expect([...ERROR_CODES].sort()).toEqual(
+      [
+        'VALIDATION_ERROR', 'INVALID_JSON', 'UNAUTHORIZED', 'INVALID_API_KEY', 'FORBIDDEN', 'NOT_FOUND', 'SLOT_UNAVAILABLE',
+        'CAPACITY_EXCEEDED', 'INVALID_STATUS_TRANSITION', 'CONFLICT', 'IDEMPOTENCY_KEY_IN_USE', 'PAYLOAD_TOO_LARGE',
+        'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_KEY_REUSED', 'RATE_LIMITED', 'INTERNAL_ERROR',
+      ].sort(),
+    );
+  });
+
+  it('parses the contract’s shape and refuses others', () => {
+    expect(ErrorEnvelope.safeParse({ success: false, error: { code: 'NOT_FOUND', message: 'x' } }).success).toBe(true);
+    expect(
+      ErrorEnvelope.safeParse({ success: false, error: { code: 'VALIDATION_ERROR', message: 'x', details: [{ path: 'a', message: 'b' }] } }).success,
+    ).toBe(true);
+    expect(ErrorEnvelope.safeParse({ success: false, error: { code: 'TEAPOT', message: 'x' } }).success).toBe(false);
+    expect(ErrorEnvelope.safeParse({ success: true, error: { code: 'NOT_FOUND', message: 'x' } }).success).toBe(false);
+  });
+});
