@@ -74,6 +74,10 @@ export const WebhookEndpoint = z.object({
   events: z.array(EventKind),
   description: z.string().nullable(),
   enabled: z.boolean(),
+  disabledReason: z
+    .string()
+    .nullable()
+    .describe('Why the endpoint is disabled (e.g. its receiver answered 410 Gone); null while enabled'),
   createdAt: Instant,
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;

@@ -1,0 +1,152 @@
+import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { created, list, ok, pageOf } from '../http/reply.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  findEndpoint,
+  retryDelivery,
+  rotateEndpointSecret,
+  serializeDelivery,
+  serializeEndpoint,
+  updateEndpoint,
+  type EndpointPolicy,
+} from '../webhooks/endpoints.js';
+import {
+  Deleted,
+  Delivery,
+  DeliveryListQuery,
+  PageQuery,
+  RotatedSecret,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+} from '../../shared/index.js';
+import { z } from 'zod';
+
+const EndpointListQuery = z.strictObject({ ...PageQuery });
+
+const URL_RULES =
+  'The URL must be http or https and, unless the server runs with OUTBOUND_ALLOW_PRIVATE=true, may not be `localhost` or a ' +
+  'loopback, private, link-local, CGNAT or unspecified address (400 on `url`); names are resolved and checked again at ' +
+  'each delivery.';
+
+/** Webhook endpoints, their delivery log and manual retries (SPEC §8). */
+export function webhookRoutes(ctx: RouteContext, policy: EndpointPolicy): ApiRoutes {
+  const tag = 'Webhooks';
+  const { store } = ctx;
+  const read = { tag, auth: 'secret', scope: 'webhooks:read' } as const;
+  const write = { tag, auth: 'secret', scope: 'webhooks:write' } as const;
+  const endpointParam = { id: 'webhookEndpoint' } as const;
+
+  return new ApiRoutes(ctx)
+    .op(
+      {
+        ...write,
+        method: 'post',
+        path: '/webhook-endpoints',
+        summary: 'Register a webhook endpoint',
+        description: `\`events\` defaults to all five kinds. The \`secret\` (whsec_…) is shown only in this response. ${URL_RULES}`,
+        body: WebhookEndpointCreate,
+        response: WebhookEndpointWithSecret,
+        status: 201,
+      },
+      ({ caller, body }) => {
+        const { row, secret } = createEndpoint(store, caller.orgId, body, policy, ctx.now());
+        const { disabledReason, ...endpoint } = serializeEndpoint(row);
+        return created({ ...endpoint, secret, disabledReason });
+      },
+    )
+    .op(
+      { ...read, method: 'get', path: '/webhook-endpoints', summary: 'List webhook endpoints, oldest first', query: EndpointListQuery, response: WebhookEndpoint, list: true },
+      ({ caller, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = store.listWebhookEndpoints(caller.orgId, page);
+        return list(rows.map(serializeEndpoint), total, page);
+      },
+    )
+    .op(
+      { ...read, method: 'get', path: '/webhook-endpoints/:id', summary: 'Get a webhook endpoint', params: endpointParam, response: WebhookEndpoint },
+      ({ caller, params }) => ok(serializeEndpoint(findEndpoint(store, caller.orgId, params.id))),
+    )
+    .op(
+      {
+        ...write,
+        method: 'patch',
+        path: '/webhook-endpoints/:id',
+        summary: 'Update a webhook endpoint',
+        description:
+          'Any of `url`, `events`, `description`, `enabled`. Disabling an endpoint stops its deliveries: pending ones are marked ' +
+          `FAILED and no new events are queued for it until it is enabled again. ${URL_RULES}`,
+        params: endpointParam,
+        body: WebhookEndpointPatch,
+        response: WebhookEndpoint,
+      },
+      ({ caller, params, body }) => ok(serializeEndpoint(updateEndpoint(store, caller.orgId, params.id, body, policy, ctx.now()))),
+    )
+    .op(
+      {
+        ...write,
+        method: 'delete',
+        path: '/webhook-endpoints/:id',
+        summary: 'Delete a webhook endpoint and its delivery log',
+        params: endpointParam,
+        response: Deleted,
+      },
+      ({ caller, params }) => {
+        deleteEndpoint(store, caller.orgId, params.id);
+        return ok({ id: params.id, deleted: true });
+      },
+    )
+    .op(
+      {
+        ...write,
+        method: 'post',
+        path: '/webhook-endpoints/:id/rotate-secret',
+        summary: "Rotate an endpoint's signing secret",
+        description:
+          'Returns the new secret (shown only here). For 24 hours every delivery carries two signatures, space-separated in ' +
+          '`webhook-signature`: by the new secret first, then by the previous one, so receivers can switch at their pace.',
+        params: endpointParam,
+        response: RotatedSecret,
+      },
+      ({ caller, params }) => ok({ secret: rotateEndpointSecret(store, caller.orgId, params.id, ctx.now()) }),
+    )
+    .op(
+      {
+        ...read,
+        method: 'get',
+        path: '/webhook-endpoints/:id/deliveries',
+        summary: "List an endpoint's deliveries, newest first",
+        description:
+          'One delivery per event sent to this endpoint, with its attempts so far. `nextAttemptAt` is set while it is PENDING. ' +
+          'Sorted by creation, newest first, then id.',
+        params: endpointParam,
+        query: DeliveryListQuery,
+        response: Delivery,
+        list: true,
+      },
+      ({ caller, params, query }) => {
+        findEndpoint(store, caller.orgId, params.id);
+        const page = pageOf(query);
+        const { rows, total } = store.listDeliveries(caller.orgId, params.id, page);
+        return list(rows.map(serializeDelivery), total, page);
+      },
+    )
+    .op(
+      {
+        ...write,
+        method: 'post',
+        path: '/webhook-endpoints/:id/deliveries/:deliveryId/retry',
+        summary: 'Send a delivery again now',
+        description:
+          'Whatever its state: a FAILED delivery becomes PENDING for one more attempt (and further ones if its retry schedule ' +
+          'is not used up). 409 CONFLICT when the endpoint is disabled.',
+        params: { id: 'webhookEndpoint', deliveryId: 'delivery' },
+        response: Delivery,
+        status: 202,
+        errors: ['CONFLICT'],
+      },
+      ({ caller, params }) => ok(serializeDelivery(retryDelivery(store, caller.orgId, params.id, params.deliveryId, ctx.now())), 202),
+    );
+}

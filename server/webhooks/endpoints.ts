@@ -1,0 +1,159 @@
+import { ApiError, notFound, validationError } from '../http/errors.js';
+import { newId } from '../domain/ids.js';
+import { checkOutboundUrl, OutboundError } from '../net/outbound.js';
+import { iso, isoOrNull } from '../serialize.js';
+import type { Store } from '../store/index.js';
+import type { DeliveryRow, WebhookEndpointRow } from '../store/webhooks.js';
+import { generateWebhookSecret } from './sign.js';
+import {
+  EVENT_KINDS,
+  type Delivery,
+  type EventKind,
+  type WebhookEndpoint,
+  type WebhookEndpointCreate,
+  type WebhookEndpointPatch,
+} from '../../shared/index.js';
+import type { z } from 'zod';
+
+/** How long deliveries keep carrying a signature by the previous secret after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface EndpointPolicy {
+  /** OUTBOUND_ALLOW_PRIVATE: accept URLs of loopback and private addresses. */
+  allowPrivate: boolean;
+}
+
+export function serializeEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as EventKind[],
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabledReason,
+    createdAt: iso(row.createdAt),
+  };
+}
+
+export function serializeDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    event: row.eventType as EventKind,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    nextAttemptAt: row.status === 'PENDING' ? isoOrNull(row.nextAttemptAt) : null,
+    createdAt: iso(row.createdAt),
+    deliveredAt: isoOrNull(row.deliveredAt),
+  };
+}
+
+/** Refuses, as a 400 on `url`, what the SSRF guard would never connect to. */
+function assertDeliverableUrl(url: string, policy: EndpointPolicy): void {
+  try {
+    checkOutboundUrl(url, policy.allowPrivate);
+  } catch (err) {
+    if (err instanceof OutboundError) throw validationError('url', err.message);
+    throw err;
+  }
+}
+
+export function findEndpoint(store: Store, orgId: string, id: string): WebhookEndpointRow {
+  const row = store.getWebhookEndpoint(orgId, id);
+  if (!row) throw notFound('Webhook endpoint');
+  return row;
+}
+
+/** A new endpoint; its secret exists in clear only in the return value and in the signing key store. */
+export function createEndpoint(
+  store: Store,
+  orgId: string,
+  input: z.output<typeof WebhookEndpointCreate>,
+  policy: EndpointPolicy,
+  now: number,
+): { row: WebhookEndpointRow; secret: string } {
+  assertDeliverableUrl(input.url, policy);
+  const secret = generateWebhookSecret();
+  const row: WebhookEndpointRow = {
+    id: newId('webhookEndpoint'),
+    orgId,
+    url: input.url,
+    events: JSON.stringify(input.events ?? EVENT_KINDS),
+    description: input.description ?? null,
+    enabled: 1,
+    secret,
+    previousSecret: null,
+    previousSecretUntil: null,
+    disabledReason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  store.insertWebhookEndpoint(row);
+  return { row, secret };
+}
+
+/**
+ * Changes an endpoint. Disabling it fails its pending deliveries (events are not queued for a
+ * disabled endpoint, and none already queued are sent); enabling it clears the reason.
+ */
+export function updateEndpoint(
+  store: Store,
+  orgId: string,
+  id: string,
+  patch: z.output<typeof WebhookEndpointPatch>,
+  policy: EndpointPolicy,
+  now: number,
+): WebhookEndpointRow {
+  if (patch.url !== undefined) assertDeliverableUrl(patch.url, policy);
+  return store.transaction(() => {
+    const current = findEndpoint(store, orgId, id);
+    const enabled = patch.enabled === undefined ? current.enabled : patch.enabled ? 1 : 0;
+    const next: WebhookEndpointRow = {
+      ...current,
+      url: patch.url ?? current.url,
+      events: patch.events ? JSON.stringify(patch.events) : current.events,
+      description: patch.description === undefined ? current.description : patch.description,
+      enabled,
+      disabledReason: enabled === 1 ? null : current.enabled === 1 ? 'Disabled through the API' : current.disabledReason,
+      updatedAt: now,
+    };
+    store.updateWebhookEndpoint(next);
+    if (current.enabled === 1 && enabled === 0) store.failPendingDeliveries(id, 'Endpoint disabled', now);
+    return next;
+  });
+}
+
+export function deleteEndpoint(store: Store, orgId: string, id: string): void {
+  if (!store.deleteWebhookEndpoint(orgId, id)) throw notFound('Webhook endpoint');
+}
+
+/** A new secret; the previous one keeps signing beside it for 24 hours. */
+export function rotateEndpointSecret(store: Store, orgId: string, id: string, now: number): string {
+  return store.transaction(() => {
+    const current = findEndpoint(store, orgId, id);
+    const secret = generateWebhookSecret();
+    store.updateWebhookEndpoint({
+      ...current,
+      secret,
+      previousSecret: current.secret,
+      previousSecretUntil: now + ROTATION_OVERLAP_MS,
+      updatedAt: now,
+    });
+    return secret;
+  });
+}
+
+/** Sends a delivery again now, whatever its state; a FAILED one becomes PENDING for one more attempt. */
+export function retryDelivery(store: Store, orgId: string, endpointId: string, deliveryId: string, now: number): DeliveryRow {
+  return store.transaction(() => {
+    const endpoint = findEndpoint(store, orgId, endpointId);
+    if (!store.getDelivery(orgId, endpointId, deliveryId)) throw notFound('Delivery');
+    if (endpoint.enabled !== 1) {
+      throw new ApiError(409, 'CONFLICT', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying its deliveries');
+    }
+    store.requeueDelivery(orgId, endpointId, deliveryId, now);
+    return store.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
+  });
+}
