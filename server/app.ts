@@ -9,6 +9,7 @@ import type { AppEnv } from './http/context.js';
 import { requestIdFor } from './http/request-id.js';
 import { clientIp } from './http/client-ip.js';
 import { Idempotency } from './http/idempotency.js';
+import { GroupCommit } from './http/group-commit.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { ApiRoutes, RouteContext } from './http/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -18,14 +19,25 @@ import { experienceRoutes } from './routes/experiences.js';
 import { availabilityRoutes } from './routes/availability.js';
 import { bookingRoutes } from './routes/bookings.js';
 import { customerRoutes } from './routes/customers.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { eventRoutes } from './routes/events.js';
 import { publicCors, publicRateLimit, publicRoutes } from './routes/public.js';
 import { mountStatic } from './routes/static.js';
+import { mountPaymentCallbacks, paymentRoutes } from './routes/payments.js';
+import { paymentProviderFrom } from './payments/configure.js';
+import type { PaymentProvider } from './payments/provider.js';
+import { calendarRoutes, icalFeedRoutes } from './routes/calendars.js';
+import { CalendarSync } from './ical/sync.js';
 
 export interface AppDeps {
   store: Store;
   config: Config;
   logger: Logger;
   now?: () => number;
+  /** The online payment provider; default: the one `config` sets up (none without Stripe keys). */
+  payments?: PaymentProvider | null;
+  /** Calendar-import syncing shared by routes and the background loop; default: a new one (not started). */
+  calendarSync?: CalendarSync;
 }
 
 export const VERSION = '0.1.0';
@@ -33,13 +45,16 @@ export const VERSION = '0.1.0';
 export function createApp(deps: AppDeps) {
   const { store, config, logger } = deps;
   const now = deps.now ?? Date.now;
+  const payments = (deps.payments === undefined ? paymentProviderFrom(config, logger) : deps.payments) ?? undefined;
   const ctx: RouteContext = {
     store,
     now,
     idempotency: new Idempotency(store, now),
     limiter: new RateLimiter(now),
     rateLimitPerMinute: config.rateLimitPerMinute,
+    writes: new GroupCommit(store),
   };
+  const calendarSync = deps.calendarSync ?? new CalendarSync({ store, config, logger, now });
 
   const app = new Hono<AppEnv>();
 
@@ -76,13 +91,25 @@ export function createApp(deps: AppDeps) {
     availabilityRoutes(ctx),
     bookingRoutes(ctx),
     customerRoutes(ctx),
+    webhookRoutes(ctx, { allowPrivate: config.outboundAllowPrivate }),
+    eventRoutes(ctx),
+    calendarRoutes(ctx, { config, calendarSync }),
+    paymentRoutes(ctx, { provider: payments, logger }),
   ];
   for (const routes of v1) {
     app.route('/v1', routes.app);
     app.route('/api/v1', routes.app);
   }
 
-  const publicApi = publicRoutes(ctx);
+  const publicApi = publicRoutes(
+    ctx,
+    payments && {
+      provider: payments,
+      holdMinutes: config.paymentHoldMinutes,
+      fallbackPage: () => `${config.publicUrl}/demo`,
+      logger,
+    },
+  );
   app.use('/public/v1/*', publicCors);
   app.use(
     '/public/v1/*',
@@ -90,7 +117,10 @@ export function createApp(deps: AppDeps) {
   );
   app.route('/public/v1', publicApi.app);
 
+  mountPaymentCallbacks(app, { store, providers: payments ? [payments] : [], now, logger });
+
   mountStatic(app, { store, publicUrl: () => config.publicUrl });
+  app.route('/', icalFeedRoutes({ store, config, now }));
 
   let openApi: Record<string, unknown> | undefined;
   const openApiDocument = () =>
@@ -120,5 +150,5 @@ export function createApp(deps: AppDeps) {
     return c.json(errorBody('INTERNAL_ERROR', 'Something went wrong on our side; quote the X-Request-Id if you contact support'), 500);
   });
 
-  return { app, openApiDocument };
+  return { app, openApiDocument, calendarSync };
 }

@@ -7,6 +7,7 @@ import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempote
 import { parseWith } from './validate.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
+import type { GroupCommit } from './group-commit.js';
 import type { AppEnv, Caller } from './context.js';
 import type { Store } from '../store/index.js';
 import { idPattern, type ErrorCode, type IdKind, type Scope } from '../../shared/index.js';
@@ -39,6 +40,11 @@ export interface OpSpec<
   errors?: ErrorCode[];
   /** Work that awaits (network calls): idempotency then guards it with an in-flight marker. */
   async?: boolean;
+  /**
+   * Synchronous write work that may share its transaction and fsync with concurrent requests
+   * (see `GroupCommit`): for hot write routes, whose rate one fsync per request would cap.
+   */
+  groupCommit?: boolean;
 }
 
 export interface Input<Q, B, P extends string = never> {
@@ -56,6 +62,8 @@ export interface RouteContext {
   limiter: RateLimiter;
   /** Requests per minute per secret key on `/v1`; 0 = off. */
   rateLimitPerMinute: number;
+  /** Batches the work of `groupCommit` routes into shared commits; without it they commit alone. */
+  writes?: GroupCommit;
 }
 
 const BOOKING_REF = /^(bk_[A-Za-z0-9]{1,64}|BK-[0-9A-HJKMNP-TV-Z]{8})$/i;
@@ -115,9 +123,10 @@ export class ApiRoutes {
       const body = parseBody(spec as OpSpec, rawBody);
       const input = { query, body, params, caller, c } as Input<Q, B, P>;
       const key = spec.method === 'post' ? parseIdempotencyKey(c.req.header('idempotency-key')) : undefined;
+      const commit = spec.groupCommit && !spec.async ? this.ctx.writes : undefined;
       let reply: Reply;
       if (key === undefined) {
-        reply = await handler(input);
+        reply = commit ? await commit.run(() => handler(input) as Reply) : await handler(input);
       } else {
         const request = {
           orgId: caller.orgId,
@@ -126,7 +135,9 @@ export class ApiRoutes {
         };
         const outcome = spec.async
           ? await this.ctx.idempotency.runAsync(request, async () => handler(input))
-          : this.ctx.idempotency.runSync(request, () => handler(input) as Reply);
+          : commit
+            ? await commit.run(() => this.ctx.idempotency.runSync(request, () => handler(input) as Reply))
+            : this.ctx.idempotency.runSync(request, () => handler(input) as Reply);
         if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
         reply = outcome.reply;
       }

@@ -6,9 +6,11 @@ import { ApiError, notFound, validationError } from '../http/errors.js';
 import { rateLimitHeaders, RateLimiter } from '../http/rate-limit.js';
 import type { AppEnv } from '../http/context.js';
 import { formatMoney } from '../domain/money.js';
+import { BOOKING_NUMBER_RE } from '../domain/ids.js';
 import { serializeBooking, serializeExperience } from '../serialize.js';
 import { availabilityOf } from '../services/availability.js';
 import { createBooking } from '../services/bookings.js';
+import { bookWithCheckout, hostPageOf, onlinePaymentDue, type OnlinePayments } from '../payments/checkout.js';
 import type { BookingView } from '../store/bookings.js';
 import {
   Availability,
@@ -16,6 +18,7 @@ import {
   PageQuery,
   PublicBooking,
   PublicBookingCreate,
+  PublicBookingStatus,
   PublicExperience,
 } from '../../shared/index.js';
 import { z } from 'zod';
@@ -74,7 +77,8 @@ export function publicRateLimit(limits: PublicLimits, now: () => number) {
 
 const PublicExperienceQuery = z.strictObject({ ...PageQuery });
 
-export function publicRoutes(ctx: RouteContext): ApiRoutes {
+/** `online`: set when this server takes online payment (SPEC §11). */
+export function publicRoutes(ctx: RouteContext, online?: OnlinePayments): ApiRoutes {
   const tag = 'Public (widget)';
   const { store } = ctx;
   const activeExperience = (orgId: string, id: string) => {
@@ -116,19 +120,50 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         summary: 'Book as a guest (source WIDGET)',
         description:
           'The body of POST /v1/bookings without metadata. `website` is a honeypot for bots: it must be absent or empty. ' +
-          '`checkoutUrl` is null unless online payment is due.',
+          '`checkoutUrl` is null unless online payment is due. With online payment (a priced experience, Stripe configured, ' +
+          'the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` ' +
+          'is the payment page; after paying (or giving up) the guest returns to the page that made the request (its ' +
+          '`Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.',
         tag,
         auth: 'publishable',
         body: PublicBookingCreate,
         response: PublicBooking,
         status: 201,
         errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
+        // Opening the checkout is a network call: a concurrent retry gets IDEMPOTENCY_KEY_IN_USE.
+        async: true,
       },
-      ({ caller, body }) => {
+      async ({ caller, body, c }) => {
         if (body.website !== undefined && body.website.trim() !== '') throw validationError('website', 'Must be empty');
         const { website: _honeypot, ...booking } = body;
-        activeExperience(caller.orgId, booking.experienceId);
-        return created(publicBooking(createBooking(store, caller.orgId, booking, { source: 'WIDGET' }, ctx.now())));
+        const exp = activeExperience(caller.orgId, booking.experienceId);
+        const now = ctx.now();
+        if (onlinePaymentDue(store.getOrganization(caller.orgId), exp, online)) {
+          const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), online.fallbackPage());
+          return created(publicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now)));
+        }
+        return created(publicBooking(createBooking(store, caller.orgId, booking, { source: 'WIDGET' }, now)));
+      },
+    )
+    .op(
+      {
+        method: 'get',
+        path: '/bookings/:bookingNumber',
+        summary: 'The state of a guest’s booking, by booking number',
+        description:
+          'For the widget when the guest comes back from the payment page: whether the booking is CONFIRMED, still PENDING ' +
+          '(payment not yet confirmed; `checkoutUrl` leads back to it) or CANCELLED. Shows no personal data.',
+        tag,
+        auth: 'publishable',
+        params: { bookingNumber: 'booking' },
+        response: PublicBookingStatus,
+      },
+      ({ caller, params }) => {
+        const number = params.bookingNumber.toUpperCase();
+        const booking = BOOKING_NUMBER_RE.test(number) ? store.getBookingByNumber(caller.orgId, number) : undefined;
+        if (!booking) throw notFound('Booking');
+        const { guestName: _name, guestEmail: _email, ...status } = publicBooking(booking);
+        return ok(status);
       },
     );
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import type { Page, PageResult } from './statements.js';
 
 export interface CalendarFeedRow {
   id: string;
@@ -30,14 +31,16 @@ export function calendarFeedStore(db: Db) {
     getCalendarFeed(orgId: string, id: string): CalendarFeedRow | undefined {
       return byId.get(orgId, id) as CalendarFeedRow | undefined;
     },
-    listCalendarFeeds(orgId: string, page: { limit: number; offset: number }): { rows: CalendarFeedRow[]; total: number } {
+    /** Oldest first, `id` breaking ties. */
+    listCalendarFeeds(orgId: string, page: Page): PageResult<CalendarFeedRow> {
       return {
         rows: list.all(orgId, page.limit, page.offset) as CalendarFeedRow[],
         total: (count.get(orgId) as { n: number }).n,
       };
     },
-    deleteCalendarFeed(orgId: string, id: string): void {
-      remove.run(orgId, id);
+    /** False when the org had no such feed. */
+    deleteCalendarFeed(orgId: string, id: string): boolean {
+      return remove.run(orgId, id).changes > 0;
     },
   };
 }

@@ -10,6 +10,7 @@ import { calendarFeedStore } from './calendar-feeds.js';
 import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
+import { paymentStore } from './payments.js';
 
 /**
  * The store: every SQL statement of Outing, behind functions named in the domain's words.
@@ -29,6 +30,7 @@ export function createStore(db: Db) {
     ...settingsStore(db),
     ...webhookStore(db),
     ...calendarImportStore(db),
+    ...paymentStore(db),
     /**
      * Runs `work` as one atomic unit that holds the write lock from its first statement
      * (BEGIN IMMEDIATE), so a read-check-write inside it cannot interleave with another writer.
@@ -37,14 +39,26 @@ export function createStore(db: Db) {
     transaction<T>(work: () => T): T {
       return db.inTransaction ? db.transaction(work)() : db.transaction(work).immediate();
     },
-    /** SQLite's online backup: consistent while the server keeps writing. */
+    /**
+     * SQLite's online backup: consistent while the server keeps writing. Meant for a connection
+     * of its own (the CLI's): it holds one read transaction from the first page to the last, so
+     * the copy is the database as of that moment, and writes by other processes meanwhile (WAL
+     * lets them go on) do not restart it from page one after every step, as they otherwise would:
+     * https://sqlite.org/c3ref/backup_finish.html#sqlite3backupstep
+     */
     async backupTo(file: string, onProgress?: (done: number, total: number) => void): Promise<void> {
-      await db.backup(file, {
-        progress: ({ totalPages, remainingPages }) => {
-          onProgress?.(totalPages - remainingPages, totalPages);
-          return 200; // pages per step: other writers get the lock between steps
-        },
-      });
+      db.exec('BEGIN');
+      try {
+        db.prepare('SELECT COUNT(*) FROM sqlite_schema').get(); // starts the read transaction
+        await db.backup(file, {
+          progress: ({ totalPages, remainingPages }) => {
+            onProgress?.(totalPages - remainingPages, totalPages);
+            return 2000; // pages per step
+          },
+        });
+      } finally {
+        if (db.inTransaction) db.exec('COMMIT');
+      }
     },
     close(): void {
       if (db.open) db.close();

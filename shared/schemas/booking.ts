@@ -125,3 +125,7 @@ export const PublicBooking = z.object({
   holdExpiresAt: Instant.nullable(),
 });
 export type PublicBooking = z.infer<typeof PublicBooking>;
+
+/** What anyone with the booking number may see through `/public/v1`: no personal data. */
+export const PublicBookingStatus = PublicBooking.omit({ guestName: true, guestEmail: true });
+export type PublicBookingStatus = z.infer<typeof PublicBookingStatus>;

@@ -1,29 +1,44 @@
 import { z } from 'zod';
-import { Instant, MoneyString } from './common.js';
+import { Instant, MoneyString, PageQuery } from './common.js';
 
 export const PAYMENT_STATUSES = ['SUCCEEDED', 'FAILED'] as const;
+export const PaymentStatus = z.enum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
-export const PaymentCreate = z.strictObject({
-  amount: MoneyString,
-  status: z.enum(PAYMENT_STATUSES),
-  reference: z.string().min(1).max(200).optional(),
-  failureReason: z.string().min(1).max(500).optional(),
-});
+/**
+ * A payment recorded by hand (`POST /v1/bookings/{id}/payments`, provider `manual`): money taken at
+ * the desk, by bank transfer, or by a terminal Outing does not talk to.
+ */
+export const PaymentCreate = z
+  .strictObject({
+    amount: MoneyString,
+    status: PaymentStatus,
+    reference: z.string().min(1).max(200).optional().describe('Your own reference: receipt number, transfer id…'),
+    failureReason: z.string().min(1).max(500).optional().describe('Why it failed; only with status FAILED'),
+  })
+  .superRefine((p, ctx) => {
+    if (p.failureReason !== undefined && p.status !== 'FAILED') {
+      ctx.addIssue({ code: 'custom', path: ['failureReason'], message: 'Only a FAILED payment has a failureReason' });
+    }
+  });
 export type PaymentCreate = z.infer<typeof PaymentCreate>;
 
+/** A payment record (SPEC §11). `refundRequired`: money arrived for a booking that cannot be kept. */
 export const Payment = z.object({
   id: z.string(),
   bookingId: z.string(),
-  amount: z.string(),
+  amount: z.string().describe('Major units with two decimals, e.g. "90.00"'),
   currency: z.string(),
-  status: z.enum(PAYMENT_STATUSES),
-  provider: z.string(),
-  reference: z.string().nullable(),
-  failureReason: z.string().nullable(),
-  refundRequired: z.boolean(),
+  status: PaymentStatus,
+  provider: z.string().describe('`manual` for payments recorded by hand, `stripe` for Stripe Checkout'),
+  reference: z.string().nullable().describe('The provider’s reference (a Stripe PaymentIntent or Checkout Session id) or yours'),
+  failureReason: z.string().nullable().describe('`expired` when an online payment hold lapsed'),
+  refundRequired: z.boolean().describe('True when the money came for a booking that stays cancelled: refund it'),
   createdAt: Instant,
 });
 export type Payment = z.infer<typeof Payment>;
+
+export const PaymentListQuery = z.strictObject({ ...PageQuery });
 
 /** The payment as it stands in `PAYMENT_*` webhook events. */
 export const EventPayment = Payment.pick({
@@ -34,3 +49,4 @@ export const EventPayment = Payment.pick({
   provider: true,
   failureReason: true,
 });
+export type EventPayment = z.infer<typeof EventPayment>;

@@ -1,0 +1,68 @@
+import type { Store } from '../store/index.js';
+
+/** Most jobs one commit takes; the rest wait for the next one, so a burst cannot stretch one fsync's latency. */
+const MAX_JOBS_PER_COMMIT = 256;
+
+interface Job {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+/**
+ * Group commit: the synchronous write work of requests that arrive together runs in ONE immediate
+ * transaction, each job in its own savepoint, and is made durable by one commit — one fsync of the
+ * WAL under synchronous=FULL, which costs ~2 ms on an ordinary disk and otherwise caps writes near
+ * 500 per second. Nothing is answered before the commit that holds it has returned, so a 201 still
+ * means "on disk".
+ *
+ * Jobs run one after another, in arrival order, inside the write lock: a job sees every earlier
+ * job's writes (a capacity check counts the places booked just before it), and a job that throws
+ * is rolled back to its savepoint alone. If the commit itself fails, every job of the batch fails.
+ * While a commit runs the event loop is blocked, requests queue up in the sockets, and the next
+ * batch takes them all: batches grow with the load, and a lone request is committed at once.
+ */
+export class GroupCommit {
+  private queue: Job[] = [];
+  private scheduled = false;
+
+  constructor(private readonly store: Pick<Store, 'transaction'>) {}
+
+  /** Runs `work` in the next group commit; resolves with its result once that commit is durable. */
+  run<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    const jobs = this.queue.splice(0, MAX_JOBS_PER_COMMIT);
+    this.scheduled = this.queue.length > 0;
+    if (this.scheduled) setImmediate(() => this.flush());
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      this.store.transaction(() => {
+        for (const job of jobs) {
+          try {
+            // A nested transaction is a savepoint: a job that throws leaves no trace.
+            outcomes.push({ ok: true, value: this.store.transaction(job.work) });
+          } catch (err) {
+            outcomes.push({ ok: false, value: err });
+          }
+        }
+      });
+    } catch (err) {
+      for (const job of jobs) job.reject(err);
+      return;
+    }
+    jobs.forEach((job, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.value);
+    });
+  }
+}

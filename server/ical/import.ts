@@ -1,0 +1,107 @@
+// One sync of one calendar import: fetch (conditionally), read off the main thread, and replace
+// the import's busy intervals atomically. A failure of any kind keeps the last good copy and its
+// intervals and records why in `lastError`; nothing here throws.
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/index.js';
+import type { CalendarImportRow } from '../store/calendar-imports.js';
+import { zoneOf } from '../services/slots.js';
+import type { BusyTimes } from './busy.js';
+import { CalendarFetchError, fetchCalendar, type CalendarFetcher } from './fetch.js';
+import { CalendarReadError, readBusyTimesIsolated } from './isolated.js';
+
+const DAY_MS = 86_400_000;
+/** The booking horizon: a slot can be at most 730 days ahead (maxAdvanceDays), plus its local day. */
+export const HORIZON_PAST_MS = DAY_MS;
+export const HORIZON_FUTURE_MS = 731 * DAY_MS;
+/** A 304 keeps the expanded intervals only this long; then the horizon has moved enough to refetch. */
+const REEXPAND_AFTER_MS = DAY_MS;
+
+export interface ImportSyncDeps {
+  store: Store;
+  logger: Logger;
+  now: () => number;
+  fetcher: CalendarFetcher;
+  intervalSeconds: number;
+  /** Longest a calendar may take to read (default 60 s). */
+  readTimeoutMs?: number;
+}
+
+/** The zone floating times and all-day dates are read in: the blocked experience's, else the org's. */
+export function blockingZone(store: Store, row: Pick<CalendarImportRow, 'orgId' | 'experienceId'>): string {
+  const orgZone = store.getOrganization(row.orgId)?.timezone ?? 'UTC';
+  if (row.experienceId === null) return orgZone;
+  const exp = store.getExperience(row.orgId, row.experienceId);
+  return exp ? zoneOf(exp, orgZone) : orgZone;
+}
+
+/** What lastError says after a good copy: null, or which events were left out and why. */
+export function noteOf(busy: BusyTimes): string | null {
+  const parts: string[] = [];
+  if (busy.skipped > 0) {
+    const more = busy.skipped > busy.problems.length ? `; and ${busy.skipped - busy.problems.length} more` : '';
+    parts.push(`Synced, but ${busy.skipped} of ${busy.eventCount} events were skipped: ${busy.problems.join('; ')}${more}`);
+  }
+  if (busy.notes.length > 0) parts.push(`${parts.length ? '' : 'Synced, but '}${busy.notes.join('; ')}`);
+  return parts.length ? parts.join('. ').slice(0, 1000) : null;
+}
+
+export async function syncCalendarImport(deps: ImportSyncDeps, importId: string, signal?: AbortSignal): Promise<void> {
+  const { store, logger } = deps;
+  const row = store.getCalendarImportById(importId);
+  if (!row) return;
+  const started = deps.now();
+  const zone = blockingZone(store, row);
+  const nextSync = () => deps.now() + deps.intervalSeconds * 1000;
+  // Conditional only while the stored intervals still cover the horizon and were read in this zone.
+  const fresh = row.expandedAt === null || row.expandedZone !== zone || started - row.expandedAt >= REEXPAND_AFTER_MS;
+  const previous = fresh ? null : { etag: row.etag, lastModified: row.lastModified };
+  try {
+    const fetched = await fetchCalendar(row.url, previous, deps.fetcher, signal);
+    if (!fetched.changed) {
+      store.recordCalendarImportUnchanged(row.id, deps.now(), nextSync());
+      logger.info('calendar unchanged', { importId: row.id, orgId: row.orgId });
+      return;
+    }
+    if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(fetched.text.slice(0, 1024))) {
+      throw new CalendarReadError('The response is not an iCalendar file (it does not start with BEGIN:VCALENDAR)');
+    }
+    const busy = await readBusyTimesIsolated(
+      fetched.text,
+      { zone, from: started - HORIZON_PAST_MS, to: started + HORIZON_FUTURE_MS },
+      { signal, timeoutMs: deps.readTimeoutMs },
+    );
+    store.transaction(() => {
+      const current = store.getCalendarImportById(row.id);
+      if (!current) return; // deleted while we fetched
+      store.replaceBusyIntervals(current, busy.intervals);
+      store.recordCalendarImportCopy(row.id, {
+        etag: fetched.etag,
+        lastModified: fetched.lastModified,
+        eventCount: busy.eventCount,
+        syncNote: noteOf(busy),
+        expandedZone: zone,
+        syncedAt: deps.now(),
+        nextSyncAt: nextSync(),
+      });
+    });
+    logger.info('calendar synced', {
+      importId: row.id,
+      orgId: row.orgId,
+      events: busy.eventCount,
+      skipped: busy.skipped,
+      busyIntervals: busy.intervals.length,
+      durationMs: deps.now() - started,
+    });
+  } catch (err) {
+    if (signal?.aborted) return; // shutting down: the next start syncs it again
+    const known = err instanceof CalendarFetchError || err instanceof CalendarReadError;
+    const message = known ? err.message : 'The calendar could not be synced';
+    if (!known) logger.error('calendar sync failed', { importId: row.id, error: err instanceof Error ? err.message : String(err) });
+    else logger.warn('calendar sync failed', { importId: row.id, orgId: row.orgId, error: message });
+    try {
+      store.recordCalendarImportFailure(row.id, message, deps.now(), nextSync());
+    } catch {
+      // the database is closing; nothing more to record
+    }
+  }
+}

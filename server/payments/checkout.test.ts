@@ -1,0 +1,346 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startFakeStripe, type FakeStripe } from './test-helpers/fake-stripe.js';
+import { HOST_PAGE, paymentsHarness, type PaymentsHarness } from './test-helpers/setup.js';
+import { expectData, expectError, manualClock } from '../test-helpers/index.js';
+import { hostPageOf, returnUrl } from './checkout.js';
+import { Booking, Payment, PublicBooking } from '../../shared/index.js';
+
+const MINUTE = 60_000;
+
+describe('online payment with Stripe Checkout', () => {
+  let stripe: FakeStripe;
+  let h: PaymentsHarness;
+
+  beforeEach(async () => {
+    const clock = manualClock();
+    stripe = await startFakeStripe({ now: clock.now });
+    h = await paymentsHarness({ stripe, clock });
+  });
+  afterEach(async () => {
+    await h.close();
+    await stripe.close();
+  });
+
+  async function heldBooking(participants = 2) {
+    const booking = expectData(await h.book(participants), PublicBooking, 201);
+    return { booking, session: stripe.lastSession() };
+  }
+
+  it('holds a widget booking of a priced experience as PENDING and sends the guest to Stripe Checkout', async () => {
+    const booking = expectData(await h.book(2), PublicBooking, 201);
+    const session = stripe.lastSession();
+
+    expect(booking.status).toBe('PENDING');
+    expect(booking.total).toBe('90.00');
+    expect(booking.holdExpiresAt).toBe(new Date(h.clock.now() + 30 * MINUTE).toISOString());
+    expect(booking.checkoutUrl).toBe(session.url);
+    expect(booking.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+
+    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    expect(create?.headers['idempotency-key']).toBeTruthy();
+    expect(create?.params).toMatchObject({
+      mode: 'payment',
+      client_reference_id: expect.stringMatching(/^bk_/),
+      customer_email: 'ana@example.com',
+      metadata: { bookingNumber: booking.bookingNumber },
+      line_items: [{ quantity: '2', price_data: { currency: 'eur', unit_amount: '4500', product_data: { name: 'Sunset kayak' } } }],
+    });
+    expect(session.amount_total).toBe(9000);
+    const full = await h.bookingOf(booking.bookingNumber);
+    expect(session.client_reference_id).toBe(full.id);
+    expect(session.metadata).toMatchObject({ bookingId: full.id });
+
+    // Back to the host page, with the booking and how checkout ended.
+    const success = new URL(session.success_url ?? '');
+    const cancel = new URL(session.cancel_url ?? '');
+    expect(success.origin + success.pathname).toBe('https://tours.example.com/book/sunset-kayak');
+    expect(Object.fromEntries(success.searchParams)).toEqual({ lang: 'en', outing_booking: booking.bookingNumber, outing_status: 'success' });
+    expect(cancel.searchParams.get('outing_status')).toBe('cancel');
+
+    // The session ends with the hold, but never before Stripe's 30-minute minimum (plus a margin).
+    const hold = Date.parse(booking.holdExpiresAt ?? '') / 1000;
+    expect(session.expires_at).toBeGreaterThanOrEqual(hold);
+    expect(session.expires_at).toBeLessThanOrEqual(hold + 120);
+
+    const [created] = await h.events();
+    expect(created).toMatchObject({ event: 'BOOKING_CREATED', data: { booking: { status: 'PENDING', holdExpiresAt: booking.holdExpiresAt } } });
+  });
+
+  it('counts held places against the slot', async () => {
+    await heldBooking(3);
+    expect(await h.remaining()).toBe(1);
+    expectError(await h.book(2), 409, 'CAPACITY_EXCEEDED');
+  });
+
+  it('sends the guest back to the requesting origin, or to the demo page, when the page is not known', async () => {
+    await h.book(1, { headers: { origin: 'https://shop.example.org' } });
+    expect(new URL(stripe.lastSession().success_url ?? '').origin + new URL(stripe.lastSession().success_url ?? '').pathname).toBe('https://shop.example.org/');
+    await h.book(1, { headers: {} });
+    expect(stripe.lastSession().success_url).toMatch(/^http:\/\/localhost:3000\/demo\?outing_booking=BK-[0-9A-Z]{8}&outing_status=success$/);
+  });
+
+  it('confirms the booking when Stripe reports it paid, firing PAYMENT_SUCCEEDED before BOOKING_UPDATED', async () => {
+    const { booking, session } = await heldBooking(2);
+    const res = await h.callback('checkout.session.completed', stripe.pay(session.id));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, data: { outcome: 'applied' } });
+
+    const after = await h.bookingOf(booking.bookingNumber);
+    expect(after).toMatchObject({ status: 'CONFIRMED', holdExpiresAt: null });
+    const [payment] = await h.payments(booking.bookingNumber);
+    expect(payment).toMatchObject({
+      bookingId: after.id,
+      amount: '90.00',
+      currency: 'EUR',
+      status: 'SUCCEEDED',
+      provider: 'stripe',
+      reference: session.payment_intent,
+      failureReason: null,
+      refundRequired: false,
+    });
+
+    const events = (await h.events()).slice(1);
+    expect(events.map((e) => e.event)).toEqual(['PAYMENT_SUCCEEDED', 'BOOKING_UPDATED']);
+    expect(events[0]?.data.payment).toEqual({
+      id: payment?.id,
+      amount: '90.00',
+      currency: 'EUR',
+      status: 'SUCCEEDED',
+      provider: 'stripe',
+      failureReason: null,
+    });
+    expect(events[1]?.data.changes).toEqual({ status: { from: 'PENDING', to: 'CONFIRMED' } });
+    expect(events[1]?.data.booking.status).toBe('CONFIRMED');
+  });
+
+  it('handles each Stripe event once, even when Stripe sends it twice', async () => {
+    const { booking, session } = await heldBooking();
+    const paid = stripe.pay(session.id);
+    const first = await h.callback('checkout.session.completed', paid, { id: 'evt_1DuplicateTest' });
+    const again = await h.callback('checkout.session.completed', paid, { id: 'evt_1DuplicateTest' });
+    expect(first.body).toMatchObject({ data: { outcome: 'applied' } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ data: { eventId: 'evt_1DuplicateTest', outcome: 'duplicate' } });
+    expect(await h.payments(booking.bookingNumber)).toHaveLength(1);
+    expect((await h.events()).map((e) => e.event)).toEqual(['BOOKING_CREATED', 'PAYMENT_SUCCEEDED', 'BOOKING_UPDATED']);
+  });
+
+  it('cancels the booking and frees its places when the payment fails', async () => {
+    const { booking, session } = await heldBooking(3);
+    stripe.pay(session.id, 'unpaid');
+    // A bank debit: checkout completes, the money is still clearing — the places stay held.
+    const clearing = await h.callback('checkout.session.completed', stripe.sessions.get(session.id)!);
+    expect(clearing.status).toBe(200);
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('PENDING');
+    expect(await h.remaining()).toBe(1);
+
+    await h.callback('checkout.session.async_payment_failed', stripe.sessions.get(session.id)!);
+    const after = await h.bookingOf(booking.bookingNumber);
+    expect(after).toMatchObject({ status: 'CANCELLED', holdExpiresAt: null });
+    expect(after.cancelledAt).not.toBeNull();
+    expect(await h.remaining()).toBe(4);
+    expect(await h.payments(booking.bookingNumber)).toMatchObject([
+      { status: 'FAILED', provider: 'stripe', amount: '135.00', failureReason: 'payment_failed', refundRequired: false },
+    ]);
+    const events = (await h.events()).slice(1);
+    expect(events.map((e) => e.event)).toEqual(['PAYMENT_FAILED', 'BOOKING_CANCELED']);
+    expect(events[0]?.data.payment).toMatchObject({ status: 'FAILED', failureReason: 'payment_failed' });
+  });
+
+  it('cancels the booking when Stripe reports the Checkout Session expired', async () => {
+    const { booking, session } = await heldBooking(2);
+    session.status = 'expired';
+    await h.callback('checkout.session.expired', session);
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
+    expect(await h.payments(booking.bookingNumber)).toMatchObject([{ status: 'FAILED', failureReason: 'expired', amount: '90.00' }]);
+    expect((await h.events()).map((e) => e.event)).toEqual(['BOOKING_CREATED', 'PAYMENT_FAILED', 'BOOKING_CANCELED']);
+    // A second expiry notice (another event id) changes nothing.
+    await h.callback('checkout.session.expired', session);
+    expect(await h.payments(booking.bookingNumber)).toHaveLength(1);
+  });
+
+  it('confirms a cancelled booking again when its payment arrives late and places remain', async () => {
+    const { booking, session } = await heldBooking(2);
+    await h.callback('checkout.session.expired', { ...session, status: 'expired' });
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
+
+    h.clock.advance(MINUTE);
+    await h.callback('checkout.session.completed', stripe.pay(session.id));
+    const after = await h.bookingOf(booking.bookingNumber);
+    expect(after).toMatchObject({ status: 'CONFIRMED', cancelledAt: null, cancellationReason: null });
+    expect(await h.remaining()).toBe(2);
+    expect(await h.payments(booking.bookingNumber)).toMatchObject([
+      { status: 'FAILED', failureReason: 'expired' },
+      { status: 'SUCCEEDED', refundRequired: false },
+    ]);
+    const events = (await h.events()).slice(-2);
+    expect(events.map((e) => e.event)).toEqual(['PAYMENT_SUCCEEDED', 'BOOKING_UPDATED']);
+    expect(events[1]?.data.changes?.status).toEqual({ from: 'CANCELLED', to: 'CONFIRMED' });
+  });
+
+  it('keeps a late payment as refundRequired when the slot has filled meanwhile', async () => {
+    const { booking, session } = await heldBooking(2);
+    await h.callback('checkout.session.expired', { ...session, status: 'expired' });
+    // The freed places are taken by someone else.
+    expectData(
+      await h.t.request('POST', '/v1/bookings', {
+        body: { experienceId: h.experienceId, startTime: h.startTime, participants: 3, customerName: 'Rui', customerEmail: 'rui@example.com' },
+      }),
+      Booking,
+      201,
+    );
+
+    h.clock.advance(MINUTE);
+    await h.callback('checkout.session.completed', stripe.pay(session.id));
+    const after = await h.bookingOf(booking.bookingNumber);
+    expect(after.status).toBe('CANCELLED');
+    expect(await h.remaining()).toBe(1);
+    const payments = await h.payments(booking.bookingNumber);
+    expect(payments[1]).toMatchObject({ status: 'SUCCEEDED', provider: 'stripe', amount: '90.00', refundRequired: true });
+    const last = (await h.events()).at(-1);
+    expect(last).toMatchObject({ event: 'PAYMENT_SUCCEEDED', data: { booking: { status: 'CANCELLED' }, payment: { status: 'SUCCEEDED' } } });
+  });
+
+  describe('refuses forged and replayed callbacks, changing nothing', () => {
+    async function expectRefused(res: Awaited<ReturnType<PaymentsHarness['callback']>>, bookingNumber: string, message: RegExp) {
+      const error = expectError(res, 400, 'VALIDATION_ERROR');
+      expect(error.message).toMatch(message);
+      expect(error.details?.[0]?.path).toBe('Stripe-Signature');
+      expect(res.text).not.toMatch(/at .*\.(ts|js):\d+/);
+      expect((await h.bookingOf(bookingNumber)).status).toBe('PENDING');
+      expect(await h.payments(bookingNumber)).toEqual([]);
+    }
+
+    it('a signature made with another secret', async () => {
+      const { booking, session } = await heldBooking();
+      const res = await h.callback('checkout.session.completed', stripe.pay(session.id), { secret: 'whsec_not_the_real_one' });
+      await expectRefused(res, booking.bookingNumber, /does not match/);
+    });
+
+    it('a body altered after signing', async () => {
+      const { booking, session } = await heldBooking();
+      const event = stripe.event('checkout.session.completed', stripe.pay(session.id));
+      const res = await h.t.request('POST', '/payments/stripe/webhook', {
+        key: null,
+        body: event.payload.replace('"amount_total":9000', '"amount_total":1'),
+        headers: { 'stripe-signature': stripe.sign(event.payload, { timestamp: Math.floor(h.clock.now() / 1000) }), 'content-type': 'application/json' },
+      });
+      await expectRefused(res as never, booking.bookingNumber, /does not match/);
+    });
+
+    it('a signature older than five minutes (a replay)', async () => {
+      const { booking, session } = await heldBooking();
+      const res = await h.callback('checkout.session.completed', stripe.pay(session.id), { timestamp: Math.floor(h.clock.now() / 1000) - 600 });
+      await expectRefused(res, booking.bookingNumber, /too old/);
+    });
+
+    it('no signature at all', async () => {
+      const { booking, session } = await heldBooking();
+      const event = stripe.event('checkout.session.completed', stripe.pay(session.id));
+      const res = await h.t.request('POST', '/payments/stripe/webhook', { key: null, body: event.payload, headers: { 'content-type': 'application/json' } });
+      await expectRefused(res as never, booking.bookingNumber, /Missing the Stripe-Signature/);
+    });
+  });
+
+  it('answers 200 to event types it does not act on', async () => {
+    const { booking, session } = await heldBooking();
+    const res = await h.callback('customer.created', session);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ data: { outcome: 'ignored' } });
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('PENDING');
+  });
+
+  it('answers a clear error and holds nothing when Stripe cannot open the checkout', async () => {
+    stripe.setDown(true);
+    const res = await h.book(2);
+    const error = expectError(res, 500, 'INTERNAL_ERROR');
+    expect(error.message).toMatch(/Online payment could not be started/);
+    expect(res.text).not.toMatch(/Stripe|at .*:\d+/);
+    expect(await h.remaining()).toBe(4);
+    const events = await h.events();
+    expect(events.map((e) => e.event)).toEqual(['BOOKING_CREATED', 'BOOKING_CANCELED']);
+    expect(events[1]?.data.booking).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Online payment could not be started' });
+
+    stripe.setDown(false);
+    expect(expectData(await h.book(2), PublicBooking, 201).status).toBe('PENDING');
+  });
+
+  it('replays a booking sent again with the same Idempotency-Key instead of opening a second checkout', async () => {
+    const headers = { origin: 'https://tours.example.com', referer: HOST_PAGE, 'idempotency-key': 'widget-try-1' };
+    const first = expectData(await h.book(1, { headers }), PublicBooking, 201);
+    const again = await h.book(1, { headers });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(expectData(again, PublicBooking, 201)).toEqual(first);
+    expect(stripe.sessions.size).toBe(1);
+  });
+
+  it('confirms a held booking paid by hand and closes its checkout at Stripe', async () => {
+    const { booking, session } = await heldBooking();
+    const res = await h.t.request('POST', `/v1/bookings/${booking.bookingNumber}/payments`, { body: { amount: '90.00', status: 'SUCCEEDED' } });
+    expect(expectData(res, Payment, 201).provider).toBe('manual');
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CONFIRMED');
+    await vi.waitFor(() => expect(session.status).toBe('expired'), { timeout: 10_000 });
+    // Stripe's expiry notice for that session then leaves the confirmed booking alone.
+    await h.callback('checkout.session.expired', session);
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CONFIRMED');
+    expect(await h.payments(booking.bookingNumber)).toHaveLength(1);
+  });
+
+  it('confirms bookings made on /v1 at once, without a checkout', async () => {
+    const res = await h.t.request('POST', '/v1/bookings', {
+      body: { experienceId: h.experienceId, startTime: h.startTime, participants: 1, customerName: 'Rui', customerEmail: 'rui@example.com' },
+    });
+    expect(expectData(res, Booking, 201)).toMatchObject({ status: 'CONFIRMED', holdExpiresAt: null });
+    expect(stripe.sessions.size).toBe(0);
+  });
+});
+
+describe('without online payment', () => {
+  it('confirms widget bookings at once when the server has no Stripe keys', async () => {
+    const h = await paymentsHarness();
+    try {
+      const booking = expectData(await h.book(2), PublicBooking, 201);
+      expect(booking).toMatchObject({ status: 'CONFIRMED', checkoutUrl: null, holdExpiresAt: null });
+      const res = await h.t.request('POST', '/payments/stripe/webhook', { key: null, body: '{}', headers: { 'stripe-signature': 't=1,v1=x' } });
+      expectError(res, 404, 'NOT_FOUND');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('confirms at once when the organization has online payments off, or the experience is free', async () => {
+    const stripe = await startFakeStripe();
+    const off = await paymentsHarness({ stripe, onlinePayments: false, clock: manualClock(Date.now()) });
+    const free = await paymentsHarness({ stripe, price: 0, clock: manualClock(Date.now()) });
+    try {
+      expect(expectData(await off.book(1), PublicBooking, 201)).toMatchObject({ status: 'CONFIRMED', checkoutUrl: null });
+      expect(expectData(await free.book(1), PublicBooking, 201)).toMatchObject({ status: 'CONFIRMED', checkoutUrl: null });
+      expect(stripe.sessions.size).toBe(0);
+    } finally {
+      await off.close();
+      await free.close();
+      await stripe.close();
+    }
+  });
+});
+
+describe('the page a guest returns to', () => {
+  const fallback = 'http://localhost:3000/demo';
+
+  it('is the page that sent the booking, without its fragment or old return parameters', () => {
+    const page = hostPageOf('https://tours.example.com', 'https://tours.example.com/book?x=1&outing_status=cancel#widget', fallback);
+    expect(page).toBe('https://tours.example.com/book?x=1');
+    expect(returnUrl(page, 'BK-7M3Q9X2A', 'success')).toBe('https://tours.example.com/book?x=1&outing_booking=BK-7M3Q9X2A&outing_status=success');
+  });
+
+  it('falls back to the origin when the Referer names another site or is not a web page', () => {
+    expect(hostPageOf('https://tours.example.com', 'https://elsewhere.example.net/page', fallback)).toBe('https://tours.example.com/');
+    expect(hostPageOf('https://tours.example.com', 'javascript:alert(1)', fallback)).toBe('https://tours.example.com/');
+  });
+
+  it('falls back to the demo page when the request tells nothing usable', () => {
+    expect(hostPageOf(undefined, undefined, fallback)).toBe(fallback);
+    expect(hostPageOf('null', 'not a url', fallback)).toBe(fallback);
+    expect(hostPageOf(undefined, `https://tours.example.com/${'a'.repeat(3000)}`, fallback)).toBe(fallback);
+  });
+});

@@ -1,0 +1,161 @@
+import { ApiError } from '../http/errors.js';
+import type { Logger } from '../logger.js';
+import { createBooking } from '../services/bookings.js';
+import type { BookingView } from '../store/bookings.js';
+import type { ExperienceRow } from '../store/experiences.js';
+import type { OrganizationRow } from '../store/organizations.js';
+import type { Store } from '../store/index.js';
+import type { CallbackNotice, PaymentProvider } from './provider.js';
+import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './record.js';
+import type { BookingCreate } from '../../shared/index.js';
+
+/** Online payment as this server runs it: the provider and how long an unpaid booking holds its places. */
+export interface OnlinePayments {
+  provider: PaymentProvider;
+  holdMinutes: number;
+  /** The page a guest returns to when the booking request names none (`PUBLIC_URL/demo`). */
+  fallbackPage: () => string;
+  logger: Logger;
+}
+
+/** How long a booking whose payment is still clearing keeps its places before the provider is asked again. */
+export const CLEARING_HOLD_MS = 24 * 60 * 60 * 1000;
+
+/** SPEC §11: a widget booking of a priced experience, on a server with a provider, for an org that wants it. */
+export function onlinePaymentDue(
+  org: Pick<OrganizationRow, 'onlinePayments'> | undefined,
+  exp: Pick<ExperienceRow, 'price'>,
+  online: OnlinePayments | undefined,
+): online is OnlinePayments {
+  return online !== undefined && org?.onlinePayments === 1 && exp.price > 0;
+}
+
+const MAX_RETURN_URL = 2000;
+const RETURN_PARAMS = ['outing_booking', 'outing_status'];
+
+function httpUrl(value: string | undefined): URL | undefined {
+  if (!value || value === 'null') return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The page hosting the widget, where the guest comes back after checkout. The public booking body is
+ * fixed by the contract, so the page is read from the request: its `Referer` (the full page address
+ * when the widget sends it, see docs/payments.md), else its `Origin`, else the fallback page.
+ */
+export function hostPageOf(origin: string | undefined, referer: string | undefined, fallback: string): string {
+  const from = httpUrl(origin);
+  const page = httpUrl(referer);
+  if (page && (!from || page.origin === from.origin) && page.href.length <= MAX_RETURN_URL) {
+    page.hash = '';
+    for (const name of RETURN_PARAMS) page.searchParams.delete(name);
+    return page.href;
+  }
+  if (from) return `${from.origin}/`;
+  return fallback;
+}
+
+/** The host page with `?outing_booking={number}&outing_status=success|cancel` appended. */
+export function returnUrl(page: string, bookingNumber: string, status: 'success' | 'cancel'): string {
+  const url = new URL(page);
+  url.searchParams.set('outing_booking', bookingNumber);
+  url.searchParams.set('outing_status', status);
+  return url.href;
+}
+
+function slotLabel(b: BookingView): string {
+  const guests = `${b.participants} ${b.participants === 1 ? 'guest' : 'guests'}`;
+  return `${new Date(b.slotStart).toISOString().slice(0, 16).replace('T', ' ')} UTC · ${guests} · ${b.bookingNumber}`;
+}
+
+/**
+ * Books with online payment: the booking is taken PENDING with its places held (one transaction,
+ * committed before any network call), then the provider's checkout is opened for it. When the
+ * checkout cannot be opened the hold is cancelled at once and the guest gets a clear error.
+ */
+export async function bookWithCheckout(
+  store: Store,
+  online: OnlinePayments,
+  orgId: string,
+  input: BookingCreate,
+  hostPage: string,
+  now: number,
+): Promise<BookingView> {
+  const holdExpiresAt = now + online.holdMinutes * 60_000;
+  const held = createBooking(store, orgId, input, { source: 'WIDGET', holdExpiresAt }, now);
+  let checkout;
+  try {
+    checkout = await online.provider.createCheckout({
+      orgId,
+      bookingId: held.id,
+      bookingNumber: held.bookingNumber,
+      title: held.experienceName,
+      description: slotLabel(held),
+      unitAmount: held.unitPrice,
+      quantity: held.participants,
+      currency: held.currency,
+      customerEmail: held.guestEmail,
+      successUrl: returnUrl(hostPage, held.bookingNumber, 'success'),
+      cancelUrl: returnUrl(hostPage, held.bookingNumber, 'cancel'),
+      expiresAt: holdExpiresAt,
+      now,
+    });
+  } catch (err) {
+    cancelUnstartedHold(store, held, now);
+    online.logger.error('checkout could not be opened', {
+      provider: online.provider.name,
+      bookingId: held.id,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    });
+    throw new ApiError(
+      500,
+      'INTERNAL_ERROR',
+      'Online payment could not be started: the payment provider did not answer. Nothing was booked and no places are held; please try again in a moment.',
+    );
+  }
+  return attachCheckout(store, held, checkout);
+}
+
+/**
+ * Applies a verified provider callback, once: the provider's event id is noted in the same
+ * transaction as the changes it causes, so a callback sent twice (or retried after a crash) is
+ * applied exactly once.
+ */
+export function applyCallback(store: Store, provider: PaymentProvider, notice: CallbackNotice, now: number): Applied {
+  if (notice.kind === 'ignored') return 'ignored';
+  return store.transaction(() => {
+    if (!store.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
+    const booking =
+      store.getBookingByCheckoutSession(notice.sessionId) ??
+      (notice.booking ? store.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);
+    if (!booking) return 'ignored';
+    const ref = { orgId: booking.orgId, id: booking.id };
+    const { outcome } = notice;
+    switch (outcome.state) {
+      case 'paid':
+        return applyProviderSuccess(store, provider.name, ref, outcome.payment, now);
+      case 'failed':
+      case 'expired':
+        return applyProviderFailure(
+          store,
+          provider.name,
+          ref,
+          {
+            sessionId: notice.sessionId,
+            payment: outcome.payment,
+            failureReason: outcome.state === 'failed' ? outcome.failureReason : EXPIRED,
+          },
+          now,
+        );
+      case 'processing':
+        return extendHold(store, ref, now + CLEARING_HOLD_MS, now);
+      case 'open':
+        return 'ignored';
+    }
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * The one seam between Outing and an online payment provider (SPEC §11). A provider hosts a
+ * checkout page for one booking, can end it, and sends signed callbacks; everything else (holds,
+ * payment records, booking moves, events) is the provider-neutral code around it. Another provider
+ * is one file implementing this interface, plus a line in `configure.ts`.
+ */
+
+/** What to charge for one held booking, and where to send the customer back to. */
+export interface CheckoutRequest {
+  orgId: string;
+  bookingId: string;
+  bookingNumber: string;
+  /** Shown on the checkout page. */
+  title: string;
+  description: string;
+  /** Cents per participant, and the number of participants: the total is their product. */
+  unitAmount: number;
+  quantity: number;
+  /** ISO 4217, upper-case (providers lower-case it when they need to). */
+  currency: string;
+  customerEmail: string;
+  successUrl: string;
+  cancelUrl: string;
+  /** When the hold lapses (epoch ms): the checkout should not outlive it. */
+  expiresAt: number;
+  /** The current instant (epoch ms), as the rest of the request sees it. */
+  now: number;
+}
+
+export interface Checkout {
+  sessionId: string;
+  url: string;
+}
+
+/** Money that moved at the provider. */
+export interface ProviderPayment {
+  /** Cents. */
+  amount: number;
+  /** ISO 4217, upper-case. */
+  currency: string;
+  /** The provider's id for the payment (Stripe: the PaymentIntent, else the Checkout Session); null when no checkout was opened. */
+  reference: string | null;
+}
+
+/** How a checkout stands at the provider. */
+export type CheckoutOutcome =
+  | { state: 'open' }
+  /** The customer finished, but the money is still on its way (bank debits and the like). */
+  | { state: 'processing' }
+  | { state: 'paid'; payment: ProviderPayment }
+  | { state: 'failed'; payment: ProviderPayment; failureReason: string }
+  | { state: 'expired'; payment: ProviderPayment };
+
+/** A verified callback from the provider. */
+export type CallbackNotice =
+  | { kind: 'checkout'; eventId: string; sessionId: string; booking: { orgId: string; bookingId: string } | undefined; outcome: CheckoutOutcome }
+  /** An event Outing does not act on: answered 200 so the provider stops sending it. */
+  | { kind: 'ignored'; eventId: string; type: string };
+
+export interface PaymentProvider {
+  /** `stripe`: the `provider` of its payment records and the `{name}` of `POST /payments/{name}/webhook`. */
+  readonly name: string;
+  createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  /**
+   * Ends an open checkout so that it can no longer be paid, and tells how it really ended: a
+   * checkout paid a moment before answers `paid`, never `expired`.
+   */
+  expireCheckout(sessionId: string): Promise<CheckoutOutcome>;
+  /**
+   * Verifies a callback's signature over the raw body and reads it. A forged, altered or stale
+   * callback throws an `ApiError` (400) and nothing else happens.
+   */
+  readCallback(rawBody: Uint8Array, header: (name: string) => string | undefined, receivedAt: number): Promise<CallbackNotice>;
+}

@@ -1,0 +1,196 @@
+import { ApiError, notFound } from '../http/errors.js';
+import { newId } from '../domain/ids.js';
+import { formatMoney, parseMoney } from '../domain/money.js';
+import { remainingPlaces } from '../domain/bookings.js';
+import { iso } from '../serialize.js';
+import { findBooking, saveBookingChange } from '../services/bookings.js';
+import { eventData, recordEvent } from '../services/events.js';
+import type { BookingRow, BookingView } from '../store/bookings.js';
+import type { PaymentRow } from '../store/payments.js';
+import type { Page, PageResult } from '../store/statements.js';
+import type { Store } from '../store/index.js';
+import type { ProviderPayment } from './provider.js';
+import type { EventPayment, Payment, PaymentCreate } from '../../shared/index.js';
+
+/** What a callback or a sweep did: changed something, had been seen before, or concerned nothing of ours. */
+export type Applied = 'applied' | 'duplicate' | 'ignored';
+
+export const MANUAL_PROVIDER = 'manual';
+/** The failure reason of a hold that lapsed unpaid (SPEC §11). */
+export const EXPIRED = 'expired';
+
+export function serializePayment(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    bookingId: row.bookingId,
+    amount: formatMoney(row.amount),
+    currency: row.currency,
+    status: row.status,
+    provider: row.provider,
+    reference: row.reference,
+    failureReason: row.failureReason,
+    refundRequired: row.refundRequired === 1,
+    createdAt: iso(row.createdAt),
+  };
+}
+
+function eventPayment(row: PaymentRow): EventPayment {
+  const { id, amount, currency, status, provider, failureReason } = serializePayment(row);
+  return { id, amount, currency, status, provider, failureReason };
+}
+
+type NewPayment = Omit<PaymentRow, 'id' | 'orgId' | 'bookingId' | 'createdAt'>;
+
+/**
+ * Writes a payment and fires its `PAYMENT_*` event, which carries the booking as it stood when the
+ * money moved. A booking change the payment causes is saved after it, so its event comes second
+ * (SPEC §6, last line).
+ */
+function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number): { row: PaymentRow; payment: EventPayment } {
+  const row: PaymentRow = { id: newId('payment'), orgId: booking.orgId, bookingId: booking.id, createdAt: now, ...fields };
+  store.insertPayment(row);
+  const payment = eventPayment(row);
+  recordEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', eventData(booking, { payment }), now);
+  return { row, payment };
+}
+
+const confirmed = (b: BookingView): BookingRow => ({ ...b, status: 'CONFIRMED', holdExpiresAt: null, cancelledAt: null, cancellationReason: null });
+const cancelled = (b: BookingView, now: number, reason: string): BookingRow => ({
+  ...b,
+  status: 'CANCELLED',
+  holdExpiresAt: null,
+  cancelledAt: now,
+  cancellationReason: reason,
+});
+
+/**
+ * `POST /v1/bookings/{id}/payments`: a payment recorded by hand. A SUCCEEDED one confirms a PENDING
+ * booking; a FAILED one changes nothing else. Returns the checkout the confirmation made moot, so
+ * the caller can end it at the provider.
+ */
+export function recordManualPayment(
+  store: Store,
+  orgId: string,
+  ref: string,
+  input: PaymentCreate,
+  now: number,
+): { payment: PaymentRow; supersededCheckout: string | null } {
+  return store.transaction(() => {
+    const booking = findBooking(store, orgId, ref);
+    if (booking.status === 'CANCELLED') {
+      throw new ApiError(409, 'INVALID_STATUS_TRANSITION', 'This booking is cancelled: no payment can be recorded on it');
+    }
+    const fields: NewPayment = {
+      amount: parseMoney(input.amount),
+      currency: booking.currency,
+      status: input.status,
+      provider: MANUAL_PROVIDER,
+      reference: input.reference ?? null,
+      failureReason: input.failureReason ?? null,
+      refundRequired: 0,
+    };
+    const { row, payment } = insertPayment(store, booking, fields, now);
+    const confirms = input.status === 'SUCCEEDED' && booking.status === 'PENDING';
+    if (confirms) saveBookingChange(store, booking, confirmed(booking), now, { payment });
+    return { payment: row, supersededCheckout: confirms ? booking.checkoutSessionId : null };
+  });
+}
+
+/** A booking's payments, oldest first (404 when the booking is not the caller's). */
+export function listBookingPayments(store: Store, orgId: string, ref: string, page: Page): PageResult<PaymentRow> {
+  const booking = findBooking(store, orgId, ref);
+  return store.listPayments(booking.id, page);
+}
+
+/**
+ * Money received online. A PENDING booking is confirmed. A cancelled one (its hold lapsed, or it
+ * was cancelled meanwhile) is confirmed again when its places are still free; otherwise the payment
+ * is kept with `refundRequired` and the booking stays cancelled: the money is never silently lost.
+ */
+export function applyProviderSuccess(store: Store, provider: string, bookingId: { orgId: string; id: string }, paid: ProviderPayment, now: number): Applied {
+  return store.transaction(() => {
+    const booking = store.getBooking(bookingId.orgId, bookingId.id);
+    if (!booking) return 'ignored';
+    // The same payment can be reported twice (the sweeper finds a session paid, then its callback arrives).
+    if (paid.reference !== null && store.getPaymentByReference(booking.id, provider, paid.reference, 'SUCCEEDED')) return 'duplicate';
+    let next: BookingRow | undefined;
+    let refundRequired = false;
+    if (booking.status === 'PENDING') {
+      next = confirmed(booking);
+    } else if (booking.status === 'CANCELLED') {
+      const exp = store.getExperience(booking.orgId, booking.experienceId);
+      const free = exp ? remainingPlaces(exp.maxParticipants, store.bookedPlaces(exp.id, booking.slotStart)) : 0;
+      if (free >= booking.participants) next = confirmed(booking);
+      else refundRequired = true;
+    } else {
+      // Already CONFIRMED: money beyond what was already paid in full is to be given back.
+      refundRequired = store.succeededPaymentsTotal(booking.id) >= booking.unitPrice * booking.participants;
+    }
+    const { payment } = insertPayment(
+      store,
+      booking,
+      { ...paid, status: 'SUCCEEDED', provider, failureReason: null, refundRequired: refundRequired ? 1 : 0 },
+      now,
+    );
+    if (next) saveBookingChange(store, booking, next, now, { payment });
+    return 'applied';
+  });
+}
+
+/**
+ * An online payment that did not happen (failed, or its checkout expired): a FAILED payment, then
+ * the held booking is cancelled and its places freed. Only a booking still PENDING on this checkout
+ * is touched, so a late or repeated notice changes nothing.
+ */
+export function applyProviderFailure(
+  store: Store,
+  provider: string,
+  bookingId: { orgId: string; id: string },
+  failed: { sessionId: string | null; payment: ProviderPayment; failureReason: string; lapsedBy?: number },
+  now: number,
+): Applied {
+  return store.transaction(() => {
+    const booking = store.getBooking(bookingId.orgId, bookingId.id);
+    if (!booking || booking.status !== 'PENDING') return 'ignored';
+    if (failed.sessionId !== null && booking.checkoutSessionId !== null && booking.checkoutSessionId !== failed.sessionId) return 'ignored';
+    if (failed.lapsedBy !== undefined && (booking.holdExpiresAt === null || booking.holdExpiresAt > failed.lapsedBy)) return 'ignored';
+    const { payment } = insertPayment(
+      store,
+      booking,
+      { ...failed.payment, status: 'FAILED', provider, failureReason: failed.failureReason, refundRequired: 0 },
+      now,
+    );
+    const reason = failed.failureReason === EXPIRED ? 'Online payment not completed in time' : 'Online payment failed';
+    saveBookingChange(store, booking, cancelled(booking, now, reason), now, { payment });
+    return 'applied';
+  });
+}
+
+/** Cancels a hold whose checkout could not even be opened: no payment was attempted, so none is recorded. */
+export function cancelUnstartedHold(store: Store, booking: BookingView, now: number): void {
+  store.transaction(() => {
+    const current = store.getBooking(booking.orgId, booking.id);
+    if (current?.status === 'PENDING') saveBookingChange(store, current, cancelled(current, now, 'Online payment could not be started'), now);
+  });
+}
+
+/** Keeps a booking's places while its payment is still clearing at the provider. */
+export function extendHold(store: Store, bookingId: { orgId: string; id: string }, until: number, now: number): Applied {
+  return store.transaction(() => {
+    const booking = store.getBooking(bookingId.orgId, bookingId.id);
+    if (!booking || booking.status !== 'PENDING' || (booking.holdExpiresAt ?? 0) >= until) return 'ignored';
+    store.updateBooking({ ...booking, holdExpiresAt: until, updatedAt: now });
+    return 'applied';
+  });
+}
+
+/** Remembers the checkout opened for a held booking, so the guest can be sent there and callbacks find it. */
+export function attachCheckout(store: Store, booking: BookingView, checkout: { sessionId: string; url: string }): BookingView {
+  return store.transaction(() => {
+    const current = store.getBooking(booking.orgId, booking.id);
+    if (!current) throw notFound('Booking');
+    const next: BookingView = { ...current, checkoutSessionId: checkout.sessionId, checkoutUrl: checkout.url };
+    store.updateBooking(next);
+    return next;
+  });
+}

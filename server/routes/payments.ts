@@ -1,0 +1,108 @@
+import type { Hono } from 'hono';
+import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { created, list, pageOf } from '../http/reply.js';
+import { ApiError, errorBody } from '../http/errors.js';
+import type { AppEnv } from '../http/context.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/index.js';
+import type { PaymentProvider } from '../payments/provider.js';
+import { applyCallback } from '../payments/checkout.js';
+import { listBookingPayments, recordManualPayment, serializePayment } from '../payments/record.js';
+import { Payment, PaymentCreate, PaymentListQuery } from '../../shared/index.js';
+
+export interface PaymentRouteDeps {
+  provider: PaymentProvider | undefined;
+  logger: Logger;
+}
+
+/** `POST` and `GET /v1/bookings/{id}/payments`: payments recorded by hand (SPEC §11). */
+export function paymentRoutes(ctx: RouteContext, deps: PaymentRouteDeps): ApiRoutes {
+  const tag = 'Payments';
+  const { store } = ctx;
+  return new ApiRoutes(ctx)
+    .op(
+      {
+        method: 'post',
+        path: '/bookings/:id/payments',
+        summary: 'Record a payment taken outside Outing',
+        description:
+          'Provider `manual`. Fires PAYMENT_SUCCEEDED or PAYMENT_FAILED with `data.payment`. A SUCCEEDED payment on a PENDING ' +
+          'booking confirms it (PAYMENT_SUCCEEDED, then BOOKING_UPDATED with `changes.status`) and ends its open online ' +
+          'checkout; a FAILED one changes no booking state. A cancelled booking takes no payments (409 INVALID_STATUS_TRANSITION).',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:write',
+        params: { id: 'booking' },
+        body: PaymentCreate,
+        response: Payment,
+        status: 201,
+        errors: ['INVALID_STATUS_TRANSITION'],
+      },
+      ({ caller, params, body }) => {
+        const { payment, supersededCheckout } = recordManualPayment(store, caller.orgId, params.id, body, ctx.now());
+        if (supersededCheckout && deps.provider) {
+          // Paid by other means: the guest must not pay again at the provider. Best effort, off the
+          // request path; should they pay in the meantime, that payment arrives as a callback.
+          deps.provider.expireCheckout(supersededCheckout).catch((err: unknown) =>
+            deps.logger.warn('could not end a checkout after a manual payment', {
+              bookingId: payment.bookingId,
+              error: err instanceof Error ? err.message : String(err),
+            }),
+          );
+        }
+        return created(serializePayment(payment));
+      },
+    )
+    .op(
+      {
+        method: 'get',
+        path: '/bookings/:id/payments',
+        summary: 'List a booking’s payments, oldest first',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:read',
+        params: { id: 'booking' },
+        query: PaymentListQuery,
+        response: Payment,
+        list: true,
+      },
+      ({ caller, params, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = listBookingPayments(store, caller.orgId, params.id, page);
+        return list(rows.map(serializePayment), total, page);
+      },
+    );
+}
+
+export interface CallbackDeps {
+  store: Store;
+  providers: readonly PaymentProvider[];
+  now: () => number;
+  logger: Logger;
+}
+
+/** Far above any Checkout event; a bigger body is not from the provider. */
+const MAX_CALLBACK_BYTES = 1024 * 1024;
+
+/**
+ * `POST /payments/{provider}/webhook` (SPEC §2, §11): the provider's signed callbacks, at the root,
+ * without an API key. The signature covers the exact bytes sent, so the raw body is read as is (no
+ * JSON rules); errors still use the contract's envelope.
+ */
+export function mountPaymentCallbacks(app: Hono<AppEnv>, deps: CallbackDeps): void {
+  app.post('/payments/:provider/webhook', async (c) => {
+    const provider = deps.providers.find((p) => p.name === c.req.param('provider'));
+    if (!provider) {
+      const name = c.req.param('provider');
+      return c.json(errorBody('NOT_FOUND', `Online payment with ${name} is not configured on this server`), 404);
+    }
+    const declared = Number(c.req.header('content-length') ?? 0);
+    if (declared > MAX_CALLBACK_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    if (raw.byteLength > MAX_CALLBACK_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
+    const notice = await provider.readCallback(raw, (name) => c.req.header(name), deps.now());
+    const outcome = applyCallback(deps.store, provider, notice, deps.now());
+    deps.logger.info('payment callback', { provider: provider.name, eventId: notice.eventId, outcome });
+    return c.json({ success: true, data: { eventId: notice.eventId, outcome } }, 200);
+  });
+}
