@@ -16,11 +16,36 @@ export interface Migration {
   sql: string;
 }
 
-export function readMigrations(dir = migrationsDir()): Migration[] {
-  return readdirSync(dir)
+let packagedMigrations: Migration[] | undefined;
+
+/** A single executable has no migrations folder: it hands over the ones it carries as assets. */
+export function useMigrations(migrations: Migration[]): void {
+  packagedMigrations = [...migrations].sort((a, b) => a.version - b.version);
+}
+
+export function readMigrations(dir?: string): Migration[] {
+  if (dir === undefined && packagedMigrations) return packagedMigrations;
+  const folder = dir ?? migrationsDir();
+  return readdirSync(folder)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
-    .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: readFileSync(join(dir, f), 'utf8') }))
+    .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: readFileSync(join(folder, f), 'utf8') }))
     .sort((a, b) => a.version - b.version);
+}
+
+let nativeBinding: object | undefined;
+
+/**
+ * A single executable cannot let better-sqlite3 find its addon on disk (its `require` loads
+ * built-ins only): it loads the addon itself and hands the exports over here.
+ */
+export function useNativeBinding(binding: object): void {
+  nativeBinding = binding;
+}
+
+/** A better-sqlite3 connection, with the addon handed over by `useNativeBinding` when there is one. */
+export function connect(path: string, options: Database.Options = {}): Db {
+  // The typings only know the string form; better-sqlite3 also takes the addon object (its #972).
+  return new Database(path, nativeBinding ? { ...options, nativeBinding: nativeBinding as unknown as string } : options);
 }
 
 /**
@@ -30,7 +55,7 @@ export function readMigrations(dir = migrationsDir()): Migration[] {
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: options.readonly ?? false });
+  const db = connect(path, { readonly: options.readonly ?? false });
   db.pragma('busy_timeout = 5000');
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');

@@ -37,6 +37,9 @@ export function isCalendarDate(value: string): boolean {
   const m = DATE_RE.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // Years outside 1900–9998 are refused: nothing is booked there, and a day after 9999-12-31 has
+  // no ISO 8601 spelling for the date arithmetic that reads a range.
+  if (y < 1900 || y > 9998) return false;
   const date = new Date(Date.UTC(y, mo - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
@@ -47,7 +50,7 @@ export const InstantInput = z.iso.datetime({ offset: true }).describe('ISO 8601 
 export const Instant = z.string().describe('UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z');
 export const LocalDate = z
   .string()
-  .refine(isCalendarDate, { message: 'Expected a date as YYYY-MM-DD' })
+  .refine(isCalendarDate, { message: 'Expected a date as YYYY-MM-DD (years 1900–9998)' })
   .describe('Calendar date YYYY-MM-DD');
 export const LocalTime = z
   .string()
