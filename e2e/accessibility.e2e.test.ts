@@ -1,23 +1,19 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { violations } from './axe.js';
 import { launchChromium, openPage } from './browser.js';
 import { startOuting } from './outing-server.js';
 import type { OutingServer } from './outing-server.js';
 import { book, fillDetails, heading, pickExperience, pickFirstFreeDay, pickFirstTime, widgetOn } from './widget-steps.js';
 
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const artifacts = resolve(import.meta.dirname, '../test-results');
 
 let outing: OutingServer;
 let browser: Browser;
-let axeSource: string;
 
 beforeAll(async () => {
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await mkdir(artifacts, { recursive: true });
   outing = await startOuting();
   browser = await launchChromium();
@@ -27,22 +23,6 @@ afterAll(async () => {
   await browser?.close();
   await outing?.stop();
 });
-
-/** axe-core's WCAG 2.2 A/AA rules on `selector` (the widget's host: axe enters open shadow roots). */
-async function violations(page: Page, selector = '[data-outing]'): Promise<string[]> {
-  // Injected through DevTools, which the demo page's CSP does not govern (bypassCSP context).
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  const results = await page.evaluate(
-    ([target, tags]) => {
-      const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<AxeResults> } }).axe;
-      return axe.run(document.querySelector(target!)!, { runOnly: { type: 'tag', values: tags } });
-    },
-    [selector, WCAG_22_AA] as const,
-  );
-  // A run that checked nothing (a wrong selector, an empty shadow root) must not pass as clean.
-  if (results.passes.length < 10) throw new Error(`axe checked almost nothing on ${selector}`);
-  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`));
-}
 
 /** No horizontal scrolling of the page (WCAG 1.4.10 reflow at 320 CSS px). */
 function overflow(page: Page): Promise<number> {

@@ -47,7 +47,7 @@ describe('two guests after the last places', () => {
     // The day had one departure, now full: back to the calendar, with the reason said out loud.
     await heading(slow, 'Choose a date');
     const alert = slow.getByRole('alert');
-    expect(await alert.innerText()).toMatch(/that time has just been taken or no longer has enough places/);
+    expect(await alert.innerText()).toMatch(/that time has just been taken or has too few places left/);
     const gone = slow.getByRole('button', { name: day, exact: true });
     expect(await gone.getAttribute('aria-disabled')).toBe('true');
     // Fresh data came from the server: another day is still free.

@@ -1,13 +1,14 @@
 /**
  * The widget's only way to Outing: the public API of SPEC §10. Responses are checked by hand
- * (shape, not every field) because zod would not fit the size budget; the shared schemas give
- * the types.
+ * (the envelope, and an object where one is due) because zod would not fit the size budget; the
+ * shared schemas give the types.
  */
 import type {
   Availability,
   ErrorDetail,
   PublicBooking,
   PublicBookingCreate,
+  PublicBookingStatus,
   PublicExperience,
 } from '../shared/index.js';
 
@@ -36,6 +37,8 @@ export interface OutingApi {
   getExperience(id: string): Promise<PublicExperience>;
   getAvailability(range: AvailabilityRange): Promise<Availability>;
   createBooking(body: PublicBookingCreate, idempotencyKey: string): Promise<PublicBooking>;
+  /** Where a booking stands, by its number: for the guest back from the payment page (SPEC §11). */
+  getBooking(bookingNumber: string): Promise<PublicBookingStatus>;
 }
 
 export interface ApiOptions {
@@ -50,27 +53,24 @@ export interface ApiOptions {
 type Check = (data: unknown) => boolean;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-const isExperience: Check = (v) => isRecord(v) && typeof v['id'] === 'string' && typeof v['price'] === 'number';
-const isExperienceList: Check = (v) => Array.isArray(v) && v.every(isExperience);
-const isAvailability: Check = (v) => isRecord(v) && typeof v['timezone'] === 'string' && Array.isArray(v['slots']);
-const isBooking: Check = (v) => isRecord(v) && typeof v['bookingNumber'] === 'string';
+// An object where one is due; slots too, which the calendar iterates. Field by field would not
+// fit the size budget, and only a server speaking another version of the contract could differ.
+const isList: Check = (v) => Array.isArray(v) && v.every(isRecord);
+const isAvailability: Check = (v) => isRecord(v) && Array.isArray(v['slots']);
 
 export function createApi({ base, key, signal }: ApiOptions): OutingApi {
   const root = `${base.replace(/\/+$/, '')}/public/v1/`;
 
   async function call<T>(path: string, check: Check, init: RequestInit = {}): Promise<T> {
-    let res: Response;
-    let body: unknown = null;
+    let res: Response | undefined;
+    let body: unknown;
     try {
       // No cookies: the widget is a guest and the public API needs none (SPEC §10).
       res = await fetch(root + path, { ...init, credentials: 'omit', signal });
-    } catch (e) {
-      throw new ApiError(0, 'NETWORK', String(e));
-    }
-    try {
       body = await res.json();
-    } catch {
-      // A proxy's HTML error page, or a body cut off: handled below as an unexpected answer.
+    } catch (e) {
+      // No answer at all; or a proxy's HTML error page, a body cut off: an unexpected answer, below.
+      if (!res) throw new ApiError(0, 'NETWORK', String(e));
     }
     if (isRecord(body)) {
       if (body['success'] === true && check(body['data'])) return body['data'] as T;
@@ -92,15 +92,19 @@ export function createApi({ base, key, signal }: ApiOptions): OutingApi {
   };
 
   return {
-    listExperiences: () => call('experiences?' + query({ limit: 100 }), isExperienceList),
-    getExperience: (id) => call(`experiences/${encodeURIComponent(id)}?` + query({}), isExperience),
+    listExperiences: () => call('experiences?' + query({ limit: 100 }), isList),
+    getExperience: (id) => call(`experiences/${encodeURIComponent(id)}?` + query({}), isRecord),
     getAvailability: (range) => call('availability?' + query({ ...range }), isAvailability),
     createBooking: (body, idempotencyKey) =>
-      call('bookings', isBooking, {
+      call('bookings', isRecord, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Outing-Key': key, 'Idempotency-Key': idempotencyKey },
         body: JSON.stringify(body),
+        // The full page address, not just its origin: Stripe sends the guest back to the page
+        // the booking came from (its Referer), so it must be the booking page, not the site root.
+        referrerPolicy: 'no-referrer-when-downgrade',
       }),
+    getBooking: (n) => call(`bookings/${encodeURIComponent(n)}?` + query({}), isRecord),
   };
 }
 

@@ -25,9 +25,8 @@ const report = (error: unknown): void => console.error('[Outing]', error);
 function boot(): void {
   // widget.js included twice: the first copy serves every element.
   if (window.Outing) return;
-  const script = document.currentScript;
   // data-api defaults to the server widget.js came from; currentScript is only set right now.
-  const defaultApi = script instanceof HTMLScriptElement && script.src ? new URL(script.src).origin : location.origin;
+  const defaultApi = new URL((document.currentScript as HTMLScriptElement | null)?.src || location.href).origin;
   const mounted = new WeakMap<Element, Mounted>();
 
   const unmount = (el: HTMLElement): void => {

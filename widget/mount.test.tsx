@@ -140,7 +140,7 @@ describe('validation', () => {
   it('keeps the honeypot out of sight and out of the tab order, and sends it', async () => {
     const s = setup(pinned);
     await toDetails(s);
-    const trap = s.root.getElementById('outing-website') as HTMLInputElement;
+    const trap = s.root.getElementById('website') as HTMLInputElement;
     expect(trap.tabIndex).toBe(-1);
     expect(trap.parentElement!.getAttribute('aria-hidden')).toBe('true');
     expect(trap.parentElement!.className).toBe('hp');
@@ -158,6 +158,14 @@ describe('validation', () => {
     fill(s, { Name: 'Ana', 'E-mail': 'ana@example.com' });
     fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
     await waitFor(() => expect(s.ui.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true'));
+    expect(s.ui.getByText('Please enter an e-mail address such as name@example.com.')).toBeTruthy();
+  });
+
+  it('holds the details to the lengths the server accepts', async () => {
+    const s = setup(pinned);
+    await toDetails(s);
+    const lengths = ['Name', 'E-mail', 'Phone (optional)'].map((label) => (s.ui.getByLabelText(label) as HTMLInputElement).maxLength);
+    expect(lengths).toEqual([200, 254, 40]);
   });
 });
 
@@ -168,20 +176,20 @@ describe('keyboard', () => {
     // The first bookable day holds the grid's only tab stop.
     expect(s.root.querySelectorAll('.grid [tabindex="0"]')).toHaveLength(1);
     const start = s.root.querySelector<HTMLElement>('.grid [tabindex="0"]')!;
-    expect(start.id).toBe('outing-day-2026-12-01');
+    expect(start.id).toBe('day-2026-12-01');
     start.focus();
     fireEvent.keyDown(start, { key: 'ArrowRight' });
-    expect(s.root.activeElement!.id).toBe('outing-day-2026-12-02');
+    expect(s.root.activeElement!.id).toBe('day-2026-12-02');
     fireEvent.keyDown(s.root.activeElement!, { key: 'ArrowDown' });
-    expect(s.root.activeElement!.id).toBe('outing-day-2026-12-09');
+    expect(s.root.activeElement!.id).toBe('day-2026-12-09');
     fireEvent.keyDown(s.root.activeElement!, { key: 'End' });
-    expect(s.root.activeElement!.id).toBe('outing-day-2026-12-13');
+    expect(s.root.activeElement!.id).toBe('day-2026-12-13');
     fireEvent.keyDown(s.root.activeElement!, { key: 'PageDown' });
-    expect(s.root.activeElement!.id).toBe('outing-day-2027-01-13');
+    expect(s.root.activeElement!.id).toBe('day-2027-01-13');
     expect(s.ui.getByRole('heading', { name: 'January 2027' })).toBeTruthy();
     fireEvent.keyDown(s.root.activeElement!, { key: 'PageUp' });
     fireEvent.keyDown(s.root.activeElement!, { key: 'PageUp' });
     // Not before the current month.
-    expect(s.root.activeElement!.id).toBe('outing-day-2026-12-13');
+    expect(s.root.activeElement!.id).toBe('day-2026-12-13');
   });
 });

@@ -1,5 +1,10 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { h, render } from 'preact';
 import { effect } from './state/signals.js';
-import { render } from 'preact';
 import { createApi } from './api.js';
 import { App } from './components/App.js';
 import type { Widget } from './components/widget.js';
@@ -22,6 +27,31 @@ export interface MountOptions {
 
 export interface Mounted {
   unmount(): void;
+}
+
+/**
+ * The booking number and whether the guest paid, when Stripe sent the guest back to this page
+ * (SPEC §11). The parameters leave the address at once: a reload then shows a fresh widget, and
+ * a second widget on the page does not take the same return.
+ */
+function takeReturn(): [string, boolean] | null {
+  try {
+    const url = new URL(location.href);
+    const q = url.searchParams;
+    const number = q.get('outing_booking');
+    const status = q.get('outing_status');
+    if (!number || !status) return null;
+    q.delete('outing_booking');
+    q.delete('outing_status');
+    try {
+      history.replaceState(history.state, '', url);
+    } catch {
+      // A sandboxed page may refuse: the return is still shown, it just stays in the address.
+    }
+    return [number, status === 'success'];
+  } catch {
+    return null;
+  }
 }
 
 /** Renders a booking widget into `host`'s open shadow root. */
@@ -56,12 +86,14 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     // Focus follows the guest: to the new step's heading, else where an action asked for it.
     const step = model.step.peek();
     const focusId = model.takeFocusRequest();
-    const target = step !== shownStep ? 'outing-heading' : focusId;
+    const target = step !== shownStep ? 'heading' : focusId;
     shownStep = step;
     if (target) root.getElementById(target)?.focus();
   });
 
-  if (key) void model.start();
+  const back = key ? takeReturn() : null;
+  if (back) model.resume(...back);
+  else if (key) void model.start();
   else model.trouble.value = { problem: 'setup' };
 
   return {

@@ -1,3 +1,9 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { h } from 'preact';
 import type { JSX } from 'preact';
 import type { Step } from '../state/booking.js';
 import { Alerts } from './Alerts.js';
@@ -24,12 +30,13 @@ export function App({ w }: Props) {
   const { model, t, locale } = w;
   const step = model.step.value;
   const experience = model.experience.value;
+  const payment = model.payment.value;
   const titles: Record<Step, string> = {
     experiences: t.chooseExperience,
     calendar: t.chooseDate,
     times: t.chooseTime,
     details: t.yourDetails,
-    done: model.booking.value?.checkoutUrl ? t.paymentDue : t.confirmed,
+    done: payment ? t.returned[payment] : model.booking.value?.checkoutUrl ? t.paymentDue : t.confirmed,
   };
   const position = t.step(model.steps.indexOf(step) + 1, model.steps.length);
   const Body = bodies[step];
@@ -40,11 +47,11 @@ export function App({ w }: Props) {
       </p>
       {experience && step !== 'experiences' && <p class="eyebrow">{experience.name}</p>}
       <p class="position">{position}</p>
-      <h2 id="outing-heading" tabIndex={-1}>
+      <h2 id="heading" tabIndex={-1}>
         {titles[step]}
       </h2>
       <Alerts w={w} />
-      <div aria-busy={model.busy.value}>
+      <div aria-busy={model.busy.value || (payment === 'wait' && !model.trouble.value)}>
         <Body w={w} />
       </div>
       {model.canGoBack.value && (

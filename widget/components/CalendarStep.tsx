@@ -1,3 +1,9 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { Fragment, h } from 'preact';
 import type { JSX } from 'preact';
 import { isBookable } from '../state/availability.js';
 import { addDays, addMonths, dayOfMonth, lastDayOf, monthOf, monthWeeks, weekdayIndex } from '../state/dates.js';
@@ -58,12 +64,12 @@ export function CalendarStep({ w: { model, t, fmt } }: Props) {
     <>
       <div class="month-bar">
         {monthButton(-1, t.previousMonth, model.canShowPreviousMonth.value, '‹')}
-        <h3 id="outing-month" aria-live="polite">
+        <h3 id="month" aria-live="polite">
           {fmt.month(month)}
         </h3>
         {monthButton(1, t.nextMonth, model.canShowNextMonth.value, '›')}
       </div>
-      <table class="grid" role="grid" aria-labelledby="outing-month" onKeyDown={onKeyDown}>
+      <table class="grid" role="grid" aria-labelledby="month" onKeyDown={onKeyDown}>
         <thead>
           <tr>
             {fmt.weekdays.map(([short, long]) => (
@@ -81,7 +87,7 @@ export function CalendarStep({ w: { model, t, fmt } }: Props) {
                   <td key={d} aria-selected={d === selected}>
                     <button
                       type="button"
-                      id={`outing-day-${d}`}
+                      id={`day-${d}`}
                       class={bookable(d) ? 'day free' : 'day'}
                       tabIndex={d === active ? 0 : -1}
                       aria-label={fmt.longDate(d)}

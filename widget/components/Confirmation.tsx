@@ -1,55 +1,65 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { Fragment, h } from 'preact';
 import { Summary } from './Summary.js';
 import type { Props } from './widget.js';
 
 // Only a web address may become the payment link: a javascript: URL from a tampered answer must not.
-function safeUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    return /^https?:$/.test(new URL(url).protocol) ? url : null;
-  } catch {
-    return null;
-  }
-}
+const safeUrl = (url: string | null): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
 
-/** The booking number as text, or, when online payment is due (SPEC §11), the way to pay. */
+/**
+ * The end of a booking, and the way back from the payment page (SPEC §11): the booking number as
+ * text once CONFIRMED; the way to pay while online payment is due; while the payment is being
+ * confirmed, what is being paid for; a payment that did not go through, with the way back to it
+ * while the places are still held; and a new booking after a failure or for an unknown one.
+ */
 export function Confirmation({ w }: Props) {
   const { model, t, fmt } = w;
   const booking = model.booking.value;
-  if (!booking) return null;
-  const total = fmt.money(Number(booking.total), booking.currency);
-  const checkout = safeUrl(booking.checkoutUrl);
-  const summary = (
-    <Summary
-      w={w}
-      experience={booking.experience.title}
-      startTime={booking.timeSlot.startTime}
-      participants={booking.totalParticipants}
-      total={total}
-    />
-  );
-  if (checkout) {
-    return (
-      <>
-        {summary}
-        <p class="total">
-          {t.amountDue}: <strong>{total}</strong>
-        </p>
-        <a class="button primary" href={checkout}>
-          {t.continueToPayment}
-        </a>
-      </>
-    );
-  }
+  // null on the done step.
+  const payment = model.payment.value;
+  const confirmed = booking?.status === 'CONFIRMED';
+  const checkout = booking?.status === 'PENDING' && payment !== 'wait' && payment !== 'slow' && safeUrl(booking.checkoutUrl);
   return (
     <>
-      <p class="number">
-        {t.bookingNumber}: <strong>{booking.bookingNumber}</strong>
-      </p>
-      {summary}
-      <p>{t.bookedFor(booking.guestName, booking.guestEmail)}</p>
-      <button type="button" onClick={model.restart}>
-        {t.bookAnother}
-      </button>
+      {confirmed && (
+        <p class="number">
+          {t.bookingNumber}: <strong>{booking.bookingNumber}</strong>
+        </p>
+      )}
+      {booking && (
+        <Summary
+          w={w}
+          experience={booking.experience.title}
+          startTime={booking.timeSlot.startTime}
+          participants={booking.totalParticipants}
+          total={fmt.money(Number(booking.total), booking.currency)}
+        />
+      )}
+      {/* Not when confirmed on the way back from paying: that answer carries no personal data. */}
+      {confirmed && 'guestName' in booking && <p>{t.bookedFor(booking.guestName, booking.guestEmail)}</p>}
+      {booking?.status === 'CANCELLED' && <p>{t.notKept}</p>}
+      {payment === 'slow' && (
+        <>
+          <p role="alert">{t.stillConfirming}</p>
+          <button type="button" class="primary" onClick={model.checkPayment}>
+            {t.checkAgain}
+          </button>
+        </>
+      )}
+      {checkout && (
+        <a class="button primary" href={checkout}>
+          {payment ? t.returnToPayment : t.continueToPayment}
+        </a>
+      )}
+      {(confirmed || payment === 'fail' || payment === 'gone') && (
+        <button type="button" onClick={model.restart}>
+          {confirmed ? t.bookAnother : t.bookAgain}
+        </button>
+      )}
     </>
   );
 }

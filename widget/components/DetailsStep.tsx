@@ -1,3 +1,9 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { h } from 'preact';
 import type { ContactField } from '../state/validate.js';
 import { Summary } from './Summary.js';
 import type { Props } from './widget.js';
@@ -8,28 +14,30 @@ interface FieldProps extends Props {
   type: string;
   autoComplete: string;
   required?: boolean;
+  /** As the server accepts (SPEC §6): no message for an over-long value is needed. */
+  maxLength: number;
 }
 
 /** A labelled input whose error is tied to it with aria-describedby and aria-invalid. */
-function Field({ w: { model, t }, field, label, type, autoComplete, required }: FieldProps) {
+function Field({ w: { model, t }, field, label, type, autoComplete, required, maxLength }: FieldProps) {
   const problem = model.fieldProblems.value[field];
-  const id = `outing-${field}`;
   return (
     <div class="field">
-      <label for={id}>{label}</label>
+      <label for={field}>{label}</label>
       <input
-        id={id}
+        id={field}
         name={field}
         type={type}
         autoComplete={autoComplete}
         required={required}
+        maxLength={maxLength}
         value={model.contact.value[field]}
         aria-invalid={!!problem}
-        aria-describedby={problem && `${id}-error`}
+        aria-describedby={problem && `${field}-error`}
         onInput={(e) => model.setContact(field, e.currentTarget.value)}
       />
       {problem && (
-        <p id={`${id}-error`} class="field-error">
+        <p id={`${field}-error`} class="field-error">
           {t[problem]}
         </p>
       )}
@@ -68,11 +76,11 @@ export function DetailsStep({ w }: Props) {
     >
       <Summary w={w} experience={experience.name} startTime={slot.startTime} />
       <div class="field">
-        <label for="outing-participants">{t.participants}</label>
+        <label for="participants">{t.participants}</label>
         <div class="stepper">
           {stepButton(-1, t.fewer, participants > 1, '−')}
           <input
-            id="outing-participants"
+            id="participants"
             type="number"
             inputMode="numeric"
             min={1}
@@ -83,14 +91,14 @@ export function DetailsStep({ w }: Props) {
           {stepButton(1, t.more, participants < max, '+')}
         </div>
       </div>
-      <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required />
-      <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required />
-      <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" />
+      <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required maxLength={200} />
+      <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required maxLength={254} />
+      <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" maxLength={40} />
       {/* The honeypot: off-screen by class, hidden from assistive technology, out of the tab order. */}
       <div class="hp" aria-hidden="true">
-        <label for="outing-website">{t.honeypot}</label>
+        <label for="website">{t.honeypot}</label>
         <input
-          id="outing-website"
+          id="website"
           name="website"
           tabIndex={-1}
           autoComplete="off"

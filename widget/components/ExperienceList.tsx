@@ -1,3 +1,9 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { h } from 'preact';
 import type { Props } from './widget.js';
 
 /** The org's experiences, when the embed names none (SPEC §10). */

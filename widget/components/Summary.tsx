@@ -1,3 +1,9 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { h } from 'preact';
 import { dateInZone } from '../state/dates.js';
 import type { Props } from './widget.js';
 

@@ -1,3 +1,9 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { Fragment, h } from 'preact';
 import type { Props } from './widget.js';
 
 /** The chosen day's start times in the experience's zone, named, with the places left. */

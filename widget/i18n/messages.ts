@@ -1,3 +1,5 @@
+import type { Payment } from '../state/state.js';
+
 /** Every text the widget shows. One object per language; functions where words depend on numbers. */
 export interface Messages {
   /** Visually hidden name of the whole widget region. */
@@ -39,14 +41,20 @@ export interface Messages {
   required: string;
   invalidEmail: string;
   invalidPhone: string;
-  tooLong: string;
   bookingNumber: string;
   bookedFor: (name: string, email: string) => string;
-  amountDue: string;
   continueToPayment: string;
   bookAnother: string;
-  slotTaken: string;
+  /** Back from the payment page (SPEC §11): the heading, by where the payment stands. */
+  returned: Record<Payment, string>;
+  stillConfirming: string;
+  checkAgain: string;
+  notKept: string;
+  returnToPayment: string;
+  bookAgain: string;
   errors: {
+    /** The chosen time went while the guest typed: fresh times show. */
+    slotTaken: string;
     network: string;
     rateLimited: string;
     setup: string;

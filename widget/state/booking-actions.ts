@@ -1,5 +1,5 @@
 /** Choosing a time, the party and the guest's details, and booking it (SPEC §6, §10). */
-import type { PublicBookingCreate } from '../../shared/index.js';
+import type { PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
 import { ApiError, newIdempotencyKey } from '../api.js';
 import type { OutingApi } from '../api.js';
 import type { Slot } from './availability.js';
@@ -75,7 +75,7 @@ export function createBookingActions(
   /** Shows the problems beside their fields and sends focus to the first; false when there are none. */
   function showFieldProblems(problems: FieldProblems): boolean {
     const first = (['name', 'email', 'phone'] as const).find((f) => problems[f]);
-    if (first) s.session.focusId = `outing-${first}`;
+    if (first) s.session.focusId = first;
     s.fieldProblems.value = problems;
     return !!first;
   }
@@ -93,6 +93,25 @@ export function createBookingActions(
     };
   }
 
+  /** The booking made, or found paid on the way back: shown, and told to the host page once CONFIRMED. */
+  function show(b: PublicBooking | PublicBookingStatus): void {
+    batch(() => {
+      s.booking.value = b;
+      s.payment.value = null;
+      go(s, 'done');
+    });
+    if (b.status === 'CONFIRMED') {
+      onBooked?.({
+        bookingNumber: b.bookingNumber,
+        experienceId: b.experience.id,
+        startTime: b.timeSlot.startTime,
+        participants: b.totalParticipants,
+        total: b.total,
+        currency: b.currency,
+      });
+    }
+  }
+
   async function submit(): Promise<void> {
     const slot = s.slot.value;
     const experience = s.experience.value;
@@ -106,38 +125,25 @@ export function createBookingActions(
     batch(() => {
       s.busy.value = true;
       s.trouble.value = null;
-      s.slotTaken.value = false;
     });
     try {
       const made = await api.createBooking(body, key);
       attempt = null;
       if (s.session.disposed) return;
-      batch(() => {
-        s.booking.value = made;
-        go(s, 'done');
-      });
-      if (made.status === 'CONFIRMED') {
-        onBooked?.({
-          bookingNumber: made.bookingNumber,
-          experienceId: made.experience.id,
-          startTime: made.timeSlot.startTime,
-          participants: made.totalParticipants,
-          total: made.total,
-          currency: made.currency,
-        });
-      }
+      show(made);
     } catch (e) {
       if (!outcomeUnknown(e)) attempt = null;
       if (s.session.disposed) return;
       const code = e instanceof ApiError ? e.code : '';
       if (code === 'SLOT_UNAVAILABLE' || code === 'CAPACITY_EXCEEDED') {
         batch(() => {
-          s.slotTaken.value = true;
           s.slot.value = null;
           s.busy.value = false;
           go(s, 'times');
         });
         await refreshAfterSlotTaken();
+        // Said once fresh times show (the refresh clears messages), unless the refresh failed.
+        if (!s.trouble.value) s.trouble.value = { problem: 'slotTaken' };
       } else if (!showFieldProblems(fieldsOf(e))) {
         s.trouble.value = { problem: problemOf(e), retry: () => void submit() };
       }
@@ -146,5 +152,5 @@ export function createBookingActions(
     }
   }
 
-  return { chooseSlot, setParticipants, setContact, submit };
+  return { chooseSlot, setParticipants, setContact, submit, show };
 }

@@ -6,11 +6,12 @@ import type { OutingApi } from '../api.js';
 import { createBookingActions } from './booking-actions.js';
 import type { BookedDetail } from './booking-actions.js';
 import { createCalendarActions, go } from './calendar-actions.js';
+import { createPaymentActions } from './payment-actions.js';
 import { batch } from './signals.js';
 import { createBookingState, emptyContact } from './state.js';
 
 export type { BookedDetail } from './booking-actions.js';
-export type { Problem, Step, Trouble } from './state.js';
+export type { Payment, Problem, Step, Trouble } from './state.js';
 
 export interface ModelOptions {
   api: OutingApi;
@@ -27,29 +28,37 @@ export function createBookingModel({ api, experienceId, onBooked, now = () => ne
   const s = createBookingState(experienceId, now);
   const calendar = createCalendarActions(s, api);
   const booking = createBookingActions(s, api, calendar.refreshAfterSlotTaken, onBooked);
+  const payment = createPaymentActions(s, api, calendar.loadExperience, booking.show);
 
   function back(): void {
     const i = s.steps.indexOf(s.step.value);
     batch(() => {
       s.trouble.value = null;
-      s.slotTaken.value = false;
       if (i > 0) go(s, s.steps[i - 1]!);
     });
+    // Back to a list never loaded: the guest came back from paying and booked again.
+    if (s.steps[i - 1] === 'experiences' && !s.experiences.value) void calendar.start();
   }
 
-  /** A new booking from the first step, with fresh availability. */
+  /**
+   * A new booking with fresh availability: from the first step, or of the same experience after
+   * a payment that did not go through.
+   */
   function restart(): void {
+    const same = !!s.experience.value && (!!experienceId || !!s.payment.value);
     batch(() => {
       s.booking.value = null;
+      s.payment.value = null;
+      s.trouble.value = null;
       s.slot.value = null;
       s.date.value = null;
       s.contact.value = emptyContact;
       s.fieldProblems.value = {};
       s.participants.value = 1;
-      go(s, s.firstStep);
-      if (experienceId) s.calendar.value = null;
+      if (same) s.calendar.value = null;
+      go(s, same ? 'calendar' : s.firstStep);
     });
-    if (experienceId) void calendar.loadFirstMonths();
+    void (same ? calendar.loadFirstMonths() : s.experiences.value || calendar.start());
   }
 
   /** The element id to focus after this render, once. */
@@ -63,5 +72,5 @@ export function createBookingModel({ api, experienceId, onBooked, now = () => ne
     s.session.disposed = true;
   }
 
-  return { ...s, ...calendar, ...booking, back, restart, takeFocusRequest, dispose };
+  return { ...s, ...calendar, ...booking, ...payment, back, restart, takeFocusRequest, dispose };
 }

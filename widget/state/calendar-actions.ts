@@ -45,12 +45,18 @@ export function createCalendarActions(s: BookingState, api: OutingApi) {
 
   async function start(): Promise<void> {
     const id = s.experienceId;
-    if (!id) {
-      const list = await request(s, () => api.listExperiences(), start);
-      if (list) s.experiences.value = list;
-      return;
-    }
-    const answers = await request(s, () => Promise.all([api.getExperience(id), api.getAvailability(firstRange(id))]), start);
+    if (id) return loadExperience(id);
+    const list = await request(s, () => api.listExperiences(), start);
+    if (list) s.experiences.value = list;
+  }
+
+  /** An experience and its first months, in one round trip. */
+  async function loadExperience(id: string): Promise<void> {
+    const answers = await request(
+      s,
+      () => Promise.all([api.getExperience(id), api.getAvailability(firstRange(id))]),
+      () => void loadExperience(id),
+    );
     if (answers) {
       batch(() => {
         s.experience.value = answers[0];
@@ -93,7 +99,7 @@ export function createCalendarActions(s: BookingState, api: OutingApi) {
     if (target < s.month.value && !s.canShowPreviousMonth.value) return;
     if (target > s.month.value && !s.canShowNextMonth.value) return;
     // Focus requests go before the writes: the writes render, and the render takes the request.
-    s.session.focusId = `outing-day-${day}`;
+    s.session.focusId = `day-${day}`;
     batch(() => {
       s.cursor.value = day;
       if (target !== s.month.value) void showMonth(target);
@@ -104,7 +110,7 @@ export function createCalendarActions(s: BookingState, api: OutingApi) {
     if (!isBookable(s.calendar.value, chosen)) return;
     batch(() => {
       s.date.value = chosen;
-      s.slotTaken.value = false;
+      s.trouble.value = null;
       go(s, 'times');
     });
   }
@@ -126,5 +132,5 @@ export function createCalendarActions(s: BookingState, api: OutingApi) {
     });
   }
 
-  return { start, loadFirstMonths, chooseExperience, showMonth, moveCursor, chooseDate, refreshAfterSlotTaken };
+  return { start, loadExperience, loadFirstMonths, chooseExperience, showMonth, moveCursor, chooseDate, refreshAfterSlotTaken };
 }

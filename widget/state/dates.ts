@@ -4,14 +4,12 @@
  * where no day is ever 23 or 25 hours long.
  */
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
 function toUtc(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
 function fromUtc(d: Date): string {
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  return d.toISOString().slice(0, 10);
 }
 
 export function addDays(date: string, days: number): string {

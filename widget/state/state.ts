@@ -2,7 +2,7 @@
  * The booking model's state: signals components read, values derived from them, and the few
  * plain variables actions share (which request is current, where focus goes next).
  */
-import type { PublicBooking, PublicExperience } from '../../shared/index.js';
+import type { PublicBooking, PublicBookingStatus, PublicExperience } from '../../shared/index.js';
 import type { Messages } from '../i18n/messages.js';
 import type { Calendar, Slot } from './availability.js';
 import { addMonths, monthOf } from './dates.js';
@@ -10,6 +10,11 @@ import { computed, signal } from './signals.js';
 import type { Contact, FieldProblems } from './validate.js';
 
 export type Step = 'experiences' | 'calendar' | 'times' | 'details' | 'done';
+/**
+ * The guest back from the payment page (SPEC §11), on the done step: the payment being confirmed,
+ * still not confirmed after a while, not made, or no such booking.
+ */
+export type Payment = 'wait' | 'slow' | 'fail' | 'gone';
 export type Problem = keyof Messages['errors'];
 
 export interface Trouble {
@@ -52,8 +57,9 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     fieldProblems: signal<FieldProblems>({}),
     busy: signal(false),
     trouble: signal<Trouble | null>(null),
-    slotTaken: signal(false),
-    booking: signal<PublicBooking | null>(null),
+    /** As booked, or as asked for on the way back from paying (then without the guest's details). */
+    booking: signal<PublicBooking | PublicBookingStatus | null>(null),
+    payment: signal<Payment | null>(null),
     /** Whether the guest has left the first step: from then on step changes are announced. */
     moved: signal(false),
 

@@ -13,20 +13,15 @@ describe('the guest’s details', () => {
     expect(checkContact({ ...ok, name: '  ', email: '' })).toEqual({ name: 'required', email: 'required' });
   });
 
-  it('refuses e-mail addresses the server would refuse', () => {
-    for (const email of ['ana', 'ana@', 'ana@example', 'ana@@example.com', 'a b@example.com', '.ana@example.com']) {
+  it('refuses what is plainly not an e-mail address (the server refuses the rest, beside the field too)', () => {
+    for (const email of ['ana', 'ana@', 'ana@example', 'ana@@example.com', 'a b@example.com', 'ana@example.c']) {
       expect(checkContact({ ...ok, email }).email, email).toBe('invalidEmail');
     }
-    expect(checkContact({ ...ok, email: `${'a'.repeat(250)}@example.com` }).email).toBe('tooLong');
+    expect(checkContact({ ...ok, email: 'ana.lima+tours@mail.example.pt' })).toEqual({});
   });
 
-  it('refuses a phone that is not one, or too long', () => {
+  it('refuses a phone that is not one', () => {
     expect(checkContact({ ...ok, phone: 'call me' }).phone).toBe('invalidPhone');
     expect(checkContact({ ...ok, phone: '12' }).phone).toBe('invalidPhone');
-    expect(checkContact({ ...ok, phone: '1'.repeat(41) }).phone).toBe('tooLong');
-  });
-
-  it('refuses a name over 200 characters', () => {
-    expect(checkContact({ ...ok, name: 'x'.repeat(201) }).name).toBe('tooLong');
   });
 });

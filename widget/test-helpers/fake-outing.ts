@@ -3,7 +3,7 @@
  * It answers like SPEC §10 from a small in-memory schedule: every day but Monday at 09:00 and
  * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
  */
-import type { PublicBooking, PublicExperience, TimeSlotAvailability } from '../../shared/index.js';
+import type { BookingStatus, PublicBooking, PublicExperience, TimeSlotAvailability } from '../../shared/index.js';
 
 export interface FakeOutingOptions {
   experiences?: PublicExperience[];
@@ -21,6 +21,7 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   body: unknown;
   credentials: RequestCredentials | undefined;
+  referrerPolicy: ReferrerPolicy | undefined;
 }
 
 type Failure = 'network' | { status: number; code: string; message?: string; details?: { path: string; message: string }[] };
@@ -62,6 +63,26 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
   const requests: RecordedRequest[] = [];
   const failures: { match: string; failure: Failure }[] = [];
   let bookingSeq = 0;
+  const bookings = new Map<string, PublicBooking>();
+
+  function store(experience: PublicExperience, startTime: string, participants: number, guestName: string, guestEmail: string, status: BookingStatus) {
+    const id = `ts_${experience.id}_${new Date(startTime).getTime()}`;
+    const data: PublicBooking = {
+      bookingNumber: `BK-TEST${String(++bookingSeq).padStart(4, '0')}`,
+      status,
+      experience: { id: experience.id, title: experience.name },
+      timeSlot: { id, startTime, endTime: new Date(new Date(startTime).getTime() + experience.duration * 60_000).toISOString() },
+      totalParticipants: participants,
+      total: ((experience.price * participants) / 100).toFixed(2),
+      currency: experience.currency,
+      guestName,
+      guestEmail,
+      checkoutUrl: status === 'PENDING' ? (options.checkoutUrl ?? 'https://checkout.stripe.test/c/pay_1') : null,
+      holdExpiresAt: status === 'PENDING' ? new Date(Date.now() + 1_800_000).toISOString() : null,
+    };
+    bookings.set(data.bookingNumber, data);
+    return data;
+  }
 
   const localToday = () => {
     const d = new Date(Date.now() + offset * 3_600_000);
@@ -99,7 +120,7 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
     const headers = { ...(init.headers as Record<string, string> | undefined) };
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const method = init.method ?? 'GET';
-    requests.push({ method, url, headers, body, credentials: init.credentials });
+    requests.push({ method, url, headers, body, credentials: init.credentials, referrerPolicy: init.referrerPolicy });
     const path = url.pathname.replace(/^\/public\/v1\//, '');
 
     const i = failures.findIndex((f) => path.startsWith(f.match));
@@ -146,20 +167,15 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
         });
       }
       booked.set(id, taken + b.participants);
-      const data: PublicBooking = {
-        bookingNumber: `BK-TEST${String(++bookingSeq).padStart(4, '0')}`,
-        status: options.checkoutUrl ? 'PENDING' : 'CONFIRMED',
-        experience: { id: experience.id, title: experience.name },
-        timeSlot: { id, startTime: b.startTime, endTime: new Date(new Date(b.startTime).getTime() + experience.duration * 60_000).toISOString() },
-        totalParticipants: b.participants,
-        total: ((experience.price * b.participants) / 100).toFixed(2),
-        currency: experience.currency,
-        guestName: b.customerName,
-        guestEmail: b.customerEmail,
-        checkoutUrl: options.checkoutUrl ?? null,
-        holdExpiresAt: options.checkoutUrl ? new Date(Date.now() + 1_800_000).toISOString() : null,
-      };
+      const data = store(experience, b.startTime, b.participants, b.customerName, b.customerEmail, options.checkoutUrl ? 'PENDING' : 'CONFIRMED');
       return json(201, { success: true, data });
+    }
+    const number = /^bookings\/([^/]+)$/.exec(path)?.[1];
+    if (method === 'GET' && number) {
+      const found = bookings.get(decodeURIComponent(number));
+      if (!found) return json(404, { success: false, error: { code: 'NOT_FOUND', message: 'Booking not found' } });
+      const { guestName: _name, guestEmail: _email, ...status } = found;
+      return json(200, { success: true, data: status });
     }
     return json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No route' } });
   }
@@ -170,6 +186,16 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
     /** The next request whose path starts with `match` fails this way. */
     failNext(match: string, failure: Failure) {
       failures.push({ match, failure });
+    },
+    /** A booking made earlier, as if the guest had booked it before going to pay. */
+    book(status: BookingStatus, participants = 2, experience = experiences[0]!, startTime = '2026-12-02T09:00:00.000Z') {
+      return store(experience, startTime, participants, 'Ana Lima', 'ana@example.com', status);
+    },
+    /** The payment provider's callback (or the hold's end) moves the booking. */
+    settle(bookingNumber: string, status: BookingStatus) {
+      const found = bookings.get(bookingNumber)!;
+      found.status = status;
+      if (status !== 'PENDING') found.checkoutUrl = null;
     },
     /** Someone else books places, as another browser would. */
     take(startTime: string, experienceId: string, places: number) {

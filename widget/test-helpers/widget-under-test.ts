@@ -29,6 +29,7 @@ export function useWidgetTests(): void {
     mounted.forEach((m) => m.unmount());
     mounted = [];
     document.body.replaceChildren();
+    history.replaceState(null, '', '/');
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
@@ -56,7 +57,7 @@ export function mountForTest(
   mounted.push(mountWidget(host, {}, API));
   const root = host.shadowRoot!;
   const ui = within(root as unknown as HTMLElement);
-  const day = (date: string) => root.getElementById(`outing-day-${date}`) as HTMLButtonElement;
+  const day = (date: string) => root.getElementById(`day-${date}`) as HTMLButtonElement;
   return { outing, host, root, ui, day, booked };
 }
 
