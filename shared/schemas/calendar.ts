@@ -2,15 +2,12 @@ import { z } from 'zod';
 import { Instant, PageQuery } from './common.js';
 
 /** `POST /calendar-feeds`: a private iCal feed of the org's bookings (SPEC §9). */
+/** An optional experience a feed or an import is limited to; an unknown one is 404. */
+const ExperienceScope = (meaning: string) => z.string().min(1).max(100).nullable().optional().describe(meaning);
+
 export const CalendarFeedCreate = z.strictObject({
   name: z.string().min(1).max(200),
-  experienceId: z
-    .string()
-    .min(1)
-    .max(100)
-    .nullable()
-    .optional()
-    .describe('Only this experience’s bookings; absent or null: every experience. An unknown experience is 404.'),
+  experienceId: ExperienceScope('Only this experience’s bookings; absent or null: every experience. An unknown experience is 404.'),
 });
 export type CalendarFeedCreate = z.infer<typeof CalendarFeedCreate>;
 
@@ -42,13 +39,7 @@ export const CalendarImportCreate = z.strictObject({
     .min(1)
     .max(2048)
     .describe('http, https or webcal URL of an .ics calendar (webcal:// is read as https://)'),
-  experienceId: z
-    .string()
-    .min(1)
-    .max(100)
-    .nullable()
-    .optional()
-    .describe('Blocks only this experience; absent or null: every experience of the org. An unknown experience is 404.'),
+  experienceId: ExperienceScope('Blocks only this experience; absent or null: every experience of the org. An unknown experience is 404.'),
 });
 export type CalendarImportCreate = z.infer<typeof CalendarImportCreate>;
 
