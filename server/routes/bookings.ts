@@ -32,6 +32,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         response: Booking,
         status: 201,
         errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
+        groupCommit: true,
       },
       ({ caller, body }) => created(serializeBooking(createBooking(store, caller.orgId, body, { source: 'API' }, ctx.now()))),
     )
@@ -83,6 +84,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         body: BookingCancel,
         response: Booking,
         errors: ['INVALID_STATUS_TRANSITION'],
+        groupCommit: true,
       },
       ({ caller, params, body }) => ok(serializeBooking(cancelBooking(store, caller.orgId, params.id, body.reason, ctx.now()))),
     )
@@ -103,6 +105,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         body: BookingPatch,
         response: Booking,
         errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED', 'INVALID_STATUS_TRANSITION'],
+        groupCommit: true,
       },
       ({ caller, params, body }) => ok(serializeBooking(updateBooking(store, caller.orgId, params.id, body, ctx.now()))),
     );

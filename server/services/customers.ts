@@ -11,7 +11,9 @@ export function customerForBooking(
   now: number,
 ): CustomerRow {
   const email = guest.email.toLowerCase();
-  const existing = store.getCustomerByEmail(orgId, email);
+  // The record alone: summing the customer's bookings here would make each booking cost more
+  // the more bookings its customer already has.
+  const existing = store.getCustomerRecordByEmail(orgId, email);
   if (existing) {
     const updated: CustomerRow = {
       ...existing,

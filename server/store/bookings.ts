@@ -76,8 +76,10 @@ export function bookingStore(db: Db) {
   // Not an upsert: SQLite checks `booked >= 0` on the row to insert before it sees the conflict,
   // so a negative delta through the INSERT above would always fail.
   const removeBooked = db.prepare('UPDATE slot_counts SET booked = booked - ? WHERE experience_id = ? AND slot_start = ?');
-  const slotRange = db.prepare(`SELECT slot_start AS slotStart, booked FROM slot_counts
-    WHERE experience_id = ? AND slot_start >= ? AND slot_start < ?`);
+  // Raw rows ([slotStart, booked]): availability reads one per slot on every request.
+  const slotRange = db
+    .prepare(`SELECT slot_start, booked FROM slot_counts WHERE experience_id = ? AND slot_start >= ? AND slot_start < ?`)
+    .raw(true);
   const forCustomer = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.customer_id = ?
     ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC LIMIT ?`);
   const customerTotals = db.prepare(`SELECT count(*) AS bookingCount,
@@ -165,8 +167,9 @@ export function bookingStore(db: Db) {
     },
     /** Places taken per slot start in [from, to). */
     bookedPlacesBetween(experienceId: string, from: number, to: number): Map<number, number> {
-      const rows = slotRange.all(experienceId, from, to) as { slotStart: number; booked: number }[];
-      return new Map(rows.map((r) => [r.slotStart, r.booked]));
+      const booked = new Map<number, number>();
+      for (const [slotStart, places] of slotRange.all(experienceId, from, to) as [number, number][]) booked.set(slotStart, places);
+      return booked;
     },
   };
 }

@@ -20,8 +20,9 @@ export interface CustomerView extends CustomerRow {
   spentCents: number;
 }
 
-const COLUMNS = `c.id, c.org_id AS orgId, c.email, c.name, c.phone, c.first_booking_at AS firstBookingAt,
-  c.last_booking_at AS lastBookingAt, c.erased_at AS erasedAt, c.created_at AS createdAt, c.updated_at AS updatedAt,
+const RECORD_COLUMNS = `c.id, c.org_id AS orgId, c.email, c.name, c.phone, c.first_booking_at AS firstBookingAt,
+  c.last_booking_at AS lastBookingAt, c.erased_at AS erasedAt, c.created_at AS createdAt, c.updated_at AS updatedAt`;
+const COLUMNS = `${RECORD_COLUMNS},
   (SELECT count(*) FROM bookings b WHERE b.customer_id = c.id) AS bookingCount,
   (SELECT coalesce(sum(b.unit_price * b.participants), 0) FROM bookings b
     WHERE b.customer_id = c.id AND b.status = 'CONFIRMED') AS spentCents`;
@@ -35,6 +36,7 @@ export function customerStore(db: Db) {
     first_booking_at = @firstBookingAt, last_booking_at = @lastBookingAt, erased_at = @erasedAt,
     updated_at = @updatedAt WHERE id = @id`);
   const byEmail = db.prepare(`SELECT ${COLUMNS} FROM customers c WHERE c.org_id = ? AND c.email = ?`);
+  const recordByEmail = db.prepare(`SELECT ${RECORD_COLUMNS} FROM customers c WHERE c.org_id = ? AND c.email = ?`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM customers c WHERE c.org_id = ? AND c.id = ?`);
 
   return {
@@ -46,6 +48,10 @@ export function customerStore(db: Db) {
     },
     getCustomerByEmail(orgId: string, email: string): CustomerView | undefined {
       return byEmail.get(orgId, email) as CustomerView | undefined;
+    },
+    /** The stored record alone, without the figures summed over its bookings: for each new booking. */
+    getCustomerRecordByEmail(orgId: string, email: string): CustomerRow | undefined {
+      return recordByEmail.get(orgId, email) as CustomerRow | undefined;
     },
     getCustomer(orgId: string, id: string): CustomerView | undefined {
       return byId.get(orgId, id) as CustomerView | undefined;

@@ -1,0 +1,154 @@
+// Capacity under concurrency, against the real built server (`bin/outing.js serve`): 100 simultaneous
+// requests for one slot with 10 places give exactly 10 bookings, on every run — also when two server
+// processes share the same database file, where only SQLite's write lock can keep them apart.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { Agent, request } from 'node:http';
+import { runCli, startTestServer, tempDir, type TestServer } from './test-helpers/index.js';
+import { Availability, Booking, ErrorEnvelope, Experience, WebhookEvent, dataEnvelope, listEnvelope } from '../shared/index.js';
+
+const CAPACITY = 10;
+const REQUESTS = 100;
+const ROUNDS = 4;
+
+interface Answer {
+  status: number;
+  body: unknown;
+  replayed: string | null;
+}
+
+describe('capacity under concurrency (real server processes)', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let secretKey: string;
+  let experienceId: string;
+  let slots: string[];
+  // Many sockets per server, so that requests really arrive together rather than queue on a few connections.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+  const call = (server: TestServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request(
+        `${server.url}${path}`,
+        {
+          method,
+          agent,
+          headers: {
+            authorization: `Bearer ${secretKey}`,
+            ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (d: string) => (text += d));
+          res.on('end', () => {
+            const replayed = res.headers['idempotent-replayed'];
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown, replayed: typeof replayed === 'string' ? replayed : null });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+
+  beforeAll(async () => {
+    const dbPath = join(tempDir('outing-concurrency-'), 'outing.db');
+    const init = await runCli(['init', '--name', 'Busy Tours', '--email', 'ops@busy.example', '--timezone', 'Europe/Lisbon', '--db', dbPath]);
+    expect(init.code, init.stderr).toBe(0);
+    secretKey = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+    const env = { RATE_LIMIT_PER_MINUTE: '0' };
+    [a, b] = await Promise.all([startTestServer({ dbPath, env }), startTestServer({ dbPath, env })]);
+
+    const created = await call(a, 'POST', '/v1/experiences', {
+      name: 'Tiny boat',
+      description: 'Ten seats',
+      duration: 60,
+      price: 1000,
+      maxParticipants: CAPACITY,
+      schedule: { weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, ['09:00', '12:00', '15:00', '18:00']])) },
+    });
+    experienceId = dataEnvelope(Experience).parse(created.body).data.id;
+    // Slots at least a day away, so none of them starts while the test runs.
+    const from = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const avail = await call(b, 'GET', `/v1/availability?experienceId=${experienceId}&startDate=${from}`);
+    slots = dataEnvelope(Availability).parse(avail.body).data.slots.map((s) => s.startTime);
+    expect(slots.length).toBeGreaterThan(ROUNDS + 1);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    agent.destroy();
+  });
+
+  const bookOne = (server: TestServer, startTime: string, i: number, headers: Record<string, string> = {}) =>
+    call(server, 'POST', '/v1/bookings', { experienceId, startTime, participants: 1, customerName: `Guest ${i}`, customerEmail: `guest${i}@example.com` }, headers);
+
+  async function bookedIn(startTime: string): Promise<number> {
+    const date = startTime.slice(0, 10);
+    const avail = await call(a, 'GET', `/v1/availability?experienceId=${experienceId}&startDate=${date}&endDate=${date}`);
+    const slot = dataEnvelope(Availability).parse(avail.body).data.slots.find((s) => s.startTime === startTime);
+    expect(slot).toBeDefined();
+    expect(slot!.booked + slot!.remaining).toBe(CAPACITY);
+    return slot!.booked;
+  }
+
+  it(`takes exactly ${CAPACITY} of ${REQUESTS} simultaneous one-place bookings, round after round, across two processes`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const startTime = slots[round]!;
+      // Round 0 on one process; later rounds alternate requests between the two processes.
+      const answers = await Promise.all(
+        Array.from({ length: REQUESTS }, (_, i) => bookOne(round === 0 || i % 2 === 0 ? a : b, startTime, round * 1000 + i)),
+      );
+      const created = answers.filter((x) => x.status === 201);
+      const refused = answers.filter((x) => x.status === 409);
+      expect({ round, created: created.length, refused: refused.length }).toEqual({ round, created: CAPACITY, refused: REQUESTS - CAPACITY });
+      for (const x of created) expect(dataEnvelope(Booking).parse(x.body).data.timeSlot.startTime).toBe(startTime);
+      for (const x of refused) {
+        const { error } = ErrorEnvelope.parse(x.body);
+        expect(error.code).toBe('CAPACITY_EXCEEDED');
+        expect(error.details).toEqual([{ path: 'participants', message: '0 remaining' }]);
+      }
+      expect(new Set(created.map((x) => dataEnvelope(Booking).parse(x.body).data.bookingNumber)).size).toBe(CAPACITY);
+      expect(await bookedIn(startTime)).toBe(CAPACITY);
+
+      const listed = await call(b, 'GET', `/v1/bookings?experienceId=${experienceId}&startDate=${encodeURIComponent(startTime)}&endDate=${encodeURIComponent(startTime)}&limit=100`);
+      expect(listEnvelope(Booking).parse(listed.body).pagination.total).toBe(CAPACITY);
+    }
+    const events = await call(a, 'GET', '/v1/events?type=BOOKING_CREATED&limit=1');
+    expect(listEnvelope(WebhookEvent).parse(events.body).pagination.total).toBe(CAPACITY * ROUNDS);
+  }, 120_000);
+
+  it('takes mixed party sizes without ever passing the capacity', async () => {
+    const startTime = slots[ROUNDS]!;
+    const sizes = Array.from({ length: 60 }, (_, i) => 1 + (i % 4)); // 1, 2, 3, 4, 1, 2…
+    const answers = await Promise.all(
+      sizes.map((participants, i) =>
+        call(i % 2 === 0 ? a : b, 'POST', '/v1/bookings', {
+          experienceId,
+          startTime,
+          participants,
+          customerName: 'Party',
+          customerEmail: `party${i}@example.com`,
+        }),
+      ),
+    );
+    const taken = answers.reduce((n, x, i) => (x.status === 201 ? n + sizes[i]! : n), 0);
+    expect(answers.every((x) => x.status === 201 || x.status === 409)).toBe(true);
+    expect(taken).toBeLessThanOrEqual(CAPACITY);
+    expect(await bookedIn(startTime)).toBe(taken);
+  }, 60_000);
+
+  it('creates one booking for concurrent duplicates with one Idempotency-Key across both processes', async () => {
+    const startTime = slots[ROUNDS + 1]!;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => bookOne(i % 2 === 0 ? a : b, startTime, 99_999, { 'idempotency-key': 'same-order' })),
+    );
+    expect(answers.map((x) => x.status)).toEqual(Array(40).fill(201));
+    expect(new Set(answers.map((x) => JSON.stringify(x.body))).size).toBe(1);
+    expect(answers.filter((x) => x.replayed === null)).toHaveLength(1);
+    expect(await bookedIn(startTime)).toBe(1);
+  }, 60_000);
+});
