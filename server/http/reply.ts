@@ -4,6 +4,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 export interface Reply {
   status: ContentfulStatusCode;
   body: unknown;
+  /** The body already serialized (a cached answer); sent as is when present. */
+  json?: string;
 }
 
 export const ok = (data: unknown, status: ContentfulStatusCode = 200): Reply => ({

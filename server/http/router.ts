@@ -141,6 +141,9 @@ export class ApiRoutes {
         if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
         reply = outcome.reply;
       }
+      if (reply.json !== undefined) {
+        return c.body(reply.json, reply.status, { 'Content-Type': 'application/json' });
+      }
       return c.json(reply.body as object, reply.status);
     });
     return this;

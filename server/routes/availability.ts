@@ -1,10 +1,11 @@
 import { ApiRoutes, type RouteContext } from '../http/router.js';
-import { ok } from '../http/reply.js';
 import { notFound } from '../http/errors.js';
 import { availabilityOf } from '../services/availability.js';
+import { AvailabilityCache, cachedAvailability } from '../services/availability-cache.js';
 import { Availability, AvailabilityQuery } from '../../shared/index.js';
 
 export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
+  const cache = new AvailabilityCache();
   return new ApiRoutes(ctx).op(
     {
       method: 'get',
@@ -21,10 +22,14 @@ export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
       response: Availability,
     },
     ({ caller, query }) => {
-      const org = ctx.store.getOrganization(caller.orgId);
-      const exp = ctx.store.getExperience(caller.orgId, query.experienceId);
-      if (!org || !exp) throw notFound('Experience');
-      return ok(availabilityOf(ctx.store, exp, org.timezone, query, ctx.now()));
+      const now = ctx.now();
+      const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants].join('|');
+      return cachedAvailability(cache, ctx.store, key, now, () => {
+        const org = ctx.store.getOrganization(caller.orgId);
+        const exp = ctx.store.getExperience(caller.orgId, query.experienceId);
+        if (!org || !exp) throw notFound('Experience');
+        return { availability: availabilityOf(ctx.store, exp, org.timezone, query, now), minNoticeMinutes: exp.minNoticeMinutes };
+      });
     },
   );
 }

@@ -9,6 +9,7 @@ import { formatMoney } from '../domain/money.js';
 import { BOOKING_NUMBER_RE } from '../domain/ids.js';
 import { serializeBooking, serializeExperience } from '../serialize.js';
 import { availabilityOf } from '../services/availability.js';
+import { AvailabilityCache, cachedAvailability } from '../services/availability-cache.js';
 import { createBooking } from '../services/bookings.js';
 import { bookWithCheckout, hostPageOf, onlinePaymentDue, type OnlinePayments } from '../payments/checkout.js';
 import type { BookingView } from '../store/bookings.js';
@@ -81,6 +82,7 @@ const PublicExperienceQuery = z.strictObject({ ...PageQuery });
 export function publicRoutes(ctx: RouteContext, online?: OnlinePayments): ApiRoutes {
   const tag = 'Public (widget)';
   const { store } = ctx;
+  const availabilityCache = new AvailabilityCache();
   const activeExperience = (orgId: string, id: string) => {
     const exp = store.getExperience(orgId, id);
     if (!exp || exp.active !== 1) throw notFound('Experience');
@@ -107,10 +109,14 @@ export function publicRoutes(ctx: RouteContext, online?: OnlinePayments): ApiRou
     .op(
       { method: 'get', path: '/availability', summary: 'Availability, as GET /v1/availability', tag, auth: 'publishable', query: AvailabilityQuery, response: Availability },
       ({ caller, query }) => {
-        const exp = activeExperience(caller.orgId, query.experienceId);
-        const org = store.getOrganization(caller.orgId);
-        if (!org) throw notFound('Experience');
-        return ok(availabilityOf(store, exp, org.timezone, query, ctx.now()));
+        const now = ctx.now();
+        const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants].join('|');
+        return cachedAvailability(availabilityCache, store, key, now, () => {
+          const exp = activeExperience(caller.orgId, query.experienceId);
+          const org = store.getOrganization(caller.orgId);
+          if (!org) throw notFound('Experience');
+          return { availability: availabilityOf(store, exp, org.timezone, query, now), minNoticeMinutes: exp.minNoticeMinutes };
+        });
       },
     )
     .op(

@@ -18,6 +18,9 @@ import { paymentStore } from './payments.js';
  * so another engine can sit behind the same functions.
  */
 export function createStore(db: Db) {
+  const changeMarker = db
+    .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
+    .raw(true);
   return {
     ...organizationStore(db),
     ...apiKeyStore(db),
@@ -38,6 +41,14 @@ export function createStore(db: Db) {
      */
     transaction<T>(work: () => T): T {
       return db.inTransaction ? db.transaction(work)() : db.transaction(work).immediate();
+    },
+    /**
+     * A marker that changes whenever the database may have changed: rows written by this process
+     * (total_changes) or committed by another connection (data_version). Caches compare it.
+     */
+    changeMarker(): string {
+      const [changes, version] = changeMarker.get() as [number, number];
+      return `${changes}:${version}`;
     },
     /**
      * SQLite's online backup: consistent while the server keeps writing. Meant for a connection
