@@ -14,6 +14,12 @@ describe('ids', () => {
     }
   });
 
+  it('sort by creation time', () => {
+    const earlier = newId('booking', Date.UTC(2026, 10, 21));
+    const later = newId('booking', Date.UTC(2026, 10, 21) + 1);
+    expect(earlier < later).toBe(true);
+  });
+
   it('do not repeat', () => {
     expect(new Set(Array.from({ length: 1000 }, () => newId('booking'))).size).toBe(1000);
   });

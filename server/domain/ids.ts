@@ -25,9 +25,14 @@ export function encodeBase62(value: number, width: number): string {
   return out.padStart(width, '0');
 }
 
-/** A new opaque identifier such as `bk_4fT9…` (20 base62 characters, about 119 random bits). */
-export function newId(kind: IdKind): string {
-  return `${ID_PREFIXES[kind]}_${randomBase62(20)}`;
+/**
+ * A new opaque identifier such as `bk_0VbX3kQ2…`: 20 base62 characters, the first 8 the creation
+ * time in milliseconds and the other 12 random (about 71 bits). Ids made later sort later, so new
+ * rows land at the end of the primary-key indexes instead of on a random page of a large B-tree:
+ * with a million bookings that is several page writes fewer per booking.
+ */
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  return `${ID_PREFIXES[kind]}_${encodeBase62(now, 8)}${randomBase62(12)}`;
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

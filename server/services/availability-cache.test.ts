@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { AVAILABILITY_TTL_MS, AvailabilityCache, cachedAvailability } from './availability-cache.js';
+
+const slotAt = (ms: number) => ({ startTime: new Date(ms).toISOString() });
+
+function counting(slots: { startTime: string }[], minNoticeMinutes = 0) {
+  let computed = 0;
+  return {
+    get computed() {
+      return computed;
+    },
+    compute: () => {
+      computed++;
+      return { availability: { slots }, minNoticeMinutes };
+    },
+  };
+}
+
+describe('availability answers reused while nothing changed', () => {
+  const now = Date.UTC(2027, 0, 1, 8);
+  const later = now + 6 * 3_600_000;
+
+  it('computes once for repeated questions while the database is unchanged', () => {
+    const cache = new AvailabilityCache();
+    const source = counting([slotAt(later)]);
+    const store = { changeMarker: () => '1:1' };
+    const first = cachedAvailability(cache, store, 'k', now, source.compute);
+    const second = cachedAvailability(cache, store, 'k', now + 100, source.compute);
+    expect(source.computed).toBe(1);
+    expect(second.json).toBe(first.json);
+    expect(JSON.parse(first.json ?? '')).toEqual({ success: true, data: { slots: [slotAt(later)] } });
+  });
+
+  it('computes again after any write, here or by another process', () => {
+    const cache = new AvailabilityCache();
+    const source = counting([slotAt(later)]);
+    let marker = '1:1';
+    const store = { changeMarker: () => marker };
+    cachedAvailability(cache, store, 'k', now, source.compute);
+    marker = '2:1';
+    cachedAvailability(cache, store, 'k', now, source.compute);
+    marker = '2:2';
+    cachedAvailability(cache, store, 'k', now, source.compute);
+    expect(source.computed).toBe(3);
+  });
+
+  it('computes again after its time to live', () => {
+    const cache = new AvailabilityCache();
+    const source = counting([slotAt(later)]);
+    const store = { changeMarker: () => '1:1' };
+    cachedAvailability(cache, store, 'k', now, source.compute);
+    cachedAvailability(cache, store, 'k', now + AVAILABILITY_TTL_MS, source.compute);
+    expect(source.computed).toBe(2);
+  });
+
+  it('never serves an answer past the moment its first slot enters the notice period', () => {
+    const cache = new AvailabilityCache();
+    const soon = now + 61 * 60_000;
+    const source = counting([slotAt(soon)], 60);
+    const store = { changeMarker: () => '1:1' };
+    cachedAvailability(cache, store, 'k', now, source.compute);
+    cachedAvailability(cache, store, 'k', now + 59_999, source.compute);
+    expect(source.computed).toBe(1);
+    cachedAvailability(cache, store, 'k', now + 60_000, source.compute);
+    expect(source.computed).toBe(2);
+  });
+
+  it('keeps different questions apart and does not keep refusals', () => {
+    const cache = new AvailabilityCache();
+    const store = { changeMarker: () => '1:1' };
+    const a = counting([slotAt(later)]);
+    const b = counting([]);
+    cachedAvailability(cache, store, 'a', now, a.compute);
+    cachedAvailability(cache, store, 'b', now, b.compute);
+    expect([a.computed, b.computed]).toEqual([1, 1]);
+    const refuse = () => {
+      throw new Error('no such experience');
+    };
+    expect(() => cachedAvailability(cache, store, 'c', now, refuse)).toThrow();
+    expect(() => cachedAvailability(cache, store, 'c', now, refuse)).toThrow();
+  });
+});
