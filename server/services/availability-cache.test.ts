@@ -55,13 +55,14 @@ describe('availability answers reused while nothing changed', () => {
 
   it('never serves an answer past the moment its first slot enters the notice period', () => {
     const cache = new AvailabilityCache();
-    const soon = now + 61 * 60_000;
+    // The first slot's notice period (60 min) begins one second from now, inside the time to live.
+    const soon = now + 60 * 60_000 + 1_000;
     const source = counting([slotAt(soon)], 60);
     const store = { changeMarker: () => '1:1' };
     cachedAvailability(cache, store, 'k', now, source.compute);
-    cachedAvailability(cache, store, 'k', now + 59_999, source.compute);
+    cachedAvailability(cache, store, 'k', now + 999, source.compute);
     expect(source.computed).toBe(1);
-    cachedAvailability(cache, store, 'k', now + 60_000, source.compute);
+    cachedAvailability(cache, store, 'k', now + 1_000, source.compute);
     expect(source.computed).toBe(2);
   });
 
