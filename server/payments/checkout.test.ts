@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeStripe, type FakeStripe } from './test-helpers/fake-stripe.js';
-import { HOST_PAGE, paymentsHarness, type PaymentsHarness } from './test-helpers/setup.js';
+import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from './test-helpers/setup.js';
 import { expectData, expectError, manualClock } from '../test-helpers/index.js';
 import { hostPageOf, returnUrl } from './checkout.js';
 import { Booking, Payment, PublicBooking } from '../../shared/index.js';
@@ -8,18 +8,10 @@ import { Booking, Payment, PublicBooking } from '../../shared/index.js';
 const MINUTE = 60_000;
 
 describe('online payment with Stripe Checkout', () => {
+  const harness = usePaymentsHarness();
   let stripe: FakeStripe;
   let h: PaymentsHarness;
-
-  beforeEach(async () => {
-    const clock = manualClock();
-    stripe = await startFakeStripe({ now: clock.now });
-    h = await paymentsHarness({ stripe, clock });
-  });
-  afterEach(async () => {
-    await h.close();
-    await stripe.close();
-  });
+  beforeEach(() => ({ stripe, h } = harness()));
 
   async function heldBooking(participants = 2) {
     const booking = expectData(await h.book(participants), PublicBooking, 201);

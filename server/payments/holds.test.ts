@@ -1,26 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from './test-helpers/fake-stripe.js';
-import { paymentsHarness, type PaymentsHarness } from './test-helpers/setup.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeStripe } from './test-helpers/fake-stripe.js';
+import { usePaymentsHarness, type PaymentsHarness } from './test-helpers/setup.js';
 import { createLogger } from '../logger.js';
-import { expectData, manualClock } from '../test-helpers/index.js';
+import { expectData } from '../test-helpers/index.js';
 import { sweepLapsedHolds, GIVE_UP_AFTER_MS } from './holds.js';
 import { PublicBooking } from '../../shared/index.js';
 
 const MINUTE = 60_000;
 
 describe('lapsed payment holds', () => {
+  const harness = usePaymentsHarness();
   let stripe: FakeStripe;
   let h: PaymentsHarness;
-
-  beforeEach(async () => {
-    const clock = manualClock();
-    stripe = await startFakeStripe({ now: clock.now });
-    h = await paymentsHarness({ stripe, clock });
-  });
-  afterEach(async () => {
-    await h.close();
-    await stripe.close();
-  });
+  beforeEach(() => ({ stripe, h } = harness()));
 
   async function hold(participants = 2) {
     const booking = expectData(await h.book(participants), PublicBooking, 201);

@@ -1,9 +1,9 @@
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { createTestApp, expectData, expectList, manualClock, type ManualClock, type TestApp, type TestResponse } from '../../test-helpers/index.js';
 import { createLogger } from '../../logger.js';
 import { paymentProviderFrom } from '../configure.js';
 import { startHoldSweeper, type HoldSweeper } from '../holds.js';
-import type { FakeStripe, FakeSession } from './fake-stripe.js';
+import { startFakeStripe, type FakeStripe, type FakeSession } from './fake-stripe.js';
 import { Availability, Booking, Experience, Organization, Payment, WebhookEvent } from '../../../shared/index.js';
 
 /** A page of a tour operator's site that embeds the widget. */
@@ -124,4 +124,26 @@ export async function paymentsHarness(
     },
   };
   return harness;
+}
+
+/**
+ * A fake Stripe and a harness on a manual clock, made before each test of the calling file and
+ * closed after it. Returns the current pair.
+ */
+export function usePaymentsHarness(): () => { stripe: FakeStripe; h: PaymentsHarness } {
+  let current: { stripe: FakeStripe; h: PaymentsHarness } | undefined;
+  beforeEach(async () => {
+    const clock = manualClock();
+    const stripe = await startFakeStripe({ now: clock.now });
+    current = { stripe, h: await paymentsHarness({ stripe, clock }) };
+  });
+  afterEach(async () => {
+    await current?.h.close();
+    await current?.stripe.close();
+    current = undefined;
+  });
+  return () => {
+    if (!current) throw new Error('usePaymentsHarness: only inside a test');
+    return current;
+  };
 }
