@@ -5,6 +5,8 @@
 // "wall ms" (the local date and time read as if it were UTC), so calendar arithmetic never needs a
 // zone and the zone only enters when a wall time becomes an instant.
 
+import { isTimeZone } from '../../shared/index.js';
+
 export type LocalDate = string; // 'YYYY-MM-DD'
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
@@ -25,22 +27,8 @@ const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-const zoneValidity = new Map<string, boolean>();
-
-/** True for a time-zone name the runtime's Intl knows (IANA names and their aliases). */
-export function isValidTimeZone(tz: string): boolean {
-  const known = zoneValidity.get(tz);
-  if (known !== undefined) return known;
-  let valid = tz !== '';
-  if (valid) {
-    try {
-      zoneInfo(tz);
-    } catch {
-      valid = false;
-    }
-  }
-  return remember(zoneValidity, tz, valid, ZONE_LIMIT);
-}
+/** True for a time-zone name the runtime's Intl knows: the contract's own check (shared/). */
+export const isValidTimeZone = isTimeZone;
 
 const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

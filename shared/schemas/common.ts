@@ -22,14 +22,23 @@ export function idPattern(kind: IdKind): RegExp {
   return new RegExp(`^${ID_PREFIXES[kind]}_[A-Za-z0-9]{1,64}$`);
 }
 
+const knownZones = new Map<string, boolean>();
+
+/** True for a time-zone name the runtime's Intl knows (IANA names and their aliases); remembered. */
 export function isTimeZone(zone: string): boolean {
-  if (zone.length === 0 || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  const known = knownZones.get(zone);
+  if (known !== undefined) return known;
+  let valid = zone.length > 0 && zone.length <= 64;
+  if (valid) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    } catch {
+      valid = false;
+    }
   }
+  if (knownZones.size >= 2_000) knownZones.clear();
+  knownZones.set(zone, valid);
+  return valid;
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
