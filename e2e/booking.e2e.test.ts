@@ -1,22 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage } from './browser.js';
-import { startOuting } from './outing-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openPage } from './browser.js';
+import { useOutingAndChromium } from './suite.js';
 import type { OutingServer } from './outing-server.js';
 import { book, fillDetails, heading, pickExperience, pickFirstFreeDay, pickFirstTime, widgetOn } from './widget-steps.js';
 
+const suite = useOutingAndChromium();
 let outing: OutingServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  outing = await startOuting();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await outing?.stop();
-});
+beforeAll(() => ({ outing, browser } = suite()));
 
 async function bookingsNamed(bookingNumber: string) {
   const res = await fetch(`${outing.origin}/v1/bookings?q=${bookingNumber}`, {
