@@ -4,7 +4,8 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { redactTarget } from './logger.js';
 import type { Store } from './store/index.js';
-import { ApiError, errorBody, renderError } from './http/errors.js';
+import { Refusal } from './domain/refusal.js';
+import { errorBody, renderRefusal } from './http/errors.js';
 import type { AppEnv } from './http/context.js';
 import { requestIdFor } from './http/request-id.js';
 import { clientIp } from './http/client-ip.js';
@@ -141,7 +142,7 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
 
   app.onError((err, c) => {
-    if (err instanceof ApiError) return renderError(c, err);
+    if (err instanceof Refusal) return renderRefusal(c, err);
     logger.error('unhandled error', {
       requestId: c.get('requestId'),
       error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),

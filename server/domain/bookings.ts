@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { Refusal } from './refusal.js';
 import type { BookingStatus } from '../../shared/index.js';
 
 /** The status moves of SPEC §6; every other change of status is refused. */
@@ -11,7 +11,7 @@ const ALLOWED_MOVES: Record<BookingStatus, readonly BookingStatus[]> = {
 export function assertStatusMove(from: BookingStatus, to: BookingStatus): void {
   if (from === to) return;
   if (!ALLOWED_MOVES[from].includes(to)) {
-    throw new ApiError(409, 'INVALID_STATUS_TRANSITION', `A ${from} booking cannot become ${to}`);
+    throw new Refusal('INVALID_STATUS_TRANSITION', `A ${from} booking cannot become ${to}`);
   }
 }
 
@@ -26,9 +26,7 @@ export function remainingPlaces(capacity: number, booked: number): number {
 export function assertPlacesFor(participants: number, capacity: number, booked: number): void {
   const remaining = remainingPlaces(capacity, booked);
   if (participants > remaining) {
-    throw new ApiError(
-      409,
-      'CAPACITY_EXCEEDED',
+    throw new Refusal('CAPACITY_EXCEEDED',
       remaining === 0 ? 'This time slot is full' : `Only ${remaining} place${remaining === 1 ? '' : 's'} left in this time slot`,
       [{ path: 'participants', message: `${remaining} remaining` }],
     );

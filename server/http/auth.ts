@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ApiError } from './errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { Caller } from './context.js';
 import { hashSecret, parseApiKey, sameHash } from '../domain/api-keys.js';
 import type { Store } from '../store/index.js';
@@ -8,7 +8,7 @@ import type { ApiKeyType, Scope } from '../../shared/index.js';
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 function invalidKey(message = 'The API key is not valid') {
-  return new ApiError(401, 'INVALID_API_KEY', message);
+  return new Refusal('INVALID_API_KEY', message);
 }
 
 /** Resolves a presented key to its caller, or throws `401 INVALID_API_KEY`. */
@@ -34,20 +34,20 @@ export function resolveKey(store: Store, presented: string, expected: ApiKeyType
 /** `/v1`: `Authorization: Bearer osk_…`. */
 export function authenticateSecret(c: Context, store: Store, now: number): Caller {
   const header = c.req.header('authorization');
-  if (!header) throw new ApiError(401, 'UNAUTHORIZED', 'Send your secret key as Authorization: Bearer osk_…');
+  if (!header) throw new Refusal('UNAUTHORIZED', 'Send your secret key as Authorization: Bearer osk_…');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw new ApiError(401, 'UNAUTHORIZED', 'Use the Bearer scheme: Authorization: Bearer osk_…');
+  if (!match?.[1]) throw new Refusal('UNAUTHORIZED', 'Use the Bearer scheme: Authorization: Bearer osk_…');
   return resolveKey(store, match[1], 'secret', now);
 }
 
 /** `/public/v1`: the publishable key in `X-Outing-Key` or `?key=`. */
 export function authenticatePublishable(c: Context, store: Store, now: number): Caller {
   const presented = c.req.header('x-outing-key') ?? c.req.query('key');
-  if (!presented) throw new ApiError(401, 'UNAUTHORIZED', 'Send a publishable key in X-Outing-Key or ?key=');
+  if (!presented) throw new Refusal('UNAUTHORIZED', 'Send a publishable key in X-Outing-Key or ?key=');
   return resolveKey(store, presented, 'publishable', now);
 }
 
 export function requireScope(caller: Caller, scope: Scope): void {
   if (caller.scopes.includes('*') || caller.scopes.includes(scope)) return;
-  throw new ApiError(403, 'FORBIDDEN', `This API key lacks the scope ${scope}`);
+  throw new Refusal('FORBIDDEN', `This API key lacks the scope ${scope}`);
 }

@@ -1,30 +1,36 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { Refusal } from '../domain/refusal.js';
 import type { ErrorCode, ErrorDetail } from '../../shared/index.js';
 
-/** The one way to fail a request: thrown anywhere, rendered by `onError` in the contract's envelope. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetail[],
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `${what} not found`);
-export const validationError = (path: string, message: string) =>
-  new ApiError(400, 'VALIDATION_ERROR', `Invalid ${path || 'request'}: ${message}`, [{ path, message }]);
+/** The one place where a refusal's code becomes an HTTP status (the error table of the API reference). */
+export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  INVALID_API_KEY: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  SLOT_UNAVAILABLE: 409,
+  CAPACITY_EXCEEDED: 409,
+  INVALID_STATUS_TRANSITION: 409,
+  CONFLICT: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+};
 
 export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
   return { success: false as const, error: details ? { code, message, details } : { code, message } };
 }
 
-export function renderError(c: Context, err: ApiError): Response {
-  for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
-  return c.json(errorBody(err.code, err.message, err.details), err.status);
+/** The contract's error envelope for a refusal, with `Retry-After` when it names a wait. */
+export function renderRefusal(c: Context, refusal: Refusal): Response {
+  if (refusal.retryAfterSeconds !== undefined) c.header('Retry-After', String(refusal.retryAfterSeconds));
+  return c.json(errorBody(refusal.code, refusal.message, refusal.details), STATUS_OF[refusal.code]);
 }
+
+export { Refusal };

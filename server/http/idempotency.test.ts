@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectData, expectError, expectList, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { Experience } from '../../shared/index.js';
-import { ApiError } from './errors.js';
+import { Refusal } from '../domain/refusal.js';
 import { Idempotency, IDEMPOTENCY_TTL_MS, canonicalJson } from './idempotency.js';
 import { ok } from './reply.js';
 
@@ -114,8 +114,8 @@ describe('Idempotency (unit)', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' });
+    expect(err).toBeInstanceOf(Refusal);
+    expect(err).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
     finish();
     expect((await first).replayed).toBe(false);
     const replay = await idem.runAsync(request, async () => ok({ n: 3 }, 201));
@@ -125,7 +125,7 @@ describe('Idempotency (unit)', () => {
   it('stores a business refusal (404, 409) for replay, but not a 5xx', () => {
     const idem = new Idempotency(t.store, Date.now);
     const refused = idem.runSync({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, () => {
-      throw new ApiError(409, 'CONFLICT', 'No');
+      throw new Refusal('CONFLICT', 'No');
     });
     expect(refused.reply.status).toBe(409);
     expect(idem.runSync({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, () => ok({})).replayed).toBe(true);

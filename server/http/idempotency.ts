@@ -1,4 +1,5 @@
-import { ApiError, errorBody } from './errors.js';
+import { Refusal } from '../domain/refusal.js';
+import { STATUS_OF, errorBody } from './errors.js';
 import type { Reply } from './reply.js';
 import type { Store } from '../store/index.js';
 
@@ -19,7 +20,7 @@ export function canonicalJson(value: unknown): string {
 export function parseIdempotencyKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   if (header.length < 1 || header.length > 255) {
-    throw new ApiError(400, 'VALIDATION_ERROR', 'Idempotency-Key must be 1–255 characters', [
+    throw new Refusal('VALIDATION_ERROR', 'Idempotency-Key must be 1–255 characters', [
       { path: 'Idempotency-Key', message: 'Must be 1–255 characters' },
     ]);
   }
@@ -53,9 +54,7 @@ export class Idempotency {
     const row = this.store.getIdempotentResponse(req.orgId, req.key);
     if (!row || row.createdAt < this.now() - IDEMPOTENCY_TTL_MS) return undefined;
     if (row.fingerprint !== req.fingerprint) {
-      throw new ApiError(
-        422,
-        'IDEMPOTENCY_KEY_REUSED',
+      throw new Refusal('IDEMPOTENCY_KEY_REUSED',
         'This Idempotency-Key was already used with a different request; use a new key for a new request',
       );
     }
@@ -89,7 +88,7 @@ export class Idempotency {
     if (previous) return { reply: previous, replayed: true };
     const slot = `${req.orgId}\u0000${req.key}`;
     if (this.inFlight.has(slot)) {
-      throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed');
+      throw new Refusal('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed');
     }
     this.inFlight.add(slot);
     try {
@@ -102,16 +101,20 @@ export class Idempotency {
   }
 }
 
-function errorReply(err: ApiError): Reply {
-  return { status: err.status, body: errorBody(err.code, err.message, err.details) };
+function errorReply(err: Refusal): Reply {
+  return { status: STATUS_OF[err.code], body: errorBody(err.code, err.message, err.details) };
 }
+
+/** A refusal of the request itself, not of a rate or time limit: worth replaying. */
+const replayable = (err: unknown): err is Refusal =>
+  err instanceof Refusal && storable(STATUS_OF[err.code]) && err.retryAfterSeconds === undefined;
 
 /** A business refusal (404, 409…) is a result worth replaying; anything else propagates. */
 function replyOf(work: () => Reply): Reply {
   try {
     return work();
   } catch (err) {
-    if (err instanceof ApiError && storable(err.status) && !err.headers) return errorReply(err);
+    if (replayable(err)) return errorReply(err);
     throw err;
   }
 }
@@ -120,7 +123,7 @@ async function replyOfAsync(work: () => Promise<Reply>): Promise<Reply> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof ApiError && storable(err.status) && !err.headers) return errorReply(err);
+    if (replayable(err)) return errorReply(err);
     throw err;
   }
 }

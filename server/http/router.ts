@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
-import { ApiError } from './errors.js';
+import { Refusal } from '../domain/refusal.js';
 import { authenticatePublishable, authenticateSecret, requireScope } from './auth.js';
 import { readJsonBody } from './body.js';
 import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempotency.js';
@@ -73,7 +73,7 @@ function checkParams(spec: OpSpec, c: Context): Record<string, string> {
   for (const [name, kind] of Object.entries(spec.params ?? {})) {
     const value = c.req.param(name) ?? '';
     const shape = kind === 'booking' ? BOOKING_REF : idPattern(kind);
-    if (!shape.test(value)) throw new ApiError(404, 'NOT_FOUND', 'Resource not found');
+    if (!shape.test(value)) throw new Refusal('NOT_FOUND', 'Resource not found');
     params[name] = value;
   }
   return params;
@@ -86,7 +86,7 @@ function queryObject(c: Context, auth: AuthKind): Record<string, string> {
     if (auth === 'publishable' && key === 'key') continue;
     const values = search.getAll(key);
     if (values.length > 1) {
-      throw new ApiError(400, 'VALIDATION_ERROR', `Invalid query: ${key} is repeated`, [
+      throw new Refusal('VALIDATION_ERROR', `Invalid query: ${key} is repeated`, [
         { path: key, message: 'Give this parameter once' },
       ]);
     }
@@ -98,7 +98,7 @@ function queryObject(c: Context, auth: AuthKind): Record<string, string> {
 function parseBody(spec: OpSpec, raw: unknown): unknown {
   if (spec.body) return parseWith(spec.body, raw, 'body');
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Object.keys(raw).length > 0)) {
-    throw new ApiError(400, 'VALIDATION_ERROR', 'This request takes no body', [{ path: '', message: 'Send no body' }]);
+    throw new Refusal('VALIDATION_ERROR', 'This request takes no body', [{ path: '', message: 'Send no body' }]);
   }
   return {};
 }
@@ -163,7 +163,7 @@ export class ApiRoutes {
       const headers = rateLimitHeaders(decision);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       if (!decision.allowed) {
-        throw new ApiError(429, 'RATE_LIMITED', `Rate limit of ${decision.limit} requests per minute exceeded`, undefined, headers);
+        throw new Refusal('RATE_LIMITED', `Rate limit of ${decision.limit} requests per minute exceeded`, undefined, decision.resetSeconds);
       }
     }
     return caller;

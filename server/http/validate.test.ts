@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseWith } from './validate.js';
-import { ApiError } from './errors.js';
+import { Refusal } from '../domain/refusal.js';
 
 const Schema = z.strictObject({
   name: z.string().min(1),
@@ -9,11 +9,11 @@ const Schema = z.strictObject({
   nested: z.strictObject({ deep: z.strictObject({ n: z.int() }) }).optional(),
 });
 
-function failure(input: unknown): ApiError {
+function failure(input: unknown): Refusal {
   try {
     parseWith(Schema, input);
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (err instanceof Refusal) return err;
     throw err;
   }
   throw new Error('expected a validation error');
@@ -26,7 +26,7 @@ describe('parseWith', () => {
 
   it('names each bad field with dots and [index]', () => {
     const err = failure({ name: '', items: [{ at: '10:00' }, { at: '9' }], nested: { deep: { n: 1.5 } } });
-    expect(err.status).toBe(400);
+    expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details?.map((d) => d.path).sort()).toEqual(['items[1].at', 'name', 'nested.deep.n']);
     expect(err.message).toMatch(/^Invalid body: /);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from './errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { ErrorDetail } from '../../shared/index.js';
 
 function pathOf(segments: readonly PropertyKey[], prefix: string): string {
@@ -31,5 +31,5 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where:
   const message = first
     ? `Invalid ${where}: ${first.path ? `${first.path}: ` : ''}${first.message}`
     : `Invalid ${where}`;
-  throw new ApiError(400, 'VALIDATION_ERROR', message, details);
+  throw new Refusal('VALIDATION_ERROR', message, details);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { Logger } from '../logger.js';
 import { createBooking } from '../services/bookings.js';
 import type { BookingView } from '../store/bookings.js';
@@ -112,9 +112,7 @@ export async function bookWithCheckout(
       bookingId: held.id,
       error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
     });
-    throw new ApiError(
-      500,
-      'INTERNAL_ERROR',
+    throw new Refusal('INTERNAL_ERROR',
       'Online payment could not be started: the payment provider did not answer. Nothing was booked and no places are held; please try again in a moment.',
     );
   }

@@ -68,7 +68,7 @@ export interface PaymentProvider {
   expireCheckout(sessionId: string): Promise<CheckoutOutcome>;
   /**
    * Verifies a callback's signature over the raw body and reads it. A forged, altered or stale
-   * callback throws an `ApiError` (400) and nothing else happens.
+   * callback throws an `Refusal` (400) and nothing else happens.
    */
   readCallback(rawBody: Uint8Array, header: (name: string) => string | undefined, receivedAt: number): Promise<CallbackNotice>;
 }

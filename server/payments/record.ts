@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../http/errors.js';
+import { Refusal, notFound } from '../domain/refusal.js';
 import { newId } from '../domain/ids.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
 import { remainingPlaces } from '../domain/bookings.js';
@@ -78,7 +78,7 @@ export function recordManualPayment(
   return store.transaction(() => {
     const booking = findBooking(store, orgId, ref);
     if (booking.status === 'CANCELLED') {
-      throw new ApiError(409, 'INVALID_STATUS_TRANSITION', 'This booking is cancelled: no payment can be recorded on it');
+      throw new Refusal('INVALID_STATUS_TRANSITION', 'This booking is cancelled: no payment can be recorded on it');
     }
     const fields: NewPayment = {
       amount: parseMoney(input.amount),

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { CallbackNotice, Checkout, CheckoutOutcome, CheckoutRequest, PaymentProvider } from './provider.js';
 
 export interface StripeSettings {
@@ -67,7 +67,7 @@ function outcomeOfEvent(type: string, session: Session): CheckoutOutcome | undef
 }
 
 const signatureError = (message: string) =>
-  new ApiError(400, 'VALIDATION_ERROR', message, [{ path: 'Stripe-Signature', message }]);
+  new Refusal('VALIDATION_ERROR', message, [{ path: 'Stripe-Signature', message }]);
 
 /** Stripe Checkout (hosted payment page) as Outing's first payment provider. */
 export class StripeCheckout implements PaymentProvider {

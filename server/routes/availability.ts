@@ -1,5 +1,5 @@
 import { ApiRoutes, type RouteContext } from '../http/router.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import { availabilityOf } from '../services/availability.js';
 import { AvailabilityCache, cachedAvailability } from '../services/availability-cache.js';
 import { Availability, AvailabilityQuery } from '../../shared/index.js';

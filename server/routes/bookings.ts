@@ -1,6 +1,6 @@
 import { ApiRoutes, type RouteContext } from '../http/router.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import { serializeBooking } from '../serialize.js';
 import { cancelBooking, createBooking, findBooking, updateBooking } from '../services/bookings.js';

@@ -13,7 +13,7 @@ import {
   findCalendarImport,
   serializeCalendarImport,
 } from '../services/calendar-imports.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import type { Store } from '../store/index.js';
 import {
   CalendarFeed,

@@ -1,6 +1,6 @@
 import { ApiRoutes, type RouteContext } from '../http/router.js';
 import { list, ok, pageOf } from '../http/reply.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import { serializeBooking, serializeCustomer } from '../serialize.js';
 import { eraseCustomer } from '../services/customers.js';
 import { Customer, CustomerDetail, CustomerErased, CustomerListQuery } from '../../shared/index.js';

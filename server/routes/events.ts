@@ -1,6 +1,6 @@
 import { ApiRoutes, type RouteContext } from '../http/router.js';
 import { list, pageOf } from '../http/reply.js';
-import { validationError } from '../http/errors.js';
+import { invalid } from '../domain/refusal.js';
 import { EventListQuery, WebhookEvent } from '../../shared/index.js';
 
 /** Catch-up (SPEC §8): every event the org has fired, oldest first, as the webhook bodies. */
@@ -26,7 +26,7 @@ export function eventRoutes(ctx: RouteContext): ApiRoutes {
       let afterSeq: number | undefined;
       if (query.after !== undefined) {
         afterSeq = store.eventPosition(caller.orgId, query.after);
-        if (afterSeq === undefined) throw validationError('after', `No event ${query.after} in this organization`);
+        if (afterSeq === undefined) throw invalid('after', `No event ${query.after} in this organization`);
       }
       const page = pageOf(query);
       const { rows, total } = store.listEvents(caller.orgId, { afterSeq, type: query.type }, page);

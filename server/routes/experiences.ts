@@ -1,6 +1,6 @@
 import { ApiRoutes, type RouteContext } from '../http/router.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import { serializeExperience } from '../serialize.js';
 import { createExperience, deleteExperience, updateExperience } from '../services/experiences.js';
 import { Deleted, Experience, ExperienceCreate, ExperienceListQuery, ExperiencePatch } from '../../shared/index.js';

@@ -1,6 +1,6 @@
 import { ApiRoutes, type RouteContext } from '../http/router.js';
 import { ok } from '../http/reply.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import { serializeOrganization } from '../serialize.js';
 import { updateOrganization } from '../services/organizations.js';
 import { Organization, OrganizationPatch } from '../../shared/index.js';

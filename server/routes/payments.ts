@@ -1,7 +1,8 @@
 import type { Hono } from 'hono';
 import { ApiRoutes, type RouteContext } from '../http/router.js';
 import { created, list, pageOf } from '../http/reply.js';
-import { ApiError, errorBody } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
+import { errorBody } from '../http/errors.js';
 import type { AppEnv } from '../http/context.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
@@ -97,9 +98,9 @@ export function mountPaymentCallbacks(app: Hono<AppEnv>, deps: CallbackDeps): vo
       return c.json(errorBody('NOT_FOUND', `Online payment with ${name} is not configured on this server`), 404);
     }
     const declared = Number(c.req.header('content-length') ?? 0);
-    if (declared > MAX_CALLBACK_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
+    if (declared > MAX_CALLBACK_BYTES) throw new Refusal('PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
     const raw = new Uint8Array(await c.req.arrayBuffer());
-    if (raw.byteLength > MAX_CALLBACK_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
+    if (raw.byteLength > MAX_CALLBACK_BYTES) throw new Refusal('PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
     const notice = await provider.readCallback(raw, (name) => c.req.header(name), deps.now());
     const outcome = applyCallback(deps.store, provider, notice, deps.now());
     deps.logger.info('payment callback', { provider: provider.name, eventId: notice.eventId, outcome });

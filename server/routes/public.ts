@@ -2,8 +2,8 @@ import type { Context, Next } from 'hono';
 import { cors } from 'hono/cors';
 import { ApiRoutes, type RouteContext } from '../http/router.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
-import { ApiError, notFound, validationError } from '../http/errors.js';
-import { rateLimitHeaders, RateLimiter } from '../http/rate-limit.js';
+import { Refusal, notFound, invalid } from '../domain/refusal.js';
+import { RateLimiter } from '../http/rate-limit.js';
 import type { AppEnv } from '../http/context.js';
 import { formatMoney } from '../domain/money.js';
 import { BOOKING_NUMBER_RE } from '../domain/ids.js';
@@ -67,9 +67,7 @@ export function publicRateLimit(limits: PublicLimits, now: () => number) {
     if (limit > 0) {
       const decision = limiter.hit(`${booking ? 'b' : 'r'}:${c.get('clientIp')}`, limit);
       if (!decision.allowed) {
-        throw new ApiError(429, 'RATE_LIMITED', `Too many requests from this address; retry in ${decision.resetSeconds} s`, undefined, {
-          'Retry-After': rateLimitHeaders(decision)['Retry-After'] ?? String(decision.resetSeconds),
-        });
+        throw new Refusal('RATE_LIMITED', `Too many requests from this address; retry in ${decision.resetSeconds} s`, undefined, decision.resetSeconds);
       }
     }
     return next();
@@ -140,7 +138,7 @@ export function publicRoutes(ctx: RouteContext, online?: OnlinePayments): ApiRou
         async: true,
       },
       async ({ caller, body, c }) => {
-        if (body.website !== undefined && body.website.trim() !== '') throw validationError('website', 'Must be empty');
+        if (body.website !== undefined && body.website.trim() !== '') throw invalid('website', 'Must be empty');
         const { website: _honeypot, ...booking } = body;
         const exp = activeExperience(caller.orgId, booking.experienceId);
         const now = ctx.now();

@@ -1,4 +1,4 @@
-import { validationError } from '../http/errors.js';
+import { invalid } from '../domain/refusal.js';
 import { maxPartySize, remainingPlaces } from '../domain/bookings.js';
 import { slotsBetween } from '../domain/slots.js';
 import { addDays, daysBetween, localTodayOf } from '../domain/time.js';
@@ -42,11 +42,11 @@ export function availabilityOf(
   const startDate = req.startDate ?? localTodayOf(now, zone);
   const endDate = req.endDate ?? addDays(startDate, DEFAULT_RANGE_DAYS);
   const span = daysBetween(startDate, endDate);
-  if (span < 0) throw validationError('endDate', 'endDate must not be before startDate');
-  if (span > MAX_RANGE_DAYS) throw validationError('endDate', `At most ${MAX_RANGE_DAYS} days after startDate`);
+  if (span < 0) throw invalid('endDate', 'endDate must not be before startDate');
+  if (span > MAX_RANGE_DAYS) throw invalid('endDate', `At most ${MAX_RANGE_DAYS} days after startDate`);
   const participants = req.participants ?? 1;
   const maxParty = maxPartySize(exp);
-  if (participants > maxParty) throw validationError('participants', `At most ${maxParty} participants per booking`);
+  if (participants > maxParty) throw invalid('participants', `At most ${maxParty} participants per booking`);
 
   const result: Availability = { experienceId: exp.id, timezone: zone, startDate, endDate, slots: [] };
   if (exp.active !== 1) return result;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, expectData, manualClock, type TestApp } from '../test-helpers/index.js';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
+import { STATUS_OF } from '../http/errors.js';
 import { availabilityOf } from './availability.js';
 import { cancelBooking, createBooking, updateBooking } from './bookings.js';
 import { Experience, type BookingPatch } from '../../shared/index.js';
@@ -110,8 +111,8 @@ describe('booking services keep places and customers consistent', () => {
             run(exp.id, op, ids, at);
           } catch (err) {
             // Refusals are the contract's errors, and a refused change writes nothing.
-            expect(err).toBeInstanceOf(ApiError);
-            expect([400, 404, 409]).toContain((err as ApiError).status);
+            expect(err).toBeInstanceOf(Refusal);
+            expect([400, 404, 409]).toContain(STATUS_OF[(err as Refusal).code]);
             expect(t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 }).total).toBe(eventsBefore);
           }
         }

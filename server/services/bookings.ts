@@ -1,4 +1,4 @@
-import { ApiError, notFound, validationError } from '../http/errors.js';
+import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { BOOKING_NUMBER_RE, newBookingNumber, newId } from '../domain/ids.js';
 import { assertPlacesFor, assertStatusMove, holdsPlaces, maxPartySize } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
@@ -32,7 +32,7 @@ function orgTimezone(store: Store, orgId: string): { timezone: string; currency:
 
 function assertPartySize(exp: ExperienceRow, participants: number): void {
   const max = maxPartySize(exp);
-  if (participants > max) throw validationError('participants', `At most ${max} participants per booking`);
+  if (participants > max) throw invalid('participants', `At most ${max} participants per booking`);
 }
 
 function uniqueBookingNumber(store: Store): string {
@@ -187,7 +187,7 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
       (p.email !== undefined && p.email !== before.guestEmail) ||
       (p.phone !== undefined && p.phone !== before.guestPhone);
     if (before.status === 'CANCELLED' && touchesMoreThanMetadata) {
-      throw new ApiError(409, 'INVALID_STATUS_TRANSITION', 'A cancelled booking accepts changes to metadata only');
+      throw new Refusal('INVALID_STATUS_TRANSITION', 'A cancelled booking accepts changes to metadata only');
     }
     if (p.status !== undefined) assertStatusMove(before.status, p.status);
 
@@ -221,7 +221,7 @@ export function cancelBooking(store: Store, orgId: string, ref: string, reason: 
   return store.transaction(() => {
     const before = findBooking(store, orgId, ref);
     if (before.status === 'CANCELLED') {
-      throw new ApiError(409, 'INVALID_STATUS_TRANSITION', 'This booking is already cancelled');
+      throw new Refusal('INVALID_STATUS_TRANSITION', 'This booking is already cancelled');
     }
     return saveBookingChange(store, before, withStatus(before, 'CANCELLED', now, reason ?? null), now);
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret, sameHash } from '../domain/api-keys.js';
 import { newId } from '../domain/ids.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import { iso } from '../serialize.js';
 import type { CalendarFeedRow } from '../store/calendar-feeds.js';
 import type { Store } from '../store/index.js';

@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js';
-import { notFound, validationError } from '../http/errors.js';
+import { notFound, invalid } from '../domain/refusal.js';
 import { checkOutboundUrl, OutboundError } from '../net/outbound.js';
 import { iso, isoOrNull } from '../serialize.js';
 import { fetchableCalendarUrl, maskCalendarUrl } from '../ical/url.js';
@@ -15,12 +15,12 @@ import type { CalendarImport, CalendarImportCreate } from '../../shared/index.js
 export function checkCalendarUrl(url: string, allowPrivate: boolean): string {
   const trimmed = url.trim();
   if (!/^(https?|webcals?):\/\//i.test(trimmed)) {
-    throw validationError('url', 'Expected an http, https or webcal URL of an .ics calendar');
+    throw invalid('url', 'Expected an http, https or webcal URL of an .ics calendar');
   }
   try {
     checkOutboundUrl(fetchableCalendarUrl(trimmed), allowPrivate);
   } catch (err) {
-    if (err instanceof OutboundError) throw validationError('url', err.message);
+    if (err instanceof OutboundError) throw invalid('url', err.message);
     throw err;
   }
   return trimmed;

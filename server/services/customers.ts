@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../domain/refusal.js';
 import type { CustomerRow } from '../store/customers.js';
 import type { Store } from '../store/index.js';
 

@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js';
-import { ApiError, notFound, validationError } from '../http/errors.js';
+import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 import { WEEKDAYS, type ExperienceCreate, type ExperiencePatch, type Schedule, type ScheduleInput } from '../../shared/index.js';
@@ -73,7 +73,7 @@ export function updateExperience(store: Store, orgId: string, id: string, patch:
       updatedAt: now,
     };
     if (next.maxPerBooking !== null && next.maxPerBooking > next.maxParticipants) {
-      throw validationError(
+      throw invalid(
         patch.maxPerBooking === undefined ? 'maxParticipants' : 'maxPerBooking',
         `maxPerBooking (${next.maxPerBooking}) must not exceed maxParticipants (${next.maxParticipants}); lower both together`,
       );
@@ -87,7 +87,7 @@ export function deleteExperience(store: Store, orgId: string, id: string): void 
   store.transaction(() => {
     if (!store.getExperience(orgId, id)) throw notFound('Experience');
     if (store.experienceHasBookings(id)) {
-      throw new ApiError(409, 'CONFLICT', 'The experience has bookings and cannot be deleted; set active to false instead');
+      throw new Refusal('CONFLICT', 'The experience has bookings and cannot be deleted; set active to false instead');
     }
     store.deleteExperience(orgId, id);
   });

@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import { createApiKey } from './api-keys.js';
@@ -44,9 +44,9 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
 export function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number): OrganizationRow {
   return store.transaction(() => {
     const current = store.getOrganization(orgId);
-    if (!current) throw new ApiError(404, 'NOT_FOUND', 'Organization not found');
+    if (!current) throw new Refusal('NOT_FOUND', 'Organization not found');
     if (patch.currency !== undefined && patch.currency !== current.currency && store.orgHasBookings(orgId)) {
-      throw new ApiError(409, 'CONFLICT', 'The currency cannot change once the organization has bookings');
+      throw new Refusal('CONFLICT', 'The currency cannot change once the organization has bookings');
     }
     const next: OrganizationRow = {
       ...current,

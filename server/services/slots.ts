@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import { overlapsAny } from '../domain/bookings.js';
 import { scheduleZone, slotProblem, type Schedule, type SlotRules } from '../domain/slots.js';
 import type { ExperienceRow } from '../store/experiences.js';
@@ -44,12 +44,12 @@ const PROBLEM_MESSAGES = {
 
 /** Refuses a start that is not a bookable slot right now (SPEC §2 SLOT_UNAVAILABLE). */
 export function assertBookableSlot(store: Store, exp: ExperienceRow, orgTimezone: string, start: number, now: number): number {
-  if (exp.active !== 1) throw new ApiError(409, 'SLOT_UNAVAILABLE', 'This experience is not active');
+  if (exp.active !== 1) throw new Refusal('SLOT_UNAVAILABLE', 'This experience is not active');
   const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now);
-  if (problem) throw new ApiError(409, 'SLOT_UNAVAILABLE', PROBLEM_MESSAGES[problem]);
+  if (problem) throw new Refusal('SLOT_UNAVAILABLE', PROBLEM_MESSAGES[problem]);
   const end = start + exp.duration * MINUTE_MS;
   if (overlapsAny(start, end, store.busyIntervalsFor(exp.orgId, exp.id, start, end))) {
-    throw new ApiError(409, 'SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
+    throw new Refusal('SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
   }
   return end;
 }

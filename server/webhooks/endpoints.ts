@@ -1,4 +1,4 @@
-import { ApiError, notFound, validationError } from '../http/errors.js';
+import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { newId } from '../domain/ids.js';
 import { checkOutboundUrl, OutboundError } from '../net/outbound.js';
 import { iso, isoOrNull } from '../serialize.js';
@@ -55,7 +55,7 @@ function assertDeliverableUrl(url: string, policy: EndpointPolicy): void {
   try {
     checkOutboundUrl(url, policy.allowPrivate);
   } catch (err) {
-    if (err instanceof OutboundError) throw validationError('url', err.message);
+    if (err instanceof OutboundError) throw invalid('url', err.message);
     throw err;
   }
 }
@@ -151,7 +151,7 @@ export function retryDelivery(store: Store, orgId: string, endpointId: string, d
     const endpoint = findEndpoint(store, orgId, endpointId);
     if (!store.getDelivery(orgId, endpointId, deliveryId)) throw notFound('Delivery');
     if (endpoint.enabled !== 1) {
-      throw new ApiError(409, 'CONFLICT', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying its deliveries');
+      throw new Refusal('CONFLICT', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying its deliveries');
     }
     store.requeueDelivery(orgId, endpointId, deliveryId, now);
     return store.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
