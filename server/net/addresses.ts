@@ -1,124 +1,119 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Which IP addresses an outbound request (webhook delivery, calendar import) may not reach unless
- * the operator allows it: everything that is not a public unicast address. Guarding against SSRF
- * means a URL given by an API caller must not make the server talk to itself, its LAN or the
- * cloud metadata service (169.254.169.254).
+ * the operator allows it: everything that is not a globally reachable unicast address. Guarding
+ * against SSRF means a URL given by an API caller must not make the server talk to itself, its
+ * LAN, the cloud metadata service (169.254.169.254) or anything the IANA special-purpose address
+ * registries (IPv4 and IPv6) mark as not globally reachable.
+ *
+ * ipaddr.js names the registries' ranges (`range()`); the few it does not tell apart are listed
+ * below. The policy fails closed: a range name it does not know (a newer ipaddr.js may add some)
+ * is refused until someone decides it is public.
  */
 
-interface Range {
-  /** Network address as a bigint (32 bits for IPv4, 128 for IPv6) and prefix length. */
-  base: bigint;
-  bits: number;
-  kind: string;
+/**
+ * ipaddr.js range names that are globally reachable. AS112 (RFC 7534/7535) and AMT (RFC 7450) are
+ * ordinary public servers; everything else it names is refused, including the globally reachable
+ * anycast addresses inside 192.0.0.0/24 and 2001::/23 (PCP, TURN, DNS-SD SRP), because an anycast
+ * service address reaches whichever server is nearest, which may well be on our own network.
+ */
+const GLOBAL_RANGES = new Set(['unicast', 'as112', 'amt', 'as112v6']);
+
+const REASONS: Record<string, string> = {
+  unspecified: 'an unspecified ("this network") address',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address',
+  loopback: 'a loopback address',
+  carrierGradeNat: 'a carrier-grade NAT (CGNAT) address',
+  private: 'a private address',
+  // ipaddr.js's IPv4 "reserved": 192.0.0.0/24, the three TEST-NETs, 192.88.99.0/24, 198.18.0.0/15,
+  // 240.0.0.0/4; its IPv6 "reserved": 2001::/23, 2001:db8::/32, 3fff::/20.
+  reserved: 'a reserved, documentation or benchmarking address',
+  benchmarking: 'a benchmarking-network address',
+  uniqueLocal: 'a private (unique local) address',
+  deprecatedSiteLocal: 'a private (site-local) address',
+  discard: 'a discard-only address',
+  rfc6145: 'an IPv4-translated address',
+  rfc6052: 'a local-use NAT64 address',
+  teredo: 'a Teredo tunnel address',
+  // ORCHIDs and DETs (RFC 7343, RFC 9374) are identifiers for overlay protocols, not routable locators.
+  deprecatedOrchid: 'an overlay identifier (ORCHID)',
+  orchid2: 'an overlay identifier (ORCHID)',
+  droneRemoteIdProtocolEntityTags: 'an overlay identifier (DET)',
+  segmentRouting: 'a segment-routing (SRv6) address',
+};
+
+function reasonFor(range: string): string {
+  return REASONS[range] ?? `a special-purpose address (${range})`;
 }
 
-function ipv4ToBigInt(address: string): bigint {
-  return address.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+/**
+ * The IPv6 ranges that ipaddr.js does not separate from a neighbour, each with its name in the
+ * IANA IPv6 Special-Purpose Address Registry (or, for 2000::/3, the IPv6 Address Space registry).
+ */
+const IPV6_HAND_LIST = {
+  /** "IPv4-IPv6 Translat." local use (RFC 8215): ipaddr.js files it with 64:ff9b::/96, which is global. */
+  localNat64: ipaddr.IPv6.parseCIDR('64:ff9b:1::/48'),
+  /**
+   * "Global Unicast" (IANA IPv6 Address Space). ipaddr.js calls every address it has no name for
+   * `unicast`, including the deprecated IPv4-compatible ::/96, the "Dummy IPv6 Prefix"
+   * 100:0:0:1::/64 (RFC 9780) and space IANA has not assigned: none of it is reachable.
+   */
+  globalUnicast: ipaddr.IPv6.parseCIDR('2000::/3'),
+};
+
+function ipv4Reason(address: ipaddr.IPv4): string | undefined {
+  const range = address.range();
+  return GLOBAL_RANGES.has(range) ? undefined : reasonFor(range);
 }
 
-function v4(cidr: string, kind: string): Range {
-  const [net = '', bits = '32'] = cidr.split('/');
-  return { base: ipv4ToBigInt(net), bits: Number(bits), kind };
+function embedded(why: string | undefined, v4: ipaddr.IPv4): string | undefined {
+  return why ? `${why} (${v4.toString()} inside IPv6)` : undefined;
 }
 
-const IPV4_BLOCKED: Range[] = [
-  v4('0.0.0.0/8', 'an unspecified ("this network") address'),
-  v4('10.0.0.0/8', 'a private address'),
-  v4('100.64.0.0/10', 'a carrier-grade NAT (CGNAT) address'),
-  v4('127.0.0.0/8', 'a loopback address'),
-  v4('169.254.0.0/16', 'a link-local address'),
-  v4('172.16.0.0/12', 'a private address'),
-  v4('192.0.0.0/24', 'an IETF protocol-assignment address'),
-  v4('192.168.0.0/16', 'a private address'),
-  v4('198.18.0.0/15', 'a benchmarking-network address'),
-  v4('224.0.0.0/4', 'a multicast address'),
-  v4('240.0.0.0/4', 'a reserved address'),
-];
+function ipv4At(parts: number[], index: number): ipaddr.IPv4 {
+  const high = parts[index] ?? 0;
+  const low = parts[index + 1] ?? 0;
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+}
 
-/** Parses any IPv6 text form (compressed, with a dotted IPv4 tail, with a zone) into 128 bits. */
-export function parseIPv6(input: string): bigint | undefined {
-  const address = input.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  if (!isIPv6(address)) return undefined;
-  let text = address;
-  const lastColon = text.lastIndexOf(':');
-  const last = text.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // A dotted IPv4 tail (::ffff:127.0.0.1) is the last two 16-bit groups.
-    const n = ipv4ToBigInt(last);
-    text = `${text.slice(0, lastColon + 1)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
+function ipv6Reason(address: ipaddr.IPv6): string | undefined {
+  const range: string = address.range();
+  // Ranges that carry an IPv4 address: the embedded one decides.
+  if (range === 'ipv4Mapped') {
+    const v4 = address.toIPv4Address();
+    return embedded(ipv4Reason(v4), v4);
   }
-  let groups: string[];
-  if (text.includes('::')) {
-    const [left = '', right = ''] = text.split('::');
-    const l = left ? left.split(':') : [];
-    const r = right ? right.split(':') : [];
-    groups = [...l, ...Array<string>(8 - l.length - r.length).fill('0'), ...r];
-  } else {
-    groups = text.split(':');
+  if (range === 'rfc6052') {
+    if (address.match(IPV6_HAND_LIST.localNat64)) return reasonFor('rfc6052');
+    const v4 = ipv4At(address.parts, 6);
+    return embedded(ipv4Reason(v4), v4);
   }
-  const all = groups.map((g) => parseInt(g, 16));
-  if (all.length !== 8 || all.some((g) => Number.isNaN(g))) return undefined;
-  return all.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
-}
-
-function inRange(value: bigint, width: number, base: bigint, bits: number): boolean {
-  const shift = BigInt(width - bits);
-  return value >> shift === base >> shift;
-}
-
-function v6(prefix: string): bigint {
-  const value = parseIPv6(prefix);
-  if (value === undefined) throw new Error(`bad IPv6 prefix ${prefix}`);
-  return value;
-}
-
-const IPV6_BLOCKED: { base: bigint; bits: number; kind: string }[] = [
-  { base: v6('fc00::'), bits: 7, kind: 'a private (unique local) address' },
-  { base: v6('fe80::'), bits: 10, kind: 'a link-local address' },
-  { base: v6('fec0::'), bits: 10, kind: 'a private (site-local) address' },
-  { base: v6('ff00::'), bits: 8, kind: 'a multicast address' },
-  { base: v6('100::'), bits: 64, kind: 'a discard-only address' },
-  { base: v6('2001:db8::'), bits: 32, kind: 'a documentation address' },
-];
-
-/** IPv6 ranges that carry an IPv4 address: the embedded one decides. */
-const IPV4_EMBEDDING: { base: bigint; bits: number; extract: (value: bigint) => bigint }[] = [
-  { base: v6('::ffff:0:0'), bits: 96, extract: (v) => v & 0xffffffffn }, // IPv4-mapped
-  { base: v6('::'), bits: 96, extract: (v) => v & 0xffffffffn }, // IPv4-compatible (deprecated)
-  { base: v6('64:ff9b::'), bits: 96, extract: (v) => v & 0xffffffffn }, // NAT64
-  { base: v6('2002::'), bits: 16, extract: (v) => (v >> 80n) & 0xffffffffn }, // 6to4
-];
-
-function formatIPv4(value: bigint): string {
-  return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 0xffn)).join('.');
-}
-
-function classifyIPv4Value(value: bigint): string | undefined {
-  if (value === 0xffffffffn) return 'a broadcast address';
-  return IPV4_BLOCKED.find((r) => inRange(value, 32, r.base, r.bits))?.kind;
+  if (range === '6to4') {
+    const v4 = ipv4At(address.parts, 1);
+    return embedded(ipv4Reason(v4), v4);
+  }
+  if (!GLOBAL_RANGES.has(range)) return reasonFor(range);
+  if (!address.match(IPV6_HAND_LIST.globalUnicast)) return 'outside the global unicast space (2000::/3)';
+  return undefined;
 }
 
 /**
  * Why an address may not be reached (e.g. "a loopback address"), or undefined for a public one.
- * Accepts IPv4 dotted quads and every IPv6 form; anything else (not an IP address) is refused as
- * "not an IP address" so a caller can never mistake garbage for public.
+ * Accepts IPv4 dotted quads (as the URL parser and DNS give them) and every IPv6 form, brackets and
+ * zone ids included; anything else is refused as "not an IP address", so garbage is never public.
  */
-export function blockedAddressReason(address: string): string | undefined {
-  if (isIPv4(address)) return classifyIPv4Value(ipv4ToBigInt(address));
-  const value = parseIPv6(address);
-  if (value === undefined) return 'not an IP address';
-  if (value === 0n) return 'an unspecified address';
-  if (value === 1n) return 'a loopback address';
-  for (const e of IPV4_EMBEDDING) {
-    if (inRange(value, 128, e.base, e.bits)) {
-      const embedded = e.extract(value);
-      const why = classifyIPv4Value(embedded);
-      return why ? `${why} (${formatIPv4(embedded)} inside IPv6)` : undefined;
-    }
-  }
-  return IPV6_BLOCKED.find((r) => inRange(value, 128, r.base, r.bits))?.kind;
+export function blockedAddressReason(input: string): string | undefined {
+  const text = input.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  // node:net's strict check first: ipaddr.js alone would also read `0x7f.1` or `010.0.0.1`, and
+  // differently from the URL parser (which has already made them canonical).
+  const family = isIP(text);
+  if (family === 4) return ipv4Reason(ipaddr.IPv4.parse(text));
+  if (family === 6) return ipv6Reason(ipaddr.IPv6.parse(text));
+  return 'not an IP address';
 }
 
 /** `localhost` and its subdomains always mean this machine (RFC 6761), whatever DNS says. */

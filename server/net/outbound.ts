@@ -36,8 +36,8 @@ const ALLOW_HINT = 'set OUTBOUND_ALLOW_PRIVATE=true to allow it';
 
 /**
  * Parses `url` and refuses what may never be fetched: schemes other than http(s), `localhost`, and
- * (unless `allowPrivate`) literal loopback, private, link-local, CGNAT, unspecified and other
- * non-public addresses in every spelling (`2130706433`, `0x7f.1`, `127.1`, `[::ffff:127.0.0.1]`…;
+ * (unless `allowPrivate`) literal addresses that are not globally reachable (loopback, private,
+ * link-local, CGNAT, documentation, benchmarking… see ./addresses.ts) in every spelling (`2130706433`, `0x7f.1`, `127.1`, `[::ffff:127.0.0.1]`…;
  * the WHATWG URL parser turns them into canonical form first). Names are not resolved here.
  */
 export function checkOutboundUrl(url: string, allowPrivate: boolean): URL {
@@ -110,9 +110,10 @@ const DRAIN_MS = 2_000;
 /**
  * A `lookup` for node:net that resolves the name itself and refuses the connection when any
  * address is not public: checking every address, not just the first, stops a name with one public
- * and one private record from being used to reach the private one.
+ * and one private record from being used to reach the private one. Exported so that tests can
+ * try every refused range at connect time without connecting anywhere.
  */
-function guardedLookup(allowPrivate: boolean, resolver: Resolver): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, resolver: Resolver): LookupFunction {
   return (hostname, options, callback) => {
     resolver(hostname).then(
       (all) => {
@@ -120,7 +121,7 @@ function guardedLookup(allowPrivate: boolean, resolver: Resolver): LookupFunctio
           for (const a of all) {
             const why = blockedAddressReason(a.address);
             // The address itself is left out: it would tell API callers about the internal network.
-            if (why) throw new OutboundError('REFUSED_ADDRESS', `${hostname} resolves to ${why.replace(/ \(.*\)$/, '')}; ${ALLOW_HINT}`);
+            if (why) throw new OutboundError('REFUSED_ADDRESS', `${hostname} resolves to ${why.replace(/ \([^()]* inside IPv6\)$/, '')}; ${ALLOW_HINT}`);
           }
         }
         const usable = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
