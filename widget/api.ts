@@ -1,5 +1,5 @@
 /**
- * The widget's only way to Outing: the public API of SPEC §10. Responses are checked by hand
+ * The widget's only way to Outing: the public API under /public/v1. Responses are checked by hand
  * (the envelope, and an object where one is due) because zod would not fit the size budget; the
  * shared schemas give the types.
  */
@@ -37,7 +37,7 @@ export interface OutingApi {
   getExperience(id: string): Promise<PublicExperience>;
   getAvailability(range: AvailabilityRange): Promise<Availability>;
   createBooking(body: PublicBookingCreate, idempotencyKey: string): Promise<PublicBooking>;
-  /** Where a booking stands, by its number: for the guest back from the payment page (SPEC §11). */
+  /** Where a booking stands, by its number: for the guest back from paying (docs/payments.md). */
   getBooking(bookingNumber: string): Promise<PublicBookingStatus>;
 }
 
@@ -65,7 +65,8 @@ export function createApi({ base, key, signal }: ApiOptions): OutingApi {
     let res: Response | undefined;
     let body: unknown;
     try {
-      // No cookies: the widget is a guest and the public API needs none (SPEC §10).
+      // No cookies: the widget is a guest and the public API needs none (e2e/embed.e2e.test.ts
+      // checks that none is sent).
       res = await fetch(root + path, { ...init, credentials: 'omit', signal });
       body = await res.json();
     } catch (e) {
@@ -84,7 +85,7 @@ export function createApi({ base, key, signal }: ApiOptions): OutingApi {
   }
 
   // GETs carry the key in the query and no custom header, so they stay CORS "simple requests"
-  // with no preflight: SPEC §10 allows two JSON calls before the first times show.
+  // with no preflight: e2e/embed.e2e.test.ts allows two JSON calls before the first times show.
   const query = (params: Record<string, string | number | undefined>): string => {
     const q = new URLSearchParams({ key });
     for (const [name, value] of Object.entries(params)) if (value !== undefined) q.set(name, String(value));

@@ -4,8 +4,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The widget is a guest on someone else's page (SPEC §10, STYLE 9). These rules are about its
- * source, so they are checked there; the bundle is checked by size-budget.test.ts.
+ * The widget is a guest on someone else's page (README.md, "Embed the widget"). These rules are
+ * about its source, so they are checked there; the bundle is checked by size-budget.test.ts.
  */
 const root = import.meta.dirname;
 

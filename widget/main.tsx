@@ -1,7 +1,7 @@
 /**
  * widget.js: the only module with side effects. It finds every `[data-outing]` element, now and
  * later, mounts a widget into each, and defines `window.Outing`, the one global it adds.
- * Nothing here may throw into the host page (STYLE 9): failures are logged and rendered.
+ * Nothing here may throw into the host page: failures are logged and rendered.
  */
 import { mountWidget } from './mount.js';
 import type { MountOptions, Mounted } from './mount.js';

@@ -31,8 +31,8 @@ export interface Mounted {
 
 /**
  * The booking number and whether the guest paid, when Stripe sent the guest back to this page
- * (SPEC §11). The parameters leave the address at once: a reload then shows a fresh widget, and
- * a second widget on the page does not take the same return.
+ * (docs/payments.md). The parameters leave the address at once: a reload then shows a fresh
+ * widget, and a second widget on the page does not take the same return.
  */
 function takeReturn(): [string, boolean] | null {
   try {
@@ -80,7 +80,13 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
       render(<App w={w} />, root);
     } catch (e) {
       console.error('[Outing]', e);
-      render(<p role="alert">{t.errors.server}</p>, root);
+      // The stylesheet's root class: the message must not take its look from the host page either.
+      render(
+        <p class="outing" role="alert">
+          {t.errors.server}
+        </p>,
+        root,
+      );
       return;
     }
     // Focus follows the guest: to the new step's heading, else where an action asked for it.

@@ -11,10 +11,10 @@ import type { Props } from './widget.js';
 const safeUrl = (url: string | null): string | null => (url && /^https?:\/\//i.test(url) ? url : null);
 
 /**
- * The end of a booking, and the way back from the payment page (SPEC §11): the booking number as
- * text once CONFIRMED; the way to pay while online payment is due; while the payment is being
- * confirmed, what is being paid for; a payment that did not go through, with the way back to it
- * while the places are still held; and a new booking after a failure or for an unknown one.
+ * The end of a booking, and the way back from the payment page (docs/payments.md): the booking
+ * number as text once CONFIRMED; the way to pay while online payment is due; while the payment is
+ * being confirmed, what is being paid for; a payment that did not go through, with the way back to
+ * it while the places are still held; and a new booking after a failure or for an unknown one.
  */
 export function Confirmation({ w }: Props) {
   const { model, t, fmt } = w;

@@ -14,7 +14,7 @@ interface FieldProps extends Props {
   type: string;
   autoComplete: string;
   required?: boolean;
-  /** As the server accepts (SPEC §6): no message for an over-long value is needed. */
+  /** As the server accepts (shared/schemas/booking.ts): no message for an over-long value is needed. */
   maxLength: number;
 }
 

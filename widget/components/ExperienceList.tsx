@@ -6,7 +6,7 @@
 import { h } from 'preact';
 import type { Props } from './widget.js';
 
-/** The org's experiences, when the embed names none (SPEC §10). */
+/** The org's experiences, when the embed names none (README.md, "Embed the widget"). */
 export function ExperienceList({ w: { model, t, fmt } }: Props) {
   const list = model.experiences.value;
   if (!list) return null;

@@ -45,7 +45,7 @@ export interface Messages {
   bookedFor: (name: string, email: string) => string;
   continueToPayment: string;
   bookAnother: string;
-  /** Back from the payment page (SPEC §11): the heading, by where the payment stands. */
+  /** Back from the payment page (docs/payments.md): the heading, by where the payment stands. */
   returned: Record<Payment, string>;
   stillConfirming: string;
   checkAgain: string;

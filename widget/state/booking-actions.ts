@@ -1,4 +1,4 @@
-/** Choosing a time, the party and the guest's details, and booking it (SPEC §6, §10). */
+/** Choosing a time, the party and the guest's details, and booking it (shared/schemas/booking.ts). */
 import type { PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
 import { ApiError, newIdempotencyKey } from '../api.js';
 import type { OutingApi } from '../api.js';
@@ -10,7 +10,7 @@ import type { BookingState } from './state.js';
 import { checkContact } from './validate.js';
 import type { Contact, ContactField, FieldProblems } from './validate.js';
 
-/** `detail` of the `outing:booked` event (SPEC §10). */
+/** `detail` of the `outing:booked` event (README.md, "Embed the widget"). */
 export interface BookedDetail {
   bookingNumber: string;
   experienceId: string;

@@ -19,7 +19,7 @@ export function go(s: BookingState, to: Step): void {
 }
 
 export function createCalendarActions(s: BookingState, api: OutingApi) {
-  /** Today's month and the next, in one call: SPEC §10 allows two JSON calls before the times. */
+  /** Today's month and the next, in one call: two JSON calls before the times (e2e/embed.e2e.test.ts). */
   const firstRange = (experienceId: string) => ({
     experienceId,
     endDate: lastDayOf(addMonths(monthOf(s.now().toISOString()), 1)),

@@ -1,7 +1,7 @@
 /**
- * The guest back from the payment page (SPEC §11): what became of the booking. Stripe's signed
- * callback confirms it, often a few seconds after the guest is back, so a paid booking still
- * PENDING is asked about again for a while.
+ * The guest back from the payment page (docs/payments.md): what became of the booking. Stripe's
+ * signed callback confirms it, often a few seconds after the guest is back, so a paid booking
+ * still PENDING is asked about again for a while.
  */
 import type { PublicBooking, PublicBookingStatus } from '../../shared/index.js';
 import type { OutingApi } from '../api.js';

@@ -11,8 +11,8 @@ import type { Contact, FieldProblems } from './validate.js';
 
 export type Step = 'experiences' | 'calendar' | 'times' | 'details' | 'done';
 /**
- * The guest back from the payment page (SPEC §11), on the done step: the payment being confirmed,
- * still not confirmed after a while, not made, or no such booking.
+ * The guest back from the payment page (docs/payments.md), on the done step: the payment being
+ * confirmed, still not confirmed after a while, not made, or no such booking.
  */
 export type Payment = 'wait' | 'slow' | 'fail' | 'gone';
 export type Problem = keyof Messages['errors'];
@@ -23,7 +23,7 @@ export interface Trouble {
   retry?: () => void;
 }
 
-// SPEC §5 lets a booking window reach 730 days ahead.
+// A booking window reaches up to 730 days ahead (maxAdvanceDays in shared/schemas/experience.ts).
 const MONTHS_AHEAD = 24;
 
 export const emptyContact: Contact = { name: '', email: '', phone: '', website: '' };

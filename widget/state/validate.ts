@@ -1,8 +1,9 @@
 /**
- * Hand-written checks of the guest's details before they are sent (SPEC §6). Lengths are held by
- * the inputs' maxLength (name 200, e-mail 254, phone 40). The e-mail check catches what is plainly
- * not an address; the server's stricter one answers a field error, shown beside the field too
- * (booking-actions.ts): the full pattern would not fit the size budget.
+ * Hand-written checks of the guest's details before they are sent (the server's are in
+ * shared/schemas/booking.ts). Lengths are held by the inputs' maxLength (name 200, e-mail 254,
+ * phone 40). The e-mail check catches what is plainly not an address; the server's stricter one
+ * answers a field error, shown beside the field too (booking-actions.ts): the full pattern would
+ * not fit the size budget.
  */
 
 export interface Contact {

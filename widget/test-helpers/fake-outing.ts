@@ -1,6 +1,6 @@
 /**
  * A stand-in for Outing's public API at the network boundary (`fetch`), for component tests.
- * It answers like SPEC §10 from a small in-memory schedule: every day but Monday at 09:00 and
+ * It answers like the real one from a small in-memory schedule: every day but Monday at 09:00 and
  * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
  */
 import type { BookingStatus, PublicBooking, PublicExperience, TimeSlotAvailability } from '../../shared/index.js';
