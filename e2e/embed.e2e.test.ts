@@ -120,7 +120,7 @@ describe('under the strict Content-Security-Policy of SPEC §10', () => {
     });
     const response = await page.goto(`${outing.origin}/demo/csp.html`);
     expect(response!.headers()['content-security-policy']).toBe(
-      `default-src 'self'; script-src 'self' ${outing.origin}; connect-src ${outing.origin}; style-src 'self'`,
+      `default-src 'self'; script-src 'self' ${outing.origin}; connect-src ${outing.origin}; style-src 'self'; frame-ancestors 'none'`,
     );
     const w = widgetOn(page);
     await pickExperience(w, 'Alfama Old Town Walk');

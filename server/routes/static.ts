@@ -34,9 +34,17 @@ const DEMO_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-/** The strict policy of SPEC §10 that host pages may use; the demo pages are served under it. */
+/** The strict policy that host pages may use (README, "Embed the widget"); the demo pages are served under it. */
 export function strictCsp(apiOrigin: string): string {
   return `default-src 'self'; script-src 'self' ${apiOrigin}; connect-src ${apiOrigin}; style-src 'self'`;
+}
+
+/**
+ * The demo's own policy: the host-page policy, and no framing. The demo books for real, so a page
+ * elsewhere must not frame it and trick a visitor into clicking "Book" (clickjacking).
+ */
+export function demoCsp(apiOrigin: string): string {
+  return `${strictCsp(apiOrigin)}; frame-ancestors 'none'`;
 }
 
 /** `/widget.js` and the demo site: no key needed. */
@@ -44,6 +52,8 @@ export function mountStatic(app: Hono<AppEnv>, deps: { store: Store; publicUrl: 
   let widget: Encoded | undefined;
 
   app.get('/widget.js', (c) => {
+    // Browsers must run it as script only because we say it is one, never by sniffing.
+    c.header('X-Content-Type-Options', 'nosniff');
     widget ??= (() => {
       const raw = readAsset('dist/widget/widget.js');
       return raw ? encode(raw) : undefined;
@@ -79,6 +89,7 @@ export function mountStatic(app: Hono<AppEnv>, deps: { store: Store; publicUrl: 
   };
 
   const serveDemo = (c: Context<AppEnv>, name: string): Response => {
+    c.header('X-Content-Type-Options', 'nosniff');
     const file = demoFile(name);
     if (!file) return c.json(errorBody('NOT_FOUND', 'No such demo file'), 404);
     const publicUrl = deps.publicUrl();
@@ -86,7 +97,7 @@ export function mountStatic(app: Hono<AppEnv>, deps: { store: Store; publicUrl: 
     c.header('Content-Type', file.type);
     c.header('Cache-Control', 'no-cache');
     if (file.ext !== '.html') return c.body(new Uint8Array(file.bytes));
-    c.header('Content-Security-Policy', strictCsp(origin));
+    c.header('Content-Security-Policy', demoCsp(origin));
     const key = deps.store.getSetting(DEMO_KEY_SETTING) ?? '';
     const html = file.bytes
       .toString('utf8')

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useAssetReader } from '../assets.js';
+import { createTestApp, repoRoot, type TestApp } from '../test-helpers/index.js';
+
+// The widget bundle is a build output; a stand-in keeps this test independent of `npm run build`.
+const WIDGET = Buffer.from('/* widget */ window.Outing = {};\n'.repeat(50));
+useAssetReader((path) => {
+  if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
+  try {
+    return readFileSync(join(repoRoot, path));
+  } catch {
+    return undefined;
+  }
+});
+
+let t: TestApp;
+beforeAll(() => {
+  t = createTestApp();
+});
+afterAll(() => t.close());
+
+describe('/widget.js', () => {
+  it('is never sniffed into another type, in every encoding and on a 304', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const res = await t.request('GET', '/widget.js', { key: null, headers: { 'accept-encoding': encoding } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const first = await t.request('GET', '/widget.js', { key: null });
+    const again = await t.request('GET', '/widget.js', { key: null, headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('/demo', () => {
+  it.each(['/demo', '/demo/', '/demo/index.html', '/demo/csp.html'])('%s may not be framed and is not sniffed', async (path) => {
+    const res = await t.request('GET', path, { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const origin = new URL(t.config.publicUrl).origin;
+    expect(res.headers.get('content-security-policy')).toBe(
+      `default-src 'self'; script-src 'self' ${origin}; connect-src ${origin}; style-src 'self'; frame-ancestors 'none'`,
+    );
+  });
+
+  it.each([
+    ['/demo/demo.css', 'text/css; charset=utf-8'],
+    ['/demo/demo.js', 'text/javascript; charset=utf-8'],
+    ['/demo/favicon.svg', 'image/svg+xml'],
+  ])('%s is not sniffed either', async (path, type) => {
+    const res = await t.request('GET', path, { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers a missing file with a 404 that is not sniffed', async () => {
+    const res = await t.request('GET', '/demo/nothing.html', { key: null });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
