@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { createTestApp, expectData, expectError, expectValidationError, type TestApp } from '../test-helpers/index.js';
 import { Experience, Organization } from '../../shared/index.js';
 import { BODY_LIMIT_BYTES } from './body.js';
@@ -56,6 +57,30 @@ describe('request bodies', () => {
     const res = await t.request('POST', '/v1/experiences', { body: JSON.stringify(validExperience) });
     expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
+
+  it.each([
+    'application/json; charset=utf-16',
+    'application/json; charset=UTF-16LE',
+    'application/json;charset="utf-16"',
+    'application/json; charset=iso-8859-1',
+    'application/json; charset=us-ascii',
+    'application/json; charset=',
+    'application/json; foo; charset=utf-16',
+    'application/json; a="x;y"; charset="Windows-1252"',
+    'application/json; charset=utf-8; charset=utf-16',
+  ])('refuses a body declared in another charset than UTF-8 (%s) with 415', async (type) => {
+    const res = await t.request('POST', '/v1/experiences', { body: JSON.stringify(validExperience), headers: { 'content-type': type } });
+    const error = expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(error.message).toMatch(/Only UTF-8/);
+  });
+
+  it.each(['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/json; charset=utf8', 'application/json; v=1'])(
+    'accepts UTF-8 however it is spelled, and other parameters (%s)',
+    async (type) => {
+      const res = await t.request('POST', '/v1/experiences', { body: JSON.stringify(validExperience), headers: { 'content-type': type } });
+      expectData(res, Experience, 201);
+    },
+  );
 
   it('refuses look-alike media types such as application/jsonp', async () => {
     const res = await t.request('PATCH', '/v1/organization', {
@@ -155,6 +180,38 @@ describe('request bodies', () => {
         chunks: [body],
       });
       expectError({ status: res.status, body: JSON.parse(res.body) }, 413, 'PAYLOAD_TOO_LARGE');
+    });
+
+    it('takes a client that sends half a body and hangs up for what it is: no server error, no stack', async () => {
+      const before = t.logs.length;
+      const port = Number(new URL(url).port);
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(
+            'POST /v1/experiences HTTP/1.1\r\nHost: localhost\r\n' +
+              `Authorization: Bearer ${t.secretKey}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n` +
+              '{"name":"Harbour',
+            () => setTimeout(() => socket.destroy(), 50),
+          );
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
+      });
+      const entries = async () => {
+        for (let i = 0; i < 100; i++) {
+          const now = t.logEntries().slice(before);
+          if (now.some((e) => e.msg === 'request')) return now;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        throw new Error(`no request line logged: ${t.logs.slice(before).join('\n')}`);
+      };
+      const logged = await entries();
+      expect(logged.filter((e) => e.level === 'error' || e.level === 'warn')).toEqual([]);
+      expect(logged.filter((e) => 'stack' in e)).toEqual([]);
+      expect(logged.find((e) => e.msg === 'request')).toMatchObject({ method: 'POST', path: '/v1/experiences', status: 400 });
+      // The server is fine and the connection pool too: the next request is served.
+      const ok = await fetch(`${url}/healthz`);
+      expect(ok.status).toBe(200);
     });
 
     it('accepts a small chunked JSON body', async () => {

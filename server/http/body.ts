@@ -1,9 +1,36 @@
 import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import { ApiError } from './errors.js';
+import { Refusal } from '../domain/refusal.js';
+import { lateRequestSockets } from './client-errors.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
+
+/**
+ * The body stopped arriving: the client closed the connection (a cancelled upload, a closed tab)
+ * or was cut off for being too slow (`lateRequestSockets`). Nobody is left to read an answer, and
+ * nothing went wrong on our side: it is a Refusal so that it is never reported as a server error,
+ * and `logClientAbort` (see below) is the one line it deserves in the log.
+ */
+export class ClientAbortedRequest extends Refusal {
+  constructor(readonly late: boolean) {
+    super(
+      'VALIDATION_ERROR',
+      late ? 'The request body did not arrive in time' : 'The client closed the connection before the whole body arrived',
+      [{ path: 'body', message: late ? 'not received in time' : 'incomplete' }],
+    );
+    this.name = 'ClientAbortedRequest';
+  }
+}
+
+/** The log line for a `ClientAbortedRequest`: what happened, no stack (it is not a fault). */
+export function logClientAbort(
+  logger: { info(msg: string, fields?: Record<string, unknown>): void },
+  err: ClientAbortedRequest,
+  fields: Record<string, unknown>,
+): void {
+  logger.info(err.late ? 'request timed out while its body was arriving' : 'client aborted the request', fields);
+}
 
 /** Node's own request stream, when served by @hono/node-server (not under app.request()). */
 function nodeStream(c: Context): IncomingMessage | undefined {
@@ -25,9 +52,18 @@ function readNodeStream(incoming: IncomingMessage): Promise<string> {
       reject(tooLarge());
     };
     const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    // A body that stops short: Node emits 'aborted' and an 'error' ("aborted", ECONNRESET) when the
+    // connection closes before the body is complete, or just 'close'. Whichever comes first.
+    const onCut = () => {
+      if (incoming.complete) return;
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      reject(new ClientAbortedRequest(lateRequestSockets.has(incoming.socket)));
+    };
     incoming.on('data', onData);
     incoming.once('end', onEnd);
-    incoming.once('error', reject);
+    incoming.once('error', onCut);
+    incoming.once('close', onCut);
   });
 }
 
@@ -56,23 +92,62 @@ async function readLimited(c: Context): Promise<string> {
 }
 
 function tooLarge() {
-  return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`);
+  return new Refusal('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`);
 }
 
 /**
- * The request body as JSON (SPEC §2): an empty body reads as `{}` whatever its content type;
- * a non-empty one must be `application/json`, at most 64 KiB, and parse.
+ * Every `charset` parameter of a media type, unquoted and lower-cased. Parameters are `;`-separated
+ * `name=value` pairs whose value may be a quoted string (RFC 9110 §5.6.6), which may hold a `;`.
+ */
+function charsetsOf(mediaType: string): string[] {
+  const params: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < mediaType.length; i++) {
+    const ch = mediaType[i] ?? '';
+    if (quoted && ch === '\\') {
+      current += mediaType[++i] ?? '';
+      continue;
+    }
+    if (ch === '"') quoted = !quoted;
+    else if (ch === ';' && !quoted) {
+      params.push(current);
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  params.push(current);
+  return params.slice(1).flatMap((param) => {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') return [];
+    return [param.slice(eq + 1).replaceAll('"', '').trim().toLowerCase()];
+  });
+}
+
+/**
+ * The request body as JSON (README, "Use the API"): an empty body reads as `{}` whatever its
+ * content type; a non-empty one must be `application/json` in UTF-8, at most 64 KiB, and parse.
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await readLimited(c);
   if (text.length === 0) return {};
   const type = c.req.header('content-type') ?? '';
   if (!JSON_MEDIA_TYPE.test(type.trim())) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
+    throw new Refusal('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
+  }
+  // JSON on the wire is UTF-8 (RFC 8259 §8.1) and the body is decoded as such: a body declared in
+  // another charset would be read as something its sender did not mean. `utf8` is a common
+  // spelling of the same encoding (a WHATWG label of UTF-8).
+  if (charsetsOf(type).some((charset) => charset !== 'utf-8' && charset !== 'utf8')) {
+    throw new Refusal(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Only UTF-8 is accepted: send the body as JSON with Content-Type: application/json (or application/json; charset=utf-8)',
+    );
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON');
+    throw new Refusal('INVALID_JSON', 'The body is not valid JSON');
   }
 }
