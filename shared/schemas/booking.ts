@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Instant, InstantInput, LocalDate, NonBlank, PageQuery } from './common.js';
+import { Email, Instant, InstantInput, LocalDate, NonBlank, PageQuery, SearchTerm } from './common.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
@@ -7,10 +7,27 @@ export const BookingStatus = z.enum(BOOKING_STATUSES);
 export type BookingStatus = z.infer<typeof BookingStatus>;
 export const BOOKING_SOURCES = ['API', 'WIDGET'] as const;
 
-export const Metadata = z
-  .record(z.string().min(1).max(40), z.string().max(500))
-  .refine((m) => Object.keys(m).length <= 20, { message: 'At most 20 metadata keys' })
-  .describe('Up to 20 string values; keys ≤ 40 chars, values ≤ 500 chars');
+/**
+ * Keys that name parts of every JavaScript object. JSON.parse makes `__proto__` an own key, but
+ * zod's record skips it (so that it cannot replace the result's prototype): without this check it
+ * would vanish and the request still succeed. The three are refused by name instead.
+ */
+const RESERVED_METADATA_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+export const Metadata = z.preprocess(
+  (value, ctx) => {
+    if (value !== null && typeof value === 'object') {
+      for (const key of RESERVED_METADATA_KEYS) {
+        if (Object.hasOwn(value, key)) ctx.issues.push({ code: 'custom', path: [key], message: `"${key}" is a reserved key`, input: value });
+      }
+    }
+    return value;
+  },
+  z
+    .record(z.string().min(1).max(40), z.string().max(500))
+    .refine((m) => Object.keys(m).length <= 20, { message: 'At most 20 metadata keys' })
+    .describe('Up to 20 string values; keys ≤ 40 chars, values ≤ 500 chars'),
+);
 export type Metadata = z.infer<typeof Metadata>;
 
 const guestFields = {
@@ -106,7 +123,7 @@ export const BookingListQuery = z.strictObject({
   status: BookingStatus.optional(),
   startDate: DateOrInstant.optional().describe("Date (org's time zone) or instant, inclusive, on the slot start"),
   endDate: DateOrInstant.optional().describe("Date (org's time zone) or instant, inclusive, on the slot start"),
-  q: z.string().min(1).max(200).optional().describe('Booking number, guest e-mail or name (case-insensitive)'),
+  q: SearchTerm.optional().describe('Booking number, guest e-mail or name (case-insensitive)'),
   ...PageQuery,
 });
 

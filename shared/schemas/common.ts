@@ -89,6 +89,17 @@ export const NonBlank = (max: number) =>
     .max(max)
     .refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
 
+/**
+ * A search term of a list's query. Control characters (a NUL, a tab…) are refused: no name,
+ * e-mail or booking number holds one, and the database would not match them as the caller meant
+ * (a NUL ends the term for SQLite's LIKE, so `q=%00` matched every row).
+ */
+export const SearchTerm = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'Must not contain control characters' });
+
 /** A non-negative integer given as a query string. */
 export function queryInt(min: number, max: number) {
   return z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Instant, PageQuery } from './common.js';
+import { Instant, PageQuery, SearchTerm } from './common.js';
 import { Booking } from './booking.js';
 
 export const Customer = z.object({
@@ -21,7 +21,7 @@ export const CustomerDetail = Customer.extend({ bookings: z.array(Booking).descr
 export type CustomerDetail = z.infer<typeof CustomerDetail>;
 
 export const CustomerListQuery = z.strictObject({
-  search: z.string().min(1).max(200).optional().describe('Case-insensitive substring of name or e-mail'),
+  search: SearchTerm.optional().describe('Case-insensitive substring of name or e-mail'),
   ...PageQuery,
 });
 
