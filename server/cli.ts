@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { openStore, type Store } from './store/index.js';
-import { restoreDatabase, RestoreError } from './store/restore.js';
+import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
 import { createOrganization } from './services/organizations.js';
 import { createApiKey, describeApiKey } from './services/api-keys.js';
 // The server (every route, the workers) is loaded only by `serve`, so the other commands start fast.
@@ -24,7 +24,51 @@ const USAGE = `Usage: outing <command> [options]
   backup FILE [--db PATH]                              online backup, safe while serving
   restore FILE [--db PATH]                             put a backup in place (the server must be stopped)
 
-Environment: PORT, HOST, DATABASE_PATH, PUBLIC_URL, … (see README); flags win.`;
+Run outing COMMAND --help for one command. Environment: PORT, HOST, DATABASE_PATH, PUBLIC_URL, …
+(see README); flags win.`;
+
+/** What `outing COMMAND --help` prints: the command's line of USAGE, and what to know before running it. */
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `Usage: outing serve [--port N] [--host H] [--db PATH] [--demo]
+
+Runs the server (migrating the database first). --demo creates a demo organization on an empty
+database and prints its keys. Stops cleanly on SIGTERM or SIGINT.`,
+  init: `Usage: outing init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH]
+
+Creates an organization with its first secret key, publishable key and iCal feed, creating the
+database when there is none. Prints them as JSON on stdout, once. Defaults: UTC, USD.`,
+  keys: `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
+       outing keys list --org ORG_ID [--db PATH]
+       outing keys revoke KEY_ID [--db PATH]
+
+Run outing keys create --help (or list, revoke) for one of them.`,
+  'keys create': `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
+
+Creates an API key and prints it as JSON on stdout, once. A secret key has every scope unless
+--scopes names some (${SCOPES.join(', ')}); --publishable makes a key for the widget, which takes no scopes.`,
+  'keys list': `Usage: outing keys list --org ORG_ID [--db PATH]
+
+Lists an organization's keys as JSON on stdout (never the keys themselves).`,
+  'keys revoke': `Usage: outing keys revoke KEY_ID [--db PATH]
+
+Revokes a key: requests with it are refused from then on.`,
+  backup: `Usage: outing backup FILE [--db PATH]
+
+Writes a consistent copy of the database to FILE, safely while the server runs. FILE must not be
+the database itself, its -wal/-shm/-journal file, or a link to any of them.`,
+  restore: `Usage: outing restore FILE [--db PATH]
+
+Replaces the database with the backup FILE. The server must be stopped first.`,
+};
+
+/** `--help` or `-h` among a command's arguments (before a `--` that ends the options). */
+function wantsHelp(args: string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
 
 const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -162,7 +206,9 @@ async function backup(args: string[]): Promise<void> {
   if (positionals.length > 1) throw new CliError(`Unexpected argument: ${positionals[1]}`);
   const config = loadConfig(process.env, { db: values.db });
   const target = resolve(file);
-  if (target === config.databasePath) throw new CliError('The backup file must not be the database itself');
+  if (isDatabaseFile(target, config.databasePath)) {
+    throw new CliError('The backup file must not be the database itself (nor its -wal, -shm or -journal file, nor a link to one)');
+  }
   try {
     statSync(config.databasePath);
   } catch {
@@ -267,6 +313,13 @@ async function serve(args: string[]): Promise<void> {
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  // Before any parsing, so that help works whatever else is on the line. Human text: stderr, like USAGE.
+  const sub = command === 'keys' && ['create', 'list', 'revoke'].includes(args[0] ?? '') ? `keys ${args[0]}` : command;
+  const help = sub !== undefined && Object.hasOwn(COMMAND_USAGE, sub) ? COMMAND_USAGE[sub] : undefined;
+  if (help !== undefined && wantsHelp(sub === command ? args : args.slice(1))) {
+    process.stderr.write(`${help}\n`);
+    return;
+  }
   try {
     switch (command) {
       case 'serve':

@@ -1,5 +1,8 @@
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import {
+  chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync,
+  renameSync, rmSync, statSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { connect, readMigrations } from './db.js';
 import { tryServerLock } from './server-lock.js';
 
@@ -9,6 +12,49 @@ export class RestoreError extends Error {}
 const SQLITE_HEADER = 'SQLite format 3\0';
 /** The files SQLite keeps beside a database; a stale one would be replayed into the restored file. */
 const SIDECARS = ['-wal', '-shm', '-journal'];
+
+/** `path` with `..` and symbolic links resolved, also when it (or what its link points at) does not exist yet. */
+function canonicalPath(path: string, hops = 0): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    // missing, or a link to something missing
+  }
+  try {
+    if (hops < 40 && lstatSync(abs).isSymbolicLink()) return canonicalPath(resolve(dirname(abs), readlinkSync(abs)), hops + 1);
+  } catch {
+    // not there at all
+  }
+  try {
+    return join(realpathSync(dirname(abs)), basename(abs));
+  } catch {
+    return abs;
+  }
+}
+
+function sameInode(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `path` names the database at `dbPath`, or one of the files SQLite keeps beside it, under
+ * any other name: through `..`, a symbolic link (even one to a file not there yet), or a hard link
+ * (the same device and inode). Comparing the spelled paths alone misses all three, and writing a
+ * backup "to" the live database would roll it back to itself mid-write.
+ */
+export function isDatabaseFile(path: string, dbPath: string): boolean {
+  const target = canonicalPath(path);
+  return ['', ...SIDECARS].some((suffix) => {
+    const file = `${dbPath}${suffix}`;
+    return target === canonicalPath(file) || sameInode(path, file);
+  });
+}
 
 function readHeader(file: string): string {
   const fd = openSync(file, 'r');
@@ -76,7 +122,7 @@ function checkCopy(file: string, source: string): void {
 export function restoreDatabase(source: string, dbPath: string): { bytes: number } {
   const from = resolve(source);
   const to = resolve(dbPath);
-  if (from === to) throw new RestoreError('The backup file is the database itself');
+  if (isDatabaseFile(from, to)) throw new RestoreError('The backup file is the database itself (or one of its -wal, -shm, -journal files)');
   let size: number;
   try {
     const stat = statSync(from);
