@@ -31,9 +31,9 @@ export interface RequestTimeLimits {
    */
   headersMs: number;
   /**
-   * The whole request, headers and body (at most 64 KiB): 30 s, enough for 64 KiB at ~20 kbit/s
-   * with room to spare. A booking is well under 2 KiB. The time the server then takes to answer
-   * does not count.
+   * The whole request, headers and body (at most 64 KiB): 30 s, enough for the largest body at
+   * 20 kbit/s (26 s); a booking is under 2 KiB, a second even on such a link. The time the server
+   * then takes to answer does not count.
    */
   requestMs: number;
   /** How often Node looks for late requests (its default, 30 s, would let one live up to 60 s). */
