@@ -95,3 +95,28 @@ describe('control characters in search terms', () => {
     expectList(await t.request('GET', `/v1/bookings?q=${encodeURIComponent('João')}`), Booking);
   });
 });
+
+describe('outbound URLs saved through the API', () => {
+  it.each([
+    'http://192.0.2.1/hook',
+    'http://198.51.100.7/hook',
+    'https://203.0.113.9/hook',
+    'http://192.88.99.1/hook',
+    'http://198.18.0.1/hook',
+    'http://3325256705/hook', // 198.51.100.1 as one number
+    'http://[::ffff:0:7f00:1]/hook',
+    'http://[64:ff9b:1::a00:1]/hook',
+    'http://[2001:db8::1]/hook',
+    'http://[3fff::1]/hook',
+    'http://[5f00::1]/hook',
+  ])('refuses a webhook endpoint at %s as an invalid url', async (url) => {
+    const res = await t.request('POST', '/v1/webhook-endpoints', { body: { url } });
+    const [detail] = expectValidationError(res, 'url');
+    expect(detail?.message).toMatch(/OUTBOUND_ALLOW_PRIVATE/);
+  });
+
+  it('refuses a calendar import from a documentation address as an invalid url', async () => {
+    const res = await t.request('POST', '/v1/calendar-imports', { body: { name: 'Partner', url: 'https://192.0.2.10/cal.ics' } });
+    expectValidationError(res, 'url');
+  });
+});
