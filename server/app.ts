@@ -1,20 +1,19 @@
 import { Hono } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
-import { redactTarget } from './logger.js';
+import { redactTarget, type Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import { Refusal } from './domain/refusal.js';
 import { errorBody, renderRefusal } from './http/errors.js';
+import { ClientAbortedRequest, logClientAbort } from './http/body.js';
 import type { AppEnv } from './http/context.js';
-import { requestIdFor } from './http/request-id.js';
-import { clientIp } from './http/client-ip.js';
 import { Idempotency } from './http/idempotency.js';
 import { GroupCommit } from './http/group-commit.js';
 import { RateLimiter } from './http/rate-limit.js';
-import type { ApiRoutes, RouteContext } from './http/router.js';
+import { requestLog } from './http/request-log.js';
+import type { ApiRoutes } from './http/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
-import { renderDocsPage } from './http/docs-page.js';
+import { referenceRoutes } from './http/docs.js';
+import type { RouteContext } from './routes/context.js';
 import { organizationRoutes } from './routes/organization.js';
 import { experienceRoutes } from './routes/experiences.js';
 import { availabilityRoutes } from './routes/availability.js';
@@ -22,106 +21,73 @@ import { bookingRoutes } from './routes/bookings.js';
 import { customerRoutes } from './routes/customers.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
-import { publicCors, publicRateLimit, publicRoutes } from './routes/public.js';
-import { mountStatic } from './routes/static.js';
-import { mountPaymentCallbacks, paymentRoutes } from './routes/payments.js';
+import { publicRoutes } from './routes/public.js';
+import { staticRoutes } from './routes/static.js';
+import { paymentCallbackRoutes, paymentRoutes } from './routes/payments.js';
+import { calendarRoutes, icalFeedRoutes } from './routes/calendars.js';
 import { paymentProviderFrom } from './payments/configure.js';
 import type { PaymentProvider } from './payments/provider.js';
-import { calendarRoutes, icalFeedRoutes } from './routes/calendars.js';
-import { CalendarSync } from './ical/sync.js';
+import { CalendarSync } from './services/calendar-sync.js';
 
 export interface AppDeps {
   store: Store;
-  config: Config;
+  /** Final: nothing changes it after the app is made. */
+  config: Readonly<Config>;
   logger: Logger;
   now?: () => number;
   /** The online payment provider; default: the one `config` sets up (none without Stripe keys). */
   payments?: PaymentProvider | null;
-  /** Calendar-import syncing shared by routes and the background loop; default: a new one (not started). */
+  /** Calendar-import syncing shared by routes and the background job; default: a new one. */
   calendarSync?: CalendarSync;
 }
 
 export const VERSION = '0.1.0';
 
+/** The `/v1` resources, each mounted under `/v1` and its alias `/api/v1`. */
+const V1_ROUTES = [
+  organizationRoutes,
+  experienceRoutes,
+  availabilityRoutes,
+  bookingRoutes,
+  customerRoutes,
+  webhookRoutes,
+  eventRoutes,
+  calendarRoutes,
+  paymentRoutes,
+];
+/** What sits at the root: the widget and demo pages, the iCal feeds, the payment provider's callbacks. */
+const ROOT_ROUTES = [staticRoutes, icalFeedRoutes, paymentCallbackRoutes];
+
 export function createApp(deps: AppDeps) {
   const { store, config, logger } = deps;
   const now = deps.now ?? Date.now;
   const payments = (deps.payments === undefined ? paymentProviderFrom(config, logger) : deps.payments) ?? undefined;
+  const calendarSync = deps.calendarSync ?? new CalendarSync({ store, config, logger, now });
   const ctx: RouteContext = {
     store,
     now,
+    config,
+    logger,
+    payments,
+    calendarSync,
     idempotency: new Idempotency(store, now),
     limiter: new RateLimiter(now),
     rateLimitPerMinute: config.rateLimitPerMinute,
     writes: new GroupCommit(store),
   };
-  const calendarSync = deps.calendarSync ?? new CalendarSync({ store, config, logger, now });
 
   const app = new Hono<AppEnv>();
-
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    const requestId = requestIdFor(c.req.header('x-request-id'));
-    c.set('requestId', requestId);
-    let socketIp = 'unknown';
-    try {
-      socketIp = getConnInfo(c).remote.address ?? 'unknown';
-    } catch {
-      // app.request() in tests has no socket
-    }
-    c.set('clientIp', clientIp(socketIp, c.req.header('x-forwarded-for'), config.trustProxy));
-    await next();
-    c.res.headers.set('X-Request-Id', requestId);
-    const url = new URL(c.req.url);
-    const caller = c.get('caller');
-    logger.info('request', {
-      requestId,
-      method: c.req.method,
-      path: redactTarget(url.pathname + url.search),
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(caller ? { orgId: caller.orgId, keyId: caller.keyId } : {}),
-    });
-  });
-
+  app.use('*', requestLog(logger, config.trustProxy));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
-  const v1: ApiRoutes[] = [
-    organizationRoutes(ctx),
-    experienceRoutes(ctx),
-    availabilityRoutes(ctx),
-    bookingRoutes(ctx),
-    customerRoutes(ctx),
-    webhookRoutes(ctx, { allowPrivate: config.outboundAllowPrivate }),
-    eventRoutes(ctx),
-    calendarRoutes(ctx, { config, calendarSync }),
-    paymentRoutes(ctx, { provider: payments, logger }),
-  ];
+  const v1: ApiRoutes[] = V1_ROUTES.map((routes) => routes(ctx));
   for (const routes of v1) {
     app.route('/v1', routes.app);
     app.route('/api/v1', routes.app);
   }
-
-  const publicApi = publicRoutes(
-    ctx,
-    payments && {
-      provider: payments,
-      holdMinutes: config.paymentHoldMinutes,
-      fallbackPage: () => `${config.publicUrl}/demo`,
-      logger,
-    },
-  );
-  app.use('/public/v1/*', publicCors);
-  app.use(
-    '/public/v1/*',
-    publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, now),
-  );
+  const publicApi = publicRoutes(ctx);
   app.route('/public/v1', publicApi.app);
-
-  mountPaymentCallbacks(app, { store, providers: payments ? [payments] : [], now, logger });
-
-  mountStatic(app, { store, publicUrl: () => config.publicUrl });
-  app.route('/', icalFeedRoutes({ store, config, now }));
+  for (const routes of ROOT_ROUTES) app.route('/', routes(ctx));
 
   let openApi: Record<string, unknown> | undefined;
   const openApiDocument = () =>
@@ -135,13 +101,14 @@ export function createApp(deps: AppDeps) {
         serverUrl: config.publicUrl,
       },
     ));
-  app.get('/v1/openapi.json', (c) => c.json(openApiDocument()));
-  app.get('/api/v1/openapi.json', (c) => c.json(openApiDocument()));
-  app.get('/docs', (c) => c.html(renderDocsPage(openApiDocument())));
+  app.route('/', referenceRoutes(openApiDocument));
 
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
-
   app.onError((err, c) => {
+    if (err instanceof ClientAbortedRequest) {
+      logClientAbort(logger, err, { requestId: c.get('requestId'), method: c.req.method, path: redactTarget(new URL(c.req.url).pathname) });
+      return renderRefusal(c, err);
+    }
     if (err instanceof Refusal) return renderRefusal(c, err);
     logger.error('unhandled error', {
       requestId: c.get('requestId'),
@@ -151,5 +118,5 @@ export function createApp(deps: AppDeps) {
     return c.json(errorBody('INTERNAL_ERROR', 'Something went wrong on our side; quote the X-Request-Id if you contact support'), 500);
   });
 
-  return { app, openApiDocument, calendarSync };
+  return { app, openApiDocument, calendarSync, payments };
 }

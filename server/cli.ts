@@ -5,7 +5,8 @@ import { loadConfig, ConfigError, type Config } from './config.js';
 import { openStore, type Store } from './store/index.js';
 import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
 import { createOrganization } from './services/organizations.js';
-import { createApiKey, describeApiKey } from './services/api-keys.js';
+import { createApiKey } from './services/api-keys.js';
+import { serializeApiKey } from './serializers/api-key.js';
 // The server (every route, the workers) is loaded only by `serve`, so the other commands start fast.
 import type { RunningServer } from './main.js';
 import { canonicalZoneCase, idPattern, isTimeZone, CurrencyCode, Email, SCOPES, type Scope } from '../shared/index.js';
@@ -175,7 +176,7 @@ function keys(args: string[]): void {
     const config = loadConfig(process.env, { db: values.db });
     const data = withStore(config, (store) => {
       if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
-      return store.listApiKeys(orgId).map(describeApiKey);
+      return store.listApiKeys(orgId).map(serializeApiKey);
     });
     printJson({ data });
     return;
@@ -190,7 +191,7 @@ function keys(args: string[]): void {
       const row = idPattern('apiKey').test(keyId) ? store.getApiKey(keyId) : undefined;
       if (!row) throw new CliError(`No API key ${keyId}`);
       store.revokeApiKey(keyId, Date.now());
-      return describeApiKey(store.getApiKey(keyId) ?? row);
+      return serializeApiKey(store.getApiKey(keyId) ?? row);
     });
     process.stderr.write(`Key ${revoked.id} revoked; requests with it are refused from now on.\n`);
     printJson({ id: revoked.id, revokedAt: revoked.revokedAt });
@@ -308,7 +309,7 @@ async function serve(args: string[]): Promise<void> {
   // Before the banner: whoever waits for it may signal at once, and a signal without a listener kills.
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  process.stderr.write(banner(running.url, config.publicUrl, running.demo));
+  process.stderr.write(banner(running.url, running.publicUrl, running.demo));
 }
 
 export async function main(argv: string[]): Promise<void> {

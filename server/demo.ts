@@ -64,3 +64,8 @@ export function seedDemo(store: Store, publicUrl: string, now: number): DemoSeed
     return { organizationId: orgId, apiKey: created.apiKey, publishableKey: created.publishableKey, icalFeedUrl: created.icalFeedUrl };
   });
 }
+
+/** The demo organization's publishable key, which `/demo` embeds; undefined without a demo. */
+export function demoPublishableKey(store: Store): string | undefined {
+  return store.getSetting(DEMO_KEY_SETTING);
+}

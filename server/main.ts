@@ -1,6 +1,6 @@
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -8,13 +8,16 @@ import { openStore, type Store } from './store/index.js';
 import { holdServerLock } from './store/server-lock.js';
 import { answerMalformedRequests } from './http/client-errors.js';
 import { seedDemo, type DemoSeed } from './demo.js';
-import { startMaintenance } from './jobs.js';
-import { startWebhookWorker } from './webhooks/worker.js';
-import { paymentProviderFrom } from './payments/configure.js';
-import { startHoldSweeper } from './payments/holds.js';
+import type { Job } from './jobs/job.js';
+import { maintenanceJob } from './jobs/maintenance.js';
+import { webhookDeliveryJob } from './jobs/webhook-deliveries.js';
+import { calendarSyncJob } from './jobs/calendar-sync.js';
+import { holdExpiryJob } from './jobs/hold-expiry.js';
 
 export interface RunningServer {
   url: string;
+  /** PUBLIC_URL as served (it follows the port when not set). */
+  publicUrl: string;
   port: number;
   store: Store;
   demo: DemoSeed | undefined;
@@ -32,46 +35,62 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-/** Boot: open and migrate the database, seed the demo when asked, serve, and start background work. */
-export async function startServer(config: Config, options: { demo?: boolean; logger?: Logger } = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
-  // Held while serving, so that `outing restore` refuses to replace the database under us.
-  const serverLock = holdServerLock(config.databasePath, (msg, fields) => logger.warn(msg, fields));
-  const store = openStore(config.databasePath);
+/**
+ * The configuration as served: with port 0 (tests) the port is known only once listening, and the
+ * public URL follows it unless PUBLIC_URL was given. Nothing changes it afterwards.
+ */
+function servedConfig(config: Config, port: number): Readonly<Config> {
   const explicitPublicUrl = process.env.PUBLIC_URL !== undefined && process.env.PUBLIC_URL.trim() !== '';
-  const payments = paymentProviderFrom(config, logger);
-  const { app, calendarSync } = createApp({ store, config, logger, payments: payments ?? null });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  return Object.freeze({ ...config, port, publicUrl: explicitPublicUrl ? config.publicUrl : `http://localhost:${port}` });
+}
+
+/**
+ * Boot: open and migrate the database, listen, make the app from the final configuration, seed
+ * the demo when asked, and start the background jobs.
+ */
+export async function startServer(initial: Config, options: { demo?: boolean; logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(initial.logLevel);
+  // Held while serving, so that `outing restore` refuses to replace the database under us.
+  const serverLock = holdServerLock(initial.databasePath, (msg, fields) => logger.warn(msg, fields));
+  const store = openStore(initial.databasePath);
+  // The socket is bound before the app exists; the request listener is attached in the same
+  // turn of the event loop as `listening`, before any connection can be read.
+  const server = createServer();
   answerMalformedRequests(server);
   server.keepAliveTimeout = 5_000;
   let address: AddressInfo;
   try {
-    address = await listen(server, config.port, config.host);
+    address = await listen(server, initial.port, initial.host);
   } catch (err) {
     store.close();
     serverLock.release();
     throw err;
   }
-  if (!explicitPublicUrl) config.publicUrl = `http://localhost:${address.port}`;
+  const config = servedConfig(initial, address.port);
+  const { app, calendarSync, payments } = createApp({ store, config, logger });
+  server.on('request', getRequestListener(app.fetch));
+
   const demo = options.demo ? seedDemo(store, config.publicUrl, Date.now()) : undefined;
-  const stopMaintenance = startMaintenance({ store, config, logger });
-  const webhookWorker = startWebhookWorker({ store, config, logger });
-  // Imports calendars due now (also those that fell due while the server was down), then on schedule.
-  calendarSync.start();
-  // Releases lapsed payment holds now (also those that lapsed while the server was down) and every few seconds.
-  const holdSweeper = startHoldSweeper({ store, provider: payments, logger });
+  const jobs: Job<unknown>[] = [
+    maintenanceJob({ store, config, logger }),
+    webhookDeliveryJob({ store, config, logger }),
+    calendarSyncJob(calendarSync, logger),
+    holdExpiryJob({ store, provider: payments, logger }),
+  ];
+  for (const job of jobs) job.start();
   logger.info('listening', { host: config.host, port: address.port, database: config.databasePath });
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`,
+    publicUrl: config.publicUrl,
     port: address.port,
     store,
     demo,
     close: () =>
       (closing ??= (async () => {
-        // Stops taking deliveries now; attempts in flight get a moment to finish, the rest stay due.
-        const webhooksStopped = webhookWorker.stop();
+        // Jobs stop taking work now; attempts in flight get a moment to finish, the rest stay due.
+        const jobsStopped = Promise.allSettled(jobs.map((job) => job.stop()));
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // A keep-alive connection whose request was in flight turns idle only once answered: close it
@@ -82,11 +101,7 @@ export async function startServer(config: Config, options: { demo?: boolean; log
         await closed;
         clearInterval(sweep);
         clearTimeout(force);
-        await stopMaintenance();
-        await webhooksStopped;
-        await holdSweeper.stop();
-        // Cancels calendar fetches still under way; their last good copies stay.
-        await calendarSync.stop();
+        await jobsStopped;
         store.close();
         serverLock.release();
       })()),

@@ -40,3 +40,6 @@ export const maxPartySize = (e: { maxPerBooking: number | null; maxParticipants:
 export function overlapsAny(start: number, end: number, intervals: readonly { start: number; end: number }[]): boolean {
   return intervals.some((i) => i.start < end && i.end > start);
 }
+
+/** What a booking costs, in cents: its own unit price (as when booked) times its party. */
+export const bookingTotalCents = (b: { unitPrice: number; participants: number }): number => b.unitPrice * b.participants;

@@ -44,4 +44,7 @@ export function newBookingNumber(): string {
   return out;
 }
 
-export const BOOKING_NUMBER_RE = /^BK-[0-9A-HJKMNP-TV-Z]{8}$/;
+const BOOKING_NUMBER = 'BK-[0-9A-HJKMNP-TV-Z]{8}';
+export const BOOKING_NUMBER_RE = new RegExp(`^${BOOKING_NUMBER}$`);
+/** What a path may name a booking by: its id, or its booking number in any case. */
+export const BOOKING_REF_RE = new RegExp(`^(bk_[A-Za-z0-9]{1,64}|${BOOKING_NUMBER})$`, 'i');

@@ -209,6 +209,7 @@ describe('request bodies', () => {
       expect(logged.filter((e) => e.level === 'error' || e.level === 'warn')).toEqual([]);
       expect(logged.filter((e) => 'stack' in e)).toEqual([]);
       expect(logged.find((e) => e.msg === 'request')).toMatchObject({ method: 'POST', path: '/v1/experiences', status: 400 });
+      expect(logged.filter((e) => e.msg === 'client aborted the request')).toHaveLength(1);
       // The server is fine and the connection pool too: the next request is served.
       const ok = await fetch(`${url}/healthz`);
       expect(ok.status).toBe(200);

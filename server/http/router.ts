@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { Refusal } from '../domain/refusal.js';
 import { authenticatePublishable, authenticateSecret, requireScope } from './auth.js';
@@ -10,6 +10,7 @@ import type { Reply } from './reply.js';
 import type { GroupCommit } from './group-commit.js';
 import type { AppEnv, Caller } from './context.js';
 import type { Store } from '../store/index.js';
+import { BOOKING_REF_RE } from '../domain/ids.js';
 import { idPattern, type ErrorCode, type IdKind, type Scope } from '../../shared/index.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -55,7 +56,7 @@ export interface Input<Q, B, P extends string = never> {
   c: Context<AppEnv>;
 }
 
-export interface RouteContext {
+export interface HttpContext {
   store: Store;
   now: () => number;
   idempotency: Idempotency;
@@ -66,13 +67,12 @@ export interface RouteContext {
   writes?: GroupCommit;
 }
 
-const BOOKING_REF = /^(bk_[A-Za-z0-9]{1,64}|BK-[0-9A-HJKMNP-TV-Z]{8})$/i;
 
 function checkParams(spec: OpSpec, c: Context): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, kind] of Object.entries(spec.params ?? {})) {
     const value = c.req.param(name) ?? '';
-    const shape = kind === 'booking' ? BOOKING_REF : idPattern(kind);
+    const shape = kind === 'booking' ? BOOKING_REF_RE : idPattern(kind);
     if (!shape.test(value)) throw new Refusal('NOT_FOUND', 'Resource not found');
     params[name] = value;
   }
@@ -107,7 +107,13 @@ export class ApiRoutes {
   readonly app = new Hono<AppEnv>();
   readonly specs: OpSpec[] = [];
 
-  constructor(private readonly ctx: RouteContext) {}
+  constructor(private readonly ctx: HttpContext) {}
+
+  /** Middleware for every operation of this group (CORS, per-IP limits); call it before `op`. */
+  use(...handlers: MiddlewareHandler<AppEnv>[]): this {
+    this.app.use('*', ...handlers);
+    return this;
+  }
 
   op<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends string = never>(
     spec: OpSpec<Q, B, P>,

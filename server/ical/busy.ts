@@ -3,7 +3,7 @@
 // large or hostile, can hold up requests.
 import ICAL from 'ical.js';
 import { splitCalendar } from './calendar-text.js';
-import { EventProblem, readEvent, type CalendarEvent, type EventTime } from './events.js';
+import { EventProblem, readEvent, type CalendarEvent, type EventTime } from './vevents.js';
 import { Budget, expandEvent, type Interval } from './expand.js';
 import { ZoneResolver } from './zones.js';
 

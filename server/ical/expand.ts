@@ -4,7 +4,7 @@
 // is then read in the event's zone. Work is bounded: a per-calendar budget of rule steps and
 // intervals, a per-series cap, and a fast-forward over the past for rules with no COUNT.
 import ICAL from 'ical.js';
-import { EventProblem, type CalendarEvent, type EventTime } from './events.js';
+import { EventProblem, type CalendarEvent, type EventTime } from './vevents.js';
 import { epochDayOfWall, instantOf, startOfDay, wallAt, wallMs, wallOfMs, type WallTime, type Zone } from './zones.js';
 
 const DAY_MS = 86_400_000;

@@ -1,14 +1,12 @@
-// The private bookings feed (SPEC §9): one VEVENT per CONFIRMED or PENDING booking, all times in
+// The private bookings feed (docs/ical.md): one VEVENT per CONFIRMED or PENDING booking, all times in
 // UTC. The text depends only on the bookings (DTSTAMP is the booking's last change, not the time
 // of the request), so an unchanged feed has an unchanged ETag and calendar apps get their 304.
 import { createHash } from 'node:crypto';
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { formatMoney } from '../domain/money.js';
+import { bookingTotalCents } from '../domain/bookings.js';
 import type { BookingView } from '../store/bookings.js';
 
-const DAY_MS = 86_400_000;
-export const FEED_PAST_MS = 90 * DAY_MS;
-export const FEED_FUTURE_MS = 730 * DAY_MS;
 /** Calendar apps are told to refresh every 15 minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL). */
 const REFRESH_SECONDS = 15 * 60;
 
@@ -40,7 +38,7 @@ export function bookingDescription(b: BookingView): string {
     `E-mail: ${b.guestEmail}`,
     ...(b.guestPhone ? [`Phone: ${b.guestPhone}`] : []),
     `Participants: ${b.participants}`,
-    `Total: ${formatMoney(b.unitPrice * b.participants)} ${b.currency}`,
+    `Total: ${formatMoney(bookingTotalCents(b))} ${b.currency}`,
   ];
   return cleanText(lines.join('\n'));
 }
@@ -77,11 +75,4 @@ export function renderBookingsFeed(input: FeedInput): string {
 /** A strong validator of the feed's exact bytes. */
 export function feedEtag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-}
-
-/** If-None-Match (RFC 9110 §13.1.2): a weak comparison, `*` matching any current representation. */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }

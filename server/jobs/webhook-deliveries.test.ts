@@ -2,12 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createTestApp, type TestApp } from '../test-helpers/index.js';
 import { createLogger } from '../logger.js';
-import { eventData, recordEvent } from '../services/events.js';
+import { recordEvent } from '../services/event-log.js';
+import { serializeBookingEventData } from '../serializers/event.js';
 import type { Resolver } from '../net/outbound.js';
-import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.js';
+import { webhookDeliveryJob, type WebhookWorker, type WebhookWorkerOptions } from './webhook-deliveries.js';
 import {
   bookingFixture, createEndpoint, eventually, hang, reset, respond, startReceiver, type Receiver,
-} from './test-helpers/receivers.js';
+} from '../webhooks/test-helpers/receivers.js';
 import { Delivery, EVENT_KINDS, EventBooking, EventPayment, WebhookEndpoint, WebhookEvent, listEnvelope } from '../../shared/index.js';
 
 let t: TestApp;
@@ -23,7 +24,8 @@ function setup(env: Record<string, string> = {}, workerOptions: Partial<WebhookW
     env: { OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000', ...env },
     logLevel: 'silent',
   });
-  worker = startWebhookWorker({ store: t.store, config: t.config, logger: createLogger('silent'), pollMs: 60_000, stopGraceMs: 100, ...workerOptions });
+  worker = webhookDeliveryJob({ store: t.store, config: t.config, logger: createLogger('silent'), pollMs: 60_000, stopGraceMs: 100, ...workerOptions });
+  worker.start();
   return t;
 }
 
@@ -71,8 +73,8 @@ describe('webhook delivery', () => {
       id: `pay_${status}`, amount: '135.00', currency: 'EUR', status, provider: 'manual', failureReason: status === 'FAILED' ? 'card_declined' : null,
     });
     t.store.transaction(() => {
-      recordEvent(t.store, t.orgId, 'PAYMENT_SUCCEEDED', eventData(view, { payment: payment('SUCCEEDED') }), Date.now());
-      recordEvent(t.store, t.orgId, 'PAYMENT_FAILED', eventData(view, { payment: payment('FAILED') }), Date.now());
+      recordEvent(t.store, t.orgId, 'PAYMENT_SUCCEEDED', serializeBookingEventData(view, { payment: payment('SUCCEEDED') }), Date.now());
+      recordEvent(t.store, t.orgId, 'PAYMENT_FAILED', serializeBookingEventData(view, { payment: payment('FAILED') }), Date.now());
     });
 
     const got = await rx.waitFor(5);

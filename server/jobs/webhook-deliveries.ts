@@ -2,7 +2,8 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import type { Resolver } from '../net/outbound.js';
-import { outcomeOf, postEvent } from './attempt.js';
+import { outcomeOf, postEvent } from '../webhooks/attempt.js';
+import type { Job } from './job.js';
 
 export interface WebhookWorkerOptions {
   store: Store;
@@ -20,11 +21,9 @@ export interface WebhookWorkerOptions {
   resolver?: Resolver;
 }
 
-export interface WebhookWorker {
+export interface WebhookWorker extends Job<void> {
   /** Looks for due deliveries now. */
   wake(): void;
-  /** Stops taking work, lets attempts in flight finish briefly, cancels the rest (they stay due). */
-  stop(): Promise<void>;
   /** Attempts in flight (for tests and health). */
   inFlight(): number;
 }
@@ -37,7 +36,7 @@ const LEASE_MARGIN_MS = 2_000;
  * read from the database and leased (`leased_until`) for one attempt, so a crash mid-attempt only
  * makes them due again when the lease runs out, and a restart resumes every pending delivery.
  */
-export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker {
   const { store, config, logger } = options;
   const maxInFlight = options.maxInFlight ?? 8;
   const maxPerEndpoint = options.maxPerEndpoint ?? 2;
@@ -47,6 +46,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const running = new Map<string, { endpointId: string; done: Promise<void> }>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let started = false;
 
   const perEndpoint = (endpointId: string) => {
     let n = 0;
@@ -62,7 +62,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   }
 
   function tick(): void {
-    if (stopped) return;
+    if (stopped || !started) return;
     clearTimeout(timer);
     let waiting = false;
     try {
@@ -162,11 +162,21 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     });
   }
 
-  const unsubscribe = store.onDeliveriesDue(() => tick());
-  schedule(0);
+  let unsubscribe = () => {};
 
   return {
+    name: 'webhook deliveries',
+    start() {
+      if (started || stopped) return;
+      started = true;
+      unsubscribe = store.onDeliveriesDue(() => tick());
+      schedule(0);
+    },
     wake: () => tick(),
+    async runOnce() {
+      tick();
+      await Promise.allSettled([...running.values()].map((r) => r.done));
+    },
     inFlight: () => running.size,
     async stop() {
       if (stopped) return;

@@ -1,7 +1,7 @@
-import { ApiRoutes, type RouteContext } from '../http/router.js';
-import { notFound } from '../domain/refusal.js';
-import { availabilityOf } from '../services/availability.js';
-import { AvailabilityCache, cachedAvailability } from '../services/availability-cache.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
+import { AvailabilityCache, cachedAvailability } from '../http/availability-cache.js';
+import { availabilityFor } from '../services/availability.js';
 import { Availability, AvailabilityQuery } from '../../shared/index.js';
 
 export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
@@ -24,12 +24,7 @@ export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
     ({ caller, query }) => {
       const now = ctx.now();
       const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants].join('|');
-      return cachedAvailability(cache, ctx.store, key, now, () => {
-        const org = ctx.store.getOrganization(caller.orgId);
-        const exp = ctx.store.getExperience(caller.orgId, query.experienceId);
-        if (!org || !exp) throw notFound('Experience');
-        return { availability: availabilityOf(ctx.store, exp, org.timezone, query, now), minNoticeMinutes: exp.minNoticeMinutes };
-      });
+      return cachedAvailability(cache, ctx.store, key, now, () => availabilityFor(ctx.store, caller.orgId, query, now));
     },
   );
 }

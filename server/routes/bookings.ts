@@ -1,17 +1,9 @@
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
-import { notFound } from '../domain/refusal.js';
-import { addDays, startOfLocalDay } from '../domain/time.js';
-import { serializeBooking } from '../serialize.js';
-import { cancelBooking, createBooking, findBooking, updateBooking } from '../services/bookings.js';
-import { Booking, BookingCancel, BookingCreate, BookingListQuery, BookingPatch, isCalendarDate } from '../../shared/index.js';
-
-/** A list bound: a date is a whole local day in the org's time zone, an instant is itself. */
-function boundOf(value: string | undefined, edge: 'from' | 'to', zone: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!isCalendarDate(value)) return Date.parse(value);
-  return edge === 'from' ? startOfLocalDay(value, zone) : startOfLocalDay(addDays(value, 1), zone) - 1;
-}
+import { serializeBooking } from '../serializers/booking.js';
+import { cancelBooking, createBooking, findBooking, listBookings, updateBooking } from '../services/bookings.js';
+import { Booking, BookingCancel, BookingCreate, BookingListQuery, BookingPatch } from '../../shared/index.js';
 
 export function bookingRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Bookings';
@@ -49,21 +41,8 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         list: true,
       },
       ({ caller, query }) => {
-        const org = store.getOrganization(caller.orgId);
-        if (!org) throw notFound('Organization');
         const page = pageOf(query);
-        const { rows, total } = store.listBookings(
-          caller.orgId,
-          {
-            experienceId: query.experienceId,
-            customerId: query.customerId,
-            status: query.status,
-            startFrom: boundOf(query.startDate, 'from', org.timezone),
-            startTo: boundOf(query.endDate, 'to', org.timezone),
-            q: query.q,
-          },
-          page,
-        );
+        const { rows, total } = listBookings(store, caller.orgId, query, page);
         return list(rows.map(serializeBooking), total, page);
       },
     )

@@ -1,20 +1,15 @@
-import { Hono } from 'hono';
-import type { Config } from '../config.js';
+import { Hono, type Context } from 'hono';
 import { errorBody } from '../http/errors.js';
 import type { AppEnv } from '../http/context.js';
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
-import { FEED_FUTURE_MS, FEED_PAST_MS, feedEtag, matchesIfNoneMatch, renderBookingsFeed } from '../ical/feed.js';
-import type { CalendarSync } from '../ical/sync.js';
-import { createCalendarFeed, deleteCalendarFeed, feedForToken, feedUrl, serializeCalendarFeed } from '../services/calendar-feeds.js';
-import {
-  createCalendarImport,
-  deleteCalendarImport,
-  findCalendarImport,
-  serializeCalendarImport,
-} from '../services/calendar-imports.js';
-import { notFound } from '../domain/refusal.js';
-import type { Store } from '../store/index.js';
+import { matchesIfNoneMatch } from '../http/etag.js';
+import { feedEtag, renderBookingsFeed } from '../ical/feed.js';
+import { bookingsFeed, createCalendarFeed, deleteCalendarFeed, feedUrl, getCalendarFeed, listCalendarFeeds } from '../services/calendar-feeds.js';
+import { createCalendarImport, deleteCalendarImport, findCalendarImport, listCalendarImports } from '../services/calendar-imports.js';
+import { serializeCalendarFeed } from '../serializers/calendar-feed.js';
+import { serializeCalendarImport } from '../serializers/calendar-import.js';
 import {
   CalendarFeed,
   CalendarFeedCreate,
@@ -25,10 +20,6 @@ import {
   Deleted,
 } from '../../shared/index.js';
 
-export interface CalendarRouteDeps {
-  config: Config;
-  calendarSync: CalendarSync;
-}
 
 const IMPORT_RULES =
   'The URL must be http, https or webcal (read as https) and, unless the server runs with OUTBOUND_ALLOW_PRIVATE=true, ' +
@@ -36,9 +27,9 @@ const IMPORT_RULES =
   'resolved and checked again at each fetch, redirects are followed at most 3 times with each hop checked. A fetch ' +
   'takes at most 15 s and 5 MB; a failed one keeps the last good copy and sets `lastError`.';
 
-/** Bookings feeds and calendar imports (SPEC §9), under `/v1`. */
-export function calendarRoutes(ctx: RouteContext, deps: CalendarRouteDeps): ApiRoutes {
-  const { store } = ctx;
+/** Bookings feeds and calendar imports (docs/ical.md), under `/v1`. */
+export function calendarRoutes(ctx: RouteContext): ApiRoutes {
+  const { store, config, calendarSync } = ctx;
   const feeds = { tag: 'Calendars', auth: 'secret' } as const;
   const read = { ...feeds, scope: 'calendars:read' } as const;
   const write = { ...feeds, scope: 'calendars:write' } as const;
@@ -59,24 +50,20 @@ export function calendarRoutes(ctx: RouteContext, deps: CalendarRouteDeps): ApiR
       },
       ({ caller, body }) => {
         const { row, token } = createCalendarFeed(store, { orgId: caller.orgId, name: body.name, experienceId: body.experienceId ?? null }, ctx.now());
-        return created({ ...serializeCalendarFeed(row), token, url: feedUrl(deps.config.publicUrl, token) });
+        return created({ ...serializeCalendarFeed(row), token, url: feedUrl(config.publicUrl, token) });
       },
     )
     .op(
       { ...read, method: 'get', path: '/calendar-feeds', summary: 'List bookings feeds, oldest first', description: 'Tokens and URLs are not shown again.', query: CalendarListQuery, response: CalendarFeed, list: true },
       ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = store.listCalendarFeeds(caller.orgId, page);
+        const { rows, total } = listCalendarFeeds(store, caller.orgId, page);
         return list(rows.map(serializeCalendarFeed), total, page);
       },
     )
     .op(
       { ...read, method: 'get', path: '/calendar-feeds/:id', summary: 'Get a bookings feed', params: { id: 'calendarFeed' }, response: CalendarFeed },
-      ({ caller, params }) => {
-        const row = store.getCalendarFeed(caller.orgId, params.id);
-        if (!row) throw notFound('Calendar feed');
-        return ok(serializeCalendarFeed(row));
-      },
+      ({ caller, params }) => ok(serializeCalendarFeed(getCalendarFeed(store, caller.orgId, params.id))),
     )
     .op(
       { ...write, method: 'delete', path: '/calendar-feeds/:id', summary: 'Delete a bookings feed', description: 'Its URL answers 404 from then on.', params: { id: 'calendarFeed' }, response: Deleted },
@@ -102,8 +89,8 @@ export function calendarRoutes(ctx: RouteContext, deps: CalendarRouteDeps): ApiR
         async: true,
       },
       async ({ caller, body }) => {
-        const row = createCalendarImport(store, caller.orgId, body, { allowPrivate: deps.config.outboundAllowPrivate }, ctx.now());
-        await deps.calendarSync.sync(row.id);
+        const row = createCalendarImport(store, caller.orgId, body, { allowPrivate: config.outboundAllowPrivate }, ctx.now());
+        await calendarSync.sync(row.id);
         return created(serializeCalendarImport(findCalendarImport(store, caller.orgId, row.id)));
       },
     )
@@ -111,7 +98,7 @@ export function calendarRoutes(ctx: RouteContext, deps: CalendarRouteDeps): ApiR
       { ...read, method: 'get', path: '/calendar-imports', summary: 'List calendar imports, oldest first', query: CalendarListQuery, response: CalendarImport, list: true },
       ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = store.listCalendarImports(caller.orgId, page);
+        const { rows, total } = listCalendarImports(store, caller.orgId, page);
         return list(rows.map(serializeCalendarImport), total, page);
       },
     )
@@ -133,7 +120,7 @@ export function calendarRoutes(ctx: RouteContext, deps: CalendarRouteDeps): ApiR
       },
       async ({ caller, params }) => {
         findCalendarImport(store, caller.orgId, params.id);
-        await deps.calendarSync.sync(params.id);
+        await calendarSync.sync(params.id);
         return ok(serializeCalendarImport(findCalendarImport(store, caller.orgId, params.id)), 202);
       },
     )
@@ -159,16 +146,15 @@ export function calendarRoutes(ctx: RouteContext, deps: CalendarRouteDeps): ApiR
  * sits at the root rather than among the `/v1` operations. Every token that opens nothing gets the
  * same 404.
  */
-export function icalFeedRoutes(deps: { store: Store; config: Config; now: () => number }): Hono<AppEnv> {
+export function icalFeedRoutes(ctx: RouteContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const notFoundReply = (c: Context<AppEnv>) => c.json(errorBody('NOT_FOUND', 'Calendar feed not found'), 404);
   app.get('/api/ical/:token', (c) => {
     const raw = c.req.param('token');
-    const feed = feedForToken(deps.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw);
-    const org = feed && deps.store.getOrganization(feed.orgId);
-    if (!feed || !org) return c.json(errorBody('NOT_FOUND', 'Calendar feed not found'), 404);
-    const now = deps.now();
-    const bookings = deps.store.listActiveBookingsBetween(org.id, now - FEED_PAST_MS, now + FEED_FUTURE_MS + 1, feed.experienceId ?? undefined);
-    const body = renderBookingsFeed({ calendarName: `${org.name} · ${feed.name}`, host: new URL(deps.config.publicUrl).host, bookings });
+    const found = bookingsFeed(ctx.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw, ctx.now());
+    if (!found) return notFoundReply(c);
+    const { organization, feed, bookings } = found;
+    const body = renderBookingsFeed({ calendarName: `${organization.name} · ${feed.name}`, host: new URL(ctx.config.publicUrl).host, bookings });
     const etag = feedEtag(body);
     const headers = {
       ETag: etag,
@@ -185,6 +171,6 @@ export function icalFeedRoutes(deps: { store: Store; config: Config; now: () => 
     });
   });
   // Any other method or path below /api/ical gets the same answer as an unknown token.
-  app.all('/api/ical/*', (c) => c.json(errorBody('NOT_FOUND', 'Calendar feed not found'), 404));
+  app.all('/api/ical/*', notFoundReply);
   return app;
 }

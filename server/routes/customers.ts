@@ -1,8 +1,10 @@
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { list, ok, pageOf } from '../http/reply.js';
-import { notFound } from '../domain/refusal.js';
-import { serializeBooking, serializeCustomer } from '../serialize.js';
-import { eraseCustomer } from '../services/customers.js';
+import { serializeBooking } from '../serializers/booking.js';
+import { serializeCustomer } from '../serializers/customer.js';
+import { eraseCustomer, getCustomerWithBookings, listCustomers } from '../services/customers.js';
+import { getOrganization } from '../services/organizations.js';
 import { Customer, CustomerDetail, CustomerErased, CustomerListQuery } from '../../shared/index.js';
 
 const HISTORY_LIMIT = 100;
@@ -10,7 +12,7 @@ const HISTORY_LIMIT = 100;
 export function customerRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Customers';
   const { store } = ctx;
-  const currencyOf = (orgId: string) => store.getOrganization(orgId)?.currency ?? 'USD';
+  const currencyOf = (orgId: string) => getOrganization(store, orgId).currency;
   return new ApiRoutes(ctx)
     .op(
       {
@@ -27,7 +29,7 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
       },
       ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = store.listCustomers(caller.orgId, query.search, page);
+        const { rows, total } = listCustomers(store, caller.orgId, query.search, page);
         const currency = currencyOf(caller.orgId);
         return list(rows.map((r) => serializeCustomer(r, currency)), total, page);
       },
@@ -44,10 +46,8 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
         response: CustomerDetail,
       },
       ({ caller, params }) => {
-        const customer = store.getCustomer(caller.orgId, params.id);
-        if (!customer) throw notFound('Customer');
-        const bookings = store.listCustomerBookings(customer.id, HISTORY_LIMIT).map(serializeBooking);
-        return ok({ ...serializeCustomer(customer, currencyOf(caller.orgId)), bookings });
+        const { customer, bookings } = getCustomerWithBookings(store, caller.orgId, params.id, HISTORY_LIMIT);
+        return ok({ ...serializeCustomer(customer, currencyOf(caller.orgId)), bookings: bookings.map(serializeBooking) });
       },
     )
     .op(

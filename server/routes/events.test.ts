@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, expectList, expectValidationError, insertBookingRow, type TestApp } from '../test-helpers/index.js';
-import { eventData, recordEvent } from '../services/events.js';
+import { recordEvent } from '../services/event-log.js';
+import { serializeBookingEventData } from '../serializers/event.js';
 import { EVENT_KINDS, WebhookEvent, type EventKind } from '../../shared/index.js';
 
 describe('GET /v1/events', () => {
@@ -19,7 +20,7 @@ describe('GET /v1/events', () => {
   function fire(kinds: EventKind[], orgId = t.orgId, expId = experienceId): string[] {
     const row = insertBookingRow(t.store, { orgId, experienceId: expId });
     const view = t.store.getBooking(orgId, row.id)!;
-    return t.store.transaction(() => kinds.map((kind) => recordEvent(t.store, orgId, kind, eventData(view), Date.now()).id));
+    return t.store.transaction(() => kinds.map((kind) => recordEvent(t.store, orgId, kind, serializeBookingEventData(view), Date.now()).id));
   }
   const get = async (query = '') => expectList(await t.request('GET', `/v1/events${query}`), WebhookEvent.strict());
 

@@ -1,9 +1,11 @@
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { list, pageOf } from '../http/reply.js';
-import { invalid } from '../domain/refusal.js';
+import { listEvents } from '../services/event-log.js';
+import { serializeEvent } from '../serializers/event.js';
 import { EventListQuery, WebhookEvent } from '../../shared/index.js';
 
-/** Catch-up (SPEC §8): every event the org has fired, oldest first, as the webhook bodies. */
+/** Catch-up: every event the org has fired, oldest first, as the webhook bodies. */
 export function eventRoutes(ctx: RouteContext): ApiRoutes {
   const { store } = ctx;
   return new ApiRoutes(ctx).op(
@@ -23,14 +25,9 @@ export function eventRoutes(ctx: RouteContext): ApiRoutes {
       list: true,
     },
     ({ caller, query }) => {
-      let afterSeq: number | undefined;
-      if (query.after !== undefined) {
-        afterSeq = store.eventPosition(caller.orgId, query.after);
-        if (afterSeq === undefined) throw invalid('after', `No event ${query.after} in this organization`);
-      }
       const page = pageOf(query);
-      const { rows, total } = store.listEvents(caller.orgId, { afterSeq, type: query.type }, page);
-      return list(rows.map((r) => JSON.parse(r.payload) as WebhookEvent), total, page);
+      const { rows, total } = listEvents(store, caller.orgId, { after: query.after, type: query.type }, page);
+      return list(rows.map(serializeEvent), total, page);
     },
   );
 }

@@ -1,14 +1,15 @@
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
-import { notFound } from '../domain/refusal.js';
-import { serializeExperience } from '../serialize.js';
-import { createExperience, deleteExperience, updateExperience } from '../services/experiences.js';
+import { serializeExperience } from '../serializers/experience.js';
+import { getOrganization } from '../services/organizations.js';
+import { createExperience, deleteExperience, getExperience, listExperiences, updateExperience } from '../services/experiences.js';
 import { Deleted, Experience, ExperienceCreate, ExperienceListQuery, ExperiencePatch } from '../../shared/index.js';
 
 export function experienceRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Experiences';
   const { store } = ctx;
-  const currencyOf = (orgId: string) => store.getOrganization(orgId)?.currency ?? 'USD';
+  const currencyOf = (orgId: string) => getOrganization(store, orgId).currency;
 
   return new ApiRoutes(ctx)
     .op(
@@ -19,18 +20,14 @@ export function experienceRoutes(ctx: RouteContext): ApiRoutes {
       { method: 'get', path: '/experiences', summary: 'List experiences, oldest first', tag, auth: 'secret', scope: 'experiences:read', query: ExperienceListQuery, response: Experience, list: true },
       ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = store.listExperiences(caller.orgId, { active: query.active }, page);
+        const { rows, total } = listExperiences(store, caller.orgId, { active: query.active }, page);
         const currency = currencyOf(caller.orgId);
         return list(rows.map((r) => serializeExperience(r, currency)), total, page);
       },
     )
     .op(
       { method: 'get', path: '/experiences/:id', summary: 'Get an experience', tag, auth: 'secret', scope: 'experiences:read', params: { id: 'experience' }, response: Experience },
-      ({ caller, params }) => {
-        const row = store.getExperience(caller.orgId, params.id);
-        if (!row) throw notFound('Experience');
-        return ok(serializeExperience(row, currencyOf(caller.orgId)));
-      },
+      ({ caller, params }) => ok(serializeExperience(getExperience(store, caller.orgId, params.id), currencyOf(caller.orgId))),
     )
     .op(
       {

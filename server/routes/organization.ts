@@ -1,8 +1,8 @@
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { ok } from '../http/reply.js';
-import { notFound } from '../domain/refusal.js';
-import { serializeOrganization } from '../serialize.js';
-import { updateOrganization } from '../services/organizations.js';
+import { serializeOrganization } from '../serializers/organization.js';
+import { getOrganization, updateOrganization } from '../services/organizations.js';
 import { Organization, OrganizationPatch } from '../../shared/index.js';
 
 export function organizationRoutes(ctx: RouteContext): ApiRoutes {
@@ -10,11 +10,7 @@ export function organizationRoutes(ctx: RouteContext): ApiRoutes {
   return new ApiRoutes(ctx)
     .op(
       { method: 'get', path: '/organization', summary: 'Get your organization', tag, auth: 'secret', scope: 'organization:read', response: Organization },
-      ({ caller }) => {
-        const org = ctx.store.getOrganization(caller.orgId);
-        if (!org) throw notFound('Organization');
-        return ok(serializeOrganization(org));
-      },
+      ({ caller }) => ok(serializeOrganization(getOrganization(ctx.store, caller.orgId))),
     )
     .op(
       {

@@ -1,23 +1,17 @@
-import type { Hono } from 'hono';
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { Hono } from 'hono';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { created, list, pageOf } from '../http/reply.js';
 import { Refusal } from '../domain/refusal.js';
 import { errorBody } from '../http/errors.js';
 import type { AppEnv } from '../http/context.js';
-import type { Logger } from '../logger.js';
-import type { Store } from '../store/index.js';
-import type { PaymentProvider } from '../payments/provider.js';
-import { applyCallback } from '../payments/checkout.js';
-import { listBookingPayments, recordManualPayment, serializePayment } from '../payments/record.js';
+import { applyCallback } from '../services/online-checkout.js';
+import { listBookingPayments, recordManualPayment } from '../services/payments.js';
+import { serializePayment } from '../serializers/payment.js';
 import { Payment, PaymentCreate, PaymentListQuery } from '../../shared/index.js';
 
-export interface PaymentRouteDeps {
-  provider: PaymentProvider | undefined;
-  logger: Logger;
-}
-
-/** `POST` and `GET /v1/bookings/{id}/payments`: payments recorded by hand (SPEC §11). */
-export function paymentRoutes(ctx: RouteContext, deps: PaymentRouteDeps): ApiRoutes {
+/** `POST` and `GET /v1/bookings/{id}/payments`: payments recorded by hand (docs/payments.md). */
+export function paymentRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Payments';
   const { store } = ctx;
   return new ApiRoutes(ctx)
@@ -41,11 +35,11 @@ export function paymentRoutes(ctx: RouteContext, deps: PaymentRouteDeps): ApiRou
       },
       ({ caller, params, body }) => {
         const { payment, supersededCheckout } = recordManualPayment(store, caller.orgId, params.id, body, ctx.now());
-        if (supersededCheckout && deps.provider) {
+        if (supersededCheckout && ctx.payments) {
           // Paid by other means: the guest must not pay again at the provider. Best effort, off the
           // request path; should they pay in the meantime, that payment arrives as a callback.
-          deps.provider.expireCheckout(supersededCheckout).catch((err: unknown) =>
-            deps.logger.warn('could not end a checkout after a manual payment', {
+          ctx.payments.expireCheckout(supersededCheckout).catch((err: unknown) =>
+            ctx.logger.warn('could not end a checkout after a manual payment', {
               bookingId: payment.bookingId,
               error: err instanceof Error ? err.message : String(err),
             }),
@@ -75,24 +69,18 @@ export function paymentRoutes(ctx: RouteContext, deps: PaymentRouteDeps): ApiRou
     );
 }
 
-export interface CallbackDeps {
-  store: Store;
-  providers: readonly PaymentProvider[];
-  now: () => number;
-  logger: Logger;
-}
-
 /** Far above any Checkout event; a bigger body is not from the provider. */
 const MAX_CALLBACK_BYTES = 1024 * 1024;
 
 /**
- * `POST /payments/{provider}/webhook` (SPEC §2, §11): the provider's signed callbacks, at the root,
+ * `POST /payments/{provider}/webhook`: the provider's signed callbacks (docs/payments.md), at the root,
  * without an API key. The signature covers the exact bytes sent, so the raw body is read as is (no
  * JSON rules); errors still use the contract's envelope.
  */
-export function mountPaymentCallbacks(app: Hono<AppEnv>, deps: CallbackDeps): void {
+export function paymentCallbackRoutes(ctx: RouteContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   app.post('/payments/:provider/webhook', async (c) => {
-    const provider = deps.providers.find((p) => p.name === c.req.param('provider'));
+    const provider = ctx.payments?.name === c.req.param('provider') ? ctx.payments : undefined;
     if (!provider) {
       const name = c.req.param('provider');
       return c.json(errorBody('NOT_FOUND', `Online payment with ${name} is not configured on this server`), 404);
@@ -101,9 +89,10 @@ export function mountPaymentCallbacks(app: Hono<AppEnv>, deps: CallbackDeps): vo
     if (declared > MAX_CALLBACK_BYTES) throw new Refusal('PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
     const raw = new Uint8Array(await c.req.arrayBuffer());
     if (raw.byteLength > MAX_CALLBACK_BYTES) throw new Refusal('PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
-    const notice = await provider.readCallback(raw, (name) => c.req.header(name), deps.now());
-    const outcome = applyCallback(deps.store, provider, notice, deps.now());
-    deps.logger.info('payment callback', { provider: provider.name, eventId: notice.eventId, outcome });
+    const notice = await provider.readCallback(raw, (name) => c.req.header(name), ctx.now());
+    const outcome = applyCallback(ctx.store, provider, notice, ctx.now());
+    ctx.logger.info('payment callback', { provider: provider.name, eventId: notice.eventId, outcome });
     return c.json({ success: true, data: { eventId: notice.eventId, outcome } }, 200);
   });
+  return app;
 }

@@ -1,18 +1,20 @@
 import type { Context, Next } from 'hono';
 import { cors } from 'hono/cors';
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
-import { Refusal, notFound, invalid } from '../domain/refusal.js';
+import type { ExperienceRow } from '../store/experiences.js';
+import { Refusal, invalid } from '../domain/refusal.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import type { AppEnv } from '../http/context.js';
-import { formatMoney } from '../domain/money.js';
-import { BOOKING_NUMBER_RE } from '../domain/ids.js';
-import { serializeBooking, serializeExperience } from '../serialize.js';
-import { availabilityOf } from '../services/availability.js';
-import { AvailabilityCache, cachedAvailability } from '../services/availability-cache.js';
-import { createBooking } from '../services/bookings.js';
-import { bookWithCheckout, hostPageOf, onlinePaymentDue, type OnlinePayments } from '../payments/checkout.js';
-import type { BookingView } from '../store/bookings.js';
+import { serializePublicBooking } from '../serializers/booking.js';
+import { serializePublicExperience } from '../serializers/experience.js';
+import { availabilityFor } from '../services/availability.js';
+import { AvailabilityCache, cachedAvailability } from '../http/availability-cache.js';
+import { createBooking, findBookingByNumber } from '../services/bookings.js';
+import { getActiveExperience, listExperiences } from '../services/experiences.js';
+import { getOrganization } from '../services/organizations.js';
+import { bookWithCheckout, hostPageOf, onlinePaymentDue, type OnlinePayments } from '../services/online-checkout.js';
 import {
   Availability,
   AvailabilityQuery,
@@ -29,24 +31,6 @@ export interface PublicLimits {
   requestsPerMinute: number;
 }
 
-/** What a guest sees of their booking: nothing about other customers, no internal ids beyond the slot. */
-export function publicBooking(b: BookingView): PublicBooking {
-  const record = serializeBooking(b);
-  return {
-    bookingNumber: record.bookingNumber,
-    status: record.status,
-    experience: record.experience,
-    timeSlot: record.timeSlot,
-    totalParticipants: record.totalParticipants,
-    total: formatMoney(b.unitPrice * b.participants),
-    currency: record.currency,
-    guestName: record.guestName,
-    guestEmail: record.guestEmail,
-    checkoutUrl: b.status === 'PENDING' ? b.checkoutUrl : null,
-    holdExpiresAt: record.holdExpiresAt,
-  };
-}
-
 /** CORS for any origin, without credentials: the widget runs on other people's sites. */
 export const publicCors = cors({
   origin: '*',
@@ -57,7 +41,7 @@ export const publicCors = cors({
   credentials: false,
 });
 
-/** Per client IP: booking POSTs and everything else have separate budgets (SPEC §10). */
+/** Per client IP: booking POSTs and everything else have separate budgets (README: Configuration). */
 export function publicRateLimit(limits: PublicLimits, now: () => number) {
   const limiter = new RateLimiter(now);
   return async (c: Context<AppEnv>, next: Next) => {
@@ -76,45 +60,44 @@ export function publicRateLimit(limits: PublicLimits, now: () => number) {
 
 const PublicExperienceQuery = z.strictObject({ ...PageQuery });
 
-/** `online`: set when this server takes online payment (SPEC §11). */
-export function publicRoutes(ctx: RouteContext, online?: OnlinePayments): ApiRoutes {
+/** The widget's API: publishable keys, CORS for any origin, per-IP limits. */
+export function publicRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Public (widget)';
-  const { store } = ctx;
+  const { store, config } = ctx;
   const availabilityCache = new AvailabilityCache();
-  const activeExperience = (orgId: string, id: string) => {
-    const exp = store.getExperience(orgId, id);
-    if (!exp || exp.active !== 1) throw notFound('Experience');
-    return exp;
+  const online: OnlinePayments | undefined = ctx.payments && {
+    provider: ctx.payments,
+    holdMinutes: config.paymentHoldMinutes,
+    fallbackPage: `${config.publicUrl}/demo`,
+    logger: ctx.logger,
   };
-  const toPublic = (orgId: string, exp: Parameters<typeof serializeExperience>[0]) => {
-    const full = serializeExperience(exp, store.getOrganization(orgId)?.currency ?? 'USD');
-    return PublicExperience.parse(full);
+  const toPublic = (orgId: string, rows: ExperienceRow[]) => {
+    const currency = getOrganization(store, orgId).currency;
+    return rows.map((row) => serializePublicExperience(row, currency));
   };
 
   return new ApiRoutes(ctx)
+    .use(publicCors, publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.now))
     .op(
       { method: 'get', path: '/experiences', summary: 'Active experiences of the key’s organization', tag, auth: 'publishable', query: PublicExperienceQuery, response: PublicExperience, list: true },
       ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = store.listExperiences(caller.orgId, { active: true }, page);
-        return list(rows.map((r) => toPublic(caller.orgId, r)), total, page);
+        const { rows, total } = listExperiences(store, caller.orgId, { active: true }, page);
+        return list(toPublic(caller.orgId, rows), total, page);
       },
     )
     .op(
       { method: 'get', path: '/experiences/:id', summary: 'One active experience', tag, auth: 'publishable', params: { id: 'experience' }, response: PublicExperience },
-      ({ caller, params }) => ok(toPublic(caller.orgId, activeExperience(caller.orgId, params.id))),
+      ({ caller, params }) => ok(toPublic(caller.orgId, [getActiveExperience(store, caller.orgId, params.id)])[0]),
     )
     .op(
       { method: 'get', path: '/availability', summary: 'Availability, as GET /v1/availability', tag, auth: 'publishable', query: AvailabilityQuery, response: Availability },
       ({ caller, query }) => {
         const now = ctx.now();
         const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants].join('|');
-        return cachedAvailability(availabilityCache, store, key, now, () => {
-          const exp = activeExperience(caller.orgId, query.experienceId);
-          const org = store.getOrganization(caller.orgId);
-          if (!org) throw notFound('Experience');
-          return { availability: availabilityOf(store, exp, org.timezone, query, now), minNoticeMinutes: exp.minNoticeMinutes };
-        });
+        return cachedAvailability(availabilityCache, store, key, now, () =>
+          availabilityFor(store, caller.orgId, query, now, { activeOnly: true }),
+        );
       },
     )
     .op(
@@ -140,13 +123,13 @@ export function publicRoutes(ctx: RouteContext, online?: OnlinePayments): ApiRou
       async ({ caller, body, c }) => {
         if (body.website !== undefined && body.website.trim() !== '') throw invalid('website', 'Must be empty');
         const { website: _honeypot, ...booking } = body;
-        const exp = activeExperience(caller.orgId, booking.experienceId);
+        const exp = getActiveExperience(store, caller.orgId, booking.experienceId);
         const now = ctx.now();
-        if (onlinePaymentDue(store.getOrganization(caller.orgId), exp, online)) {
-          const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), online.fallbackPage());
-          return created(publicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now)));
+        if (onlinePaymentDue(getOrganization(store, caller.orgId), exp, online)) {
+          const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), online.fallbackPage);
+          return created(serializePublicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now)));
         }
-        return created(publicBooking(createBooking(store, caller.orgId, booking, { source: 'WIDGET' }, now)));
+        return created(serializePublicBooking(createBooking(store, caller.orgId, booking, { source: 'WIDGET' }, now)));
       },
     )
     .op(
@@ -163,10 +146,7 @@ export function publicRoutes(ctx: RouteContext, online?: OnlinePayments): ApiRou
         response: PublicBookingStatus,
       },
       ({ caller, params }) => {
-        const number = params.bookingNumber.toUpperCase();
-        const booking = BOOKING_NUMBER_RE.test(number) ? store.getBookingByNumber(caller.orgId, number) : undefined;
-        if (!booking) throw notFound('Booking');
-        const { guestName: _name, guestEmail: _email, ...status } = publicBooking(booking);
+        const { guestName: _name, guestEmail: _email, ...status } = serializePublicBooking(findBookingByNumber(store, caller.orgId, params.bookingNumber));
         return ok(status);
       },
     );

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
 import { errorBody } from '../http/errors.js';
 import type { AppEnv } from '../http/context.js';
-import type { Store } from '../store/index.js';
-import { DEMO_KEY_SETTING } from '../demo.js';
+import { demoPublishableKey } from '../demo.js';
+import { matchesIfNoneMatch } from '../http/etag.js';
+import type { RouteContext } from './context.js';
 
 interface Encoded {
   raw: Buffer;
@@ -48,7 +49,8 @@ export function demoCsp(apiOrigin: string): string {
 }
 
 /** `/widget.js` and the demo site: no key needed. */
-export function mountStatic(app: Hono<AppEnv>, deps: { store: Store; publicUrl: () => string }): void {
+export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   let widget: Encoded | undefined;
 
   app.get('/widget.js', (c) => {
@@ -65,7 +67,7 @@ export function mountStatic(app: Hono<AppEnv>, deps: { store: Store; publicUrl: 
     c.header('Vary', 'Accept-Encoding');
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (c.req.header('if-none-match')?.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(widget.etag)) {
+    if (matchesIfNoneMatch(c.req.header('if-none-match'), widget.etag)) {
       return c.body(null, 304);
     }
     const accepts = c.req.header('accept-encoding') ?? '';
@@ -92,13 +94,13 @@ export function mountStatic(app: Hono<AppEnv>, deps: { store: Store; publicUrl: 
     c.header('X-Content-Type-Options', 'nosniff');
     const file = demoFile(name);
     if (!file) return c.json(errorBody('NOT_FOUND', 'No such demo file'), 404);
-    const publicUrl = deps.publicUrl();
+    const publicUrl = ctx.config.publicUrl;
     const origin = new URL(publicUrl).origin;
     c.header('Content-Type', file.type);
     c.header('Cache-Control', 'no-cache');
     if (file.ext !== '.html') return c.body(new Uint8Array(file.bytes));
     c.header('Content-Security-Policy', demoCsp(origin));
-    const key = deps.store.getSetting(DEMO_KEY_SETTING) ?? '';
+    const key = demoPublishableKey(ctx.store) ?? '';
     const html = file.bytes
       .toString('utf8')
       .replaceAll('%OUTING_PUBLISHABLE_KEY%', key)
@@ -109,4 +111,5 @@ export function mountStatic(app: Hono<AppEnv>, deps: { store: Store; publicUrl: 
   app.get('/demo', (c) => serveDemo(c, 'index.html'));
   app.get('/demo/', (c) => serveDemo(c, 'index.html'));
   app.get('/demo/:file', (c) => serveDemo(c, c.req.param('file')));
+  return app;
 }

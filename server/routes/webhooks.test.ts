@@ -3,8 +3,9 @@ import {
   createTestApp, expectData, expectError, expectList, expectValidationError, insertBookingRow, manualClock,
   type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
-import { eventData, recordEvent } from '../services/events.js';
-import { pruneExpired } from '../jobs.js';
+import { recordEvent } from '../services/event-log.js';
+import { serializeBookingEventData } from '../serializers/event.js';
+import { pruneExpired } from '../jobs/maintenance.js';
 import { Deleted, Delivery, EVENT_KINDS, RotatedSecret, WebhookEndpoint, WebhookEndpointWithSecret } from '../../shared/index.js';
 
 const RECEIVER = 'https://hooks.example.com/outing';
@@ -29,7 +30,7 @@ describe('webhook endpoints API', () => {
     const exp = t.store.listExperiences(orgId, {}, { limit: 1, offset: 0 }).rows[0] ?? addExperience(orgId);
     const row = insertBookingRow(t.store, { orgId, experienceId: exp.id });
     const view = t.store.getBooking(orgId, row.id)!;
-    return t.store.transaction(() => recordEvent(t.store, orgId, 'BOOKING_CREATED', eventData(view), clock.now())).id;
+    return t.store.transaction(() => recordEvent(t.store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), clock.now())).id;
   }
   function addExperience(orgId: string) {
     const now = clock.now();
@@ -275,7 +276,7 @@ describe('webhook endpoints API', () => {
       fireEvent();
       await t.request('DELETE', `/v1/webhook-endpoints/${drop.id}`);
       expect(t.store.listDueDeliveries(clock.now(), 10, 2)).toHaveLength(1);
-      const pruned = pruneExpired({ store: t.store, config: t.config, logger: { debug() {}, info() {}, warn() {}, error() {} } }, clock.now() + 31 * 86_400_000);
+      const pruned = pruneExpired({ store: t.store, config: t.config }, clock.now() + 31 * 86_400_000);
       expect(pruned.events).toBe(1);
       expect(expectList(await t.request('GET', `/v1/webhook-endpoints/${keep.id}/deliveries`), Delivery).data).toEqual([]);
     });

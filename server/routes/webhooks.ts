@@ -1,16 +1,18 @@
-import { ApiRoutes, type RouteContext } from '../http/router.js';
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
 import {
   createEndpoint,
   deleteEndpoint,
   findEndpoint,
+  listDeliveries,
+  listWebhookEndpoints,
   retryDelivery,
   rotateEndpointSecret,
-  serializeDelivery,
-  serializeEndpoint,
   updateEndpoint,
-  type EndpointPolicy,
-} from '../webhooks/endpoints.js';
+} from '../services/webhook-endpoints.js';
+import { serializeDelivery } from '../serializers/delivery.js';
+import { serializeWebhookEndpoint as serializeEndpoint } from '../serializers/webhook-endpoint.js';
 import {
   Deleted,
   Delivery,
@@ -31,8 +33,9 @@ const URL_RULES =
   'loopback, private, link-local, CGNAT or unspecified address (400 on `url`); names are resolved and checked again at ' +
   'each delivery.';
 
-/** Webhook endpoints, their delivery log and manual retries (SPEC §8). */
-export function webhookRoutes(ctx: RouteContext, policy: EndpointPolicy): ApiRoutes {
+/** Webhook endpoints, their delivery log and manual retries (docs/webhooks.md). */
+export function webhookRoutes(ctx: RouteContext): ApiRoutes {
+  const policy = { allowPrivate: ctx.config.outboundAllowPrivate };
   const tag = 'Webhooks';
   const { store } = ctx;
   const read = { tag, auth: 'secret', scope: 'webhooks:read' } as const;
@@ -61,7 +64,7 @@ export function webhookRoutes(ctx: RouteContext, policy: EndpointPolicy): ApiRou
       { ...read, method: 'get', path: '/webhook-endpoints', summary: 'List webhook endpoints, oldest first', query: EndpointListQuery, response: WebhookEndpoint, list: true },
       ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = store.listWebhookEndpoints(caller.orgId, page);
+        const { rows, total } = listWebhookEndpoints(store, caller.orgId, page);
         return list(rows.map(serializeEndpoint), total, page);
       },
     )
@@ -127,9 +130,8 @@ export function webhookRoutes(ctx: RouteContext, policy: EndpointPolicy): ApiRou
         list: true,
       },
       ({ caller, params, query }) => {
-        findEndpoint(store, caller.orgId, params.id);
         const page = pageOf(query);
-        const { rows, total } = store.listDeliveries(caller.orgId, params.id, page);
+        const { rows, total } = listDeliveries(store, caller.orgId, params.id, page);
         return list(rows.map(serializeDelivery), total, page);
       },
     )

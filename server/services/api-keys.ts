@@ -1,6 +1,5 @@
 import { generateApiKey, hashSecret, keyDisplayPrefix } from '../domain/api-keys.js';
 import { newId } from '../domain/ids.js';
-import { isoOrNull, iso } from '../serialize.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
 import type { Store } from '../store/index.js';
 import type { ApiKeyType, Scope } from '../../shared/index.js';
@@ -35,17 +34,4 @@ export function createApiKey(
   };
   store.insertApiKey(row);
   return { id: row.id, name: row.name, type: row.type, scopes, key };
-}
-
-export function describeApiKey(row: ApiKeyRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    scopes: JSON.parse(row.scopes) as string[],
-    prefix: row.prefix,
-    createdAt: iso(row.createdAt),
-    lastUsedAt: isoOrNull(row.lastUsedAt),
-    revokedAt: isoOrNull(row.revokedAt),
-  };
 }

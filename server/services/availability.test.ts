@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, expectData, insertBookingRow, manualClock, type TestApp } from '../test-helpers/index.js';
-import { iso } from '../serialize.js';
+import { iso } from '../serializers/instant.js';
+import { serializeAvailability } from '../serializers/availability.js';
 import { availabilityOf } from './availability.js';
 import { Experience } from '../../shared/index.js';
 
@@ -50,7 +51,7 @@ describe('availabilityOf', () => {
     insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 4 });
     insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 1, status: 'PENDING' });
     const row = t.store.getExperience(t.orgId, exp.id)!;
-    const a = availabilityOf(t.store, row, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-02', participants: 36 }, NOW);
+    const a = serializeAvailability(availabilityOf(t.store, row, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-02', participants: 36 }, NOW));
     expect(a.slots).toEqual([
       expect.objectContaining({ startTime: '2027-03-02T10:00:00.000Z', capacity: 40, booked: 5, remaining: 35, available: false, unavailableReason: 'FULL' }),
     ]);

@@ -1,12 +1,59 @@
-import { invalid } from '../domain/refusal.js';
-import { maxPartySize, remainingPlaces } from '../domain/bookings.js';
-import { slotsBetween } from '../domain/slots.js';
+import { Refusal, invalid, notFound } from '../domain/refusal.js';
+import { maxPartySize, overlapsAny, remainingPlaces } from '../domain/bookings.js';
+import { scheduleZone, slotProblem, slotsBetween, type Schedule, type SlotRules } from '../domain/slots.js';
 import { addDays, daysBetween, localTodayOf } from '../domain/time.js';
-import { iso } from '../serialize.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
-import { rulesOf, zoneOf } from './slots.js';
-import type { Availability, TimeSlotAvailability } from '../../shared/index.js';
+
+const MINUTE_MS = 60_000;
+
+/** The slot rules of an experience, parsed once per stored version. */
+const rulesCache = new WeakMap<ExperienceRow, SlotRules>();
+const parsedSchedules = new Map<string, Schedule>();
+
+export function rulesOf(exp: ExperienceRow): SlotRules {
+  let rules = rulesCache.get(exp);
+  if (!rules) {
+    let schedule: Schedule | null = null;
+    if (exp.schedule !== null) {
+      schedule = parsedSchedules.get(exp.schedule) ?? (JSON.parse(exp.schedule) as Schedule);
+      if (parsedSchedules.size > 1000) parsedSchedules.clear();
+      parsedSchedules.set(exp.schedule, schedule);
+    }
+    rules = {
+      experienceId: exp.id,
+      duration: exp.duration,
+      schedule,
+      minNoticeMinutes: exp.minNoticeMinutes,
+      maxAdvanceDays: exp.maxAdvanceDays,
+    };
+    rulesCache.set(exp, rules);
+  }
+  return rules;
+}
+
+export function zoneOf(exp: ExperienceRow, orgTimezone: string): string {
+  return scheduleZone(rulesOf(exp).schedule, orgTimezone);
+}
+
+const PROBLEM_MESSAGES = {
+  NOT_A_SLOT: 'The start time is not a time slot of this experience',
+  PAST: 'This time slot has already started',
+  TOO_SOON: 'This time slot is inside the notice period and can no longer be booked',
+  TOO_FAR: 'This time slot is beyond the booking window',
+} as const;
+
+/** Refuses a start that is not a bookable slot right now (SPEC §2 SLOT_UNAVAILABLE). */
+export function assertBookableSlot(store: Store, exp: ExperienceRow, orgTimezone: string, start: number, now: number): number {
+  if (exp.active !== 1) throw new Refusal('SLOT_UNAVAILABLE', 'This experience is not active');
+  const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now);
+  if (problem) throw new Refusal('SLOT_UNAVAILABLE', PROBLEM_MESSAGES[problem]);
+  const end = start + exp.duration * MINUTE_MS;
+  if (overlapsAny(start, end, store.busyIntervalsFor(exp.orgId, exp.id, start, end))) {
+    throw new Refusal('SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
+  }
+  return end;
+}
 
 export const DEFAULT_RANGE_DAYS = 30;
 
@@ -20,6 +67,27 @@ function isBlocked(busy: readonly { start: number; end: number }[], from: number
   return false;
 }
 export const MAX_RANGE_DAYS = 92;
+
+/** One slot with its places, as the domain sees it (instants in epoch ms). */
+export interface SlotPlaces {
+  id: string;
+  start: number;
+  end: number;
+  capacity: number;
+  booked: number;
+  remaining: number;
+  unavailableReason: 'FULL' | 'BLOCKED' | null;
+}
+
+export interface ExperienceAvailability {
+  experienceId: string;
+  timezone: string;
+  startDate: string;
+  endDate: string;
+  slots: SlotPlaces[];
+  /** The experience's notice period: an answer stays true until its first slot enters it. */
+  minNoticeMinutes: number;
+}
 
 export interface AvailabilityRequest {
   startDate?: string;
@@ -37,7 +105,7 @@ export function availabilityOf(
   orgTimezone: string,
   req: AvailabilityRequest,
   now: number,
-): Availability {
+): ExperienceAvailability {
   const zone = zoneOf(exp, orgTimezone);
   const startDate = req.startDate ?? localTodayOf(now, zone);
   const endDate = req.endDate ?? addDays(startDate, DEFAULT_RANGE_DAYS);
@@ -48,7 +116,14 @@ export function availabilityOf(
   const maxParty = maxPartySize(exp);
   if (participants > maxParty) throw invalid('participants', `At most ${maxParty} participants per booking`);
 
-  const result: Availability = { experienceId: exp.id, timezone: zone, startDate, endDate, slots: [] };
+  const result: ExperienceAvailability = {
+    experienceId: exp.id,
+    timezone: zone,
+    startDate,
+    endDate,
+    slots: [],
+    minNoticeMinutes: exp.minNoticeMinutes,
+  };
   if (exp.active !== 1) return result;
   const slots = slotsBetween(rulesOf(exp), zone, startDate, endDate, now);
   const first = slots[0];
@@ -58,22 +133,30 @@ export function availabilityOf(
   const booked = store.bookedPlacesBetween(exp.id, first.start, last.start + 1);
   const busy = store.busyIntervalsFor(exp.orgId, exp.id, first.start, last.end);
   let b = 0;
-  result.slots = slots.map((slot): TimeSlotAvailability => {
+  result.slots = slots.map((slot): SlotPlaces => {
     while (b < busy.length && (busy[b]?.end ?? 0) <= slot.start) b++;
     const blocked = isBlocked(busy, b, slot);
     const taken = booked.get(slot.start) ?? 0;
     const remaining = remainingPlaces(exp.maxParticipants, taken);
     const reason = blocked ? 'BLOCKED' : remaining < participants ? 'FULL' : null;
-    return {
-      id: slot.id,
-      startTime: iso(slot.start),
-      endTime: iso(slot.end),
-      capacity: exp.maxParticipants,
-      booked: taken,
-      remaining,
-      available: reason === null,
-      unavailableReason: reason,
-    };
+    return { id: slot.id, start: slot.start, end: slot.end, capacity: exp.maxParticipants, booked: taken, remaining, unavailableReason: reason };
   });
   return result;
+}
+
+/**
+ * Availability as an API caller asks for it. `activeOnly` (the public API) treats an inactive
+ * experience as absent; otherwise an inactive one answers with no slots.
+ */
+export function availabilityFor(
+  store: Store,
+  orgId: string,
+  query: AvailabilityRequest & { experienceId: string },
+  now: number,
+  options: { activeOnly?: boolean } = {},
+): ExperienceAvailability {
+  const org = store.getOrganization(orgId);
+  const exp = store.getExperience(orgId, query.experienceId);
+  if (!org || !exp || (options.activeOnly && exp.active !== 1)) throw notFound('Experience');
+  return availabilityOf(store, exp, org.timezone, query, now);
 }

@@ -123,7 +123,7 @@ describe('booking services keep places and customers consistent', () => {
           const live = bookings.filter((b) => b.slotStart === start && b.status !== 'CANCELLED').reduce((n, b) => n + b.participants, 0);
           expect(t.store.bookedPlaces(exp.id, start)).toBe(live);
           expect(live).toBeLessThanOrEqual(CAPACITY);
-          const shown = availability.slots.find((s) => s.startTime === new Date(start).toISOString());
+          const shown = availability.slots.find((s) => s.start === start);
           expect(shown).toMatchObject({ booked: live, remaining: CAPACITY - live });
         }
         for (const b of bookings) {

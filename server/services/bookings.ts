@@ -1,20 +1,24 @@
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { BOOKING_NUMBER_RE, newBookingNumber, newId } from '../domain/ids.js';
-import { assertPlacesFor, assertStatusMove, holdsPlaces, maxPartySize } from '../domain/bookings.js';
+import { assertPlacesFor, assertStatusMove, bookingTotalCents, holdsPlaces, maxPartySize } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
-import { slotId } from '../domain/slots.js';
-import { iso } from '../serialize.js';
+import { addDays, startOfLocalDay } from '../domain/time.js';
+import { serializeTimeSlot } from '../serializers/booking.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 import { customerForBooking, refreshCustomerTimes } from './customers.js';
-import { eventData, recordEvent, type Changes } from './events.js';
-import { assertBookableSlot } from './slots.js';
-import type { BookingCreate, BookingPatch, BookingStatus, EventData } from '../../shared/index.js';
+import { recordEvent } from './event-log.js';
+import { serializeBookingEventData, type Changes } from '../serializers/event.js';
+import { assertBookableSlot } from './availability.js';
+import { getOrganization } from './organizations.js';
+import type { Page, PageResult } from '../store/statements.js';
+import type { z } from 'zod';
+import { isCalendarDate, type BookingCreate, type BookingListQuery, type BookingPatch, type BookingStatus, type EventData } from '../../shared/index.js';
 
 export interface BookingOptions {
   source: 'API' | 'WIDGET';
-  /** A PENDING booking that holds its places until this instant (online payment, SPEC §11). */
+  /** A PENDING booking that holds its places until this instant (online payment, docs/payments.md). */
   holdExpiresAt?: number;
 }
 
@@ -24,11 +28,6 @@ function experienceFor(store: Store, orgId: string, experienceId: string): Exper
   return exp;
 }
 
-function orgTimezone(store: Store, orgId: string): { timezone: string; currency: string } {
-  const org = store.getOrganization(orgId);
-  if (!org) throw notFound('Organization');
-  return org;
-}
 
 function assertPartySize(exp: ExperienceRow, participants: number): void {
   const max = maxPartySize(exp);
@@ -42,6 +41,38 @@ function uniqueBookingNumber(store: Store): string {
   }
 }
 
+/** By booking number only: what a guest knows of their booking. */
+export function findBookingByNumber(store: Store, orgId: string, number: string): BookingView {
+  const upper = number.toUpperCase();
+  const booking = BOOKING_NUMBER_RE.test(upper) ? store.getBookingByNumber(orgId, upper) : undefined;
+  if (!booking) throw notFound('Booking');
+  return booking;
+}
+
+/** A list bound: a date is a whole local day in the org's time zone, an instant is itself. */
+function boundOf(value: string | undefined, edge: 'from' | 'to', zone: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!isCalendarDate(value)) return Date.parse(value);
+  return edge === 'from' ? startOfLocalDay(value, zone) : startOfLocalDay(addDays(value, 1), zone) - 1;
+}
+
+/** Sorted by slot start, then creation, then id. */
+export function listBookings(store: Store, orgId: string, query: z.output<typeof BookingListQuery>, page: Page): PageResult<BookingView> {
+  const zone = getOrganization(store, orgId).timezone;
+  return store.listBookings(
+    orgId,
+    {
+      experienceId: query.experienceId,
+      customerId: query.customerId,
+      status: query.status,
+      startFrom: boundOf(query.startDate, 'from', zone),
+      startTo: boundOf(query.endDate, 'to', zone),
+      q: query.q,
+    },
+    page,
+  );
+}
+
 export function findBooking(store: Store, orgId: string, ref: string): BookingView {
   const upper = ref.toUpperCase();
   const booking = BOOKING_NUMBER_RE.test(upper) ? store.getBookingByNumber(orgId, upper) : store.getBooking(orgId, ref);
@@ -50,12 +81,12 @@ export function findBooking(store: Store, orgId: string, ref: string): BookingVi
 }
 
 /**
- * Takes a booking (SPEC §6). The checks and the insert run in one IMMEDIATE transaction: no other
+ * Takes a booking. The checks and the insert run in one IMMEDIATE transaction: no other
  * writer can book the same places between the capacity check and the insert.
  */
 export function createBooking(store: Store, orgId: string, input: BookingCreate, options: BookingOptions, now: number): BookingView {
   return store.transaction(() => {
-    const org = orgTimezone(store, orgId);
+    const org = getOrganization(store, orgId);
     const exp = experienceFor(store, orgId, input.experienceId);
     assertPartySize(exp, input.participants);
     const start = Date.parse(input.startTime);
@@ -93,7 +124,7 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
     store.insertBooking(row);
     store.addBookedPlaces(exp.id, start, row.participants);
     const view: BookingView = { ...row, experienceName: exp.name };
-    recordEvent(store, orgId, 'BOOKING_CREATED', eventData(view), now);
+    recordEvent(store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), now);
     return view;
   });
 }
@@ -113,20 +144,17 @@ function normalizePatch(patch: BookingPatch) {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function timeSlotOf(b: BookingRow) {
-  return { id: slotId(b.experienceId, b.slotStart), startTime: iso(b.slotStart), endTime: iso(b.slotEnd) };
-}
 
-/** What changed between two versions of a booking, in the record's names (SPEC §8). */
+/** What changed between two versions of a booking, in the record's names (`changes` of BOOKING_UPDATED). */
 function changesBetween(before: BookingRow, after: BookingRow): Changes {
   const changes: Changes = {};
   const note = (field: string, from: unknown, to: unknown) => {
     if (!sameJson(from, to)) changes[field] = { from, to };
   };
   note('status', before.status, after.status);
-  note('timeSlot', timeSlotOf(before), timeSlotOf(after));
+  note('timeSlot', serializeTimeSlot(before), serializeTimeSlot(after));
   note('totalParticipants', before.participants, after.participants);
-  note('total', formatMoney(before.unitPrice * before.participants), formatMoney(after.unitPrice * after.participants));
+  note('total', formatMoney(bookingTotalCents(before)), formatMoney(bookingTotalCents(after)));
   note('guestName', before.guestName, after.guestName);
   note('guestEmail', before.guestEmail, after.guestEmail);
   note('guestPhone', before.guestPhone, after.guestPhone);
@@ -164,7 +192,7 @@ export function saveBookingChange(
     refreshCustomerTimes(store, before.orgId, next.customerId, now);
   }
   const event = next.status === 'CANCELLED' && before.status !== 'CANCELLED' ? 'BOOKING_CANCELED' : 'BOOKING_UPDATED';
-  const data = event === 'BOOKING_UPDATED' ? eventData(next, { changes, ...extra }) : eventData(next, extra);
+  const data = event === 'BOOKING_UPDATED' ? serializeBookingEventData(next, { changes, ...extra }) : serializeBookingEventData(next, extra);
   recordEvent(store, before.orgId, event, data, now);
   return next;
 }
@@ -173,7 +201,7 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
   return store.transaction(() => {
     const before = findBooking(store, orgId, ref);
     const p = normalizePatch(patch);
-    const org = orgTimezone(store, orgId);
+    const org = getOrganization(store, orgId);
     let next: BookingRow = { ...before };
     if (p.metadata !== undefined) next.metadata = JSON.stringify(p.metadata);
 

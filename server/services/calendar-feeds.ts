@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hashSecret, sameHash } from '../domain/api-keys.js';
 import { newId } from '../domain/ids.js';
 import { notFound } from '../domain/refusal.js';
-import { iso } from '../serialize.js';
 import type { CalendarFeedRow } from '../store/calendar-feeds.js';
 import type { Store } from '../store/index.js';
-import type { CalendarFeed } from '../../shared/index.js';
+import type { Page, PageResult } from '../store/statements.js';
+
+const DAY_MS = 86_400_000;
+/** A feed shows bookings whose slot starts within the last 90 and the next 730 days. */
+const FEED_PAST_MS = 90 * DAY_MS;
+const FEED_FUTURE_MS = 730 * DAY_MS;
 
 /** 32 random bytes in base64url, no padding. */
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
@@ -50,6 +54,21 @@ export function deleteCalendarFeed(store: Store, orgId: string, id: string): voi
   if (!store.deleteCalendarFeed(orgId, id)) throw notFound('Calendar feed');
 }
 
-export function serializeCalendarFeed(row: CalendarFeedRow): CalendarFeed {
-  return { id: row.id, name: row.name, experienceId: row.experienceId, createdAt: iso(row.createdAt) };
+export function listCalendarFeeds(store: Store, orgId: string, page: Page): PageResult<CalendarFeedRow> {
+  return store.listCalendarFeeds(orgId, page);
+}
+
+export function getCalendarFeed(store: Store, orgId: string, id: string): CalendarFeedRow {
+  const row = store.getCalendarFeed(orgId, id);
+  if (!row) throw notFound('Calendar feed');
+  return row;
+}
+
+/** What a feed token opens: the feed, its organization and the bookings it shows; undefined for any other token. */
+export function bookingsFeed(store: Store, token: string, now: number) {
+  const feed = feedForToken(store, token);
+  const organization = feed && store.getOrganization(feed.orgId);
+  if (!feed || !organization) return undefined;
+  const bookings = store.listActiveBookingsBetween(organization.id, now - FEED_PAST_MS, now + FEED_FUTURE_MS + 1, feed.experienceId ?? undefined);
+  return { feed, organization, bookings };
 }

@@ -1,11 +1,11 @@
 import { newId } from '../domain/ids.js';
 import { notFound, invalid } from '../domain/refusal.js';
-import { checkOutboundUrl, OutboundError } from '../net/outbound.js';
-import { iso, isoOrNull } from '../serialize.js';
-import { fetchableCalendarUrl, maskCalendarUrl } from '../ical/url.js';
+import { assertReachableUrl } from './outbound-urls.js';
+import { fetchableCalendarUrl } from '../ical/url.js';
 import type { CalendarImportRow } from '../store/calendar-imports.js';
 import type { Store } from '../store/index.js';
-import type { CalendarImport, CalendarImportCreate } from '../../shared/index.js';
+import type { Page, PageResult } from '../store/statements.js';
+import type { CalendarImportCreate } from '../../shared/index.js';
 
 /**
  * Checks a calendar URL as webhook URLs are checked (SPEC §8): http, https or webcal, and no
@@ -17,12 +17,7 @@ export function checkCalendarUrl(url: string, allowPrivate: boolean): string {
   if (!/^(https?|webcals?):\/\//i.test(trimmed)) {
     throw invalid('url', 'Expected an http, https or webcal URL of an .ics calendar');
   }
-  try {
-    checkOutboundUrl(fetchableCalendarUrl(trimmed), allowPrivate);
-  } catch (err) {
-    if (err instanceof OutboundError) throw invalid('url', err.message);
-    throw err;
-  }
+  assertReachableUrl(fetchableCalendarUrl(trimmed), allowPrivate);
   return trimmed;
 }
 
@@ -69,15 +64,6 @@ export function deleteCalendarImport(store: Store, orgId: string, id: string): v
   if (!store.deleteCalendarImport(orgId, id)) throw notFound('Calendar import');
 }
 
-export function serializeCalendarImport(row: CalendarImportRow): CalendarImport {
-  return {
-    id: row.id,
-    name: row.name,
-    url: maskCalendarUrl(row.url),
-    experienceId: row.experienceId,
-    lastSyncedAt: isoOrNull(row.lastSyncedAt),
-    lastError: row.lastError,
-    eventCount: row.eventCount,
-    createdAt: iso(row.createdAt),
-  };
+export function listCalendarImports(store: Store, orgId: string, page: Page): PageResult<CalendarImportRow> {
+  return store.listCalendarImports(orgId, page);
 }

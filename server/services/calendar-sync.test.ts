@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type TestApp } from '../test-helpers/index.js';
 import { Availability, Booking, CalendarImport, Deleted, Experience } from '../../shared/index.js';
-import { guardedCalendarFetcher } from './fetch.js';
-import { syncCalendarImport } from './import.js';
-import { CalendarSync } from './sync.js';
+import { guardedCalendarFetcher } from '../ical/fetch.js';
+import { syncCalendarImport } from './calendar-sync.js';
+import { CalendarSync } from './calendar-sync.js';
+import { calendarSyncJob } from '../jobs/calendar-sync.js';
 
 const NOW = Date.parse('2027-03-01T08:00:00Z');
 const DAY = 86_400_000;
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name: string) => readFileSync(new URL(`../ical/fixtures/${name}`, import.meta.url));
 
 interface Seen {
   path: string;
@@ -268,7 +269,8 @@ describe('the background sync', () => {
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
     const started = Date.now();
     const runningClock = () => NOW + (Date.now() - started);
-    const sync = new CalendarSync({ store: t.store, config: t.config, logger: { debug() {}, info() {}, warn() {}, error() {} }, now: runningClock });
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: runningClock }), quiet);
     sync.start();
     try {
       await vi.waitFor(() => expect(host.seen.length).toBeGreaterThanOrEqual(3), { timeout: 20_000, interval: 100 });
@@ -287,7 +289,8 @@ describe('the background sync', () => {
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
     t.store.insertCalendarImport({ ...t.store.getCalendarImportById(record.id)!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null, nextSyncAt: 0 });
     t.store.scheduleCalendarImport(record.id, NOW + DAY);
-    const sync = new CalendarSync({ store: t.store, config: t.config, logger: { debug() {}, info() {}, warn() {}, error() {} }, now: () => NOW });
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW }), quiet);
     sync.start();
     await vi.waitFor(() => expect(host.seen.some((s) => s.path === '/hang')).toBe(true), { timeout: 20_000, interval: 50 });
     await sync.stop();

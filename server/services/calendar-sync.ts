@@ -1,15 +1,17 @@
 // One sync of one calendar import: fetch (conditionally), read off the main thread, and replace
 // the import's busy intervals atomically. A failure of any kind keeps the last good copy and its
 // intervals and records why in `lastError`; nothing here throws.
+import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import type { CalendarImportRow } from '../store/calendar-imports.js';
-import { zoneOf } from '../services/slots.js';
-import type { BusyTimes } from './busy.js';
-import { CalendarFetchError, fetchCalendar, type CalendarFetcher } from './fetch.js';
-import { CalendarReadError, readBusyTimesIsolated } from './isolated.js';
+import { zoneOf } from './availability.js';
+import type { BusyTimes } from '../ical/busy.js';
+import { CalendarFetchError, fetchCalendar, guardedCalendarFetcher, type CalendarFetcher } from '../ical/fetch.js';
+import { CalendarReadError, readBusyTimesIsolated } from '../ical/isolated.js';
 
 const DAY_MS = 86_400_000;
+const MAX_PARALLEL_SYNCS = 4;
 /** The booking horizon: a slot can be at most 730 days ahead (maxAdvanceDays), plus its local day. */
 export const HORIZON_PAST_MS = DAY_MS;
 export const HORIZON_FUTURE_MS = 731 * DAY_MS;
@@ -103,5 +105,76 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
     } catch {
       // the database is closing; nothing more to record
     }
+  }
+}
+
+export interface CalendarSyncDeps {
+  store: Store;
+  config: Pick<Config, 'outboundAllowPrivate' | 'calendarSyncIntervalSeconds'>;
+  logger: Logger;
+  now?: () => number;
+  /** Replaces the guarded fetcher (tests only). */
+  fetcher?: CalendarFetcher;
+  readTimeoutMs?: number;
+}
+
+/**
+ * Calendar syncing shared by the background job and the `POST /calendar-imports/{id}/sync` route,
+ * so that an import is never synced twice at the same time.
+ */
+export class CalendarSync {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly shutdown = new AbortController();
+  private readonly deps: ImportSyncDeps;
+
+  constructor(options: CalendarSyncDeps) {
+    this.deps = {
+      store: options.store,
+      logger: options.logger,
+      now: options.now ?? Date.now,
+      fetcher: options.fetcher ?? guardedCalendarFetcher(options.config.outboundAllowPrivate),
+      intervalSeconds: options.config.calendarSyncIntervalSeconds,
+      readTimeoutMs: options.readTimeoutMs,
+    };
+  }
+
+  /** Syncs one import now and resolves when done; joins a sync of it already under way. */
+  sync(importId: string): Promise<void> {
+    const running = this.inFlight.get(importId);
+    if (running) return running;
+    const run = syncCalendarImport(this.deps, importId, this.shutdown.signal)
+      .catch((err: unknown) => {
+        // Only the database itself failing gets here (syncCalendarImport records every other failure).
+        this.deps.logger.error('calendar sync failed', { importId, error: err instanceof Error ? err.message : String(err) });
+      })
+      .finally(() => this.inFlight.delete(importId));
+    this.inFlight.set(importId, run);
+    return run;
+  }
+
+  /** Cancels syncs under way (their last good copies stay) and waits for them. */
+  async stop(): Promise<void> {
+    this.shutdown.abort();
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Starts the syncs of the imports that are due, up to a few at once; they go on in the background. */
+  syncDue(): void {
+    const { store } = this.deps;
+    if (this.shutdown.signal.aborted) return;
+    const now = this.deps.now();
+    const free = MAX_PARALLEL_SYNCS - this.inFlight.size;
+    const due = free > 0 ? store.listDueCalendarImports(now, free + this.inFlight.size) : [];
+    for (const id of due) {
+      if (this.inFlight.has(id) || this.inFlight.size >= MAX_PARALLEL_SYNCS) continue;
+      // Claimed until the sync records its own next time, so the next pass does not take it again.
+      store.scheduleCalendarImport(id, now + this.deps.intervalSeconds * 1000);
+      void this.sync(id);
+    }
+  }
+
+  /** Seconds between syncs of one import (CALENDAR_SYNC_INTERVAL). */
+  get intervalSeconds(): number {
+    return this.deps.intervalSeconds;
   }
 }

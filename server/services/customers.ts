@@ -1,6 +1,7 @@
 import { newId } from '../domain/ids.js';
 import { notFound } from '../domain/refusal.js';
-import type { CustomerRow } from '../store/customers.js';
+import type { CustomerRow, CustomerView } from '../store/customers.js';
+import type { Page, PageResult } from '../store/statements.js';
 import type { Store } from '../store/index.js';
 
 /** One customer per org and lower-cased e-mail; a booking creates it or brings it up to date. */
@@ -52,7 +53,7 @@ export function refreshCustomerTimes(store: Store, orgId: string, customerId: st
 
 const ERASED = 'erased';
 
-/** Replaces a person's name, e-mail and phone wherever Outing stored them (SPEC §7). */
+/** Replaces a person's name, e-mail and phone wherever Outing stored them (DELETE /v1/customers/{id}). */
 function erasedGuest<T extends { guestName?: unknown; guestEmail?: unknown; guestPhone?: unknown }>(record: T, email: string): T {
   const out = { ...record };
   if ('guestName' in out) out.guestName = ERASED;
@@ -81,4 +82,16 @@ export function eraseCustomer(store: Store, orgId: string, customerId: string, n
       }
     }
   });
+}
+
+/** Latest `lastBookingAt` first; `search` matches a part of the name or e-mail, in any case. */
+export function listCustomers(store: Store, orgId: string, search: string | undefined, page: Page): PageResult<CustomerView> {
+  return store.listCustomers(orgId, search, page);
+}
+
+/** A customer with their bookings, latest slot first (at most `historyLimit`). */
+export function getCustomerWithBookings(store: Store, orgId: string, id: string, historyLimit: number) {
+  const customer = store.getCustomer(orgId, id);
+  if (!customer) throw notFound('Customer');
+  return { customer, bookings: store.listCustomerBookings(customer.id, historyLimit) };
 }

@@ -1,16 +1,10 @@
 import { newId } from '../domain/ids.js';
-import { iso, serializeBooking } from '../serialize.js';
-import type { BookingView } from '../store/bookings.js';
+import { invalid } from '../domain/refusal.js';
+import { iso } from '../serializers/instant.js';
+import type { EventRow } from '../store/events.js';
 import type { Store } from '../store/index.js';
+import type { Page, PageResult } from '../store/statements.js';
 import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
-
-export type Changes = Record<string, { from: unknown; to: unknown }>;
-
-/** The `data` of an event about a booking (SPEC §8): the record, with experience and slot beside it. */
-export function eventData(booking: BookingView, extra: { changes?: Changes; payment?: EventData['payment'] } = {}): EventData {
-  const { experience, timeSlot, ...record } = serializeBooking(booking);
-  return { booking: record, experience, timeSlot, ...extra };
-}
 
 /**
  * Records an event and queues its deliveries. Call it inside the transaction of the change that
@@ -28,4 +22,19 @@ export function recordEvent(store: Store, orgId: string, event: EventKind, data:
   });
   store.enqueueDeliveries(orgId, body.id, event, now);
   return body;
+}
+
+/** The org's events, oldest first; `after` (an event id of the org) reads only later ones. */
+export function listEvents(
+  store: Store,
+  orgId: string,
+  filter: { after?: string; type?: EventKind },
+  page: Page,
+): PageResult<EventRow> {
+  let afterSeq: number | undefined;
+  if (filter.after !== undefined) {
+    afterSeq = store.eventPosition(orgId, filter.after);
+    if (afterSeq === undefined) throw invalid('after', `No event ${filter.after} in this organization`);
+  }
+  return store.listEvents(orgId, { afterSeq, type: filter.type }, page);
 }

@@ -2,6 +2,7 @@ import { newId } from '../domain/ids.js';
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
+import type { Page, PageResult } from '../store/statements.js';
 import { WEEKDAYS, type ExperienceCreate, type ExperiencePatch, type Schedule, type ScheduleInput } from '../../shared/index.js';
 
 const uniqueSorted = (times: readonly string[]) => [...new Set(times)].sort();
@@ -51,8 +52,7 @@ export function createExperience(store: Store, orgId: string, input: ExperienceC
  */
 export function updateExperience(store: Store, orgId: string, id: string, patch: ExperiencePatch, now: number): ExperienceRow {
   return store.transaction(() => {
-    const current = store.getExperience(orgId, id);
-    if (!current) throw notFound('Experience');
+    const current = getExperience(store, orgId, id);
     const next: ExperienceRow = {
       ...current,
       name: patch.name ?? current.name,
@@ -85,10 +85,27 @@ export function updateExperience(store: Store, orgId: string, id: string, patch:
 
 export function deleteExperience(store: Store, orgId: string, id: string): void {
   store.transaction(() => {
-    if (!store.getExperience(orgId, id)) throw notFound('Experience');
+    getExperience(store, orgId, id);
     if (store.experienceHasBookings(id)) {
       throw new Refusal('CONFLICT', 'The experience has bookings and cannot be deleted; set active to false instead');
     }
     store.deleteExperience(orgId, id);
   });
+}
+
+export function listExperiences(store: Store, orgId: string, filter: { active?: boolean }, page: Page): PageResult<ExperienceRow> {
+  return store.listExperiences(orgId, filter, page);
+}
+
+export function getExperience(store: Store, orgId: string, id: string): ExperienceRow {
+  const row = store.getExperience(orgId, id);
+  if (!row) throw notFound('Experience');
+  return row;
+}
+
+/** An experience guests may see: an inactive one is as good as absent on the public API. */
+export function getActiveExperience(store: Store, orgId: string, id: string): ExperienceRow {
+  const row = store.getExperience(orgId, id);
+  if (!row || row.active !== 1) throw notFound('Experience');
+  return row;
 }

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { FakeStripe } from './test-helpers/fake-stripe.js';
-import { usePaymentsHarness, type PaymentsHarness } from './test-helpers/setup.js';
+import type { FakeStripe } from '../payments/test-helpers/fake-stripe.js';
+import { usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
 import { createLogger } from '../logger.js';
 import { expectData } from '../test-helpers/index.js';
-import { sweepLapsedHolds, GIVE_UP_AFTER_MS } from './holds.js';
+import { sweepLapsedHolds, GIVE_UP_AFTER_MS } from './hold-expiry.js';
 import { PublicBooking } from '../../shared/index.js';
 
 const MINUTE = 60_000;
@@ -22,7 +22,7 @@ describe('lapsed payment holds', () => {
   it('leaves a hold alone until it lapses', async () => {
     const { booking, session } = await hold();
     h.clock.advance(29 * MINUTE);
-    expect(await h.sweeper().runNow()).toBe(0);
+    expect(await h.sweeper().runOnce()).toBe(0);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('PENDING');
     expect(session.status).toBe('open');
   });
@@ -32,7 +32,7 @@ describe('lapsed payment holds', () => {
     expect(await h.remaining()).toBe(1);
     h.clock.advance(30 * MINUTE);
 
-    expect(await h.sweeper().runNow()).toBe(1);
+    expect(await h.sweeper().runOnce()).toBe(1);
 
     const expire = stripe.requests.find((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`);
     expect(expire?.method).toBe('POST');
@@ -60,7 +60,7 @@ describe('lapsed payment holds', () => {
     stripe.pay(session.id);
     h.clock.advance(31 * MINUTE);
 
-    expect(await h.sweeper().runNow()).toBe(1);
+    expect(await h.sweeper().runOnce()).toBe(1);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CONFIRMED');
     expect(stripe.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /v1/checkout/sessions',
@@ -78,7 +78,7 @@ describe('lapsed payment holds', () => {
     const { booking, session } = await hold();
     stripe.pay(session.id, 'unpaid');
     h.clock.advance(31 * MINUTE);
-    await h.sweeper().runNow();
+    await h.sweeper().runOnce();
     const held = await h.bookingOf(booking.bookingNumber);
     expect(held.status).toBe('PENDING');
     expect(Date.parse(held.holdExpiresAt ?? '')).toBeGreaterThan(h.clock.now());
@@ -93,11 +93,11 @@ describe('lapsed payment holds', () => {
     stripe.setDown(true);
     h.clock.advance(31 * MINUTE);
     const sweeper = h.sweeper();
-    expect(await sweeper.runNow()).toBe(0);
+    expect(await sweeper.runOnce()).toBe(0);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('PENDING');
 
     h.clock.advance(GIVE_UP_AFTER_MS);
-    expect(await sweeper.runNow()).toBe(1);
+    expect(await sweeper.runOnce()).toBe(1);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
 
     // Should the guest still pay on the page they kept open, the payment is not lost.
@@ -119,12 +119,12 @@ describe('lapsed payment holds', () => {
     const { booking } = await hold();
     h.clock.advance(31 * MINUTE);
     const sweeper = h.sweeper();
-    // The first pass starts by itself, on the next turn of the event loop; runNow() then queues
+    // The first pass starts by itself, on the next turn of the event loop; runOnce() then queues
     // behind it and finds nothing left to do.
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await sweeper.runNow()).toBe(0);
+    expect(await sweeper.runOnce()).toBe(0);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
     await sweeper.stop();
-    expect(await sweeper.runNow()).toBe(0);
+    expect(await sweeper.runOnce()).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 import type { Logger } from '../logger.js';
 import type { BookingView } from '../store/bookings.js';
 import type { Store } from '../store/index.js';
-import { CLEARING_HOLD_MS } from './checkout.js';
-import type { CheckoutOutcome, PaymentProvider } from './provider.js';
-import { applyProviderFailure, applyProviderSuccess, EXPIRED, extendHold, type Applied } from './record.js';
+import { CLEARING_HOLD_MS } from './online-checkout.js';
+import type { CheckoutOutcome, PaymentProvider } from '../payments/provider.js';
+import { applyProviderFailure, applyProviderSuccess, EXPIRED, extendHold, type Applied } from './payments.js';
 
 export interface HoldSweeperDeps {
   store: Store;
@@ -11,26 +11,16 @@ export interface HoldSweeperDeps {
   provider: PaymentProvider | undefined;
   logger: Logger;
   now?: () => number;
-  /** Time between sweeps (default 5 s). */
-  intervalMs?: number;
-}
-
-export interface HoldSweeper {
-  /** Sweeps once more, after any sweep under way; resolves to the number of holds settled. */
-  runNow(): Promise<number>;
-  /** Stops sweeping and waits for the sweep under way. */
-  stop(): Promise<void>;
 }
 
 const BATCH = 50;
 /**
  * When the provider cannot be reached, the hold stays (its checkout might still be paid) and the
  * sweeper asks again on each pass; past this long it frees the places anyway. A payment that still
- * arrives later is then handled as a late payment (SPEC §11): never lost.
+ * arrives later is then handled as a late payment (docs/payments.md): never lost.
  */
 export const GIVE_UP_AFTER_MS = 15 * 60 * 1000;
 const PROVIDER_EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** The provider every hold was opened with: Stripe is the only one that holds places today. */
 const providerName = (provider: PaymentProvider | undefined) => provider?.name ?? 'stripe';
@@ -99,52 +89,7 @@ export async function sweepLapsedHolds(deps: HoldSweeperDeps): Promise<number> {
   return settled;
 }
 
-/**
- * Runs the sweeper at once (so holds that lapsed while the server was down are released on start)
- * and then every few seconds.
- */
-export function startHoldSweeper(deps: HoldSweeperDeps): HoldSweeper {
-  const now = deps.now ?? Date.now;
-  let queue: Promise<unknown> = Promise.resolve();
-  let queued = 0;
-  let stopped = false;
-  let prunedAt = 0;
-
-  const pass = async (): Promise<number> => {
-    if (stopped) return 0;
-    const settled = await sweepLapsedHolds(deps);
-    if (now() - prunedAt >= PRUNE_EVERY_MS) {
-      prunedAt = now();
-      deps.store.deleteProviderEventsBefore(prunedAt - PROVIDER_EVENT_RETENTION_MS);
-    }
-    if (settled > 0) deps.logger.info('lapsed holds settled', { count: settled });
-    return settled;
-  };
-  // Passes run one after another, never side by side: a slow provider cannot make two passes
-  // settle the same hold.
-  const runNow = (): Promise<number> => {
-    queued++;
-    const next = queue.then(pass).catch((err: unknown) => {
-      deps.logger.error('hold sweep failed', { error: err instanceof Error ? err.message : String(err) });
-      return 0;
-    });
-    queue = next.finally(() => void queued--);
-    return next;
-  };
-  const tick = () => {
-    if (queued === 0) void runNow();
-  };
-
-  const first = setImmediate(tick);
-  const timer = setInterval(tick, deps.intervalMs ?? 5_000);
-  timer.unref();
-  return {
-    runNow,
-    async stop() {
-      stopped = true;
-      clearImmediate(first);
-      clearInterval(timer);
-      await queue;
-    },
-  };
+/** Provider callbacks are remembered (to apply each once) for a month; older ones are forgotten. */
+export function forgetOldProviderEvents(store: Store, now: number): number {
+  return store.deleteProviderEventsBefore(now - PROVIDER_EVENT_RETENTION_MS);
 }

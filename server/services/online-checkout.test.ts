@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeStripe, type FakeStripe } from './test-helpers/fake-stripe.js';
-import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from './test-helpers/setup.js';
+import { startFakeStripe, type FakeStripe } from '../payments/test-helpers/fake-stripe.js';
+import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
 import { expectData, expectError, manualClock } from '../test-helpers/index.js';
-import { hostPageOf, returnUrl } from './checkout.js';
+import { hostPageOf, returnUrl } from './online-checkout.js';
 import { Booking, Payment, PublicBooking } from '../../shared/index.js';
 
 const MINUTE = 60_000;

@@ -1,12 +1,12 @@
 import { Refusal } from '../domain/refusal.js';
 import type { Logger } from '../logger.js';
-import { createBooking } from '../services/bookings.js';
+import { createBooking } from './bookings.js';
 import type { BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
-import type { CallbackNotice, PaymentProvider } from './provider.js';
-import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './record.js';
+import type { CallbackNotice, PaymentProvider } from '../payments/provider.js';
+import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
 import type { BookingCreate } from '../../shared/index.js';
 
 /** Online payment as this server runs it: the provider and how long an unpaid booking holds its places. */
@@ -14,7 +14,7 @@ export interface OnlinePayments {
   provider: PaymentProvider;
   holdMinutes: number;
   /** The page a guest returns to when the booking request names none (`PUBLIC_URL/demo`). */
-  fallbackPage: () => string;
+  fallbackPage: string;
   logger: Logger;
 }
 

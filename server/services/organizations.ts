@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.js';
-import { Refusal } from '../domain/refusal.js';
+import { Refusal, notFound } from '../domain/refusal.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import { createApiKey } from './api-keys.js';
@@ -43,8 +43,7 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
 
 export function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number): OrganizationRow {
   return store.transaction(() => {
-    const current = store.getOrganization(orgId);
-    if (!current) throw new Refusal('NOT_FOUND', 'Organization not found');
+    const current = getOrganization(store, orgId);
     if (patch.currency !== undefined && patch.currency !== current.currency && store.orgHasBookings(orgId)) {
       throw new Refusal('CONFLICT', 'The currency cannot change once the organization has bookings');
     }
@@ -61,4 +60,11 @@ export function updateOrganization(store: Store, orgId: string, patch: Organizat
     store.updateOrganization(next);
     return next;
   });
+}
+
+/** The caller's organization; every request names one that exists, but a deleted one is a 404. */
+export function getOrganization(store: Store, orgId: string): OrganizationRow {
+  const org = store.getOrganization(orgId);
+  if (!org) throw notFound('Organization');
+  return org;
 }

@@ -1,56 +1,36 @@
 import { Refusal, notFound } from '../domain/refusal.js';
 import { newId } from '../domain/ids.js';
-import { formatMoney, parseMoney } from '../domain/money.js';
-import { remainingPlaces } from '../domain/bookings.js';
-import { iso } from '../serialize.js';
-import { findBooking, saveBookingChange } from '../services/bookings.js';
-import { eventData, recordEvent } from '../services/events.js';
+import { parseMoney } from '../domain/money.js';
+import { bookingTotalCents, remainingPlaces } from '../domain/bookings.js';
+import { findBooking, saveBookingChange } from './bookings.js';
+import { recordEvent } from './event-log.js';
+import { serializeBookingEventData } from '../serializers/event.js';
+import { serializeEventPayment } from '../serializers/payment.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { PaymentRow } from '../store/payments.js';
 import type { Page, PageResult } from '../store/statements.js';
 import type { Store } from '../store/index.js';
-import type { ProviderPayment } from './provider.js';
-import type { EventPayment, Payment, PaymentCreate } from '../../shared/index.js';
+import type { ProviderPayment } from '../payments/provider.js';
+import type { EventPayment, PaymentCreate } from '../../shared/index.js';
 
 /** What a callback or a sweep did: changed something, had been seen before, or concerned nothing of ours. */
 export type Applied = 'applied' | 'duplicate' | 'ignored';
 
 export const MANUAL_PROVIDER = 'manual';
-/** The failure reason of a hold that lapsed unpaid (SPEC §11). */
+/** The failure reason of a hold that lapsed unpaid (docs/payments.md). */
 export const EXPIRED = 'expired';
-
-export function serializePayment(row: PaymentRow): Payment {
-  return {
-    id: row.id,
-    bookingId: row.bookingId,
-    amount: formatMoney(row.amount),
-    currency: row.currency,
-    status: row.status,
-    provider: row.provider,
-    reference: row.reference,
-    failureReason: row.failureReason,
-    refundRequired: row.refundRequired === 1,
-    createdAt: iso(row.createdAt),
-  };
-}
-
-function eventPayment(row: PaymentRow): EventPayment {
-  const { id, amount, currency, status, provider, failureReason } = serializePayment(row);
-  return { id, amount, currency, status, provider, failureReason };
-}
 
 type NewPayment = Omit<PaymentRow, 'id' | 'orgId' | 'bookingId' | 'createdAt'>;
 
 /**
  * Writes a payment and fires its `PAYMENT_*` event, which carries the booking as it stood when the
- * money moved. A booking change the payment causes is saved after it, so its event comes second
- * (SPEC §6, last line).
+ * money moved. A booking change the payment causes is saved after it, so its event comes second.
  */
 function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number): { row: PaymentRow; payment: EventPayment } {
   const row: PaymentRow = { id: newId('payment'), orgId: booking.orgId, bookingId: booking.id, createdAt: now, ...fields };
   store.insertPayment(row);
-  const payment = eventPayment(row);
-  recordEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', eventData(booking, { payment }), now);
+  const payment = serializeEventPayment(row);
+  recordEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', serializeBookingEventData(booking, { payment }), now);
   return { row, payment };
 }
 
@@ -124,7 +104,7 @@ export function applyProviderSuccess(store: Store, provider: string, bookingId: 
       else refundRequired = true;
     } else {
       // Already CONFIRMED: money beyond what was already paid in full is to be given back.
-      refundRequired = store.succeededPaymentsTotal(booking.id) >= booking.unitPrice * booking.participants;
+      refundRequired = store.succeededPaymentsTotal(booking.id) >= bookingTotalCents(booking);
     }
     const { payment } = insertPayment(
       store,

@@ -1,15 +1,12 @@
-import { Refusal, notFound, invalid } from '../domain/refusal.js';
+import { Refusal, notFound } from '../domain/refusal.js';
 import { newId } from '../domain/ids.js';
-import { checkOutboundUrl, OutboundError } from '../net/outbound.js';
-import { iso, isoOrNull } from '../serialize.js';
+import { assertReachableUrl } from './outbound-urls.js';
 import type { Store } from '../store/index.js';
+import type { Page, PageResult } from '../store/statements.js';
 import type { DeliveryRow, WebhookEndpointRow } from '../store/webhooks.js';
-import { generateWebhookSecret } from './sign.js';
+import { generateWebhookSecret } from '../webhooks/sign.js';
 import {
   EVENT_KINDS,
-  type Delivery,
-  type EventKind,
-  type WebhookEndpoint,
   type WebhookEndpointCreate,
   type WebhookEndpointPatch,
 } from '../../shared/index.js';
@@ -21,43 +18,6 @@ export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export interface EndpointPolicy {
   /** OUTBOUND_ALLOW_PRIVATE: accept URLs of loopback and private addresses. */
   allowPrivate: boolean;
-}
-
-export function serializeEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
-  return {
-    id: row.id,
-    url: row.url,
-    events: JSON.parse(row.events) as EventKind[],
-    description: row.description,
-    enabled: row.enabled === 1,
-    disabledReason: row.disabledReason,
-    createdAt: iso(row.createdAt),
-  };
-}
-
-export function serializeDelivery(row: DeliveryRow): Delivery {
-  return {
-    id: row.id,
-    eventId: row.eventId,
-    event: row.eventType as EventKind,
-    status: row.status,
-    attempts: row.attempts,
-    lastStatusCode: row.lastStatusCode,
-    lastError: row.lastError,
-    nextAttemptAt: row.status === 'PENDING' ? isoOrNull(row.nextAttemptAt) : null,
-    createdAt: iso(row.createdAt),
-    deliveredAt: isoOrNull(row.deliveredAt),
-  };
-}
-
-/** Refuses, as a 400 on `url`, what the SSRF guard would never connect to. */
-function assertDeliverableUrl(url: string, policy: EndpointPolicy): void {
-  try {
-    checkOutboundUrl(url, policy.allowPrivate);
-  } catch (err) {
-    if (err instanceof OutboundError) throw invalid('url', err.message);
-    throw err;
-  }
 }
 
 export function findEndpoint(store: Store, orgId: string, id: string): WebhookEndpointRow {
@@ -74,7 +34,7 @@ export function createEndpoint(
   policy: EndpointPolicy,
   now: number,
 ): { row: WebhookEndpointRow; secret: string } {
-  assertDeliverableUrl(input.url, policy);
+  assertReachableUrl(input.url, policy.allowPrivate);
   const secret = generateWebhookSecret();
   const row: WebhookEndpointRow = {
     id: newId('webhookEndpoint'),
@@ -106,7 +66,7 @@ export function updateEndpoint(
   policy: EndpointPolicy,
   now: number,
 ): WebhookEndpointRow {
-  if (patch.url !== undefined) assertDeliverableUrl(patch.url, policy);
+  if (patch.url !== undefined) assertReachableUrl(patch.url, policy.allowPrivate);
   return store.transaction(() => {
     const current = findEndpoint(store, orgId, id);
     const enabled = patch.enabled === undefined ? current.enabled : patch.enabled ? 1 : 0;
@@ -156,4 +116,14 @@ export function retryDelivery(store: Store, orgId: string, endpointId: string, d
     store.requeueDelivery(orgId, endpointId, deliveryId, now);
     return store.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
   });
+}
+
+export function listWebhookEndpoints(store: Store, orgId: string, page: Page): PageResult<WebhookEndpointRow> {
+  return store.listWebhookEndpoints(orgId, page);
+}
+
+/** An endpoint's deliveries, newest first (404 when the endpoint is not the caller's). */
+export function listDeliveries(store: Store, orgId: string, endpointId: string, page: Page): PageResult<DeliveryRow> {
+  findEndpoint(store, orgId, endpointId);
+  return store.listDeliveries(orgId, endpointId, page);
 }

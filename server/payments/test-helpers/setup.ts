@@ -2,7 +2,8 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { createTestApp, expectData, expectList, manualClock, type ManualClock, type TestApp, type TestResponse } from '../../test-helpers/index.js';
 import { createLogger } from '../../logger.js';
 import { paymentProviderFrom } from '../configure.js';
-import { startHoldSweeper, type HoldSweeper } from '../holds.js';
+import { holdExpiryJob } from '../../jobs/hold-expiry.js';
+import type { Job } from '../../jobs/job.js';
 import { startFakeStripe, type FakeStripe, type FakeSession } from './fake-stripe.js';
 import { Availability, Booking, Experience, Organization, Payment, WebhookEvent } from '../../../shared/index.js';
 
@@ -24,7 +25,7 @@ export interface PaymentsHarness {
   remaining(startTime?: string): Promise<number>;
   /** POSTs a signed Stripe event about `session` to the callback route. */
   callback(type: string, session: FakeSession, options?: { timestamp?: number; secret?: string; payload?: string; id?: string }): Promise<TestResponse & { eventId: string }>;
-  sweeper(): HoldSweeper;
+  sweeper(): Job<number>;
   close(): Promise<void>;
 }
 
@@ -40,7 +41,7 @@ export async function paymentsHarness(
     now: clock.now,
     env: { PUBLIC_BOOKINGS_PER_MINUTE: '0', PUBLIC_REQUESTS_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...options.stripe?.env, ...options.env },
   });
-  const sweepers: HoldSweeper[] = [];
+  const sweepers: Job<number>[] = [];
   if (options.onlinePayments !== false) {
     const org = expectData(await t.request('PATCH', '/v1/organization', { body: { onlinePayments: true } }), Organization);
     expect(org.onlinePayments).toBe(true);
@@ -108,13 +109,14 @@ export async function paymentsHarness(
       return { ...res, eventId: o.id ?? made.id };
     },
     sweeper() {
-      const sweeper = startHoldSweeper({
+      const sweeper = holdExpiryJob({
         store: t.store,
         provider: paymentProviderFrom(t.config),
         logger: createLogger('silent'),
         now: clock.now,
         intervalMs: 3_600_000,
       });
+      sweeper.start();
       sweepers.push(sweeper);
       return sweeper;
     },

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AVAILABILITY_TTL_MS, AvailabilityCache, cachedAvailability } from './availability-cache.js';
+import { serializeAvailability } from '../serializers/availability.js';
 
-const slotAt = (ms: number) => ({ startTime: new Date(ms).toISOString() });
+const slotAt = (ms: number) => ({ id: 'ts_x', start: ms, end: ms + 3_600_000, capacity: 10, booked: 0, remaining: 10, unavailableReason: null });
 
-function counting(slots: { startTime: string }[], minNoticeMinutes = 0) {
+function counting(slots: ReturnType<typeof slotAt>[], minNoticeMinutes = 0) {
   let computed = 0;
   return {
     get computed() {
@@ -11,7 +12,7 @@ function counting(slots: { startTime: string }[], minNoticeMinutes = 0) {
     },
     compute: () => {
       computed++;
-      return { availability: { slots }, minNoticeMinutes };
+      return { experienceId: 'exp_x', timezone: 'UTC', startDate: '2027-01-01', endDate: '2027-01-02', slots, minNoticeMinutes };
     },
   };
 }
@@ -28,7 +29,7 @@ describe('availability answers reused while nothing changed', () => {
     const second = cachedAvailability(cache, store, 'k', now + 100, source.compute);
     expect(source.computed).toBe(1);
     expect(second.json).toBe(first.json);
-    expect(JSON.parse(first.json ?? '')).toEqual({ success: true, data: { slots: [slotAt(later)] } });
+    expect(JSON.parse(first.json ?? '')).toEqual({ success: true, data: serializeAvailability(source.compute()) });
   });
 
   it('computes again after any write, here or by another process', () => {

@@ -1,4 +1,6 @@
-import type { Reply } from '../http/reply.js';
+import type { Reply } from './reply.js';
+import type { ExperienceAvailability } from '../services/availability.js';
+import { serializeAvailability } from '../serializers/availability.js';
 
 /** How long an answer may be reused when nothing was written: a slot entering its notice period or a new day shows within this. */
 export const AVAILABILITY_TTL_MS = 2_000;
@@ -42,21 +44,21 @@ export class AvailabilityCache {
 }
 
 /**
- * The answer for `key`: reused when still valid, else computed. `compute` returns the availability
- * and the experience's notice period, which bounds how long the answer stays true.
+ * The answer for `key`: reused when still valid, else computed. The experience's notice period
+ * bounds how long an answer stays true.
  */
 export function cachedAvailability(
   cache: AvailabilityCache,
   store: { changeMarker(): string },
   key: string,
   now: number,
-  compute: () => { availability: { slots: { startTime: string }[] }; minNoticeMinutes: number },
+  compute: () => ExperienceAvailability,
 ): Reply {
   const marker = store.changeMarker();
   const hit = cache.get(key, marker, now);
   if (hit) return hit;
-  const { availability, minNoticeMinutes } = compute();
+  const availability = compute();
   const first = availability.slots[0];
-  const validUntil = first ? Date.parse(first.startTime) - minNoticeMinutes * 60_000 : Number.POSITIVE_INFINITY;
-  return cache.set(key, marker, { success: true, data: availability }, validUntil, now);
+  const validUntil = first ? first.start - availability.minNoticeMinutes * 60_000 : Number.POSITIVE_INFINITY;
+  return cache.set(key, marker, { success: true, data: serializeAvailability(availability) }, validUntil, now);
 }

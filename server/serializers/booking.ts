@@ -1,0 +1,52 @@
+import type { BookingView } from '../store/bookings.js';
+import { bookingTotalCents } from '../domain/bookings.js';
+import { formatMoney } from '../domain/money.js';
+import { slotId } from '../domain/slots.js';
+import { iso, isoOrNull } from './instant.js';
+import type { Booking, PublicBooking } from '../../shared/index.js';
+
+export function serializeTimeSlot(b: Pick<BookingView, 'experienceId' | 'slotStart' | 'slotEnd'>): Booking['timeSlot'] {
+  return { id: slotId(b.experienceId, b.slotStart), startTime: iso(b.slotStart), endTime: iso(b.slotEnd) };
+}
+
+export function serializeBooking(b: BookingView): Booking {
+  return {
+    id: b.id,
+    bookingNumber: b.bookingNumber,
+    status: b.status,
+    experience: { id: b.experienceId, title: b.experienceName },
+    timeSlot: serializeTimeSlot(b),
+    customerId: b.customerId,
+    guestName: b.guestName,
+    guestEmail: b.guestEmail,
+    guestPhone: b.guestPhone,
+    totalParticipants: b.participants,
+    unitPrice: b.unitPrice,
+    total: formatMoney(bookingTotalCents(b)),
+    currency: b.currency,
+    source: b.source,
+    metadata: JSON.parse(b.metadata) as Record<string, string>,
+    cancellationReason: b.cancellationReason,
+    cancelledAt: isoOrNull(b.cancelledAt),
+    holdExpiresAt: isoOrNull(b.holdExpiresAt),
+    createdAt: iso(b.createdAt),
+    updatedAt: iso(b.updatedAt),
+  };
+}
+
+/** What a guest sees of their booking: nothing about other customers, no internal ids beyond the slot. */
+export function serializePublicBooking(b: BookingView): PublicBooking {
+  return {
+    bookingNumber: b.bookingNumber,
+    status: b.status,
+    experience: { id: b.experienceId, title: b.experienceName },
+    timeSlot: serializeTimeSlot(b),
+    totalParticipants: b.participants,
+    total: formatMoney(bookingTotalCents(b)),
+    currency: b.currency,
+    guestName: b.guestName,
+    guestEmail: b.guestEmail,
+    checkoutUrl: b.status === 'PENDING' ? b.checkoutUrl : null,
+    holdExpiresAt: isoOrNull(b.holdExpiresAt),
+  };
+}

@@ -1,0 +1,27 @@
+import type { ExperienceRow } from '../store/experiences.js';
+import { iso } from './instant.js';
+import { PublicExperience, type Experience, type Schedule } from '../../shared/index.js';
+
+export function serializeExperience(row: ExperienceRow, currency: string): Experience {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    duration: row.duration,
+    price: row.price,
+    currency,
+    maxParticipants: row.maxParticipants,
+    maxPerBooking: row.maxPerBooking ?? row.maxParticipants,
+    schedule: row.schedule === null ? null : (JSON.parse(row.schedule) as Schedule),
+    minNoticeMinutes: row.minNoticeMinutes,
+    maxAdvanceDays: row.maxAdvanceDays,
+    active: row.active === 1,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** What a guest's browser sees of an experience: the record without its operating rules. */
+export function serializePublicExperience(row: ExperienceRow, currency: string): PublicExperience {
+  return PublicExperience.parse(serializeExperience(row, currency));
+}

@@ -1,0 +1,17 @@
+import type { OrganizationRow } from '../store/organizations.js';
+import { iso } from './instant.js';
+import type { Organization } from '../../shared/index.js';
+
+export function serializeOrganization(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    timezone: row.timezone,
+    currency: row.currency,
+    onlinePayments: row.onlinePayments === 1,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
