@@ -5,7 +5,7 @@
  * 1. Vite (rolldown) bundles server/sea.ts and everything it imports, dependencies included, into
  *    one CommonJS file: a SEA's main script cannot load anything but built-in modules.
  * 2. The files the server reads at run time become SEA assets: the widget bundle (built before this
- *    script by `npm run build:widget`), the demo pages, the SQL migrations, better-sqlite3's addon and
+ *    script by `npm run build:widget`), the demo pages, Scalar's bundle for /docs, the SQL migrations, better-sqlite3's addon and
  *    the calendar reader's worker (server/ical/busy-worker.ts, bundled the same way), listed in
  *    `sea-manifest.json` for server/sea.ts.
  * 3. `node --experimental-sea-config` writes the blob; a copy of this node binary receives it with
@@ -18,6 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { SeaManifest } from '../server/sea.js';
+import { SCALAR_BUNDLE } from '../server/http/docs.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** `--out PATH` builds elsewhere than dist/outing (the test does, so that runs never collide). */
@@ -91,6 +92,10 @@ function collectAssets(calendarWorker: string): { files: Record<string, string>;
   const widget = join(root, 'dist/widget/widget.js');
   if (!existsSync(widget)) fail('dist/widget/widget.js is missing: run npm run build:widget first');
   add(widget);
+  // /docs serves Scalar's browser bundle; readAsset asks for it by its path in the project.
+  const require = createRequire(import.meta.url);
+  const scalar = require.resolve('@scalar/api-reference/browser/standalone.js');
+  files[SCALAR_BUNDLE] = scalar;
   const demo = join(root, 'demo');
   if (existsSync(demo)) {
     for (const name of readdirSync(demo)) {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { Instant, LocalDate, queryInt } from './common.js';
+import { DateString, Instant, LocalDate, queryInt } from './common.js';
 
 export const AvailabilityQuery = z.strictObject({
   experienceId: z.string().min(1).max(100),
   startDate: LocalDate.optional().describe("Default: today in the experience's time zone"),
   endDate: LocalDate.optional().describe('Inclusive; default startDate + 30 days; at most 92 days after startDate'),
-  participants: queryInt(1, 10_000).optional().describe('Default 1'),
+  participants: queryInt(1, 10_000).default(1).describe('Places wanted'),
 });
 
 export const UNAVAILABLE_REASONS = ['FULL', 'BLOCKED'] as const;
@@ -25,8 +25,8 @@ export type TimeSlotAvailability = z.infer<typeof TimeSlotAvailability>;
 export const Availability = z.object({
   experienceId: z.string(),
   timezone: z.string(),
-  startDate: z.string(),
-  endDate: z.string(),
+  startDate: DateString,
+  endDate: DateString,
   slots: z.array(TimeSlotAvailability),
 });
 export type Availability = z.infer<typeof Availability>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Instant, InstantInput, LocalDate, NonBlank, PageQuery, SearchTerm } from './common.js';
+import { Email, EmailString, Instant, InstantInput, LocalDate, NonBlank, PageQuery, SearchTerm } from './common.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
@@ -99,7 +99,7 @@ export const Booking = z.object({
   timeSlot: BookingTimeSlotRef,
   customerId: z.string(),
   guestName: z.string(),
-  guestEmail: z.string(),
+  guestEmail: EmailString,
   guestPhone: z.string().nullable(),
   totalParticipants: z.int(),
   unitPrice: z.int().describe('Cents, the experience price when booked'),
@@ -137,7 +137,7 @@ export const PublicBooking = z.object({
   total: z.string(),
   currency: z.string(),
   guestName: z.string(),
-  guestEmail: z.string(),
+  guestEmail: EmailString,
   checkoutUrl: z.string().nullable(),
   holdExpiresAt: Instant.nullable(),
 });

@@ -56,11 +56,15 @@ export function isCalendarDate(value: string): boolean {
 /** An instant in a request: ISO 8601 with `Z` or an offset. One without a zone is refused. */
 export const InstantInput = z.iso.datetime({ offset: true }).describe('ISO 8601 instant with Z or an offset');
 /** An instant in a response: UTC with milliseconds. */
-export const Instant = z.string().describe('UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z');
+export const Instant = z
+  .string()
+  .meta({ description: 'UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z', format: 'date-time' });
 export const LocalDate = z
   .string()
   .refine(isCalendarDate, { message: 'Expected a date as YYYY-MM-DD (years 1900–9998)' })
-  .describe('Calendar date YYYY-MM-DD');
+  .meta({ description: 'Calendar date YYYY-MM-DD', format: 'date' });
+/** A date in a response: already checked when it was stored, so only its format is documented. */
+export const DateString = z.string().meta({ description: 'Calendar date YYYY-MM-DD', format: 'date' });
 export const LocalTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'Expected a time as HH:MM (00:00–23:59)' })
@@ -77,6 +81,8 @@ export const TimeZone = z
   .transform(canonicalZoneCase)
   .describe('IANA time zone');
 export const Email = z.email({ message: 'Expected an e-mail address' }).max(254);
+/** An e-mail address in a response (an erased customer's is a placeholder at `erased.invalid`). */
+export const EmailString = z.string().meta({ format: 'email' });
 /** Money in major units with two fraction digits, as a string ("90.00"). */
 export const MoneyString = z
   .string()
@@ -118,10 +124,14 @@ export const Pagination = z.object({
 export type Pagination = z.infer<typeof Pagination>;
 
 export const PageQuery = {
-  limit: queryInt(1, 100).optional().describe('Page size, 1–100 (default 20)'),
-  offset: queryInt(0, 1_000_000_000).optional().describe('Records to skip (default 0)'),
+  limit: queryInt(1, 100).default(20).describe('Page size, 1–100'),
+  offset: queryInt(0, 1_000_000_000).default(0).describe('Records to skip'),
 };
 
 export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
 
-export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+/** The pipe to a boolean lets the OpenAPI document show the parameter as the boolean it becomes. */
+export const QueryBoolean = z
+  .enum(['true', 'false'])
+  .transform((v) => v === 'true')
+  .pipe(z.boolean());

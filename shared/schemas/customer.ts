@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { Instant, PageQuery, SearchTerm } from './common.js';
+import { EmailString, Instant, PageQuery, SearchTerm } from './common.js';
 import { Booking } from './booking.js';
 
 export const Customer = z.object({
   id: z.string(),
   name: z.string(),
-  email: z.string(),
+  email: EmailString,
   phone: z.string().nullable(),
   bookingCount: z.int(),
   totalSpent: z.string().describe('Sum of CONFIRMED bookings, major units'),

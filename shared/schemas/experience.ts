@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Instant, LocalDate, LocalTime, NonBlank, PageQuery, QueryBoolean, TimeZone } from './common.js';
+import { DateString, Instant, LocalDate, LocalTime, NonBlank, PageQuery, QueryBoolean, TimeZone } from './common.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -42,9 +42,9 @@ export type ScheduleInput = z.infer<typeof ScheduleInput>;
 export const Schedule = z.object({
   timezone: z.string().nullable(),
   weekly: z.partialRecord(z.enum(WEEKDAYS), z.array(z.string())),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  exceptions: z.array(z.object({ date: z.string(), times: z.array(z.string()) })),
+  startDate: DateString.nullable(),
+  endDate: DateString.nullable(),
+  exceptions: z.array(z.object({ date: DateString, times: z.array(z.string()) })),
 });
 export type Schedule = z.infer<typeof Schedule>;
 

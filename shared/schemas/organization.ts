@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Instant, NonBlank, TimeZone } from './common.js';
+import { Email, EmailString, Instant, NonBlank, TimeZone } from './common.js';
 
 /** ISO 4217 codes with two minor digits. Zero- and three-decimal currencies (JPY, KWD…) are refused. */
 export const TWO_DECIMAL_CURRENCIES = [
@@ -17,7 +17,7 @@ export const CurrencyCode = z
 export const Organization = z.object({
   id: z.string(),
   name: z.string(),
-  email: z.string(),
+  email: EmailString,
   phone: z.string().nullable(),
   timezone: z.string(),
   currency: z.string(),

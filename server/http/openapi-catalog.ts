@@ -1,0 +1,392 @@
+/**
+ * What the OpenAPI document names and shows beyond the shared schemas themselves: the component
+ * name of each contract schema, a description of it, and one realistic example of each.
+ *
+ * Kept beside the document builder rather than as `.meta()` on the schemas in shared/: the widget
+ * bundles those schemas, and it has no use for names, prose or example records.
+ */
+import type { z } from 'zod';
+import * as S from '../../shared/index.js';
+import type { ErrorCode, IdKind } from '../../shared/index.js';
+
+export interface CatalogEntry {
+  schema: z.ZodType;
+  name: string;
+  description?: string;
+}
+
+/**
+ * Every schema that gets a name under `components/schemas`. Request bodies and responses have
+ * distinct schemas in the contract (`BookingCreate` in, `Booking` out), so one name never has to
+ * stand for both an input and an output shape; the builder refuses a name that would.
+ */
+export const NAMED: CatalogEntry[] = [
+  { schema: S.ErrorEnvelope, name: 'Error', description: 'The envelope of every error response.' },
+  { schema: S.ErrorCode, name: 'ErrorCode' },
+  { schema: S.ErrorDetail, name: 'ErrorDetail', description: 'One problem of a request: the field path and what is wrong.' },
+  { schema: S.Pagination, name: 'Pagination', description: 'Where a page sits in the whole list.' },
+  { schema: S.Deleted, name: 'Deleted', description: 'What a deletion answers.' },
+
+  { schema: S.Organization, name: 'Organization', description: 'The organization the secret key belongs to.' },
+  { schema: S.OrganizationPatch, name: 'OrganizationPatch', description: 'The fields to change; at least one.' },
+
+  { schema: S.Experience, name: 'Experience', description: 'A bookable tour or activity with its weekly schedule.' },
+  { schema: S.ExperienceCreate, name: 'ExperienceCreate' },
+  { schema: S.ExperiencePatch, name: 'ExperiencePatch', description: 'The fields to change; at least one.' },
+  { schema: S.Schedule, name: 'Schedule', description: 'Weekly local start times and dated exceptions, as stored.' },
+  { schema: S.ScheduleInput, name: 'ScheduleInput', description: 'Weekly local start times and dated exceptions.' },
+  { schema: S.PublicExperience, name: 'PublicExperience', description: 'What the widget API shows of an experience.' },
+
+  { schema: S.Availability, name: 'Availability', description: 'The time slots of an experience between two dates.' },
+  { schema: S.TimeSlotAvailability, name: 'TimeSlotAvailability', description: 'One time slot and the places left in it.' },
+
+  { schema: S.Booking, name: 'Booking', description: 'A booking of a time slot.' },
+  { schema: S.BookingStatus, name: 'BookingStatus' },
+  { schema: S.BookingExperienceRef, name: 'BookingExperience', description: 'The experience a booking is for.' },
+  { schema: S.BookingTimeSlotRef, name: 'BookingTimeSlot', description: 'The time slot a booking holds places in.' },
+  { schema: S.BookingCreate, name: 'BookingCreate' },
+  { schema: S.BookingPatch, name: 'BookingPatch', description: 'The fields to change; at least one. The guest fields also take their record names (`guestName`…, `totalParticipants`), but not both spellings at once.' },
+  { schema: S.BookingCancel, name: 'BookingCancel', description: 'The body may be empty.' },
+  { schema: S.Metadata, name: 'Metadata' },
+  { schema: S.PublicBookingCreate, name: 'PublicBookingCreate' },
+  { schema: S.PublicBooking, name: 'PublicBooking', description: 'What the widget API answers to a booking: nothing the guest did not send.' },
+  { schema: S.PublicBookingStatus, name: 'PublicBookingStatus', description: 'What anyone with the booking number may see: no personal data.' },
+
+  { schema: S.Customer, name: 'Customer', description: 'A guest, as the bookings made with one e-mail address.' },
+  { schema: S.CustomerDetail, name: 'CustomerDetail' },
+  { schema: S.CustomerErased, name: 'CustomerErased' },
+
+  { schema: S.Payment, name: 'Payment', description: 'A payment recorded for a booking, by hand or by the online provider.' },
+  { schema: S.PaymentCreate, name: 'PaymentCreate' },
+  { schema: S.PaymentStatus, name: 'PaymentStatus' },
+  { schema: S.EventPayment, name: 'EventPayment', description: 'The payment as it stands in `PAYMENT_*` events.' },
+
+  { schema: S.WebhookEndpoint, name: 'WebhookEndpoint', description: 'A URL that receives signed event deliveries.' },
+  { schema: S.WebhookEndpointWithSecret, name: 'WebhookEndpointWithSecret' },
+  { schema: S.WebhookEndpointCreate, name: 'WebhookEndpointCreate' },
+  { schema: S.WebhookEndpointPatch, name: 'WebhookEndpointPatch', description: 'The fields to change; at least one.' },
+  { schema: S.RotatedSecret, name: 'RotatedSecret' },
+  { schema: S.Delivery, name: 'Delivery', description: 'The delivery of one event to one endpoint, with its attempts.' },
+  { schema: S.EventKind, name: 'EventKind' },
+  { schema: S.WebhookEvent, name: 'WebhookEvent', description: 'The body of every webhook delivery and of each `/v1/events` entry.' },
+  { schema: S.EventData, name: 'WebhookEventData' },
+  { schema: S.EventBooking, name: 'EventBooking', description: 'The booking as it stands in events: the record without `experience` and `timeSlot`.' },
+
+  { schema: S.CalendarFeed, name: 'CalendarFeed', description: 'A private iCal feed of bookings. Its token and URL are shown only once, on creation.' },
+  { schema: S.CalendarFeedWithToken, name: 'CalendarFeedWithToken' },
+  { schema: S.CalendarFeedCreate, name: 'CalendarFeedCreate' },
+  { schema: S.CalendarImport, name: 'CalendarImport', description: 'An external iCal calendar whose events block time slots.' },
+  { schema: S.CalendarImportCreate, name: 'CalendarImportCreate' },
+];
+
+/** One id of each kind, so that the examples refer to each other consistently. */
+export const EXAMPLE_IDS: Record<IdKind, string> = {
+  organization: 'org_7Hq2kLm9PzX4',
+  experience: 'exp_5Hk2PqW9sLm3Xa',
+  booking: 'bk_2Lq8VxN4cR7wTz',
+  customer: 'cus_4Wm7JdS2kP9xHb',
+  timeSlot: 'ts_8Rz4YtB1nQ6cVe',
+  apiKey: 'key_6Tn3GfK8wQ2jLs',
+  webhookEndpoint: 'whe_1Cv9XkR5mT3pNd',
+  event: 'evt_9Pb4HsW2zL7qKf',
+  calendarFeed: 'feed_3Mx8QvT1bR6wYc',
+  calendarImport: 'cal_7Dk2NpF9sV4hJm',
+  payment: 'pay_5Rw1LtC8xM3qZb',
+  delivery: 'dlv_2Jh6VbQ9kS4nXp',
+};
+const id = EXAMPLE_IDS;
+
+const created = '2026-06-01T10:15:42.120Z';
+const experienceRef = { id: id.experience, title: 'Sunset kayak tour' };
+// 17:30 in Lisbon in June (UTC+1).
+const timeSlotRef = { id: id.timeSlot, startTime: '2026-06-13T16:30:00.000Z', endTime: '2026-06-13T18:30:00.000Z' };
+const weekly = { fri: ['17:30'], sat: ['09:00', '17:30'], sun: ['09:00'] };
+const schedule = { weekly, startDate: '2026-05-01', endDate: '2026-10-31', exceptions: [{ date: '2026-08-15', times: [] }] };
+const guest = { customerName: 'Ana Costa', customerEmail: 'ana.costa@example.com' };
+
+const eventBooking = {
+  id: id.booking,
+  bookingNumber: 'BK-7K3M9Q2D',
+  status: 'CONFIRMED',
+  customerId: id.customer,
+  guestName: guest.customerName,
+  guestEmail: guest.customerEmail,
+  guestPhone: '+351 912 345 678',
+  totalParticipants: 2,
+  unitPrice: 4500,
+  total: '90.00',
+  currency: 'EUR',
+  source: 'API',
+  metadata: { channel: 'front-desk' },
+  cancellationReason: null,
+  cancelledAt: null,
+  holdExpiresAt: null,
+  createdAt: created,
+  updatedAt: created,
+};
+const booking = { ...eventBooking, experience: experienceRef, timeSlot: timeSlotRef };
+
+const experience = {
+  id: id.experience,
+  name: experienceRef.title,
+  description: 'Two hours along the cliffs at golden hour, with a stop in a sea cave. **Wetsuits included.**',
+  duration: 120,
+  price: 4500,
+  currency: 'EUR',
+  maxParticipants: 12,
+  maxPerBooking: 6,
+};
+
+const customer = {
+  id: id.customer,
+  name: guest.customerName,
+  email: guest.customerEmail,
+  phone: '+351 912 345 678',
+  bookingCount: 3,
+  totalSpent: '270.00',
+  currency: 'EUR',
+  firstBookingAt: '2026-03-02T09:41:10.000Z',
+  lastBookingAt: created,
+  createdAt: '2026-03-02T09:41:10.000Z',
+  updatedAt: created,
+};
+
+const payment = {
+  id: id.payment,
+  amount: '90.00',
+  currency: 'EUR',
+  status: 'SUCCEEDED',
+  provider: 'manual',
+  failureReason: null,
+};
+
+const endpoint = {
+  id: id.webhookEndpoint,
+  url: 'https://hooks.example.com/outing',
+  events: ['BOOKING_CREATED', 'BOOKING_CANCELED'],
+  description: 'Front-desk tablet',
+  enabled: true,
+  disabledReason: null,
+  createdAt: created,
+};
+
+const secret = 'whsec_MfKQ9r8GKYqXTwJg7ULLhHFh5ZfbqrTUl4xSDmOQi9E=';
+const feedToken = 'q3Vd9xYJmT2kR8bLwP5nZc7HfG1sA4eU0oN6iKyXvQw';
+const eventData = { booking: eventBooking, experience: experienceRef, timeSlot: timeSlotRef };
+
+/** A `WebhookEvent` of each kind, as deliveries and `/v1/events` carry it. */
+export const EVENT_EXAMPLES: Record<S.EventKind, unknown> = {
+  BOOKING_CREATED: { id: id.event, event: 'BOOKING_CREATED', timestamp: created, data: eventData },
+  BOOKING_UPDATED: {
+    id: 'evt_4Kd8WnP2rB6tYm',
+    event: 'BOOKING_UPDATED',
+    timestamp: '2026-06-02T08:03:11.504Z',
+    data: {
+      ...eventData,
+      booking: { ...eventBooking, totalParticipants: 3, total: '135.00', updatedAt: '2026-06-02T08:03:11.504Z' },
+      changes: { totalParticipants: { from: 2, to: 3 } },
+    },
+  },
+  BOOKING_CANCELED: {
+    id: 'evt_7Qs3FhL9vX2cNb',
+    event: 'BOOKING_CANCELED',
+    timestamp: '2026-06-05T17:20:00.000Z',
+    data: {
+      ...eventData,
+      booking: {
+        ...eventBooking,
+        status: 'CANCELLED',
+        cancellationReason: 'Guest is ill',
+        cancelledAt: '2026-06-05T17:20:00.000Z',
+        updatedAt: '2026-06-05T17:20:00.000Z',
+      },
+    },
+  },
+  PAYMENT_SUCCEEDED: {
+    id: 'evt_2Wv6JtR8mH4pLd',
+    event: 'PAYMENT_SUCCEEDED',
+    timestamp: '2026-06-01T10:19:03.870Z',
+    data: { ...eventData, payment: { ...payment, provider: 'stripe' } },
+  },
+  PAYMENT_FAILED: {
+    id: 'evt_8Nc5BqK1xT7sGf',
+    event: 'PAYMENT_FAILED',
+    timestamp: '2026-06-01T10:45:42.120Z',
+    data: {
+      ...eventData,
+      booking: { ...eventBooking, status: 'CANCELLED', cancelledAt: '2026-06-01T10:45:42.120Z', updatedAt: '2026-06-01T10:45:42.120Z' },
+      payment: { ...payment, id: 'pay_9Ty2DmV6wK1rQh', status: 'FAILED', provider: 'stripe', failureReason: 'expired' },
+    },
+  },
+};
+
+/** One realistic value of each named schema, keyed by its component name. */
+export const EXAMPLES: Record<string, unknown> = {
+  Pagination: { total: 1, limit: 20, offset: 0, hasMore: false },
+  Deleted: { id: id.experience, deleted: true },
+
+  Organization: {
+    id: id.organization,
+    name: 'Cliffside Adventures',
+    email: 'hello@cliffside.example.com',
+    phone: '+351 282 000 000',
+    timezone: 'Europe/Lisbon',
+    currency: 'EUR',
+    onlinePayments: false,
+    createdAt: '2026-01-12T08:00:00.000Z',
+    updatedAt: created,
+  },
+  OrganizationPatch: { phone: '+351 282 000 001', onlinePayments: true },
+
+  Experience: {
+    ...experience,
+    schedule: { timezone: null, ...schedule },
+    minNoticeMinutes: 120,
+    maxAdvanceDays: 180,
+    active: true,
+    createdAt: '2026-02-20T14:02:09.331Z',
+    updatedAt: created,
+  },
+  ExperienceCreate: {
+    name: experience.name,
+    description: experience.description,
+    duration: 120,
+    price: 4500,
+    maxParticipants: 12,
+    maxPerBooking: 6,
+    minNoticeMinutes: 120,
+    maxAdvanceDays: 180,
+    schedule,
+  },
+  ExperiencePatch: { price: 5000, maxPerBooking: null },
+  PublicExperience: experience,
+
+  Availability: {
+    experienceId: id.experience,
+    timezone: 'Europe/Lisbon',
+    startDate: '2026-06-13',
+    endDate: '2026-06-13',
+    slots: [
+      { id: 'ts_3Gp7KwM2nV9xRc', startTime: '2026-06-13T08:00:00.000Z', endTime: '2026-06-13T10:00:00.000Z', capacity: 12, booked: 12, remaining: 0, available: false, unavailableReason: 'FULL' },
+      { id: id.timeSlot, startTime: timeSlotRef.startTime, endTime: timeSlotRef.endTime, capacity: 12, booked: 2, remaining: 10, available: true, unavailableReason: null },
+    ],
+  },
+
+  Booking: booking,
+  BookingCreate: {
+    experienceId: id.experience,
+    startTime: '2026-06-13T17:30:00+01:00',
+    participants: 2,
+    ...guest,
+    customerPhone: '+351 912 345 678',
+    metadata: { channel: 'front-desk' },
+  },
+  BookingPatch: { participants: 3, customerPhone: '+351 913 000 111' },
+  BookingCancel: { reason: 'Guest is ill' },
+  PublicBookingCreate: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, ...guest },
+  PublicBooking: {
+    bookingNumber: booking.bookingNumber,
+    status: 'CONFIRMED',
+    experience: experienceRef,
+    timeSlot: timeSlotRef,
+    totalParticipants: 2,
+    total: '90.00',
+    currency: 'EUR',
+    guestName: guest.customerName,
+    guestEmail: guest.customerEmail,
+    checkoutUrl: null,
+    holdExpiresAt: null,
+  },
+  PublicBookingStatus: {
+    bookingNumber: booking.bookingNumber,
+    status: 'CONFIRMED',
+    experience: experienceRef,
+    timeSlot: timeSlotRef,
+    totalParticipants: 2,
+    total: '90.00',
+    currency: 'EUR',
+    checkoutUrl: null,
+    holdExpiresAt: null,
+  },
+
+  Customer: customer,
+  CustomerDetail: { ...customer, bookings: [booking] },
+  CustomerErased: { id: id.customer, erased: true },
+
+  Payment: {
+    ...payment,
+    bookingId: id.booking,
+    reference: 'Receipt 2026-0412',
+    refundRequired: false,
+    createdAt: '2026-06-13T16:20:05.000Z',
+  },
+  PaymentCreate: { amount: '90.00', status: 'SUCCEEDED', reference: 'Receipt 2026-0412' },
+
+  WebhookEndpoint: endpoint,
+  WebhookEndpointWithSecret: { ...endpoint, secret },
+  WebhookEndpointCreate: { url: endpoint.url, events: endpoint.events, description: endpoint.description },
+  WebhookEndpointPatch: { events: ['BOOKING_CREATED', 'BOOKING_UPDATED', 'BOOKING_CANCELED'] },
+  RotatedSecret: { secret: 'whsec_3yJv0lqPZ7tYc2bKx9WmN4sR8dF6hG1aE5uT0oIpQ2w=' },
+  Delivery: {
+    id: id.delivery,
+    eventId: id.event,
+    event: 'BOOKING_CREATED',
+    status: 'SUCCEEDED',
+    attempts: 1,
+    lastStatusCode: 200,
+    lastError: null,
+    nextAttemptAt: null,
+    createdAt: created,
+    deliveredAt: '2026-06-01T10:15:42.480Z',
+  },
+  WebhookEvent: EVENT_EXAMPLES.BOOKING_CREATED,
+
+  CalendarFeed: { id: id.calendarFeed, name: 'Guides’ calendar', experienceId: null, createdAt: created },
+  CalendarFeedWithToken: {
+    id: id.calendarFeed,
+    name: 'Guides’ calendar',
+    experienceId: null,
+    createdAt: created,
+    token: feedToken,
+    url: `https://outing.example.com/api/ical/${feedToken}`,
+  },
+  CalendarFeedCreate: { name: 'Guides’ calendar' },
+  CalendarImport: {
+    id: id.calendarImport,
+    name: 'Boat maintenance',
+    url: 'https://calendar.example.com/boats/…',
+    experienceId: id.experience,
+    lastSyncedAt: '2026-06-01T10:00:03.000Z',
+    lastError: null,
+    eventCount: 4,
+    createdAt: '2026-05-20T09:30:00.000Z',
+  },
+  CalendarImportCreate: {
+    name: 'Boat maintenance',
+    url: 'https://calendar.example.com/boats/maintenance.ics',
+    experienceId: id.experience,
+  },
+};
+
+/** An error example per code; the responses of one status show the codes it can carry. */
+export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: { path: string; message: string }[] }> = {
+  VALIDATION_ERROR: {
+    message: 'Invalid body: participants must be at least 1',
+    details: [{ path: 'participants', message: 'Too small: expected number to be >=1' }],
+  },
+  INVALID_JSON: { message: 'The body is not valid JSON' },
+  UNAUTHORIZED: { message: 'Missing API key: send Authorization: Bearer osk_…' },
+  INVALID_API_KEY: { message: 'Invalid or revoked API key' },
+  FORBIDDEN: { message: 'This key lacks the scope bookings:write' },
+  NOT_FOUND: { message: 'Booking not found' },
+  SLOT_UNAVAILABLE: { message: 'No bookable time slot starts at 2026-06-13T16:30:00.000Z' },
+  CAPACITY_EXCEEDED: { message: 'Not enough places left', details: [{ path: 'participants', message: '1 remaining' }] },
+  INVALID_STATUS_TRANSITION: { message: 'A CANCELLED booking cannot become CONFIRMED' },
+  CONFLICT: { message: 'The currency cannot change once the organization has bookings' },
+  IDEMPOTENCY_KEY_IN_USE: { message: 'A request with this Idempotency-Key is still in progress' },
+  PAYLOAD_TOO_LARGE: { message: 'The body is larger than 64 KiB' },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'Send the body as JSON with Content-Type: application/json' },
+  IDEMPOTENCY_KEY_REUSED: { message: 'This Idempotency-Key was used with another request' },
+  RATE_LIMITED: { message: 'Rate limit of 120 requests per minute exceeded' },
+  INTERNAL_ERROR: { message: 'Something went wrong on our side; quote the X-Request-Id if you contact support' },
+};
