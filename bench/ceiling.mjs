@@ -1,7 +1,8 @@
 // The ceiling: the smallest Hono app on @hono/node-server answering JSON, in its own process like the
 // real server. No Outing request can be faster than `/` on the same machine; `/slots` answers a
 // fixed object of the size and shape of the benchmark's 30-day availability (62 slots, ~12 KB):
-// the ceiling for a response that large.
+// the ceiling for a response that large. Plain JavaScript, so that its start (the "hello" of the
+// cold-start figure) loads no compiler: `node bench/ceiling.mjs [port]`.
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 
@@ -24,7 +25,7 @@ const availability = { experienceId: 'exp_0123456789abcdefghij', timezone: 'Euro
 const app = new Hono();
 app.get('/', (c) => c.json({ ok: true }));
 app.get('/slots', (c) => c.json({ success: true, data: availability }));
-serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+serve({ fetch: app.fetch, port: Number(process.argv[2] ?? 0), hostname: '127.0.0.1' }, (info) => {
   process.stdout.write(`listening on http://127.0.0.1:${info.port}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));

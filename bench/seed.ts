@@ -15,8 +15,7 @@ import { openDatabase, migrate } from '../server/store/db.js';
 import { createStore } from '../server/store/index.js';
 import { createOrganization } from '../server/services/organizations.js';
 import { createExperience } from '../server/services/experiences.js';
-import { rulesOf } from '../server/services/slots.js';
-import { slotsBetween } from '../server/domain/slots.js';
+import { slotsBetween, type Schedule, type SlotRules } from '../server/domain/slots.js';
 import { addDays, localTodayOf } from '../server/domain/time.js';
 import { randomBytes } from 'node:crypto';
 import type { BookingRow } from '../server/store/bookings.js';
@@ -113,7 +112,15 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
   const slots: { experience: (typeof experiences)[number]; start: number; end: number }[] = [];
   const futureSlots: Record<string, string[]> = {};
   for (const exp of experiences) {
-    const rules = { ...rulesOf(exp), maxAdvanceDays: 730 };
+    // The experience's slot rules, read from its row here rather than through a service, so that the
+    // seed does not follow the services' layout.
+    const rules: SlotRules = {
+      experienceId: exp.id,
+      duration: exp.duration,
+      schedule: exp.schedule === null ? null : (JSON.parse(exp.schedule) as Schedule),
+      minNoticeMinutes: exp.minNoticeMinutes,
+      maxAdvanceDays: 730,
+    };
     // Slots from more than a year back: generated in two spans, as the generator looks at most 730 days ahead.
     const mid = addDays(from, 365);
     const spans = [slotsBetween(rules, BENCH_ZONE, from, addDays(mid, -1), since), slotsBetween(rules, BENCH_ZONE, mid, to, since + 365 * DAY_MS)];

@@ -51,6 +51,32 @@ const COLUMNS = `b.id, b.org_id AS orgId, b.booking_number AS bookingNumber, b.e
   e.name AS experienceName`;
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
 
+/** The columns of COLUMNS as a row of values: a page of a list is read raw and shaped here, since
+ * better-sqlite3 building an object per row (25 named properties) cost twice the whole query. */
+const RAW_COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_id, b.slot_start, b.slot_end, b.status,
+  b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
+  b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
+  b.created_at, b.updated_at, e.name`;
+type RawBooking = [
+  string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
+  string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
+  number, number, string,
+];
+function viewOf(r: RawBooking): BookingView {
+  return {
+    id: r[0], orgId: r[1], bookingNumber: r[2], experienceId: r[3], customerId: r[4], slotStart: r[5], slotEnd: r[6],
+    status: r[7], guestName: r[8], guestEmail: r[9], guestPhone: r[10], participants: r[11], unitPrice: r[12],
+    currency: r[13], source: r[14], metadata: r[15], cancellationReason: r[16], cancelledAt: r[17], holdExpiresAt: r[18],
+    checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24],
+  };
+}
+
+const STATUSES = new Set<string>(['CONFIRMED', 'PENDING', 'CANCELLED']);
+function statusWord(status: string): string {
+  if (!STATUSES.has(status)) throw new Error(`Unknown booking status: ${status}`);
+  return status;
+}
+
 export function bookingStore(db: Db) {
   const prepared = statementCache(db);
   const insert = db.prepare(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id,
@@ -80,8 +106,9 @@ export function bookingStore(db: Db) {
   const slotRange = db
     .prepare(`SELECT slot_start, booked FROM slot_counts WHERE experience_id = ? AND slot_start >= ? AND slot_start < ?`)
     .raw(true);
-  const forCustomer = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.customer_id = ?
-    ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC LIMIT ?`);
+  const forCustomer = db
+    .prepare(`SELECT ${RAW_COLUMNS} ${FROM} WHERE b.customer_id = ? ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC LIMIT ?`)
+    .raw(true);
   const customerTotals = db.prepare(`SELECT count(*) AS bookingCount,
     coalesce(sum(CASE WHEN status = 'CONFIRMED' THEN unit_price * participants ELSE 0 END), 0) AS spentCents,
     min(created_at) AS firstAt, max(created_at) AS lastAt
@@ -94,12 +121,34 @@ export function bookingStore(db: Db) {
   const inWindowForExperience = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.experience_id = ?
     AND b.status != 'CANCELLED' AND b.slot_start >= ? AND b.slot_start < ? ORDER BY b.slot_start, b.id`);
 
+  // Totals from the counters the triggers of migration 003 keep (one row per org, experience and
+  // status): an unfiltered, status-only or experience-only total reads a few rows, never the bookings.
+  const countAll = db.prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ?').pluck();
+  const countStatus = db.prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ? AND status = ?').pluck();
+  const countExperience = db.prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ? AND experience_id = ?').pluck();
+  const countExperienceStatus = db
+    .prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ? AND experience_id = ? AND status = ?')
+    .pluck();
+
+  /** The filter as SQL. `status` is one of three fixed words, written into the SQL itself so that
+   * the partial index bookings_org_status_order (PENDING and CANCELLED only) can serve it. */
   function whereOf(orgId: string, f: BookingFilter): { sql: string; params: unknown[] } {
-    const clauses = ['b.org_id = ?'];
+    // Which index reads the page: a customer's bookings through bookings_customer (they are few);
+    // an experience's through bookings_experience_slot, unless a rare status narrows it more
+    // (bookings_org_status_order); otherwise bookings_org_slot. The unary + keeps the planner, which
+    // has no statistics, off the org-wide indexes where they would read far more rows.
+    const rareStatus = f.status !== undefined && f.status !== 'CONFIRMED';
+    const narrowed = f.customerId !== undefined || (f.experienceId !== undefined && !rareStatus);
+    const clauses = [narrowed ? '+b.org_id = ?' : 'b.org_id = ?'];
     const params: unknown[] = [orgId];
     if (f.experienceId !== undefined) (clauses.push('b.experience_id = ?'), params.push(f.experienceId));
     if (f.customerId !== undefined) (clauses.push('b.customer_id = ?'), params.push(f.customerId));
-    if (f.status !== undefined) (clauses.push('b.status = ?'), params.push(f.status));
+    if (f.status !== undefined) {
+      clauses.push(`b.status = '${statusWord(f.status)}'`);
+      // The partial index's own condition, word for word: SQLite uses a partial index only when
+      // the query's WHERE contains it (b.status = 'PENDING' alone does not prove it).
+      if (f.status !== 'CONFIRMED') clauses.push(`b.status <> 'CONFIRMED'`);
+    }
     if (f.startFrom !== undefined) (clauses.push('b.slot_start >= ?'), params.push(f.startFrom));
     if (f.startTo !== undefined) (clauses.push('b.slot_start <= ?'), params.push(f.startTo));
     if (f.q !== undefined) {
@@ -109,6 +158,35 @@ export function bookingStore(db: Db) {
       params.push(f.q, like, like);
     }
     return { sql: clauses.join(' AND '), params };
+  }
+
+  /** Counts the rows of a filter over an index range (date range, customer) or, for q, a scan. */
+  function countWhere(orgId: string, f: BookingFilter): number {
+    const { sql, params } = whereOf(orgId, f);
+    return prepared(`SELECT count(*) FROM bookings b WHERE ${sql}`).pluck().get(...params) as number;
+  }
+
+  /** `pagination.total` of a list, as cheaply as the filter allows. */
+  function totalOf(orgId: string, f: BookingFilter): number {
+    const ranged = f.startFrom !== undefined || f.startTo !== undefined;
+    if (f.q === undefined && f.customerId === undefined) {
+      if (!ranged) {
+        if (f.experienceId === undefined) return (f.status === undefined ? countAll.get(orgId) : countStatus.get(orgId, f.status)) as number;
+        return (f.status === undefined
+          ? countExperience.get(orgId, f.experienceId)
+          : countExperienceStatus.get(orgId, f.experienceId, f.status)) as number;
+      }
+      // CONFIRMED over a date range: every booking of the range less the PENDING and CANCELLED
+      // ones, three counts of index ranges instead of a status check on every row of the range.
+      if (f.status === 'CONFIRMED' && f.experienceId === undefined) {
+        return (
+          countWhere(orgId, { ...f, status: undefined }) -
+          countWhere(orgId, { ...f, status: 'PENDING' }) -
+          countWhere(orgId, { ...f, status: 'CANCELLED' })
+        );
+      }
+    }
+    return countWhere(orgId, f);
   }
 
   return {
@@ -136,14 +214,14 @@ export function bookingStore(db: Db) {
     /** Sorted by slot start, then creation, then id. */
     listBookings(orgId: string, filter: BookingFilter, page: Page): PageResult<BookingView> {
       const { sql, params } = whereOf(orgId, filter);
-      const total = (prepared(`SELECT count(*) AS n FROM bookings b WHERE ${sql}`).get(...params) as { n: number }).n;
-      const rows = prepared(
-        `SELECT ${COLUMNS} ${FROM} WHERE ${sql} ORDER BY b.slot_start, b.created_at, b.id LIMIT ? OFFSET ?`,
-      ).all(...params, page.limit, page.offset) as BookingView[];
-      return { rows, total };
+      const total = totalOf(orgId, filter);
+      const raw = prepared(`SELECT ${RAW_COLUMNS} ${FROM} WHERE ${sql} ORDER BY b.slot_start, b.created_at, b.id LIMIT ? OFFSET ?`)
+        .raw(true)
+        .all(...params, page.limit, page.offset) as RawBooking[];
+      return { rows: raw.map(viewOf), total };
     },
     listCustomerBookings(customerId: string, limit: number): BookingView[] {
-      return forCustomer.all(customerId, limit) as BookingView[];
+      return (forCustomer.all(customerId, limit) as RawBooking[]).map(viewOf);
     },
     customerTotals(customerId: string): { bookingCount: number; spentCents: number; firstAt: number | null; lastAt: number | null } {
       return customerTotals.get(customerId) as { bookingCount: number; spentCents: number; firstAt: number | null; lastAt: number | null };

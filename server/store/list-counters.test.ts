@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, readMigrations, type Db } from './db.js';
+import { createStore, type Store } from './index.js';
+import type { BookingFilter, BookingRow } from './bookings.js';
+import type { CustomerRow } from './customers.js';
+
+// The totals of GET /v1/bookings and GET /v1/customers come from counters that triggers keep
+// (migration 003), not from counting rows. These tests hold them to the rows after every kind of
+// write the product does or could do, and hold the list queries to their indexes.
+
+const T0 = Date.UTC(2027, 2, 1, 8);
+const STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
+
+/** A small deterministic generator, so that a failure replays. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return (n: number) => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s % n;
+  };
+}
+
+function world() {
+  const db = openDatabase(':memory:');
+  migrate(db);
+  const store = createStore(db);
+  const orgs = ['org_a', 'org_b'];
+  const experiences: Record<string, string[]> = {};
+  for (const orgId of orgs) {
+    store.insertOrganization({ id: orgId, name: orgId, email: `${orgId}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: 0, createdAt: T0, updatedAt: T0 });
+    experiences[orgId] = [1, 2, 3].map((k) => {
+      const id = `exp_${orgId}_${k}`;
+      store.insertExperience({
+        id, orgId, name: id, description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
+        minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, createdAt: T0, updatedAt: T0,
+      });
+      return id;
+    });
+  }
+  return { db, store, orgs, experiences };
+}
+
+function customer(orgId: string, n: number): CustomerRow {
+  return { id: `cus_${orgId}_${n}`, orgId, email: `c${n}@example.com`, name: `C ${n}`, phone: null, firstBookingAt: T0, lastBookingAt: T0 + n, erasedAt: null, createdAt: T0, updatedAt: T0 };
+}
+
+function booking(orgId: string, n: number, experienceId: string, customerId: string, status: BookingRow['status'], slotStart: number): BookingRow {
+  return {
+    id: `bk_${orgId}_${n}`, orgId, bookingNumber: `BK-${orgId.slice(-1).toUpperCase()}${String(n).padStart(7, '0')}`, experienceId, customerId,
+    slotStart, slotEnd: slotStart + 3_600_000, status, guestName: `Guest ${n}`, guestEmail: `g${n}@example.com`, guestPhone: null,
+    participants: 1 + (n % 3), unitPrice: 1000, currency: 'EUR', source: 'API', metadata: '{}', cancellationReason: null, cancelledAt: null,
+    holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0, createdAt: T0 + n, updatedAt: T0 + n,
+  };
+}
+
+/** Every total the lists can answer, compared with counting the rows themselves. */
+function expectExactTotals(db: Db, store: Store, orgs: string[], experiences: Record<string, string[]>): void {
+  const page = { limit: 1, offset: 0 };
+  const count = (sql: string, ...params: unknown[]) => db.prepare(`SELECT count(*) FROM ${sql}`).pluck().get(...params) as number;
+  for (const orgId of orgs) {
+    const filters: BookingFilter[] = [{}, ...STATUSES.map((status) => ({ status }))];
+    for (const experienceId of [...experiences[orgId]!, experiences[orgs.find((o) => o !== orgId)!]![0]!]) {
+      filters.push({ experienceId }, ...STATUSES.map((status) => ({ experienceId, status })));
+      filters.push({ experienceId, startFrom: T0 + 5 * 3_600_000, startTo: T0 + 40 * 3_600_000 });
+    }
+    for (const status of [undefined, ...STATUSES]) filters.push({ status, startFrom: T0 + 10 * 3_600_000, startTo: T0 + 30 * 3_600_000 });
+    for (const f of filters) {
+      const where = ['org_id = ?'];
+      const params: unknown[] = [orgId];
+      if (f.experienceId !== undefined) (where.push('experience_id = ?'), params.push(f.experienceId));
+      if (f.status !== undefined) (where.push('status = ?'), params.push(f.status));
+      if (f.startFrom !== undefined) (where.push('slot_start >= ?'), params.push(f.startFrom));
+      if (f.startTo !== undefined) (where.push('slot_start <= ?'), params.push(f.startTo));
+      expect(store.listBookings(orgId, f, page).total, `${orgId} ${JSON.stringify(f)}`).toBe(count(`bookings WHERE ${where.join(' AND ')}`, ...params));
+    }
+    expect(store.listCustomers(orgId, undefined, page).total, `${orgId} customers`).toBe(count('customers WHERE org_id = ?', orgId));
+  }
+  // No counter row drifts, even for groups no list asks about.
+  const drift = db
+    .prepare(`SELECT c.org_id, c.experience_id, c.status, c.n, (SELECT count(*) FROM bookings b WHERE b.org_id = c.org_id
+      AND b.experience_id = c.experience_id AND b.status = c.status) AS actual FROM booking_counts c WHERE c.n <> actual`)
+    .all();
+  expect(drift).toEqual([]);
+  const missing = db.prepare(`SELECT org_id, experience_id, status FROM bookings EXCEPT SELECT org_id, experience_id, status FROM booking_counts`).all();
+  expect(missing).toEqual([]);
+}
+
+describe('list counters (migration 003)', () => {
+  let w: ReturnType<typeof world>;
+  beforeEach(() => {
+    w = world();
+  });
+  afterEach(() => {
+    w.store.close();
+  });
+
+  it('stay exact across inserts, status changes, moves, erasure and deletes, in and out of transactions', () => {
+    const { db, store, orgs, experiences } = w;
+    const next = random(2027);
+    const customers: Record<string, CustomerRow[]> = { org_a: [], org_b: [] };
+    const live: BookingRow[] = [];
+    let n = 0;
+    expectExactTotals(db, store, orgs, experiences);
+    for (let step = 0; step < 400; step++) {
+      const orgId = orgs[next(2)]!;
+      const action = next(10);
+      if (action < 5 || live.length === 0) {
+        // a booking, with a new or a returning customer
+        if (customers[orgId]!.length === 0 || next(3) === 0) {
+          const c = customer(orgId, n++);
+          store.insertCustomer(c);
+          customers[orgId]!.push(c);
+        }
+        const c = customers[orgId]![next(customers[orgId]!.length)]!;
+        const status = STATUSES[next(3)]!;
+        const row = booking(orgId, n++, experiences[orgId]![next(3)]!, c.id, status, T0 + next(48) * 3_600_000);
+        store.transaction(() => store.insertBooking(row));
+        live.push(row);
+      } else if (action < 7) {
+        // a status change (confirm, cancel), sometimes to the same status
+        const i = next(live.length);
+        const row = { ...live[i]!, status: STATUSES[next(3)]!, sequence: live[i]!.sequence + 1 };
+        store.updateBooking(row);
+        live[i] = row;
+      } else if (action < 8) {
+        // a move to another slot and a change of guest: the store's UPDATE sets status too
+        const i = next(live.length);
+        const row = { ...live[i]!, slotStart: T0 + next(48) * 3_600_000, guestName: 'Moved' };
+        store.updateBooking(row);
+        live[i] = row;
+      } else if (action < 9) {
+        // erasure: the customer and its bookings rewritten in one transaction, as eraseCustomer does
+        const list = customers[orgId]!;
+        if (list.length === 0) continue;
+        const c = list[next(list.length)]!;
+        store.transaction(() => {
+          store.updateCustomer({ ...c, name: 'erased', email: `erased-${c.id}@erased.invalid`, erasedAt: T0 });
+          for (const b of store.listCustomerBookings(c.id, 1000)) store.updateBooking({ ...b, guestName: 'erased', guestEmail: `erased-${c.id}@erased.invalid` });
+        });
+      } else {
+        // a delete, which no route does today: the counters must follow whatever code writes,
+        // including a rolled-back transaction
+        const i = next(live.length);
+        const row = live[i]!;
+        if (next(4) === 0) {
+          expect(() =>
+            store.transaction(() => {
+              db.prepare('DELETE FROM bookings WHERE id = ?').run(row.id);
+              throw new Error('rolled back');
+            }),
+          ).toThrow('rolled back');
+        } else {
+          db.prepare('DELETE FROM bookings WHERE id = ?').run(row.id);
+          live.splice(i, 1);
+        }
+      }
+      if (step % 20 === 0) expectExactTotals(db, store, orgs, experiences);
+    }
+    expectExactTotals(db, store, orgs, experiences);
+    expect(store.listBookings('org_a', {}, { limit: 1, offset: 0 }).total + store.listBookings('org_b', {}, { limit: 1, offset: 0 }).total).toBe(live.length);
+  });
+
+  it('follow customers deleted with their bookings, and an organization deleted with everything', () => {
+    const { db, store, orgs, experiences } = w;
+    for (let k = 0; k < 6; k++) {
+      const orgId = orgs[k % 2]!;
+      const c = customer(orgId, k);
+      store.insertCustomer(c);
+      store.insertBooking(booking(orgId, 100 + k, experiences[orgId]![k % 3]!, c.id, STATUSES[k % 3]!, T0 + k * 3_600_000));
+    }
+    expectExactTotals(db, store, orgs, experiences);
+    db.prepare("DELETE FROM bookings WHERE customer_id = 'cus_org_a_0'").run();
+    db.prepare("DELETE FROM customers WHERE id = 'cus_org_a_0'").run();
+    expectExactTotals(db, store, orgs, experiences);
+    // The org's bookings first (they reference experiences and customers), then the org: its
+    // customers go by ON DELETE CASCADE, which fires their triggers too.
+    db.prepare("DELETE FROM bookings WHERE org_id = 'org_b'").run();
+    db.prepare("DELETE FROM organizations WHERE id = 'org_b'").run();
+    expectExactTotals(db, store, orgs, experiences);
+    expect(store.listCustomers('org_b', undefined, { limit: 1, offset: 0 }).total).toBe(0);
+    expect(store.listBookings('org_b', {}, { limit: 1, offset: 0 }).total).toBe(0);
+  });
+
+  it('are filled from the rows already there when the migration runs', () => {
+    const db = openDatabase(':memory:');
+    const migrations = readMigrations();
+    migrate(db, migrations.filter((m) => m.version < 3));
+    db.exec(`INSERT INTO organizations VALUES ('org_x', 'x', 'x@example.com', NULL, 'UTC', 'EUR', 0, 0, 0)`);
+    db.exec(`INSERT INTO experiences (id, org_id, name, description, duration, price, max_participants, created_at, updated_at)
+      VALUES ('exp_x', 'org_x', 'x', '', 60, 100, 10, 0, 0)`);
+    db.exec(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_1', 'org_x', 'a@x', 'a', 0, 0), ('cus_2', 'org_x', 'b@x', 'b', 0, 0)`);
+    for (let k = 0; k < 7; k++) {
+      db.exec(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
+        guest_email, participants, unit_price, currency, source, created_at, updated_at) VALUES ('bk_${k}', 'org_x', 'BK-${k}', 'exp_x',
+        'cus_${1 + (k % 2)}', ${k}, ${k + 1}, '${STATUSES[k % 3]}', 'g', 'g@x', 1, 100, 'EUR', 'API', ${k}, ${k})`);
+    }
+    migrate(db, migrations);
+    const store = createStore(db);
+    const page = { limit: 1, offset: 0 };
+    expect(store.listBookings('org_x', {}, page).total).toBe(7);
+    expect(store.listBookings('org_x', { status: 'CONFIRMED' }, page).total).toBe(3);
+    expect(store.listBookings('org_x', { experienceId: 'exp_x', status: 'CANCELLED' }, page).total).toBe(2);
+    expect(store.listCustomers('org_x', undefined, page).total).toBe(2);
+    store.close();
+  });
+});

@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Db } from './db.js';
+import { createStore, type Store } from './index.js';
+import type { BookingFilter } from './bookings.js';
+
+// The lists' queries read an index in the list's order and never the whole table, for the page and
+// for the total. Not a timing: the query plans themselves (EXPLAIN QUERY PLAN), which do not depend
+// on the amount of data since Outing keeps no planner statistics (no ANALYZE).
+
+interface Captured {
+  sql: string;
+  plan: string[];
+}
+
+function capture(db: Db): { take(): Captured[] } {
+  const seen: string[] = [];
+  const prepare = db.prepare.bind(db);
+  (db as { prepare: Db['prepare'] }).prepare = ((sql: string) => {
+    seen.push(sql);
+    return prepare(sql);
+  }) as Db['prepare'];
+  return {
+    take() {
+      const out = seen.splice(0).map((sql) => ({
+        sql: sql.replace(/\s+/g, ' '),
+        // explained when asked: the store also prepares statements with named parameters
+        get plan(): string[] {
+          const params = sql.match(/\?/g)?.length ?? 0;
+          return (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array<unknown>(params).fill(1)) as { detail: string }[]).map((r) => r.detail);
+        },
+      }));
+      return out;
+    },
+  };
+}
+
+const ORG = 'org_p';
+const EXP = 'exp_p';
+const CUS = 'cus_p';
+const DAY = Date.UTC(2027, 2, 1);
+
+describe('list query plans', () => {
+  let db: Db;
+  let store: Store;
+  let spy: ReturnType<typeof capture>;
+  /** The statements the store prepared when it was made. */
+  let prepared: Captured[];
+  beforeEach(() => {
+    db = openDatabase(':memory:');
+    migrate(db);
+    spy = capture(db);
+    store = createStore(db);
+    prepared = spy.take();
+    store.insertOrganization({ id: ORG, name: 'P', email: 'p@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, createdAt: 0, updatedAt: 0 });
+  });
+  afterEach(() => store.close());
+
+  /** The statements a list call prepares (each distinct SQL text is prepared once per store). */
+  function plansOf(call: () => void): Captured[] {
+    spy.take();
+    call();
+    return spy.take();
+  }
+  const everyLine = (captured: Captured[]) => captured.flatMap((c) => c.plan);
+  /** A full scan of a table reads as `SCAN b` / `SCAN c` (an index search reads `SEARCH … USING`). */
+  const expectNoFullScan = (captured: Captured[]) => {
+    for (const line of everyLine(captured)) expect(line, line).not.toMatch(/^SCAN (b|c|bookings|customers)\b(?! USING COVERING INDEX)/);
+  };
+
+  const page = { limit: 100, offset: 200 };
+  const cases: { name: string; filter: BookingFilter; index: string; total: 'counter' | 'index'; sortsTies?: boolean }[] = [
+    { name: 'unfiltered', filter: {}, index: 'bookings_org_slot', total: 'counter' },
+    { name: 'status CONFIRMED', filter: { status: 'CONFIRMED' }, index: 'bookings_org_slot', total: 'counter' },
+    { name: 'status CANCELLED', filter: { status: 'CANCELLED' }, index: 'bookings_org_status_order', total: 'counter' },
+    { name: 'status PENDING', filter: { status: 'PENDING' }, index: 'bookings_org_status_order', total: 'counter' },
+    // Ties of one slot start (at most the slot's capacity) are put in creation order by a small sort.
+    { name: 'experience', filter: { experienceId: EXP }, index: 'bookings_experience_slot', total: 'counter', sortsTies: true },
+    { name: 'experience + CONFIRMED', filter: { experienceId: EXP, status: 'CONFIRMED' }, index: 'bookings_experience_slot', total: 'counter', sortsTies: true },
+    { name: 'experience + PENDING', filter: { experienceId: EXP, status: 'PENDING' }, index: 'bookings_org_status_order', total: 'counter' },
+    { name: 'customer', filter: { customerId: CUS }, index: 'bookings_customer', total: 'index', sortsTies: true },
+    { name: 'customer + status', filter: { customerId: CUS, status: 'CANCELLED' }, index: 'bookings_customer', total: 'index', sortsTies: true },
+    { name: 'date range', filter: { startFrom: DAY, startTo: DAY + 86_400_000 }, index: 'bookings_org_slot', total: 'index' },
+    { name: 'date range + CONFIRMED', filter: { startFrom: DAY, startTo: DAY + 86_400_000, status: 'CONFIRMED' }, index: 'bookings_org_slot', total: 'index' },
+    { name: 'date range + CANCELLED', filter: { startFrom: DAY, status: 'CANCELLED' }, index: 'bookings_org_status_order', total: 'index' },
+    { name: 'date range + experience', filter: { startTo: DAY, experienceId: EXP }, index: 'bookings_experience_slot', total: 'index', sortsTies: true },
+  ];
+
+  for (const c of cases) {
+    it(`reads bookings by ${c.name} through ${c.index}, total from ${c.total === 'counter' ? 'the counters' : 'an index range'}`, () => {
+      const captured = plansOf(() => store.listBookings(ORG, c.filter, page));
+      expectNoFullScan(captured);
+      const pages = captured.filter((x) => /ORDER BY b\.slot_start, b\.created_at, b\.id LIMIT/.test(x.sql));
+      expect(pages).toHaveLength(1);
+      const plan = pages[0]!.plan;
+      expect(plan.find((l) => /^SEARCH b USING/.test(l))).toMatch(new RegExp(`USING INDEX ${c.index} \\(`));
+      // Never a sort of the whole result: at most a sort of ties on the index's last column.
+      for (const line of plan) expect(line).not.toMatch(/^USE TEMP B-TREE FOR ORDER BY/);
+      if (!c.sortsTies) expect(plan.some((l) => l.includes('TEMP B-TREE'))).toBe(false);
+
+      const totals = captured.filter((x) => x !== pages[0]);
+      if (c.total === 'counter') {
+        // the counters only: no statement on the bookings table for the total
+        expect(totals.map((x) => x.sql).join('\n')).not.toMatch(/FROM bookings/);
+      } else {
+        expect(totals.length).toBeGreaterThan(0);
+        for (const t of totals) expect(t.plan.join(' | ')).toMatch(/^SEARCH b USING (COVERING )?INDEX /);
+      }
+    });
+  }
+
+  it('counts a CONFIRMED date range from index ranges only (all, less PENDING and CANCELLED)', () => {
+    const captured = plansOf(() => store.listBookings(ORG, { startFrom: DAY, startTo: DAY + 86_400_000, status: 'CONFIRMED' }, page));
+    const counts = captured.filter((x) => x.sql.startsWith('SELECT count(*)'));
+    expect(counts).toHaveLength(3);
+    for (const c of counts) expect(c.plan.join(' | ')).toMatch(/^SEARCH b USING COVERING INDEX (bookings_org_slot|bookings_org_status_order) /);
+  });
+
+  it('reads the counters by their primary key', () => {
+    const counters = prepared.filter((x) => /^SELECT .* FROM (booking|customer)_counts/.test(x.sql));
+    expect(counters.length).toBe(5);
+    for (const c of counters) expect(c.plan.join(' | ')).toMatch(/^SEARCH (booking|customer)_counts USING PRIMARY KEY \(org_id=\?/);
+  });
+
+  it('reads customers in the list order through customers_recent, the total from the counter', () => {
+    const captured = plansOf(() => store.listCustomers(ORG, undefined, page));
+    expectNoFullScan(captured);
+    // the page only: the total comes from the counter statement prepared with the store
+    expect(captured).toHaveLength(1);
+    const pageQuery = captured[0];
+    expect(pageQuery!.plan[0]).toBe('SEARCH c USING INDEX customers_recent (org_id=?)');
+    // Each customer's figures from its own bookings, through bookings_customer.
+    expect(pageQuery!.plan.filter((l) => /^SEARCH b USING/.test(l)).every((l) => l.includes('bookings_customer (customer_id=?)'))).toBe(true);
+    // Only customers with the same last booking instant are sorted (by id).
+    expect(pageQuery!.plan.at(-1)).toBe('USE TEMP B-TREE FOR LAST TERM OF ORDER BY');
+  });
+});
