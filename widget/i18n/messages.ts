@@ -1,4 +1,3 @@
-import type { Payment } from '../state/state.js';
 
 /** Every text the widget shows. One object per language; functions where words depend on numbers. */
 export interface Messages {
@@ -46,7 +45,7 @@ export interface Messages {
   continueToPayment: string;
   bookAnother: string;
   /** Back from the payment page (docs/payments.md): the heading, by where the payment stands. */
-  returned: Record<Payment, string>;
+  returned: { wait: string; slow: string; fail: string; gone: string };
   stillConfirming: string;
   checkAgain: string;
   notKept: string;

@@ -14,7 +14,7 @@ export type Step = 'experiences' | 'calendar' | 'times' | 'details' | 'done';
  * The guest back from the payment page (docs/payments.md), on the done step: the payment being
  * confirmed, still not confirmed after a while, not made, or no such booking.
  */
-export type Payment = 'wait' | 'slow' | 'fail' | 'gone';
+export type Payment = keyof Messages['returned'];
 export type Problem = keyof Messages['errors'];
 
 export interface Trouble {
