@@ -2,7 +2,7 @@ import { defineConfig } from 'vite';
 
 /**
  * Builds the embeddable widget: widget/main.tsx → dist/widget/widget.js, one minified IIFE with
- * its styles inlined as a string (SPEC §10). Not library mode: that would assign the bundle's
+ * its styles inlined as a string (the widget works under a strict Content-Security-Policy). Not library mode: that would assign the bundle's
  * exports to a global, and the widget must add none but the `window.Outing` it sets itself.
  */
 export default defineConfig({

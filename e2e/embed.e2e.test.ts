@@ -108,7 +108,7 @@ describe('embedded on a customer’s site (another origin)', () => {
   });
 });
 
-describe('under the strict Content-Security-Policy of SPEC §10', () => {
+describe('under the strict Content-Security-Policy of the README', () => {
   it('works on /demo/csp.html with no violation, and adds no global but window.Outing', async () => {
     const { page, problems } = await openPage(browser);
     await page.addInitScript(() => {

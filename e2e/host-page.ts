@@ -36,7 +36,7 @@ export async function startHostSite(): Promise<HostSite> {
   };
 }
 
-/** A plain page embedding the widget, the way SPEC §10 shows it. */
+/** A plain page embedding the widget, the way README.md shows it. */
 export function embedPage(outingOrigin: string, attributes: Record<string, string>, lang = 'en'): string {
   const data = Object.entries(attributes)
     .map(([name, value]) => ` data-${name}="${value}"`)

@@ -35,7 +35,7 @@ export function freePort(): Promise<number> {
 
 /**
  * The demo keys in whatever the server printed: JSON lines with `publishableKey` / `apiKey`, or
- * a human banner. Keys are recognizable by their prefixes (SPEC §3), so the last resort is to
+ * a human banner. Keys are recognizable by their prefixes (osk_, opk_), so the last resort is to
  * find `opk_…` and `osk_…` tokens anywhere.
  */
 export function parseKeys(text: string): { publishableKey?: string; secretKey?: string } {

@@ -1,5 +1,5 @@
 /**
- * Online payment through the widget (SPEC §11), in Chromium against `outing serve` pointed at a
+ * Online payment through the widget (docs/payments.md), in Chromium against `outing serve` pointed at a
  * local fake of Stripe's API. Stripe's hosted page is not reachable here, so the guest's trip
  * there is played by Stripe's part: the signed callback, then the return to the session's
  * success or cancel URL, which the server built from the widget's Referer.

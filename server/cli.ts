@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.js';
+import { Refusal } from './domain/refusal.js';
 import { openStore, type Store } from './store/index.js';
 import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
 import { createOrganization } from './services/organizations.js';
@@ -345,7 +346,7 @@ export async function main(argv: string[]): Promise<void> {
     }
   } catch (err) {
     const message =
-      err instanceof CliError || err instanceof ConfigError
+      err instanceof CliError || err instanceof ConfigError || err instanceof Refusal
         ? err.message
         : `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;
     process.stderr.write(`outing: ${message.split('\n')[0]}\n`);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 
-/** Operator configuration (SPEC §1): environment variables, with command-line flags winning. */
+/** Operator configuration (README: Configuration): environment variables, with command-line flags winning. */
 export interface Config {
   port: number;
   host: string;

@@ -1,7 +1,7 @@
 import { Refusal } from './refusal.js';
 import type { BookingStatus } from '../../shared/index.js';
 
-/** The status moves of SPEC §6; every other change of status is refused. */
+/** The status moves of PATCH /v1/bookings/{id}; every other change of status is refused. */
 const ALLOWED_MOVES: Record<BookingStatus, readonly BookingStatus[]> = {
   PENDING: ['CONFIRMED', 'CANCELLED'],
   CONFIRMED: ['CANCELLED'],
@@ -22,7 +22,7 @@ export function remainingPlaces(capacity: number, booked: number): number {
   return Math.max(0, capacity - booked);
 }
 
-/** Refuses a party larger than the places left, telling how many remain (SPEC §2 details). */
+/** Refuses a party larger than the places left, telling how many remain in `details`. */
 export function assertPlacesFor(participants: number, capacity: number, booked: number): void {
   const remaining = remainingPlaces(capacity, booked);
   if (participants > remaining) {

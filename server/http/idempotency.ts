@@ -38,7 +38,7 @@ export interface IdempotentRequest {
 }
 
 /**
- * Idempotency-Key (SPEC §6): a request is run once; the same key with the same request replays the
+ * Idempotency-Key (README: Use the API): a request is run once; the same key with the same request replays the
  * stored reply for 24 h; another request under the key is refused. Synchronous work runs in the same
  * transaction as the reply's record, so a crash can never leave a booking without its record.
  */

@@ -4,6 +4,9 @@
 
 export class CalendarFormatError extends Error {}
 
+/** A calendar that could not be read (not iCalendar, too complex, too slow): the sync records why. */
+export class CalendarReadError extends Error {}
+
 export interface CalendarBlocks {
   /** Each VTIMEZONE component, BEGIN to END, as text. */
   timezones: string[];

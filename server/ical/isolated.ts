@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { readBusyTimes, type BusyContext, type BusyTimes } from './busy.js';
-import { CalendarFormatError } from './calendar-text.js';
+import { CalendarFormatError, CalendarReadError } from './calendar-text.js';
 
-export class CalendarReadError extends Error {}
+export { CalendarReadError };
 
 export interface IsolationOptions {
   timeoutMs?: number;

@@ -1,5 +1,5 @@
 /**
- * The one seam between Outing and an online payment provider (SPEC §11). A provider hosts a
+ * The one seam between Outing and an online payment provider (docs/payments.md). A provider hosts a
  * checkout page for one booking, can end it, and sends signed callbacks; everything else (holds,
  * payment records, booking moves, events) is the provider-neutral code around it. Another provider
  * is one file implementing this interface, plus a line in `configure.ts`.

@@ -96,7 +96,7 @@ function pendingBooking(fields: Record<string, unknown> = {}) {
   return view;
 }
 
-/** The exact event body of SPEC §8 for a booking as it stands. */
+/** The exact event body (docs/webhooks.md) for a booking as it stands. */
 function expectEventOf(event: WebhookEvent, kind: WebhookEvent['event'], booking: Booking) {
   expect(Object.keys(event).sort()).toEqual(['data', 'event', 'id', 'timestamp']);
   expect(event.id).toMatch(/^evt_[A-Za-z0-9]+$/);

@@ -5,7 +5,6 @@ import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
 import { matchesIfNoneMatch } from '../http/etag.js';
-import { feedEtag, renderBookingsFeed } from '../ical/feed.js';
 import { bookingsFeed, createCalendarFeed, deleteCalendarFeed, feedUrl, getCalendarFeed, listCalendarFeeds } from '../services/calendar-feeds.js';
 import { createCalendarImport, deleteCalendarImport, findCalendarImport, listCalendarImports } from '../services/calendar-imports.js';
 import { serializeCalendarFeed } from '../serializers/calendar-feed.js';
@@ -149,11 +148,13 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
 export function icalFeedRoutes(ctx: RouteContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const notFoundReply = (c: Context<AppEnv>) => c.json(errorBody('NOT_FOUND', 'Calendar feed not found'), 404);
-  app.get('/api/ical/:token', (c) => {
+  app.get('/api/ical/:token', async (c) => {
     const raw = c.req.param('token');
     const found = bookingsFeed(ctx.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw, ctx.now());
     if (!found) return notFoundReply(c);
     const { organization, feed, bookings } = found;
+    // ical-generator is loaded by the first feed request, not at start.
+    const { feedEtag, renderBookingsFeed } = await import('../ical/feed.js');
     const body = renderBookingsFeed({ calendarName: `${organization.name} · ${feed.name}`, host: new URL(ctx.config.publicUrl).host, bookings });
     const etag = feedEtag(body);
     const headers = {

@@ -43,7 +43,7 @@ const PROBLEM_MESSAGES = {
   TOO_FAR: 'This time slot is beyond the booking window',
 } as const;
 
-/** Refuses a start that is not a bookable slot right now (SPEC §2 SLOT_UNAVAILABLE). */
+/** Refuses a start that is not a bookable slot right now (409 SLOT_UNAVAILABLE). */
 export function assertBookableSlot(store: Store, exp: ExperienceRow, orgTimezone: string, start: number, now: number): number {
   if (exp.active !== 1) throw new Refusal('SLOT_UNAVAILABLE', 'This experience is not active');
   const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now);

@@ -8,7 +8,7 @@ import type { Page, PageResult } from '../store/statements.js';
 import type { CalendarImportCreate } from '../../shared/index.js';
 
 /**
- * Checks a calendar URL as webhook URLs are checked (SPEC §8): http, https or webcal, and no
+ * Checks a calendar URL as webhook URLs are checked (services/outbound-urls.ts): http, https or webcal, and no
  * literal loopback/private address or `localhost` unless OUTBOUND_ALLOW_PRIVATE is on. Names are
  * resolved and checked again at every fetch.
  */

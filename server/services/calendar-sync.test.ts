@@ -298,7 +298,7 @@ describe('the background sync', () => {
   });
 });
 
-// Integration with the lead's availability and bookings (SPEC §5, §6): imported busy time marks
+// Integration with availability and bookings: imported busy time marks
 // overlapping slots BLOCKED, booking them is 409 SLOT_UNAVAILABLE, and bookings already there stay.
 describe('availability with imported calendars', () => {
   it('marks overlapping slots BLOCKED and refuses to book them, keeping bookings already made', async () => {

@@ -8,7 +8,7 @@ import type { CalendarImportRow } from '../store/calendar-imports.js';
 import { zoneOf } from './availability.js';
 import type { BusyTimes } from '../ical/busy.js';
 import { CalendarFetchError, fetchCalendar, guardedCalendarFetcher, type CalendarFetcher } from '../ical/fetch.js';
-import { CalendarReadError, readBusyTimesIsolated } from '../ical/isolated.js';
+import { CalendarReadError } from '../ical/calendar-text.js';
 
 const DAY_MS = 86_400_000;
 const MAX_PARALLEL_SYNCS = 4;
@@ -67,6 +67,8 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
     if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(fetched.text.slice(0, 1024))) {
       throw new CalendarReadError('The response is not an iCalendar file (it does not start with BEGIN:VCALENDAR)');
     }
+    // ical.js is loaded on the first sync, not at start: most servers import no calendar.
+    const { readBusyTimesIsolated } = await import('../ical/isolated.js');
     const busy = await readBusyTimesIsolated(
       fetched.text,
       { zone, from: started - HORIZON_PAST_MS, to: started + HORIZON_FUTURE_MS },

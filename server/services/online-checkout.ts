@@ -21,7 +21,7 @@ export interface OnlinePayments {
 /** How long a booking whose payment is still clearing keeps its places before the provider is asked again. */
 export const CLEARING_HOLD_MS = 24 * 60 * 60 * 1000;
 
-/** SPEC §11: a widget booking of a priced experience, on a server with a provider, for an org that wants it. */
+/** Online payment is due for a widget booking of a priced experience, on a server with a provider, for an org that wants it. */
 export function onlinePaymentDue(
   org: Pick<OrganizationRow, 'onlinePayments'> | undefined,
   exp: Pick<ExperienceRow, 'price'>,

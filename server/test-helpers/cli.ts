@@ -9,7 +9,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..'
 /** The built `outing` command (needs `npm run build:server`; `npm test` builds first). */
 export const cliPath = join(repoRoot, 'bin/outing.js');
 
-/** The operator variables of SPEC §1: removed from the inherited environment, so tests see the defaults. */
+/** The operator variables (README: Configuration): removed from the inherited environment, so tests see the defaults. */
 const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'CALENDAR_SYNC_INTERVAL',
   'RATE_LIMIT_PER_MINUTE', 'PUBLIC_BOOKINGS_PER_MINUTE', 'PUBLIC_REQUESTS_PER_MINUTE', 'TRUST_PROXY',

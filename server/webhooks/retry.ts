@@ -1,5 +1,5 @@
 /**
- * When to try a failed delivery again (SPEC §8): the next value of WEBHOOK_RETRY_SCHEDULE with
+ * When to try a failed delivery again (docs/webhooks.md): the next value of WEBHOOK_RETRY_SCHEDULE with
  * ±10% jitter, or the receiver's Retry-After when that is longer (at most 10 hours); after
  * 1 + schedule length attempts the delivery has failed for good. Pure: no clock, no randomness
  * of its own.

@@ -1,4 +1,4 @@
--- Outing schema, version 1: every table the contract needs (SPEC §3–§11).
+-- Outing schema, version 1: every table the API needs (the OpenAPI description at /v1/openapi.json).
 -- Instants are INTEGER milliseconds since the Unix epoch (UTC); JSON documents are TEXT.
 
 CREATE TABLE organizations (

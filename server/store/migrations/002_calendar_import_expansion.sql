@@ -1,4 +1,4 @@
--- Calendar imports (SPEC §9) remember how their busy intervals were last expanded: a 304 keeps the
+-- Calendar imports (docs/ical.md) remember how their busy intervals were last expanded: a 304 keeps the
 -- last good copy only while the horizon and the zone it was read in still hold; after that the next
 -- sync fetches without conditions and expands again.
 ALTER TABLE calendar_imports ADD COLUMN expanded_at INTEGER;
