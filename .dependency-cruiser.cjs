@@ -25,8 +25,7 @@ module.exports = {
       comment: 'Use cases refuse with a Refusal; only server/http/ knows statuses, so the CLI and jobs can call them.',
       severity: 'error',
       from: { path: '^server/(services|jobs|payments|webhooks|ical)/', pathNot: TESTS },
-      // jobs/maintenance reads the idempotency record lifetime, a constant of the HTTP convention.
-      to: { path: '^server/(http|routes)/', pathNot: '^server/http/idempotency\\.ts$' },
+      to: { path: '^server/(http|routes)/' },
     },
     {
       name: 'routes-go-through-services',

@@ -1,5 +1,5 @@
 import type { Reply } from './reply.js';
-import type { ExperienceAvailability } from '../services/availability.js';
+import type { ExperienceAvailability } from '../domain/availability.js';
 import { serializeAvailability } from '../serializers/availability.js';
 
 /** How long an answer may be reused when nothing was written: a slot entering its notice period or a new day shows within this. */

@@ -2,8 +2,9 @@ import { Refusal } from '../domain/refusal.js';
 import { STATUS_OF, errorBody } from './errors.js';
 import type { Reply } from './reply.js';
 import type { Store } from '../store/index.js';
+import { IDEMPOTENCY_TTL_MS } from '../services/retention.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export { IDEMPOTENCY_TTL_MS };
 
 /** Stable JSON: object keys sorted, so that `{a,b}` and `{b,a}` are the same request. */
 export function canonicalJson(value: unknown): string {

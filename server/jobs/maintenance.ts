@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
-import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
+import { pruneExpired } from '../services/retention.js';
 import { repeatingJob, type Job } from './job.js';
 
 export interface MaintenanceDeps {
@@ -11,14 +11,6 @@ export interface MaintenanceDeps {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
-
-/** Housekeeping: expired idempotency records and events past their retention. */
-export function pruneExpired({ store, config }: Pick<MaintenanceDeps, 'store' | 'config'>, now: number): { idempotencyKeys: number; events: number } {
-  return {
-    idempotencyKeys: store.pruneIdempotencyKeys(now - IDEMPOTENCY_TTL_MS),
-    events: store.deleteEventsBefore(now - config.eventRetentionDays * 24 * HOUR_MS),
-  };
-}
 
 /** Prunes a few seconds after start, then every hour. */
 export function maintenanceJob(deps: MaintenanceDeps): Job<void> {

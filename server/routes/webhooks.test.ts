@@ -5,7 +5,7 @@ import {
 } from '../test-helpers/index.js';
 import { recordEvent } from '../services/event-log.js';
 import { serializeBookingEventData } from '../serializers/event.js';
-import { pruneExpired } from '../jobs/maintenance.js';
+import { pruneExpired } from '../services/retention.js';
 import { Deleted, Delivery, EVENT_KINDS, RotatedSecret, WebhookEndpoint, WebhookEndpointWithSecret } from '../../shared/index.js';
 
 const RECEIVER = 'https://hooks.example.com/outing';

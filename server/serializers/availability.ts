@@ -1,4 +1,4 @@
-import type { ExperienceAvailability } from '../services/availability.js';
+import type { ExperienceAvailability } from '../domain/availability.js';
 import { iso } from './instant.js';
 import type { Availability } from '../../shared/index.js';
 

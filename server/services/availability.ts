@@ -2,6 +2,7 @@ import { Refusal, invalid, notFound } from '../domain/refusal.js';
 import { maxPartySize, overlapsAny, remainingPlaces } from '../domain/bookings.js';
 import { scheduleZone, slotProblem, slotsBetween, type Schedule, type SlotRules } from '../domain/slots.js';
 import { addDays, daysBetween, localTodayOf } from '../domain/time.js';
+import type { ExperienceAvailability, SlotPlaces } from '../domain/availability.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 
@@ -67,27 +68,6 @@ function isBlocked(busy: readonly { start: number; end: number }[], from: number
   return false;
 }
 export const MAX_RANGE_DAYS = 92;
-
-/** One slot with its places, as the domain sees it (instants in epoch ms). */
-export interface SlotPlaces {
-  id: string;
-  start: number;
-  end: number;
-  capacity: number;
-  booked: number;
-  remaining: number;
-  unavailableReason: 'FULL' | 'BLOCKED' | null;
-}
-
-export interface ExperienceAvailability {
-  experienceId: string;
-  timezone: string;
-  startDate: string;
-  endDate: string;
-  slots: SlotPlaces[];
-  /** The experience's notice period: an answer stays true until its first slot enters it. */
-  minNoticeMinutes: number;
-}
 
 export interface AvailabilityRequest {
   startDate?: string;

@@ -1,0 +1,20 @@
+/** One slot with its places, as the domain sees it (instants in epoch ms). */
+export interface SlotPlaces {
+  id: string;
+  start: number;
+  end: number;
+  capacity: number;
+  booked: number;
+  remaining: number;
+  unavailableReason: 'FULL' | 'BLOCKED' | null;
+}
+
+export interface ExperienceAvailability {
+  experienceId: string;
+  timezone: string;
+  startDate: string;
+  endDate: string;
+  slots: SlotPlaces[];
+  /** The experience's notice period: an answer stays true until its first slot enters it. */
+  minNoticeMinutes: number;
+}

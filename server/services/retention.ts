@@ -1,0 +1,17 @@
+import type { Config } from '../config.js';
+import type { Store } from '../store/index.js';
+
+/** How long a request's Idempotency-Key keeps its first answer for replay. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Forgets what has outlived its use: idempotency records past a day, events past their retention. */
+export function pruneExpired(
+  { store, config }: { store: Store; config: Pick<Config, 'eventRetentionDays'> },
+  now: number,
+): { idempotencyKeys: number; events: number } {
+  return {
+    idempotencyKeys: store.pruneIdempotencyKeys(now - IDEMPOTENCY_TTL_MS),
+    events: store.deleteEventsBefore(now - config.eventRetentionDays * DAY_MS),
+  };
+}
