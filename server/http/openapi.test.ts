@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../test-helpers/index.js';
-import { ERROR_CODES, EVENT_KINDS } from '../../shared/index.js';
+import { ERROR_CODES, EVENT_KINDS, ScheduleInput } from '../../shared/index.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { DOCS_CSP } from './docs.js';
 
 /** Routes that are not part of the API reference: key-less pages and assets, aliases, feeds, callbacks. */
@@ -233,6 +234,15 @@ describe('OpenAPI document, for client generators', () => {
       const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))![1];
       expect(success.content!['application/json']!.example, `${method} ${path}`).toMatchObject({ success: true });
     }
+  });
+});
+
+describe('buildOpenApiDocument', () => {
+  it('refuses one name for two shapes (a schema whose input and output differ, used both ways)', () => {
+    const spec = { method: 'post', path: '/x', summary: 'x', tag: 'Experiences', auth: 'secret', body: ScheduleInput, response: ScheduleInput } as const;
+    expect(() => buildOpenApiDocument([{ prefix: '/v1', specs: [spec] }], { version: '0', serverUrl: 'https://x.test' })).toThrow(
+      /ScheduleInput differs as (input and as output|output and as input)/,
+    );
   });
 });
 
