@@ -4408,7 +4408,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Booking id (`bk_…`) or booking number (`BK-…`)
+                 * @description Booking number (`BK-…`)
                  * @example BK-7K3M9Q2D
                  */
                 bookingNumber: string;

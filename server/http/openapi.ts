@@ -190,8 +190,9 @@ function pathParameter(name: string, kind: IdKind | 'booking'): Json {
       name,
       in: 'path',
       required: true,
-      description: 'Booking id (`bk_…`) or booking number (`BK-…`)',
-      schema: { type: 'string', pattern: '^(bk_[A-Za-z0-9]{1,64}|BK-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{8})$' },
+      description: name === 'bookingNumber' ? 'Booking number (`BK-…`)' : 'Booking id (`bk_…`) or booking number (`BK-…`)',
+      // The router reads either shape, in any letter case.
+      schema: { type: 'string', pattern: '^([bB][kK]_[A-Za-z0-9]{1,64}|[bB][kK]-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{8})$' },
       example: 'BK-7K3M9Q2D',
     };
   }
