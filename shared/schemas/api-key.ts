@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Scopes a secret key may hold (SPEC §3, §7). A key created without scopes holds all: `["*"]`. */
+/** Scopes a secret key may hold. A key created without scopes holds all: `["*"]`. */
 export const SCOPES = [
   'experiences:read',
   'experiences:write',

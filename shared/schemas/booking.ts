@@ -53,7 +53,7 @@ export const PublicBookingCreate = BookingCreate.omit({ metadata: true }).extend
 });
 export type PublicBookingCreate = z.infer<typeof PublicBookingCreate>;
 
-/** Record field names accepted as aliases of the request names in PATCH (SPEC §6). */
+/** Record field names accepted as aliases of the request names in PATCH. */
 export const BOOKING_PATCH_ALIASES = {
   participants: 'totalParticipants',
   customerName: 'guestName',

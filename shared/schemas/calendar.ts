@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Instant, PageQuery } from './common.js';
 
-/** `POST /calendar-feeds`: a private iCal feed of the org's bookings (SPEC §9). */
+/** `POST /calendar-feeds`: a private iCal feed of the org's bookings (docs/ical.md). */
 /** An optional experience a feed or an import is limited to; an unknown one is 404. */
 const ExperienceScope = (meaning: string) => z.string().min(1).max(100).nullable().optional().describe(meaning);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Identifier prefixes of the contract (SPEC §2). Ids are opaque: a prefix and random base62. */
+/** Identifier prefixes of the API. Ids are opaque: a prefix and random base62. */
 export const ID_PREFIXES = {
   organization: 'org',
   experience: 'exp',
@@ -17,7 +17,7 @@ export const ID_PREFIXES = {
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
-/** Shape of an id of one kind; a path id of another shape is answered 404 (SPEC §2). */
+/** Shape of an id of one kind; a path id of another shape is answered 404. */
 export function idPattern(kind: IdKind): RegExp {
   return new RegExp(`^${ID_PREFIXES[kind]}_[A-Za-z0-9]{1,64}$`);
 }

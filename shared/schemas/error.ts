@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error code of the contract (SPEC §2). */
+/** Every error code of the API (the error table of the API reference, /docs). */
 export const ERROR_CODES = [
   'VALIDATION_ERROR',
   'INVALID_JSON',

@@ -6,7 +6,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 const Times = z.array(LocalTime).max(96);
 
-/** A weekly pattern of local start times, with dated exceptions (SPEC §5). */
+/** A weekly pattern of local start times, with dated exceptions. */
 export const ScheduleInput = z
   .strictObject({
     timezone: TimeZone.nullable().optional().describe("Defaults to (and follows) the organization's time zone"),

@@ -23,7 +23,7 @@ export const PaymentCreate = z
   });
 export type PaymentCreate = z.infer<typeof PaymentCreate>;
 
-/** A payment record (SPEC §11). `refundRequired`: money arrived for a booking that cannot be kept. */
+/** A payment record (docs/payments.md). `refundRequired`: money arrived for a booking that cannot be kept. */
 export const Payment = z.object({
   id: z.string(),
   bookingId: z.string(),

@@ -3,7 +3,7 @@ import { Instant, PageQuery } from './common.js';
 import { Booking, BookingExperienceRef, BookingTimeSlotRef } from './booking.js';
 import { EventPayment } from './payment.js';
 
-/** Event kinds (SPEC §8). Note the event spells CANCELED with one L; the booking status, CANCELLED. */
+/** Event kinds (docs/webhooks.md). Note the event spells CANCELED with one L; the booking status, CANCELLED. */
 export const EVENT_KINDS = [
   'BOOKING_CREATED',
   'BOOKING_UPDATED',
