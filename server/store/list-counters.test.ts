@@ -59,7 +59,8 @@ function expectExactTotals(db: Db, store: Store, orgs: string[], experiences: Re
   const count = (sql: string, ...params: unknown[]) => db.prepare(`SELECT count(*) FROM ${sql}`).pluck().get(...params) as number;
   for (const orgId of orgs) {
     const filters: BookingFilter[] = [{}, ...STATUSES.map((status) => ({ status }))];
-    for (const experienceId of [...experiences[orgId]!, experiences[orgs.find((o) => o !== orgId)!]![0]!]) {
+    const other = orgs.find((o) => o !== orgId);
+    for (const experienceId of [...experiences[orgId]!, ...(other ? [experiences[other]![0]!] : [])]) {
       filters.push({ experienceId }, ...STATUSES.map((status) => ({ experienceId, status })));
       filters.push({ experienceId, startFrom: T0 + 5 * 3_600_000, startTo: T0 + 40 * 3_600_000 });
     }
@@ -179,6 +180,27 @@ describe('list counters (migration 003)', () => {
     expectExactTotals(db, store, orgs, experiences);
     expect(store.listCustomers('org_b', undefined, { limit: 1, offset: 0 }).total).toBe(0);
     expect(store.listBookings('org_b', {}, { limit: 1, offset: 0 }).total).toBe(0);
+  });
+
+  it('count inserts once on a database whose migration 003 still had insert triggers (its first draft)', () => {
+    const db = openDatabase(':memory:');
+    migrate(db);
+    db.exec(`CREATE TRIGGER booking_counts_insert AFTER INSERT ON bookings BEGIN
+      INSERT INTO booking_counts (org_id, experience_id, status, n) VALUES (new.org_id, new.experience_id, new.status, 1)
+      ON CONFLICT (org_id, experience_id, status) DO UPDATE SET n = n + 1; END;
+      CREATE TRIGGER customer_counts_insert AFTER INSERT ON customers BEGIN
+      INSERT INTO customer_counts (org_id, n) VALUES (new.org_id, 1) ON CONFLICT (org_id) DO UPDATE SET n = n + 1; END;`);
+    const store = createStore(db);
+    store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, createdAt: T0, updatedAt: T0 });
+    store.insertExperience({
+      id: 'exp_a', orgId: 'org_a', name: 'a', description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
+      minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, createdAt: T0, updatedAt: T0,
+    });
+    store.insertCustomer(customer('org_a', 1));
+    store.insertBooking(booking('org_a', 2, 'exp_a', 'cus_org_a_1', 'CONFIRMED', T0));
+    expectExactTotals(db, store, ['org_a'], { org_a: ['exp_a'] });
+    expect(store.listBookings('org_a', {}, { limit: 1, offset: 0 }).total).toBe(1);
+    store.close();
   });
 
   it('are filled from the rows already there when the migration runs', () => {
