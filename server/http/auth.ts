@@ -28,7 +28,10 @@ export function resolveKey(store: Store, presented: string, expected: ApiKeyType
   if (row.revokedAt !== null) throw invalidKey('The API key has been revoked');
   // lastUsedAt is written at most once a minute per key, so reads do not turn into writes.
   if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) store.touchApiKey(row.id, now);
-  return { orgId: row.orgId, keyId: row.id, type: row.type, scopes: JSON.parse(row.scopes) as Caller['scopes'] };
+  // Publishable keys act for guests in a browser; the activity log names them as such.
+  const actor: Caller['actor'] =
+    row.type === 'secret' ? { type: 'key', id: row.id, name: row.name, ip: null } : { type: 'guest', id: null, name: 'Guest', ip: null };
+  return { orgId: row.orgId, keyId: row.id, type: row.type, scopes: JSON.parse(row.scopes) as Caller['scopes'], actor };
 }
 
 /** `/v1`: `Authorization: Bearer osk_…`. */

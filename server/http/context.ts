@@ -1,3 +1,4 @@
+import type { Actor } from '../domain/actor.js';
 import type { ApiKeyType, Scope } from '../../shared/index.js';
 
 /** Who is calling: resolved from the API key by `authenticate`. */
@@ -7,6 +8,8 @@ export interface Caller {
   type: ApiKeyType;
   /** `'*'` holds every scope. */
   scopes: readonly (Scope | '*')[];
+  /** Who the activity log names for changes made by this caller (its IP is added per request). */
+  actor: Actor;
 }
 
 export interface AppEnv {

@@ -93,6 +93,10 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   calendarImport: 'cal_7Dk2NpF9sV4hJm',
   payment: 'pay_5Rw1LtC8xM3qZb',
   delivery: 'dlv_2Jh6VbQ9kS4nXp',
+  activity: 'act_8Kq3ZmW6tN1vBx',
+  user: 'usr_4Ft9LcJ2pX7sQd',
+  setupToken: 'stp_6Vn1RhK8wM3yTc',
+  session: 'ses_2Bp7XdQ4zL9mWf',
 };
 const id = EXAMPLE_IDS;
 

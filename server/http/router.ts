@@ -157,12 +157,15 @@ export class ApiRoutes {
 
   private authenticate(spec: OpSpec, c: Context<AppEnv>): Caller {
     const now = this.ctx.now();
+    const ip = c.get('clientIp');
     if (spec.auth === 'publishable') {
-      const caller = authenticatePublishable(c, this.ctx.store, now);
+      const found = authenticatePublishable(c, this.ctx.store, now);
+      const caller = { ...found, actor: { ...found.actor, ip } };
       c.set('caller', caller);
       return caller;
     }
-    const caller = authenticateSecret(c, this.ctx.store, now);
+    const found = authenticateSecret(c, this.ctx.store, now);
+    const caller = { ...found, actor: { ...found.actor, ip } };
     c.set('caller', caller);
     if (this.ctx.rateLimitPerMinute > 0) {
       const decision = this.ctx.limiter.hit(caller.keyId, this.ctx.rateLimitPerMinute);

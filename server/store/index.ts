@@ -11,6 +11,7 @@ import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
 import { paymentStore } from './payments.js';
+import { activityStore } from './activity.js';
 
 /**
  * The store: every SQL statement of Outing, behind functions named in the domain's words.
@@ -34,6 +35,7 @@ export function createStore(db: Db) {
     ...webhookStore(db),
     ...calendarImportStore(db),
     ...paymentStore(db),
+    ...activityStore(db),
     /**
      * Runs `work` as one atomic unit that holds the write lock from its first statement
      * (BEGIN IMMEDIATE), so a read-check-write inside it cannot interleave with another writer.

@@ -14,6 +14,10 @@ export const ID_PREFIXES = {
   calendarImport: 'cal',
   payment: 'pay',
   delivery: 'dlv',
+  activity: 'act',
+  user: 'usr',
+  setupToken: 'stp',
+  session: 'ses',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
