@@ -25,6 +25,8 @@ import { publicRoutes } from './routes/public.js';
 import { staticRoutes } from './routes/static.js';
 import { paymentCallbackRoutes, paymentRoutes } from './routes/payments.js';
 import { calendarRoutes, icalFeedRoutes } from './routes/calendars.js';
+import { manifestRoutes } from './routes/manifest.js';
+import { reportRoutes } from './routes/reports.js';
 import { paymentProviderFrom } from './payments/configure.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { CalendarSync } from './services/calendar-sync.js';
@@ -54,6 +56,8 @@ const V1_ROUTES = [
   eventRoutes,
   calendarRoutes,
   paymentRoutes,
+  manifestRoutes,
+  reportRoutes,
 ];
 /** What sits at the root: the widget and demo pages, the iCal feeds, the payment provider's callbacks. */
 const ROOT_ROUTES = [staticRoutes, icalFeedRoutes, paymentCallbackRoutes];

@@ -32,5 +32,9 @@ export {
 export {
   CalendarFeedCreate, CalendarFeed, CalendarFeedWithToken, CalendarImportCreate, CalendarImport, CalendarListQuery,
 } from './schemas/calendar.js';
+export { ManifestQuery, ManifestTicket, ManifestBooking, ManifestSlot, Manifest } from './schemas/manifest.js';
+export {
+  MAX_REPORT_DAYS, DailyReportQuery, DailyReportDay, DailyReport, OccupancyReportQuery, ExperienceOccupancy, OccupancyReport,
+} from './schemas/report.js';
 export { SCOPES, Scope, ApiKeyType } from './schemas/api-key.js';
 export { dataEnvelope, listEnvelope } from './schemas/envelope.js';

@@ -72,6 +72,15 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.EventData, name: 'WebhookEventData' },
   { schema: S.EventBooking, name: 'EventBooking', description: 'The booking as it stands in events: the record without `experience` and `timeSlot`.' },
 
+  { schema: S.Manifest, name: 'Manifest', description: "A day's time slots with the guests booked in each." },
+  { schema: S.ManifestSlot, name: 'ManifestSlot', description: 'One time slot of the day, its places and its CONFIRMED and PENDING bookings.' },
+  { schema: S.ManifestBooking, name: 'ManifestBooking', description: 'A booking as the manifest shows it: the guest, the party, the money.' },
+  { schema: S.ManifestTicket, name: 'ManifestTicket', description: 'Places of one price category in a booking.' },
+  { schema: S.DailyReport, name: 'DailyReport', description: 'Bookings, participants, revenue and cancellations per local day.' },
+  { schema: S.DailyReportDay, name: 'DailyReportDay', description: 'The figures of one local day.' },
+  { schema: S.OccupancyReport, name: 'OccupancyReport', description: 'How full the active experiences’ scheduled slots are over a range of days.' },
+  { schema: S.ExperienceOccupancy, name: 'ExperienceOccupancy', description: 'One experience’s slots, places and places taken over the range.' },
+
   { schema: S.CalendarFeed, name: 'CalendarFeed', description: 'A private iCal feed of bookings. Its token and URL are shown only once, on creation.' },
   { schema: S.CalendarFeedWithToken, name: 'CalendarFeedWithToken' },
   { schema: S.CalendarFeedCreate, name: 'CalendarFeedCreate' },
@@ -344,6 +353,59 @@ export const EXAMPLES: Record<string, unknown> = {
     deliveredAt: '2026-06-01T10:15:42.480Z',
   },
   WebhookEvent: EVENT_EXAMPLES.BOOKING_CREATED,
+
+  Manifest: {
+    date: '2026-06-13',
+    timezone: 'Europe/Lisbon',
+    slots: [
+      {
+        experience: experienceRef,
+        timeSlot: { id: 'ts_3Gp7KwM2nV9xRc', startTime: '2026-06-13T08:00:00.000Z', endTime: '2026-06-13T10:00:00.000Z' },
+        capacity: 12,
+        booked: 0,
+        remaining: 12,
+        bookings: [],
+      },
+      {
+        experience: experienceRef,
+        timeSlot: timeSlotRef,
+        capacity: 12,
+        booked: 2,
+        remaining: 10,
+        bookings: [
+          {
+            id: id.booking,
+            bookingNumber: eventBooking.bookingNumber,
+            status: 'CONFIRMED',
+            guestName: guest.customerName,
+            guestEmail: guest.customerEmail,
+            guestPhone: eventBooking.guestPhone,
+            totalParticipants: 2,
+            tickets: [],
+            total: '90.00',
+            paid: '90.00',
+            currency: 'EUR',
+            checkedInAt: '2026-06-13T16:21:37.000Z',
+            metadata: eventBooking.metadata,
+          },
+        ],
+      },
+    ],
+  },
+  ManifestCsv:
+    'start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn\r\n' +
+    "17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes\r\n",
+  DailyReport: {
+    timezone: 'Europe/Lisbon',
+    currency: 'EUR',
+    days: [
+      { date: '2026-06-01', bookings: 4, participants: 9, revenue: '405.00', cancellations: 0 },
+      { date: '2026-06-02', bookings: 0, participants: 0, revenue: '0.00', cancellations: 1 },
+    ],
+  },
+  OccupancyReport: {
+    experiences: [{ experience: experienceRef, slots: 62, capacity: 744, booked: 311, occupancy: 0.418 }],
+  },
 
   CalendarFeed: { id: id.calendarFeed, name: 'Guides’ calendar', experienceId: null, createdAt: created },
   CalendarFeedWithToken: {

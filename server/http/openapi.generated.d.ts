@@ -526,6 +526,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A day's time slots with their guests
+         * @description `date` is read in the organization's time zone (default today). Every slot of every active experience that starts that day is listed, booked or not, and every slot holding a CONFIRMED or PENDING booking, of inactive experiences too; by start, then experience name. Cancelled bookings are left out. `paid` sums the succeeded payments.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manifest.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A day's guests as a CSV file
+         * @description The manifest of `GET /v1/manifest` as RFC 4180 CSV (UTF-8, CRLF), one row per booking under a header row: `start` (local HH:MM in the experience’s time zone), `experience`, `bookingNumber`, `status`, `guestName`, `guestEmail`, `guestPhone`, `participants`, `tickets`, `total`, `paid`, `currency`, `checkedIn` (yes/no). A cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getManifestCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bookings, participants, revenue and cancellations per day
+         * @description One entry per date of the organization's time zone, from startDate to endDate inclusive (default the 30 days ending today; at most 366 days apart), days without activity included. Bookings count on the day they were made: `bookings`, `participants` and `revenue` (the sum of their totals) are those made that day and not cancelled since; `cancellations` counts the bookings cancelled that day.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/occupancy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How full the active experiences are
+         * @description Over the time slots of each active experience's schedule that start between startDate and endDate (inclusive dates of the organization's time zone; default today to today + 30 days; at most 366 days apart): the number of slots, their places (`capacity`), the places CONFIRMED and PENDING bookings hold in them (`booked`), and `occupancy` = booked / capacity rounded to 4 decimals (0 without slots).
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsOccupancy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/experiences": {
         parameters: {
             query?: never;
@@ -1358,6 +1446,97 @@ export interface components {
             /** @description Why it failed; only with status FAILED */
             failureReason?: string;
         };
+        /** @description A day's time slots with the guests booked in each. */
+        Manifest: {
+            /**
+             * Format: date
+             * @description Calendar date YYYY-MM-DD
+             */
+            date: string;
+            /** @description The organization's time zone, in which `date` is read */
+            timezone: string;
+            slots: components["schemas"]["ManifestSlot"][];
+        };
+        /** @description One time slot of the day, its places and its CONFIRMED and PENDING bookings. */
+        ManifestSlot: {
+            experience: components["schemas"]["BookingExperience"];
+            timeSlot: components["schemas"]["BookingTimeSlot"];
+            capacity: number;
+            /** @description Places held by CONFIRMED and PENDING bookings */
+            booked: number;
+            remaining: number;
+            bookings: components["schemas"]["ManifestBooking"][];
+        };
+        /** @description A booking as the manifest shows it: the guest, the party, the money. */
+        ManifestBooking: {
+            id: string;
+            bookingNumber: string;
+            status: components["schemas"]["BookingStatus"];
+            guestName: string;
+            /** Format: email */
+            guestEmail: string;
+            guestPhone: string | null;
+            totalParticipants: number;
+            /** @description Places per price category; empty while the experience has no categories */
+            tickets: components["schemas"]["ManifestTicket"][];
+            /** @description What the booking costs, in major units with two decimals */
+            total: string;
+            /** @description The sum of its succeeded payments, in major units with two decimals */
+            paid: string;
+            currency: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            checkedInAt: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        /** @description Places of one price category in a booking. */
+        ManifestTicket: {
+            category: string;
+            quantity: number;
+        };
+        /** @description Bookings, participants, revenue and cancellations per local day. */
+        DailyReport: {
+            /** @description The organization's time zone, in which days are counted */
+            timezone: string;
+            currency: string;
+            days: components["schemas"]["DailyReportDay"][];
+        };
+        /** @description The figures of one local day. */
+        DailyReportDay: {
+            /**
+             * Format: date
+             * @description Calendar date YYYY-MM-DD
+             */
+            date: string;
+            /** @description Bookings created that day and not cancelled */
+            bookings: number;
+            /** @description Their participants */
+            participants: number;
+            /** @description Amount in major units with two decimals */
+            revenue: string;
+            /** @description Bookings cancelled that day */
+            cancellations: number;
+        };
+        /** @description How full the active experiences’ scheduled slots are over a range of days. */
+        OccupancyReport: {
+            experiences: components["schemas"]["ExperienceOccupancy"][];
+        };
+        /** @description One experience’s slots, places and places taken over the range. */
+        ExperienceOccupancy: {
+            experience: components["schemas"]["BookingExperience"];
+            /** @description Time slots of its schedule in the range */
+            slots: number;
+            /** @description Places in those slots */
+            capacity: number;
+            /** @description Places held in those slots by CONFIRMED and PENDING bookings */
+            booked: number;
+            /** @description booked / capacity, rounded to 4 decimals; 0 without slots */
+            occupancy: number;
+        };
         /** @description What the widget API shows of an experience. */
         PublicExperience: {
             id: string;
@@ -1586,6 +1765,11 @@ export interface components {
          * @example 42
          */
         RetryAfter: number;
+        /**
+         * @description Names the file a download is saved as.
+         * @example attachment; filename="manifest-2026-06-13.csv"
+         */
+        ContentDisposition: string;
         /** @description Present, `true`, when this is the stored response of an earlier request with the same `Idempotency-Key`. */
         IdempotentReplayed: "true";
     };
@@ -4139,6 +4323,262 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getManifest: {
+        parameters: {
+            query?: {
+                /** @description The day, in the organization's time zone; default today */
+                date?: string;
+                /** @description Only this experience */
+                experienceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Manifest */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "date": "2026-06-13",
+                     *         "timezone": "Europe/Lisbon",
+                     *         "slots": [
+                     *           {
+                     *             "experience": {
+                     *               "id": "exp_5Hk2PqW9sLm3Xa",
+                     *               "title": "Sunset kayak tour"
+                     *             },
+                     *             "timeSlot": {
+                     *               "id": "ts_3Gp7KwM2nV9xRc",
+                     *               "startTime": "2026-06-13T08:00:00.000Z",
+                     *               "endTime": "2026-06-13T10:00:00.000Z"
+                     *             },
+                     *             "capacity": 12,
+                     *             "booked": 0,
+                     *             "remaining": 12,
+                     *             "bookings": []
+                     *           },
+                     *           {
+                     *             "experience": {
+                     *               "id": "exp_5Hk2PqW9sLm3Xa",
+                     *               "title": "Sunset kayak tour"
+                     *             },
+                     *             "timeSlot": {
+                     *               "id": "ts_8Rz4YtB1nQ6cVe",
+                     *               "startTime": "2026-06-13T16:30:00.000Z",
+                     *               "endTime": "2026-06-13T18:30:00.000Z"
+                     *             },
+                     *             "capacity": 12,
+                     *             "booked": 2,
+                     *             "remaining": 10,
+                     *             "bookings": [
+                     *               {
+                     *                 "id": "bk_2Lq8VxN4cR7wTz",
+                     *                 "bookingNumber": "BK-7K3M9Q2D",
+                     *                 "status": "CONFIRMED",
+                     *                 "guestName": "Ana Costa",
+                     *                 "guestEmail": "ana.costa@example.com",
+                     *                 "guestPhone": "+351 912 345 678",
+                     *                 "totalParticipants": 2,
+                     *                 "tickets": [],
+                     *                 "total": "90.00",
+                     *                 "paid": "90.00",
+                     *                 "currency": "EUR",
+                     *                 "checkedInAt": "2026-06-13T16:21:37.000Z",
+                     *                 "metadata": {
+                     *                   "channel": "front-desk"
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Manifest"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getManifestCsv: {
+        parameters: {
+            query?: {
+                /** @description The day, in the organization's time zone; default today */
+                date?: string;
+                /** @description Only this experience */
+                experienceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/csv file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn
+                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReportsDaily: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
+                startDate?: string;
+                /** @description Inclusive; default today; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DailyReport */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "timezone": "Europe/Lisbon",
+                     *         "currency": "EUR",
+                     *         "days": [
+                     *           {
+                     *             "date": "2026-06-01",
+                     *             "bookings": 4,
+                     *             "participants": 9,
+                     *             "revenue": "405.00",
+                     *             "cancellations": 0
+                     *           },
+                     *           {
+                     *             "date": "2026-06-02",
+                     *             "bookings": 0,
+                     *             "participants": 0,
+                     *             "revenue": "0.00",
+                     *             "cancellations": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DailyReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReportsOccupancy: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default today */
+                startDate?: string;
+                /** @description Inclusive; default startDate + 30 days; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OccupancyReport */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "experiences": [
+                     *           {
+                     *             "experience": {
+                     *               "id": "exp_5Hk2PqW9sLm3Xa",
+                     *               "title": "Sunset kayak tour"
+                     *             },
+                     *             "slots": 62,
+                     *             "capacity": 744,
+                     *             "booked": 311,
+                     *             "occupancy": 0.418
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["OccupancyReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -123,6 +123,11 @@ describe('OpenAPI document, for client generators', () => {
     Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => ({ path, method, op: op as unknown as Operation })),
     );
+  /** A file download (GET /v1/manifest.csv) answers text, not an envelope: the JSON checks skip it. */
+  const isFile = (op: Operation) => {
+    const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))![1];
+    return success.content !== undefined && !('application/json' in success.content);
+  };
   const param = (path: string, method: string, name: string) =>
     (doc.paths[path]?.[method] as unknown as Operation).parameters?.find((p) => 'name' in p && p.name === name) as
       | { required?: boolean; schema: Record<string, unknown> }
@@ -138,6 +143,7 @@ describe('OpenAPI document, for client generators', () => {
       expect(names).toContain(name);
     }
     for (const { path, method, op } of operations()) {
+      if (isFile(op)) continue;
       const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))![1];
       const data = success.content!['application/json']!.schema.properties.data;
       const named = (data.items as { $ref?: string } | undefined)?.$ref ?? data.$ref;
@@ -232,8 +238,20 @@ describe('OpenAPI document, for client generators', () => {
       const body = op.requestBody?.content['application/json'];
       if (body) expect(body.example, `${method} ${path} body`).toBeDefined();
       const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))![1];
-      expect(success.content!['application/json']!.example, `${method} ${path}`).toMatchObject({ success: true });
+      if (isFile(op)) expect(Object.values(success.content!)[0]!.example, `${method} ${path}`).toEqual(expect.any(String));
+      else expect(success.content!['application/json']!.example, `${method} ${path}`).toMatchObject({ success: true });
     }
+  });
+
+  it('documents a CSV download as text with its file name header, and its errors as JSON envelopes', () => {
+    const op = doc.paths['/v1/manifest.csv']!.get as unknown as Operation;
+    expect(op.operationId).toBe('getManifestCsv');
+    const success = op.responses['200']!;
+    expect(Object.keys(success.content!)).toEqual(['text/csv']);
+    expect(success.content!['text/csv']!.schema).toEqual({ type: 'string' });
+    expect(success.content!['text/csv']!.example).toMatch(/^start,experience,bookingNumber,.*\r\n/);
+    expect(success.headers).toHaveProperty('Content-Disposition');
+    expect(op.responses['400']).toEqual({ $ref: '#/components/responses/BadRequest' });
   });
 });
 

@@ -124,6 +124,8 @@ const TAGS: Record<string, string> = {
   Customers: 'Guests, as the bookings made with one e-mail address; erasure of their personal data.',
   Payments: 'Payments recorded for bookings, by hand or by the online payment provider.',
   Webhooks: 'Signed HTTP deliveries of booking and payment events (Standard Webhooks), their endpoints and their history.',
+  Manifest: "A day's time slots with their guests, for the people running the tours; also as a CSV file.",
+  Reports: 'Figures over a range of days: bookings and revenue per day, how full the experiences are.',
   Calendars: 'Private iCal feeds of your bookings, and external calendars whose events block time slots.',
   'Public (widget)': 'The key-less-secret API the booking widget uses, with a publishable key: active experiences, availability and guest bookings.',
 };
@@ -173,6 +175,11 @@ const HEADERS: Record<string, Json> = {
     example: '"default";q=120;w=60',
   },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 42 },
+  'Content-Disposition': {
+    description: 'Names the file a download is saved as.',
+    schema: { type: 'string' },
+    example: 'attachment; filename="manifest-2026-06-13.csv"',
+  },
   'Idempotent-Replayed': {
     description: 'Present, `true`, when this is the stored response of an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', enum: ['true'] },
@@ -237,7 +244,15 @@ function exampleOf(schema: z.ZodType | undefined, spec: OpSpec): unknown {
   return name ? EXAMPLES[name] : undefined;
 }
 
+/** A file download: the document shows the text itself, not an envelope. */
+function fileResponse(spec: OpSpec & { file: NonNullable<OpSpec['file']> }, prefix: string): Json {
+  const headers = ['X-Request-Id', ...(prefix === '/v1' ? ['RateLimit', 'RateLimit-Policy'] : []), 'Content-Disposition'];
+  const media = { schema: { type: 'string' }, example: EXAMPLES[spec.file.example] };
+  return { description: `A ${spec.file.mediaType} file`, headers: headersFor(headers), content: { [spec.file.mediaType]: media } };
+}
+
 function successResponse(schemas: SchemaSet, spec: OpSpec, prefix: string): Json {
+  if (spec.file) return fileResponse({ ...spec, file: spec.file }, prefix);
   const data = spec.response ? schemas.convert(spec.response, 'output') : {};
   const example = exampleOf(spec.response, spec);
   const schema = spec.list
@@ -265,7 +280,7 @@ function successResponse(schemas: SchemaSet, spec: OpSpec, prefix: string): Json
 /** `/v1` → `bookings`; other mounts put their name first (`publicBookings`): ids stay unique. */
 function operationIdOf(spec: OpSpec, prefix: string): string {
   const path = prefix.replace(/\/v\d+$/, '') + toOpenApiPath(spec.path);
-  return `${spec.method}${path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, ch: string) => ch.toUpperCase())}`;
+  return `${spec.method}${path.replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_, ch: string) => ch.toUpperCase())}`;
 }
 
 function toOpenApiPath(path: string): string {

@@ -6,6 +6,8 @@ export interface Reply {
   body: unknown;
   /** The body already serialized (a cached answer); sent as is when present. */
   json?: string;
+  /** A success that is not JSON (a CSV download), sent as is with its own type and headers. */
+  raw?: { body: string; contentType: string; headers?: Record<string, string> };
 }
 
 export const ok = (data: unknown, status: ContentfulStatusCode = 200): Reply => ({

@@ -36,6 +36,11 @@ export interface OpSpec<
   body?: B;
   /** The `data` of a success, or of each list item when `list` is set. */
   response?: z.ZodType;
+  /**
+   * A success sent as a file instead of the JSON envelope (the handler answers a `raw` reply): its
+   * media type and the name of its example in the OpenAPI catalog. Errors stay JSON envelopes.
+   */
+  file?: { mediaType: 'text/csv'; example: string };
   list?: boolean;
   status?: 200 | 201 | 202;
   errors?: ErrorCode[];
@@ -146,6 +151,9 @@ export class ApiRoutes {
             : this.ctx.idempotency.runSync(request, () => handler(input) as Reply);
         if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
         reply = outcome.reply;
+      }
+      if (reply.raw !== undefined) {
+        return c.body(reply.raw.body, reply.status, { ...reply.raw.headers, 'Content-Type': reply.raw.contentType });
       }
       if (reply.json !== undefined) {
         return c.body(reply.json, reply.status, { 'Content-Type': 'application/json' });

@@ -11,6 +11,8 @@ import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
 import { paymentStore } from './payments.js';
+import { manifestStore } from './manifest.js';
+import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
 
 /**
@@ -35,6 +37,8 @@ export function createStore(db: Db) {
     ...webhookStore(db),
     ...calendarImportStore(db),
     ...paymentStore(db),
+    ...manifestStore(db),
+    ...reportStore(db),
     ...activityStore(db),
     /**
      * Runs `work` as one atomic unit that holds the write lock from its first statement

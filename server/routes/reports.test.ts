@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, expectData, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { Booking, DailyReport, Experience, OccupancyReport } from '../../shared/index.js';
+
+// Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon (WET, UTC+0, until 28 March).
+const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
+const HOUR = 3_600_000;
+const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
+
+let t: TestApp;
+let clock: ManualClock;
+
+async function newExperience(fields: Record<string, unknown> = {}): Promise<Experience> {
+  const body = {
+    name: 'Harbour cruise',
+    description: 'Two hours on the river',
+    duration: 120,
+    price: 4500,
+    maxParticipants: 10,
+    schedule: { weekly: everyDay(['10:00', '15:00']) },
+    ...fields,
+  };
+  return expectData(await t.request('POST', '/v1/experiences', { body }), Experience, 201);
+}
+
+let guests = 0;
+async function book(exp: Experience, startTime: string, participants = 2): Promise<Booking> {
+  guests++;
+  const body = { experienceId: exp.id, startTime, participants, customerName: `Guest ${guests}`, customerEmail: `guest${guests}@example.com` };
+  return expectData(await t.request('POST', '/v1/bookings', { body }), Booking, 201);
+}
+const cancel = async (b: Booking) => expect((await t.request('PATCH', `/v1/bookings/${b.id}/cancel`, { body: {} })).status).toBe(200);
+
+const daily = async (query = '') => expectData(await t.request('GET', `/v1/reports/daily${query}`), DailyReport);
+const occupancy = async (query = '') => expectData(await t.request('GET', `/v1/reports/occupancy${query}`), OccupancyReport);
+
+beforeEach(() => {
+  clock = manualClock(NOW);
+  t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+});
+afterEach(() => t.close());
+
+describe('GET /v1/reports/daily', () => {
+  it('counts bookings on the local day they were made, cancellations on the day they happened', async () => {
+    const cruise = await newExperience();
+    await book(cruise, '2027-04-02T09:00:00.000Z', 3); // made 1 March
+    const later = await book(cruise, '2027-04-02T09:00:00.000Z', 1);
+    clock.set(Date.UTC(2027, 2, 2, 23, 59)); // 2 March, 23:59 in Lisbon
+    await book(cruise, '2027-04-02T14:00:00.000Z', 2);
+    clock.set(Date.UTC(2027, 2, 3, 12, 0));
+    await cancel(later); // made 1 March, cancelled 3 March
+
+    const r = await daily('?startDate=2027-02-28&endDate=2027-03-04');
+    expect(r).toEqual({
+      timezone: 'Europe/Lisbon',
+      currency: 'EUR',
+      days: [
+        { date: '2027-02-28', bookings: 0, participants: 0, revenue: '0.00', cancellations: 0 },
+        { date: '2027-03-01', bookings: 1, participants: 3, revenue: '135.00', cancellations: 0 },
+        { date: '2027-03-02', bookings: 1, participants: 2, revenue: '90.00', cancellations: 0 },
+        { date: '2027-03-03', bookings: 0, participants: 0, revenue: '0.00', cancellations: 1 },
+        { date: '2027-03-04', bookings: 0, participants: 0, revenue: '0.00', cancellations: 0 },
+      ],
+    });
+  });
+
+  it('cuts days at local midnight across a DST change', async () => {
+    const cruise = await newExperience();
+    clock.set(Date.UTC(2027, 2, 28, 22, 59)); // 23:59 WEST on 28 March
+    await book(cruise, '2027-04-10T09:00:00.000Z');
+    clock.set(Date.UTC(2027, 2, 28, 23, 0)); // 00:00 WEST on 29 March
+    await book(cruise, '2027-04-10T09:00:00.000Z', 1);
+    const r = await daily('?startDate=2027-03-28&endDate=2027-03-29');
+    expect(r.days.map((d) => [d.date, d.bookings, d.participants])).toEqual([
+      ['2027-03-28', 1, 2],
+      ['2027-03-29', 1, 1],
+    ]);
+  });
+
+  it('answers zeros for days without bookings, and only the caller’s own', async () => {
+    const other = t.addOrganization({ name: 'Other' });
+    const exp = expectData(
+      await t.request('POST', '/v1/experiences', {
+        key: other.secretKey,
+        body: { name: 'Theirs', description: 'x', duration: 60, price: 1000, maxParticipants: 5, schedule: { weekly: everyDay(['10:00']) } },
+      }),
+      Experience,
+      201,
+    );
+    expect(
+      (await t.request('POST', '/v1/bookings', {
+        key: other.secretKey,
+        body: { experienceId: exp.id, startTime: '2027-03-05T10:00:00.000Z', participants: 1, customerName: 'X', customerEmail: 'x@example.com' },
+      })).status,
+    ).toBe(201);
+    const r = await daily('?startDate=2027-03-01&endDate=2027-03-01');
+    expect(r.days).toEqual([{ date: '2027-03-01', bookings: 0, participants: 0, revenue: '0.00', cancellations: 0 }]);
+  });
+
+  it('defaults to the 30 days ending today', async () => {
+    const r = await daily();
+    expect(r.days).toHaveLength(30);
+    expect(r.days[0]!.date).toBe('2027-01-31');
+    expect(r.days[29]!.date).toBe('2027-03-01');
+    expect((await daily('?endDate=2027-02-10')).days.map((d) => d.date).slice(0, 1)).toEqual(['2027-01-12']);
+    expect((await daily('?startDate=2027-02-27')).days.map((d) => d.date)).toEqual(['2027-02-27', '2027-02-28', '2027-03-01']);
+  });
+
+  it('refuses a range over 366 days, an end before the start, and dates that are not dates', async () => {
+    expect((await daily('?startDate=2026-01-01&endDate=2027-01-02')).days).toHaveLength(367);
+    expectValidationError(await t.request('GET', '/v1/reports/daily?startDate=2026-01-01&endDate=2027-01-03'), 'endDate');
+    expectValidationError(await t.request('GET', '/v1/reports/daily?startDate=2027-03-02&endDate=2027-03-01'), 'endDate');
+    expectValidationError(await t.request('GET', '/v1/reports/daily?startDate=2027-02-29'), 'startDate');
+    expectValidationError(await t.request('GET', '/v1/reports/daily?startDate=2027-03-02'), 'endDate'); // after today
+  });
+});
+
+describe('GET /v1/reports/occupancy', () => {
+  it('sums slots, places and places taken of each active experience over the range', async () => {
+    const cruise = await newExperience();
+    const walk = await newExperience({ name: 'Alfama walk', maxParticipants: 8, schedule: { weekly: everyDay(['10:00']) } });
+    const closed = await newExperience({ name: 'Closed' });
+    const none = await newExperience({ name: 'No schedule', schedule: { weekly: {} } });
+    await book(cruise, '2027-03-02T10:00:00.000Z', 3);
+    const gone = await book(cruise, '2027-03-02T15:00:00.000Z', 4);
+    await cancel(gone);
+    await book(cruise, '2027-03-03T15:00:00.000Z', 2);
+    await book(cruise, '2027-03-04T10:00:00.000Z', 5); // outside the range
+    await book(walk, '2027-03-03T10:00:00.000Z', 1);
+    expectData(await t.request('PATCH', `/v1/experiences/${closed.id}`, { body: { active: false } }), Experience);
+
+    const r = await occupancy('?startDate=2027-03-02&endDate=2027-03-03');
+    expect(r).toEqual({
+      experiences: [
+        { experience: { id: cruise.id, title: 'Harbour cruise' }, slots: 4, capacity: 40, booked: 5, occupancy: 0.125 },
+        { experience: { id: walk.id, title: 'Alfama walk' }, slots: 2, capacity: 16, booked: 1, occupancy: 0.0625 },
+        { experience: { id: none.id, title: 'No schedule' }, slots: 0, capacity: 0, booked: 0, occupancy: 0 },
+      ],
+    });
+  });
+
+  it('rounds to four decimals and counts today’s slots already under way', async () => {
+    const cruise = await newExperience({ maxParticipants: 3, schedule: { weekly: everyDay(['10:00']) } });
+    await book(cruise, '2027-03-02T10:00:00.000Z', 1);
+    clock.set(Date.UTC(2027, 2, 2, 12, 0));
+    const r = await occupancy('?startDate=2027-03-02&endDate=2027-03-02');
+    expect(r.experiences[0]).toMatchObject({ slots: 1, capacity: 3, booked: 1, occupancy: 0.3333 });
+  });
+
+  it('defaults to today to today + 30 days, and refuses a range over 366 days', async () => {
+    await newExperience({ schedule: { weekly: everyDay(['10:00']) } });
+    clock.set(Date.UTC(2027, 2, 1, 0, 0) - HOUR); // 28 February, 23:00 in Lisbon
+    expect((await occupancy()).experiences[0]!.slots).toBe(31); // 28 February to 30 March
+    expect((await occupancy('?startDate=2027-03-01')).experiences[0]!.slots).toBe(31);
+    expect((await occupancy('?startDate=2027-03-01&endDate=2028-03-01')).experiences[0]!.slots).toBe(367);
+    expectValidationError(await t.request('GET', '/v1/reports/occupancy?startDate=2027-03-01&endDate=2028-03-02'), 'endDate');
+    expectValidationError(await t.request('GET', '/v1/reports/occupancy?startDate=2027-03-02&endDate=2027-03-01'), 'endDate');
+  });
+});

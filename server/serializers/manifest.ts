@@ -1,0 +1,87 @@
+import { bookingTotalCents } from '../domain/bookings.js';
+import { formatMoney } from '../domain/money.js';
+import { slotId } from '../domain/slots.js';
+import { MINUTE_MS, zoneOffsetMs } from '../domain/time.js';
+import type { ManifestBookingRow } from '../store/manifest.js';
+import type { Manifest as ManifestModel } from '../services/manifest.js';
+import { iso, isoOrNull } from './instant.js';
+import type { Manifest, ManifestBooking, ManifestTicket } from '../../shared/index.js';
+
+// Price categories come later: until then a booking's places are all of one kind, shown as none.
+const ticketsOf = (_booking: ManifestBookingRow): ManifestTicket[] => [];
+
+export function serializeManifestBooking(b: ManifestBookingRow): ManifestBooking {
+  return {
+    id: b.id,
+    bookingNumber: b.bookingNumber,
+    status: b.status,
+    guestName: b.guestName,
+    guestEmail: b.guestEmail,
+    guestPhone: b.guestPhone,
+    totalParticipants: b.participants,
+    tickets: ticketsOf(b),
+    total: formatMoney(bookingTotalCents(b)),
+    paid: formatMoney(b.paidCents),
+    currency: b.currency,
+    checkedInAt: isoOrNull(b.checkedInAt),
+    metadata: JSON.parse(b.metadata) as Record<string, string>,
+  };
+}
+
+export function serializeManifest(m: ManifestModel): Manifest {
+  return {
+    date: m.date,
+    timezone: m.timezone,
+    slots: m.slots.map((s) => ({
+      experience: { id: s.experience.id, title: s.experience.name },
+      timeSlot: { id: slotId(s.experience.id, s.start), startTime: iso(s.start), endTime: iso(s.end) },
+      capacity: s.capacity,
+      booked: s.booked,
+      remaining: Math.max(0, s.capacity - s.booked),
+      bookings: s.bookings.map(serializeManifestBooking),
+    })),
+  };
+}
+
+export const MANIFEST_CSV_HEADER = [
+  'start', 'experience', 'bookingNumber', 'status', 'guestName', 'guestEmail', 'guestPhone', 'participants', 'tickets',
+  'total', 'paid', 'currency', 'checkedIn',
+] as const;
+
+/** Local HH:MM of an instant in a zone. */
+function localTime(instant: number, zone: string): string {
+  const minutes = Math.floor((instant + zoneOffsetMs(instant, zone)) / MINUTE_MS);
+  const ofDay = ((minutes % 1440) + 1440) % 1440;
+  const hh = Math.floor(ofDay / 60);
+  const mm = ofDay % 60;
+  return `${hh < 10 ? '0' : ''}${hh}:${mm < 10 ? '0' : ''}${mm}`;
+}
+
+/** The manifest as rows of cells, the header first: one row per booking, empty slots left out. */
+export function manifestCsvRows(m: ManifestModel): string[][] {
+  const rows: string[][] = [[...MANIFEST_CSV_HEADER]];
+  for (const slot of m.slots) {
+    const start = localTime(slot.start, slot.experience.zone);
+    for (const b of slot.bookings) {
+      rows.push([
+        start,
+        slot.experience.name,
+        b.bookingNumber,
+        b.status,
+        b.guestName,
+        b.guestEmail,
+        b.guestPhone ?? '',
+        String(b.participants),
+        ticketsOf(b).map((t) => `${t.quantity} ${t.category}`).join('; '),
+        formatMoney(bookingTotalCents(b)),
+        formatMoney(b.paidCents),
+        b.currency,
+        b.checkedInAt === null ? 'no' : 'yes',
+      ]);
+    }
+  }
+  return rows;
+}
+
+/** `manifest-YYYY-MM-DD.csv`: the date is a checked calendar date, so nothing in it needs escaping. */
+export const manifestCsvFilename = (m: ManifestModel): string => `manifest-${m.date}.csv`;

@@ -1,0 +1,114 @@
+import { notFound } from '../domain/refusal.js';
+import { slotsBetween, type Slot } from '../domain/slots.js';
+import { DAY_MS, addDays, daysBetween, localDateOf, localTodayOf, startOfLocalDay } from '../domain/time.js';
+import type { ExperienceRow } from '../store/experiences.js';
+import type { ManifestBookingRow } from '../store/manifest.js';
+import type { Store } from '../store/index.js';
+import { rulesOf, zoneOf } from './availability.js';
+import { getOrganization } from './organizations.js';
+
+/** The experience of a manifest slot: a booking's may be inactive, or even gone from the schedule. */
+export interface ManifestExperience {
+  id: string;
+  name: string;
+  /** The zone its schedule is read in (its own, else the organization's). */
+  zone: string;
+}
+
+export interface ManifestSlot {
+  experience: ManifestExperience;
+  start: number;
+  end: number;
+  capacity: number;
+  booked: number;
+  bookings: ManifestBookingRow[];
+}
+
+export interface Manifest {
+  date: string;
+  /** The organization's zone, in which `date` is read. */
+  timezone: string;
+  slots: ManifestSlot[];
+}
+
+/**
+ * Every slot of an experience's schedule starting in [from, to), whether or not it can still be
+ * booked: an operator's day includes the tours already under way and those past the booking
+ * window. The schedule's dates are local to its own zone, which need not be the zone `from` and
+ * `to` were read in, so the dates around the span are generated and the span cuts them.
+ */
+export function scheduledSlotsBetween(exp: ExperienceRow, zone: string, from: number, to: number): Slot[] {
+  // A wall time can be moved past a gap of up to a day, so a slot may sit on the date before.
+  const firstDate = addDays(localDateOf(from, zone), -1);
+  const lastDate = localDateOf(to - 1, zone);
+  // slotsBetween leaves out what starts before `now` plus the notice, or after today plus the
+  // booking window: a `now` before the span, no notice and a window past its end keep everything.
+  const rules = { ...rulesOf(exp), minNoticeMinutes: 0, maxAdvanceDays: daysBetween(firstDate, lastDate) + 4 };
+  const before = from - 3 * DAY_MS;
+  return slotsBetween(rules, zone, firstDate, lastDate, before).filter((s) => s.start >= from && s.start < to);
+}
+
+/** The UTC span of one local date: [its midnight, the next day's midnight). */
+export function spanOfDate(date: string, zone: string): { from: number; to: number } {
+  return { from: startOfLocalDay(date, zone), to: startOfLocalDay(addDays(date, 1), zone) };
+}
+
+/**
+ * The day's manifest: every slot of every active experience that starts on `date` (in the
+ * organization's zone), booked or not, and every slot holding a CONFIRMED or PENDING booking that
+ * day, of any experience; by start, then experience name.
+ */
+export function manifestFor(store: Store, orgId: string, query: { date?: string; experienceId?: string }, now: number): Manifest {
+  const org = getOrganization(store, orgId);
+  const date = query.date ?? localTodayOf(now, org.timezone);
+  const { from, to } = spanOfDate(date, org.timezone);
+
+  let experiences: ExperienceRow[];
+  if (query.experienceId !== undefined) {
+    const exp = store.getExperience(orgId, query.experienceId);
+    if (!exp) throw notFound('Experience');
+    experiences = [exp];
+  } else {
+    experiences = store.listAllExperiences(orgId);
+  }
+  const byId = new Map(experiences.map((exp) => [exp.id, exp]));
+  const refs = new Map<string, ManifestExperience>();
+  const refOf = (exp: ExperienceRow): ManifestExperience => {
+    let ref = refs.get(exp.id);
+    if (!ref) refs.set(exp.id, (ref = { id: exp.id, name: exp.name, zone: zoneOf(exp, org.timezone) }));
+    return ref;
+  };
+
+  const slots = new Map<string, ManifestSlot>();
+  const slotOf = (exp: ExperienceRow, start: number, end: number): ManifestSlot => {
+    const key = `${exp.id} ${start}`;
+    let slot = slots.get(key);
+    if (!slot) slots.set(key, (slot = { experience: refOf(exp), start, end, capacity: exp.maxParticipants, booked: 0, bookings: [] }));
+    return slot;
+  };
+  for (const exp of experiences) {
+    if (exp.active !== 1) continue;
+    for (const s of scheduledSlotsBetween(exp, zoneOf(exp, org.timezone), from, to)) slotOf(exp, s.start, s.end);
+  }
+  for (const booking of store.listManifestBookings(orgId, from, to, query.experienceId)) {
+    const exp = byId.get(booking.experienceId);
+    if (exp) slotOf(exp, booking.slotStart, booking.slotEnd).bookings.push(booking);
+  }
+
+  // Places from the per-slot counters: one range read per experience that has a slot that day.
+  const placesOf = new Map<string, Map<number, number>>();
+  const list = [...slots.values()];
+  for (const slot of list) {
+    const id = slot.experience.id;
+    let places = placesOf.get(id);
+    if (!places) placesOf.set(id, (places = store.bookedPlacesBetween(id, from, to)));
+    slot.booked = places.get(slot.start) ?? 0;
+  }
+  list.sort(
+    (a, b) =>
+      a.start - b.start ||
+      (a.experience.name < b.experience.name ? -1 : a.experience.name > b.experience.name ? 1 : 0) ||
+      (a.experience.id < b.experience.id ? -1 : a.experience.id > b.experience.id ? 1 : 0),
+  );
+  return { date, timezone: org.timezone, slots: list };
+}

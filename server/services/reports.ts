@@ -1,0 +1,99 @@
+import { invalid } from '../domain/refusal.js';
+import { addDays, daysBetween, localTodayOf, startOfLocalDay } from '../domain/time.js';
+import type { Store } from '../store/index.js';
+import { scheduledSlotsBetween } from './manifest.js';
+import { zoneOf } from './availability.js';
+import { getOrganization } from './organizations.js';
+import { MAX_REPORT_DAYS } from '../../shared/index.js';
+
+export interface DailyFigures {
+  date: string;
+  bookings: number;
+  participants: number;
+  revenueCents: number;
+  cancellations: number;
+}
+
+export interface DailyReport {
+  timezone: string;
+  currency: string;
+  days: DailyFigures[];
+}
+
+export interface ExperienceOccupancy {
+  experienceId: string;
+  experienceName: string;
+  slots: number;
+  capacity: number;
+  booked: number;
+}
+
+export const DAILY_DEFAULT_DAYS = 30;
+export const OCCUPANCY_DEFAULT_DAYS = 30;
+
+function assertSpan(startDate: string, endDate: string): void {
+  const span = daysBetween(startDate, endDate);
+  if (span < 0) throw invalid('endDate', 'endDate must not be before startDate');
+  if (span > MAX_REPORT_DAYS) throw invalid('endDate', `At most ${MAX_REPORT_DAYS} days after startDate`);
+}
+
+/** The local midnights of each date from startDate to the day after endDate: n + 1 bounds for n days. */
+function midnights(startDate: string, days: number, zone: string): number[] {
+  return Array.from({ length: days + 1 }, (_, i) => startOfLocalDay(addDays(startDate, i), zone));
+}
+
+/**
+ * Bookings per local day of the organization, by the day they were made: those still standing
+ * (not cancelled), their participants and totals, and the cancellations of each day.
+ *
+ * Days are cut in JS and summed in SQL: a local day's bounds come from domain/time.ts (so a DST
+ * day is 23 or 25 hours long, exactly), and each day is one range of a covering index summed by
+ * SQLite, so no booking becomes a JS object and the cost follows the range, not the history.
+ */
+export function dailyReport(store: Store, orgId: string, query: { startDate?: string; endDate?: string }, now: number): DailyReport {
+  const org = getOrganization(store, orgId);
+  const endDate = query.endDate ?? localTodayOf(now, org.timezone);
+  const startDate = query.startDate ?? addDays(endDate, -(DAILY_DEFAULT_DAYS - 1));
+  assertSpan(startDate, endDate);
+  const count = daysBetween(startDate, endDate) + 1;
+  const bounds = midnights(startDate, count, org.timezone);
+  const created = store.createdTotalsBetween(orgId, bounds);
+  const cancelled = store.cancellationsBetween(orgId, bounds);
+  const days = created.map((c, i): DailyFigures => ({
+    date: addDays(startDate, i),
+    bookings: c.bookings,
+    participants: c.participants,
+    revenueCents: c.totalCents,
+    cancellations: cancelled[i] ?? 0,
+  }));
+  return { timezone: org.timezone, currency: org.currency, days };
+}
+
+/**
+ * How full the active experiences' scheduled slots are between two local dates of the
+ * organization: slots and places from the schedules as they stand, places taken from the per-slot
+ * counters (so the cost follows the range and the number of experiences, never the history).
+ */
+export function occupancyReport(
+  store: Store,
+  orgId: string,
+  query: { startDate?: string; endDate?: string },
+  now: number,
+): ExperienceOccupancy[] {
+  const org = getOrganization(store, orgId);
+  const startDate = query.startDate ?? localTodayOf(now, org.timezone);
+  const endDate = query.endDate ?? addDays(startDate, OCCUPANCY_DEFAULT_DAYS);
+  assertSpan(startDate, endDate);
+  const from = startOfLocalDay(startDate, org.timezone);
+  const to = startOfLocalDay(addDays(endDate, 1), org.timezone);
+  return store
+    .listAllExperiences(orgId)
+    .filter((exp) => exp.active === 1)
+    .map((exp): ExperienceOccupancy => {
+      const slots = scheduledSlotsBetween(exp, zoneOf(exp, org.timezone), from, to);
+      const places = slots.length > 0 ? store.bookedPlacesBetween(exp.id, from, to) : new Map<number, number>();
+      let booked = 0;
+      for (const slot of slots) booked += places.get(slot.start) ?? 0;
+      return { experienceId: exp.id, experienceName: exp.name, slots: slots.length, capacity: slots.length * exp.maxParticipants, booked };
+    });
+}

@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Db } from './db.js';
+import { createStore, type Store } from './index.js';
+
+// The manifest and the reports read one range of an index in the order of their question, never
+// the whole history: checked on the query plans themselves (EXPLAIN QUERY PLAN), which do not
+// depend on the amount of data since Outing keeps no planner statistics (no ANALYZE).
+
+function statementsOf(db: Db): string[] {
+  const seen: string[] = [];
+  const prepare = db.prepare.bind(db);
+  (db as { prepare: Db['prepare'] }).prepare = ((sql: string) => {
+    seen.push(sql);
+    return prepare(sql);
+  }) as Db['prepare'];
+  return seen;
+}
+
+describe('manifest and report query plans', () => {
+  let db: Db;
+  let store: Store;
+  let prepared: string[];
+  beforeEach(() => {
+    db = openDatabase(':memory:');
+    migrate(db);
+    prepared = statementsOf(db);
+    store = createStore(db);
+  });
+  afterEach(() => store.close());
+
+  function planOf(fragment: RegExp): string[] {
+    const matching = prepared.filter((sql) => fragment.test(sql.replace(/\s+/g, ' ')));
+    expect(matching, String(fragment)).toHaveLength(1);
+    const sql = matching[0]!;
+    const params = sql.match(/\?/g)?.length ?? 0;
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array<unknown>(params).fill(1)) as { detail: string }[]).map((r) => r.detail);
+  }
+
+  it('reads one day of the manifest through the slot-start index, and each booking’s payments through their index', () => {
+    const day = planOf(/FROM bookings b JOIN experiences e .* WHERE b\.org_id = \? AND b\.slot_start >= \?/);
+    expect(day).toContainEqual(expect.stringMatching(/^SEARCH b USING INDEX bookings_org_slot \(org_id=\? AND slot_start>\? AND slot_start<\?\)$/));
+    expect(day).toContainEqual(expect.stringMatching(/^SEARCH e USING INTEGER PRIMARY KEY|^SEARCH e USING INDEX sqlite_autoindex_experiences_1 \(id=\?\)$/));
+    expect(day).toContainEqual(expect.stringMatching(/^SEARCH p USING INDEX payments_booking \(booking_id=\?\)$/));
+    expect(day.some((d) => /^SCAN (b|p)\b/.test(d))).toBe(false);
+
+    const one = planOf(/WHERE b\.org_id = \? AND b\.experience_id = \? AND b\.slot_start >= \?/);
+    expect(one).toContainEqual(
+      expect.stringMatching(/^SEARCH b USING INDEX (bookings_experience_slot \(experience_id=\? AND slot_start>\? AND slot_start<\?\)|bookings_org_slot \(org_id=\? AND slot_start>\? AND slot_start<\?\))$/),
+    );
+    expect(one.some((d) => /^SCAN (b|p)\b/.test(d))).toBe(false);
+  });
+
+  it('sums one day of the daily report from covering indexes alone', () => {
+    expect(planOf(/FROM bookings WHERE org_id = \? AND created_at >= \?/)).toEqual([
+      'SEARCH bookings USING COVERING INDEX bookings_org_created (org_id=? AND created_at>? AND created_at<?)',
+    ]);
+    expect(planOf(/FROM bookings WHERE org_id = \? AND cancelled_at >= \?/)).toEqual([
+      'SEARCH bookings USING COVERING INDEX bookings_org_cancelled (org_id=? AND cancelled_at>? AND cancelled_at<?)',
+    ]);
+  });
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { DateString, EmailString, Instant, LocalDate } from './common.js';
+import { BookingExperienceRef, BookingStatus, BookingTimeSlotRef } from './booking.js';
+
+export const ManifestQuery = z.strictObject({
+  date: LocalDate.optional().describe("The day, in the organization's time zone; default today"),
+  experienceId: z.string().min(1).max(100).optional().describe('Only this experience'),
+});
+
+/** Places of one price category in a booking. */
+export const ManifestTicket = z.object({
+  category: z.string(),
+  quantity: z.int(),
+});
+export type ManifestTicket = z.infer<typeof ManifestTicket>;
+
+export const ManifestBooking = z.object({
+  id: z.string(),
+  bookingNumber: z.string(),
+  status: BookingStatus,
+  guestName: z.string(),
+  guestEmail: EmailString,
+  guestPhone: z.string().nullable(),
+  totalParticipants: z.int(),
+  tickets: z.array(ManifestTicket).describe('Places per price category; empty while the experience has no categories'),
+  total: z.string().describe('What the booking costs, in major units with two decimals'),
+  paid: z.string().describe('The sum of its succeeded payments, in major units with two decimals'),
+  currency: z.string(),
+  checkedInAt: Instant.nullable(),
+  metadata: z.record(z.string(), z.string()),
+});
+export type ManifestBooking = z.infer<typeof ManifestBooking>;
+
+export const ManifestSlot = z.object({
+  experience: BookingExperienceRef,
+  timeSlot: BookingTimeSlotRef,
+  capacity: z.int(),
+  booked: z.int().describe('Places held by CONFIRMED and PENDING bookings'),
+  remaining: z.int(),
+  bookings: z.array(ManifestBooking),
+});
+export type ManifestSlot = z.infer<typeof ManifestSlot>;
+
+export const Manifest = z.object({
+  date: DateString,
+  timezone: z.string().describe("The organization's time zone, in which `date` is read"),
+  slots: z.array(ManifestSlot),
+});
+export type Manifest = z.infer<typeof Manifest>;
