@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SYSTEM } from '../domain/actor.js';
 import {
   createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp,
   type TestResponse,
@@ -90,7 +91,7 @@ function pendingBooking(fields: Record<string, unknown> = {}) {
       customerEmail: 'paula@example.com',
       ...fields,
     },
-    { source: 'WIDGET', holdExpiresAt: clock.now() + 30 * 60_000 },
+    { source: 'WIDGET', holdExpiresAt: clock.now() + 30 * 60_000, actor: SYSTEM },
     clock.now(),
   );
   return view;
@@ -143,6 +144,7 @@ describe('POST /v1/bookings', () => {
       cancellationReason: null,
       cancelledAt: null,
       holdExpiresAt: null,
+      checkedInAt: null,
       createdAt: '2027-03-01T08:00:00.000Z',
       updatedAt: '2027-03-01T08:00:00.000Z',
     });

@@ -26,7 +26,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
         groupCommit: true,
       },
-      ({ caller, body }) => created(serializeBooking(createBooking(store, caller.orgId, body, { source: 'API' }, ctx.now()))),
+      ({ caller, body }) => created(serializeBooking(createBooking(store, caller.orgId, body, { source: 'API', actor: caller.actor }, ctx.now()))),
     )
     .op(
       {
@@ -65,7 +65,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['INVALID_STATUS_TRANSITION'],
         groupCommit: true,
       },
-      ({ caller, params, body }) => ok(serializeBooking(cancelBooking(store, caller.orgId, params.id, body.reason, ctx.now()))),
+      ({ caller, params, body }) => ok(serializeBooking(cancelBooking(store, caller.orgId, params.id, body.reason, ctx.now(), caller.actor))),
     )
     .op(
       {
@@ -86,6 +86,6 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED', 'INVALID_STATUS_TRANSITION'],
         groupCommit: true,
       },
-      ({ caller, params, body }) => ok(serializeBooking(updateBooking(store, caller.orgId, params.id, body, ctx.now()))),
+      ({ caller, params, body }) => ok(serializeBooking(updateBooking(store, caller.orgId, params.id, body, ctx.now(), caller.actor))),
     );
 }

@@ -48,7 +48,7 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         status: 201,
       },
       ({ caller, body }) => {
-        const { row, token } = createCalendarFeed(store, { orgId: caller.orgId, name: body.name, experienceId: body.experienceId ?? null }, ctx.now());
+        const { row, token } = createCalendarFeed(store, { orgId: caller.orgId, name: body.name, experienceId: body.experienceId ?? null }, ctx.now(), caller.actor);
         return created({ ...serializeCalendarFeed(row), token, url: feedUrl(config.publicUrl, token) });
       },
     )
@@ -67,7 +67,7 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
     .op(
       { ...write, method: 'delete', path: '/calendar-feeds/:id', summary: 'Delete a bookings feed', description: 'Its URL answers 404 from then on.', params: { id: 'calendarFeed' }, response: Deleted },
       ({ caller, params }) => {
-        deleteCalendarFeed(store, caller.orgId, params.id);
+        deleteCalendarFeed(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     )
@@ -88,7 +88,7 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         async: true,
       },
       async ({ caller, body }) => {
-        const row = createCalendarImport(store, caller.orgId, body, { allowPrivate: config.outboundAllowPrivate }, ctx.now());
+        const row = createCalendarImport(store, caller.orgId, body, { allowPrivate: config.outboundAllowPrivate }, ctx.now(), caller.actor);
         await calendarSync.sync(row.id);
         return created(serializeCalendarImport(findCalendarImport(store, caller.orgId, row.id)));
       },
@@ -134,7 +134,7 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         response: Deleted,
       },
       ({ caller, params }) => {
-        deleteCalendarImport(store, caller.orgId, params.id);
+        deleteCalendarImport(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     );

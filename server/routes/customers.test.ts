@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SYSTEM } from '../domain/actor.js';
 import {
   createTestApp, expectData, expectError, expectList, insertBookingRow, manualClock, type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
@@ -84,7 +85,7 @@ describe('customers made by bookings', () => {
       t.store,
       t.orgId,
       { experienceId: exp.id, startTime: S3, participants: 5, customerName: 'Ana Costa', customerEmail: 'ana@example.com' },
-      { source: 'WIDGET', holdExpiresAt: clock.now() + 1_800_000 },
+      { source: 'WIDGET', holdExpiresAt: clock.now() + 1_800_000, actor: SYSTEM },
       clock.now(),
     ); // PENDING: counted, not spent
     const c = await customer(confirmed.customerId);

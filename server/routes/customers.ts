@@ -65,7 +65,7 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
         response: CustomerErased,
       },
       ({ caller, params }) => {
-        eraseCustomer(store, caller.orgId, params.id, ctx.now());
+        eraseCustomer(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, erased: true });
       },
     );

@@ -14,7 +14,7 @@ export function experienceRoutes(ctx: RouteContext): ApiRoutes {
   return new ApiRoutes(ctx)
     .op(
       { method: 'post', path: '/experiences', summary: 'Create an experience', tag, auth: 'secret', scope: 'experiences:write', body: ExperienceCreate, response: Experience, status: 201 },
-      ({ caller, body }) => created(serializeExperience(createExperience(store, caller.orgId, body, ctx.now()), currencyOf(caller.orgId))),
+      ({ caller, body }) => created(serializeExperience(createExperience(store, caller.orgId, body, ctx.now(), caller.actor), currencyOf(caller.orgId))),
     )
     .op(
       { method: 'get', path: '/experiences', summary: 'List experiences, oldest first', tag, auth: 'secret', scope: 'experiences:read', query: ExperienceListQuery, response: Experience, list: true },
@@ -43,7 +43,7 @@ export function experienceRoutes(ctx: RouteContext): ApiRoutes {
         response: Experience,
       },
       ({ caller, params, body }) =>
-        ok(serializeExperience(updateExperience(store, caller.orgId, params.id, body, ctx.now()), currencyOf(caller.orgId))),
+        ok(serializeExperience(updateExperience(store, caller.orgId, params.id, body, ctx.now(), caller.actor), currencyOf(caller.orgId))),
     )
     .op(
       {
@@ -59,7 +59,7 @@ export function experienceRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['CONFLICT'],
       },
       ({ caller, params }) => {
-        deleteExperience(store, caller.orgId, params.id);
+        deleteExperience(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     );

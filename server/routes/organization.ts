@@ -25,6 +25,6 @@ export function organizationRoutes(ctx: RouteContext): ApiRoutes {
         response: Organization,
         errors: ['CONFLICT'],
       },
-      ({ caller, body }) => ok(serializeOrganization(updateOrganization(ctx.store, caller.orgId, body, ctx.now()))),
+      ({ caller, body }) => ok(serializeOrganization(updateOrganization(ctx.store, caller.orgId, body, ctx.now(), caller.actor))),
     );
 }

@@ -34,7 +34,7 @@ export function paymentRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['INVALID_STATUS_TRANSITION'],
       },
       ({ caller, params, body }) => {
-        const { payment, supersededCheckout } = recordManualPayment(store, caller.orgId, params.id, body, ctx.now());
+        const { payment, supersededCheckout } = recordManualPayment(store, caller.orgId, params.id, body, ctx.now(), caller.actor);
         if (supersededCheckout && ctx.payments) {
           // Paid by other means: the guest must not pay again at the provider. Best effort, off the
           // request path; should they pay in the meantime, that payment arrives as a callback.

@@ -5,6 +5,7 @@ import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import { Refusal, invalid } from '../domain/refusal.js';
+import { guestActor } from '../domain/actor.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import type { AppEnv } from '../http/context.js';
 import { serializePublicBooking } from '../serializers/booking.js';
@@ -125,11 +126,13 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         const { website: _honeypot, ...booking } = body;
         const exp = getActiveExperience(store, caller.orgId, booking.experienceId);
         const now = ctx.now();
+        // The guest is named in the activity log as they gave their name.
+        const actor = guestActor(booking.customerName, caller.actor.ip);
         if (onlinePaymentDue(getOrganization(store, caller.orgId), exp, online)) {
           const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), online.fallbackPage);
-          return created(serializePublicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now)));
+          return created(serializePublicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now, actor)));
         }
-        return created(serializePublicBooking(createBooking(store, caller.orgId, booking, { source: 'WIDGET' }, now)));
+        return created(serializePublicBooking(createBooking(store, caller.orgId, booking, { source: 'WIDGET', actor }, now)));
       },
     )
     .op(

@@ -55,7 +55,7 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         status: 201,
       },
       ({ caller, body }) => {
-        const { row, secret } = createEndpoint(store, caller.orgId, body, policy, ctx.now());
+        const { row, secret } = createEndpoint(store, caller.orgId, body, policy, ctx.now(), caller.actor);
         const { disabledReason, ...endpoint } = serializeEndpoint(row);
         return created({ ...endpoint, secret, disabledReason });
       },
@@ -85,7 +85,7 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         body: WebhookEndpointPatch,
         response: WebhookEndpoint,
       },
-      ({ caller, params, body }) => ok(serializeEndpoint(updateEndpoint(store, caller.orgId, params.id, body, policy, ctx.now()))),
+      ({ caller, params, body }) => ok(serializeEndpoint(updateEndpoint(store, caller.orgId, params.id, body, policy, ctx.now(), caller.actor))),
     )
     .op(
       {
@@ -97,7 +97,7 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         response: Deleted,
       },
       ({ caller, params }) => {
-        deleteEndpoint(store, caller.orgId, params.id);
+        deleteEndpoint(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     )
@@ -113,7 +113,7 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         params: endpointParam,
         response: RotatedSecret,
       },
-      ({ caller, params }) => ok({ secret: rotateEndpointSecret(store, caller.orgId, params.id, ctx.now()) }),
+      ({ caller, params }) => ok({ secret: rotateEndpointSecret(store, caller.orgId, params.id, ctx.now(), caller.actor) }),
     )
     .op(
       {
@@ -149,6 +149,6 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         status: 202,
         errors: ['CONFLICT'],
       },
-      ({ caller, params }) => ok(serializeDelivery(retryDelivery(store, caller.orgId, params.id, params.deliveryId, ctx.now())), 202),
+      ({ caller, params }) => ok(serializeDelivery(retryDelivery(store, caller.orgId, params.id, params.deliveryId, ctx.now(), caller.actor)), 202),
     );
 }

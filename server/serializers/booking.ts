@@ -29,6 +29,7 @@ export function serializeBooking(b: BookingView): Booking {
     cancellationReason: b.cancellationReason,
     cancelledAt: isoOrNull(b.cancelledAt),
     holdExpiresAt: isoOrNull(b.holdExpiresAt),
+    checkedInAt: isoOrNull(b.checkedInAt),
     createdAt: iso(b.createdAt),
     updatedAt: iso(b.updatedAt),
   };

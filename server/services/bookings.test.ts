@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM } from '../domain/actor.js';
 import fc from 'fast-check';
 import { createTestApp, expectData, manualClock, type TestApp } from '../test-helpers/index.js';
 import { Refusal } from '../domain/refusal.js';
@@ -78,7 +79,7 @@ describe('booking services keep places and customers consistent', () => {
           customerName: `Guest ${op.email}`,
           customerEmail: EMAILS[op.email]!,
         },
-        op.pending ? { source: 'WIDGET', holdExpiresAt: at + 1_800_000 } : { source: 'API' },
+        op.pending ? { source: 'WIDGET', holdExpiresAt: at + 1_800_000, actor: SYSTEM } : { source: 'API', actor: SYSTEM },
         at,
       );
       ids.push(view.id);
@@ -87,7 +88,7 @@ describe('booking services keep places and customers consistent', () => {
     const id = ids[op.booking % Math.max(1, ids.length)];
     if (id === undefined) return;
     if (op.kind === 'cancel') {
-      cancelBooking(store, orgId, id, 'changed plans', at);
+      cancelBooking(store, orgId, id, 'changed plans', at, SYSTEM);
       return;
     }
     const patch: BookingPatch = {};
@@ -95,7 +96,7 @@ describe('booking services keep places and customers consistent', () => {
     if (op.participants !== undefined) patch.participants = op.participants;
     if (op.status !== undefined) patch.status = op.status;
     if (op.email !== undefined) patch.customerEmail = EMAILS[op.email]!;
-    if (Object.keys(patch).length > 0) updateBooking(store, orgId, id, patch, at);
+    if (Object.keys(patch).length > 0) updateBooking(store, orgId, id, patch, at, SYSTEM);
   }
 
   it('never overbooks, and the per-slot counts always equal the places of live bookings', async () => {

@@ -4,11 +4,14 @@ import { assertPlacesFor, assertStatusMove, bookingTotalCents, holdsPlaces, maxP
 import { formatMoney } from '../domain/money.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import { serializeTimeSlot } from '../serializers/booking.js';
+import { isoOrNull } from '../serializers/instant.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 import { customerForBooking, refreshCustomerTimes } from './customers.js';
 import { recordEvent } from './event-log.js';
+import { recordActivity, type ActivityEntry } from './activity.js';
+import type { Actor } from '../domain/actor.js';
 import { serializeBookingEventData, type Changes } from '../serializers/event.js';
 import { assertBookableSlot } from './availability.js';
 import { getOrganization } from './organizations.js';
@@ -18,6 +21,8 @@ import { isCalendarDate, type BookingCreate, type BookingListQuery, type Booking
 
 export interface BookingOptions {
   source: 'API' | 'WIDGET';
+  /** Who books: the activity log names them. */
+  actor: Actor;
   /** A PENDING booking that holds its places until this instant (online payment, docs/payments.md). */
   holdExpiresAt?: number;
 }
@@ -118,6 +123,7 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
       checkoutSessionId: null,
       checkoutUrl: null,
       sequence: 0,
+      checkedInAt: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -125,6 +131,7 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
     store.addBookedPlaces(exp.id, start, row.participants);
     const view: BookingView = { ...row, experienceName: exp.name };
     recordEvent(store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), now);
+    recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
     return view;
   });
 }
@@ -139,6 +146,7 @@ function normalizePatch(patch: BookingPatch) {
     email: patch.customerEmail ?? patch.guestEmail,
     phone: patch.customerPhone !== undefined ? patch.customerPhone : patch.guestPhone,
     metadata: patch.metadata,
+    checkedIn: patch.checkedIn,
   };
 }
 
@@ -160,7 +168,36 @@ function changesBetween(before: BookingRow, after: BookingRow): Changes {
   note('guestPhone', before.guestPhone, after.guestPhone);
   note('customerId', before.customerId, after.customerId);
   note('metadata', JSON.parse(before.metadata), JSON.parse(after.metadata));
+  note('checkedInAt', isoOrNull(before.checkedInAt), isoOrNull(after.checkedInAt));
   return changes;
+}
+
+/** "BK-7Q2M4X9A (2 guests, Sunset walk)": a booking as the activity log names it. */
+function describe(b: BookingView): string {
+  return `${b.bookingNumber} (${b.participants} ${b.participants === 1 ? 'guest' : 'guests'}, ${b.experienceName})`;
+}
+
+/** The activity entry of a saved change: a cancellation, a check-in alone, or any other update. */
+function activityOf(event: 'BOOKING_CANCELED' | 'BOOKING_UPDATED', changes: Changes, b: BookingView): ActivityEntry {
+  const target = { targetType: 'booking', targetId: b.id };
+  if (event === 'BOOKING_CANCELED') return { ...target, action: 'booking.cancel', summary: `Cancelled ${describe(b)}` };
+  const fields = Object.keys(changes);
+  if (fields.length === 1 && fields[0] === 'checkedInAt') {
+    const checkedIn = b.checkedInAt !== null;
+    return { ...target, action: 'booking.check_in', summary: `${checkedIn ? 'Checked in' : 'Undid the check-in of'} ${describe(b)}` };
+  }
+  return { ...target, action: 'booking.update', summary: `Changed ${fields.join(', ')} of ${describe(b)}` };
+}
+
+/**
+ * Checks a guest in (the first check-in time is kept) or undoes it. Only a CONFIRMED booking is
+ * checked in: a pending one is not yet sure, a cancelled one is not coming.
+ */
+function withCheckIn(row: BookingRow, checkedIn: boolean, now: number): BookingRow {
+  if (row.status !== 'CONFIRMED') {
+    throw new Refusal('INVALID_STATUS_TRANSITION', `Only a CONFIRMED booking can be checked in or out; this one is ${row.status}`);
+  }
+  return { ...row, checkedInAt: checkedIn ? (row.checkedInAt ?? now) : null };
 }
 
 /** Applies a status change's side fields. */
@@ -179,6 +216,7 @@ export function saveBookingChange(
   before: BookingView,
   after: BookingRow,
   now: number,
+  actor: Actor,
   extra: { payment?: EventData['payment'] } = {},
 ): BookingView {
   const changes = changesBetween(before, after);
@@ -194,10 +232,11 @@ export function saveBookingChange(
   const event = next.status === 'CANCELLED' && before.status !== 'CANCELLED' ? 'BOOKING_CANCELED' : 'BOOKING_UPDATED';
   const data = event === 'BOOKING_UPDATED' ? serializeBookingEventData(next, { changes, ...extra }) : serializeBookingEventData(next, extra);
   recordEvent(store, before.orgId, event, data, now);
+  recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
   return next;
 }
 
-export function updateBooking(store: Store, orgId: string, ref: string, patch: BookingPatch, now: number): BookingView {
+export function updateBooking(store: Store, orgId: string, ref: string, patch: BookingPatch, now: number, actor: Actor): BookingView {
   return store.transaction(() => {
     const before = findBooking(store, orgId, ref);
     const p = normalizePatch(patch);
@@ -241,16 +280,17 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
       }
     }
     if (p.status !== undefined) next = withStatus(next, p.status, now);
-    return saveBookingChange(store, before, next, now);
+    if (p.checkedIn !== undefined) next = withCheckIn(next, p.checkedIn, now);
+    return saveBookingChange(store, before, next, now, actor);
   });
 }
 
-export function cancelBooking(store: Store, orgId: string, ref: string, reason: string | undefined, now: number): BookingView {
+export function cancelBooking(store: Store, orgId: string, ref: string, reason: string | undefined, now: number, actor: Actor): BookingView {
   return store.transaction(() => {
     const before = findBooking(store, orgId, ref);
     if (before.status === 'CANCELLED') {
       throw new Refusal('INVALID_STATUS_TRANSITION', 'This booking is already cancelled');
     }
-    return saveBookingChange(store, before, withStatus(before, 'CANCELLED', now, reason ?? null), now);
+    return saveBookingChange(store, before, withStatus(before, 'CANCELLED', now, reason ?? null), now, actor);
   });
 }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Actor } from '../domain/actor.js';
+import { recordActivity } from './activity.js';
 import { hashSecret, sameHash } from '../domain/api-keys.js';
 import { newId } from '../domain/ids.js';
 import { notFound } from '../domain/refusal.js';
@@ -23,6 +25,7 @@ export function createCalendarFeed(
   store: Store,
   input: { orgId: string; name: string; experienceId: string | null },
   now: number,
+  actor: Actor,
 ) {
   if (input.experienceId !== null && !store.getExperience(input.orgId, input.experienceId)) throw notFound('Experience');
   const token = randomBytes(32).toString('base64url');
@@ -34,7 +37,10 @@ export function createCalendarFeed(
     tokenHash: hashSecret(token),
     createdAt: now,
   };
-  store.insertCalendarFeed(row);
+  store.transaction(() => {
+    store.insertCalendarFeed(row);
+    recordActivity(store, input.orgId, actor, { action: 'calendar_feed.create', targetType: 'calendar_feed', targetId: row.id, summary: `Created the feed ${row.name}` }, now);
+  });
   return { row, token };
 }
 
@@ -50,8 +56,11 @@ export function feedForToken(store: Store, token: string): CalendarFeedRow | und
   return row && sameHash(Buffer.from(row.tokenHash), hash) ? row : undefined;
 }
 
-export function deleteCalendarFeed(store: Store, orgId: string, id: string): void {
-  if (!store.deleteCalendarFeed(orgId, id)) throw notFound('Calendar feed');
+export function deleteCalendarFeed(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
+  store.transaction(() => {
+    if (!store.deleteCalendarFeed(orgId, id)) throw notFound('Calendar feed');
+    recordActivity(store, orgId, actor, { action: 'calendar_feed.delete', targetType: 'calendar_feed', targetId: id, summary: 'Deleted a bookings feed' }, now);
+  });
 }
 
 export function listCalendarFeeds(store: Store, orgId: string, page: Page): PageResult<CalendarFeedRow> {

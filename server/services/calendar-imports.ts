@@ -1,4 +1,6 @@
 import { newId } from '../domain/ids.js';
+import type { Actor } from '../domain/actor.js';
+import { recordActivity } from './activity.js';
 import { notFound, invalid } from '../domain/refusal.js';
 import { assertReachableUrl } from './outbound-urls.js';
 import { fetchableCalendarUrl } from '../ical/url.js';
@@ -28,6 +30,7 @@ export function createCalendarImport(
   input: CalendarImportCreate,
   policy: { allowPrivate: boolean },
   now: number,
+  actor: Actor,
 ): CalendarImportRow {
   const url = checkCalendarUrl(input.url, policy.allowPrivate);
   const experienceId = input.experienceId ?? null;
@@ -50,7 +53,10 @@ export function createCalendarImport(
     createdAt: now,
     updatedAt: now,
   };
-  store.insertCalendarImport(row);
+  store.transaction(() => {
+    store.insertCalendarImport(row);
+    recordActivity(store, orgId, actor, { action: 'calendar_import.create', targetType: 'calendar_import', targetId: row.id, summary: `Imported the calendar ${row.name}` }, now);
+  });
   return row;
 }
 
@@ -60,8 +66,11 @@ export function findCalendarImport(store: Store, orgId: string, id: string): Cal
   return row;
 }
 
-export function deleteCalendarImport(store: Store, orgId: string, id: string): void {
-  if (!store.deleteCalendarImport(orgId, id)) throw notFound('Calendar import');
+export function deleteCalendarImport(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
+  store.transaction(() => {
+    if (!store.deleteCalendarImport(orgId, id)) throw notFound('Calendar import');
+    recordActivity(store, orgId, actor, { action: 'calendar_import.delete', targetType: 'calendar_import', targetId: id, summary: 'Deleted a calendar import' }, now);
+  });
 }
 
 export function listCalendarImports(store: Store, orgId: string, page: Page): PageResult<CalendarImportRow> {

@@ -1,4 +1,6 @@
 import { newId } from '../domain/ids.js';
+import type { Actor } from '../domain/actor.js';
+import { recordActivity } from './activity.js';
 import { notFound } from '../domain/refusal.js';
 import type { CustomerRow, CustomerView } from '../store/customers.js';
 import type { Page, PageResult } from '../store/statements.js';
@@ -62,12 +64,14 @@ function erasedGuest<T extends { guestName?: unknown; guestEmail?: unknown; gues
   return out;
 }
 
-export function eraseCustomer(store: Store, orgId: string, customerId: string, now: number): void {
+export function eraseCustomer(store: Store, orgId: string, customerId: string, now: number, actor: Actor): void {
   store.transaction(() => {
     const customer = store.getCustomer(orgId, customerId);
     if (!customer) throw notFound('Customer');
     // Unique per org, so that a later booking with the real address starts a new customer.
     const placeholderEmail = `${ERASED}-${customer.id}@erased.invalid`;
+    // Names no one: the log of an erasure must not keep what was erased.
+    recordActivity(store, orgId, actor, { action: 'customer.erase', targetType: 'customer', targetId: customer.id, summary: 'Erased the personal data of a customer' }, now);
     store.updateCustomer({ ...customer, name: ERASED, email: placeholderEmail, phone: customer.phone === null ? null : ERASED, erasedAt: now, updatedAt: now });
     for (const booking of store.listCustomerBookings(customer.id, Number.MAX_SAFE_INTEGER)) {
       store.updateBooking(erasedGuest({ ...booking, updatedAt: now }, placeholderEmail));

@@ -1,4 +1,6 @@
 import { newId } from '../domain/ids.js';
+import type { Actor } from '../domain/actor.js';
+import { recordActivity } from './activity.js';
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
@@ -25,7 +27,7 @@ export function normalizeSchedule(input: ScheduleInput): Schedule {
   };
 }
 
-export function createExperience(store: Store, orgId: string, input: ExperienceCreate, now: number): ExperienceRow {
+export function createExperience(store: Store, orgId: string, input: ExperienceCreate, now: number, actor: Actor): ExperienceRow {
   const row: ExperienceRow = {
     id: newId('experience'),
     orgId,
@@ -42,7 +44,10 @@ export function createExperience(store: Store, orgId: string, input: ExperienceC
     createdAt: now,
     updatedAt: now,
   };
-  store.insertExperience(row);
+  store.transaction(() => {
+    store.insertExperience(row);
+    recordActivity(store, orgId, actor, { action: 'experience.create', targetType: 'experience', targetId: row.id, summary: `Created ${row.name}` }, now);
+  });
   return row;
 }
 
@@ -50,7 +55,7 @@ export function createExperience(store: Store, orgId: string, input: ExperienceC
  * Applies a change. Existing bookings keep their own start, end, unit price and currency, so
  * nothing here touches them.
  */
-export function updateExperience(store: Store, orgId: string, id: string, patch: ExperiencePatch, now: number): ExperienceRow {
+export function updateExperience(store: Store, orgId: string, id: string, patch: ExperiencePatch, now: number, actor: Actor): ExperienceRow {
   return store.transaction(() => {
     const current = getExperience(store, orgId, id);
     const next: ExperienceRow = {
@@ -79,17 +84,20 @@ export function updateExperience(store: Store, orgId: string, id: string, patch:
       );
     }
     store.updateExperience(next);
+    const fields = Object.keys(patch).join(', ');
+    recordActivity(store, orgId, actor, { action: 'experience.update', targetType: 'experience', targetId: id, summary: `Changed ${fields} of ${next.name}` }, now);
     return next;
   });
 }
 
-export function deleteExperience(store: Store, orgId: string, id: string): void {
+export function deleteExperience(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
   store.transaction(() => {
-    getExperience(store, orgId, id);
+    const exp = getExperience(store, orgId, id);
     if (store.experienceHasBookings(id)) {
       throw new Refusal('CONFLICT', 'The experience has bookings and cannot be deleted; set active to false instead');
     }
     store.deleteExperience(orgId, id);
+    recordActivity(store, orgId, actor, { action: 'experience.delete', targetType: 'experience', targetId: id, summary: `Deleted ${exp.name}` }, now);
   });
 }
 

@@ -1,6 +1,7 @@
 import { Refusal } from '../domain/refusal.js';
 import type { Logger } from '../logger.js';
 import { createBooking } from './bookings.js';
+import type { Actor } from '../domain/actor.js';
 import type { BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { OrganizationRow } from '../store/organizations.js';
@@ -85,9 +86,10 @@ export async function bookWithCheckout(
   input: BookingCreate,
   hostPage: string,
   now: number,
+  actor: Actor,
 ): Promise<BookingView> {
   const holdExpiresAt = now + online.holdMinutes * 60_000;
-  const held = createBooking(store, orgId, input, { source: 'WIDGET', holdExpiresAt }, now);
+  const held = createBooking(store, orgId, input, { source: 'WIDGET', holdExpiresAt, actor }, now);
   let checkout;
   try {
     checkout = await online.provider.createCheckout({

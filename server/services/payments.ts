@@ -4,6 +4,9 @@ import { parseMoney } from '../domain/money.js';
 import { bookingTotalCents, remainingPlaces } from '../domain/bookings.js';
 import { findBooking, saveBookingChange } from './bookings.js';
 import { recordEvent } from './event-log.js';
+import { recordActivity } from './activity.js';
+import { SYSTEM, type Actor } from '../domain/actor.js';
+import { formatMoney } from '../domain/money.js';
 import { serializeBookingEventData } from '../serializers/event.js';
 import { serializeEventPayment } from '../serializers/payment.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
@@ -26,10 +29,16 @@ type NewPayment = Omit<PaymentRow, 'id' | 'orgId' | 'bookingId' | 'createdAt'>;
  * Writes a payment and fires its `PAYMENT_*` event, which carries the booking as it stood when the
  * money moved. A booking change the payment causes is saved after it, so its event comes second.
  */
-function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number): { row: PaymentRow; payment: EventPayment } {
+function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number, actor: Actor): { row: PaymentRow; payment: EventPayment } {
   const row: PaymentRow = { id: newId('payment'), orgId: booking.orgId, bookingId: booking.id, createdAt: now, ...fields };
   store.insertPayment(row);
   const payment = serializeEventPayment(row);
+  recordActivity(store, booking.orgId, actor, {
+    action: 'payment.create',
+    targetType: 'booking',
+    targetId: booking.id,
+    summary: `${row.status === 'SUCCEEDED' ? 'Payment' : 'Failed payment'} of ${formatMoney(row.amount)} ${row.currency} (${row.provider}) on ${booking.bookingNumber}`,
+  }, now);
   recordEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', serializeBookingEventData(booking, { payment }), now);
   return { row, payment };
 }
@@ -54,6 +63,7 @@ export function recordManualPayment(
   ref: string,
   input: PaymentCreate,
   now: number,
+  actor: Actor,
 ): { payment: PaymentRow; supersededCheckout: string | null } {
   return store.transaction(() => {
     const booking = findBooking(store, orgId, ref);
@@ -69,9 +79,9 @@ export function recordManualPayment(
       failureReason: input.failureReason ?? null,
       refundRequired: 0,
     };
-    const { row, payment } = insertPayment(store, booking, fields, now);
+    const { row, payment } = insertPayment(store, booking, fields, now, actor);
     const confirms = input.status === 'SUCCEEDED' && booking.status === 'PENDING';
-    if (confirms) saveBookingChange(store, booking, confirmed(booking), now, { payment });
+    if (confirms) saveBookingChange(store, booking, confirmed(booking), now, actor, { payment });
     return { payment: row, supersededCheckout: confirms ? booking.checkoutSessionId : null };
   });
 }
@@ -111,8 +121,9 @@ export function applyProviderSuccess(store: Store, provider: string, bookingId: 
       booking,
       { ...paid, status: 'SUCCEEDED', provider, failureReason: null, refundRequired: refundRequired ? 1 : 0 },
       now,
+      SYSTEM,
     );
-    if (next) saveBookingChange(store, booking, next, now, { payment });
+    if (next) saveBookingChange(store, booking, next, now, SYSTEM, { payment });
     return 'applied';
   });
 }
@@ -139,9 +150,10 @@ export function applyProviderFailure(
       booking,
       { ...failed.payment, status: 'FAILED', provider, failureReason: failed.failureReason, refundRequired: 0 },
       now,
+      SYSTEM,
     );
     const reason = failed.failureReason === EXPIRED ? 'Online payment not completed in time' : 'Online payment failed';
-    saveBookingChange(store, booking, cancelled(booking, now, reason), now, { payment });
+    saveBookingChange(store, booking, cancelled(booking, now, reason), now, SYSTEM, { payment });
     return 'applied';
   });
 }
@@ -150,7 +162,7 @@ export function applyProviderFailure(
 export function cancelUnstartedHold(store: Store, booking: BookingView, now: number): void {
   store.transaction(() => {
     const current = store.getBooking(booking.orgId, booking.id);
-    if (current?.status === 'PENDING') saveBookingChange(store, current, cancelled(current, now, 'Online payment could not be started'), now);
+    if (current?.status === 'PENDING') saveBookingChange(store, current, cancelled(current, now, 'Online payment could not be started'), now, SYSTEM);
   });
 }
 

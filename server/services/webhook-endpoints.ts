@@ -1,4 +1,6 @@
 import { Refusal, notFound } from '../domain/refusal.js';
+import type { Actor } from '../domain/actor.js';
+import { recordActivity } from './activity.js';
 import { newId } from '../domain/ids.js';
 import { assertReachableUrl } from './outbound-urls.js';
 import type { Store } from '../store/index.js';
@@ -33,6 +35,7 @@ export function createEndpoint(
   input: z.output<typeof WebhookEndpointCreate>,
   policy: EndpointPolicy,
   now: number,
+  actor: Actor,
 ): { row: WebhookEndpointRow; secret: string } {
   assertReachableUrl(input.url, policy.allowPrivate);
   const secret = generateWebhookSecret();
@@ -50,7 +53,10 @@ export function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  store.insertWebhookEndpoint(row);
+  store.transaction(() => {
+    store.insertWebhookEndpoint(row);
+    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.create', targetType: 'webhook_endpoint', targetId: row.id, summary: `Added the webhook endpoint ${row.url}` }, now);
+  });
   return { row, secret };
 }
 
@@ -65,6 +71,7 @@ export function updateEndpoint(
   patch: z.output<typeof WebhookEndpointPatch>,
   policy: EndpointPolicy,
   now: number,
+  actor: Actor,
 ): WebhookEndpointRow {
   if (patch.url !== undefined) assertReachableUrl(patch.url, policy.allowPrivate);
   return store.transaction(() => {
@@ -81,16 +88,21 @@ export function updateEndpoint(
     };
     store.updateWebhookEndpoint(next);
     if (current.enabled === 1 && enabled === 0) store.failPendingDeliveries(id, 'Endpoint disabled', now);
+    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.update', targetType: 'webhook_endpoint', targetId: id, summary: `Changed ${Object.keys(patch).join(', ')} of ${next.url}` }, now);
     return next;
   });
 }
 
-export function deleteEndpoint(store: Store, orgId: string, id: string): void {
-  if (!store.deleteWebhookEndpoint(orgId, id)) throw notFound('Webhook endpoint');
+export function deleteEndpoint(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
+  store.transaction(() => {
+    const endpoint = findEndpoint(store, orgId, id);
+    store.deleteWebhookEndpoint(orgId, id);
+    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.delete', targetType: 'webhook_endpoint', targetId: id, summary: `Deleted the webhook endpoint ${endpoint.url}` }, now);
+  });
 }
 
 /** A new secret; the previous one keeps signing beside it for 24 hours. */
-export function rotateEndpointSecret(store: Store, orgId: string, id: string, now: number): string {
+export function rotateEndpointSecret(store: Store, orgId: string, id: string, now: number, actor: Actor): string {
   return store.transaction(() => {
     const current = findEndpoint(store, orgId, id);
     const secret = generateWebhookSecret();
@@ -101,12 +113,13 @@ export function rotateEndpointSecret(store: Store, orgId: string, id: string, no
       previousSecretUntil: now + ROTATION_OVERLAP_MS,
       updatedAt: now,
     });
+    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.rotate_secret', targetType: 'webhook_endpoint', targetId: id, summary: `Rotated the signing secret of ${current.url}` }, now);
     return secret;
   });
 }
 
 /** Sends a delivery again now, whatever its state; a FAILED one becomes PENDING for one more attempt. */
-export function retryDelivery(store: Store, orgId: string, endpointId: string, deliveryId: string, now: number): DeliveryRow {
+export function retryDelivery(store: Store, orgId: string, endpointId: string, deliveryId: string, now: number, actor: Actor): DeliveryRow {
   return store.transaction(() => {
     const endpoint = findEndpoint(store, orgId, endpointId);
     if (!store.getDelivery(orgId, endpointId, deliveryId)) throw notFound('Delivery');
@@ -114,6 +127,7 @@ export function retryDelivery(store: Store, orgId: string, endpointId: string, d
       throw new Refusal('CONFLICT', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying its deliveries');
     }
     store.requeueDelivery(orgId, endpointId, deliveryId, now);
+    recordActivity(store, orgId, actor, { action: 'delivery.retry', targetType: 'delivery', targetId: deliveryId, summary: `Sent a delivery to ${endpoint.url} again` }, now);
     return store.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
   });
 }

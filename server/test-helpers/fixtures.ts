@@ -48,6 +48,7 @@ export function insertBookingRow(
     checkoutSessionId: null,
     checkoutUrl: null,
     sequence: 0,
+    checkedInAt: null,
     createdAt: now,
     updatedAt: now,
     ...input,

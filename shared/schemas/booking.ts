@@ -74,6 +74,7 @@ export const BookingPatch = z
     customerPhone: guestFields.customerPhone,
     guestPhone: guestFields.customerPhone,
     metadata: Metadata,
+    checkedIn: z.boolean().describe('true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only.'),
   })
   .partial()
   .superRefine((p, ctx) => {
@@ -110,6 +111,7 @@ export const Booking = z.object({
   cancellationReason: z.string().nullable(),
   cancelledAt: Instant.nullable(),
   holdExpiresAt: Instant.nullable(),
+  checkedInAt: Instant.nullable().describe('When the guest was checked in, or null'),
   createdAt: Instant,
   updatedAt: Instant,
 });
