@@ -66,7 +66,7 @@ describe.concurrent('outing init', () => {
     const db = join(tempDir(), 'o.db');
     const result = await runCli(['init', '--name', 'Lisbon Walks', '--email', 'hello@lisbonwalks.example', '--timezone', 'Europe/Lisbon', '--currency', 'eur', '--db', db]);
     const out = printed(result);
-    expect(Object.keys(out).sort()).toEqual(['apiKey', 'apiKeyId', 'icalFeedUrl', 'organizationId', 'publishableKey']);
+    expect(Object.keys(out).sort()).toEqual(['apiKey', 'apiKeyId', 'icalFeedUrl', 'organizationId', 'ownerSetupUrl', 'publishableKey']);
     expect(out.organizationId).toMatch(/^org_[A-Za-z0-9]+$/);
     expect(out.apiKeyId).toMatch(/^key_[A-Za-z0-9]+$/);
     expect(out.apiKey).toMatch(KEY('osk'));

@@ -6,11 +6,14 @@ import { Refusal } from './domain/refusal.js';
 import { openStore, type Store } from './store/index.js';
 import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
 import { createOrganization } from './services/organizations.js';
-import { createApiKey } from './services/api-keys.js';
+import { issueApiKey, revokeApiKey } from './services/api-keys.js';
+import { createUser, listUsers, resetUser } from './services/users.js';
 import { serializeApiKey } from './serializers/api-key.js';
+import { serializeUser } from './serializers/user.js';
+import { CLI } from './domain/actor.js';
 // The server (every route, the workers) is loaded only by `serve`, so the other commands start fast.
 import type { RunningServer } from './main.js';
-import { canonicalZoneCase, idPattern, isTimeZone, CurrencyCode, Email, SCOPES, type Scope } from '../shared/index.js';
+import { canonicalZoneCase, idPattern, isTimeZone, CurrencyCode, Email, ROLES, SCOPES, type Role, type Scope } from '../shared/index.js';
 
 /** A failure the operator can fix: printed as one line on stderr, exit code 1. */
 class CliError extends Error {}
@@ -19,10 +22,13 @@ const USAGE = `Usage: outing <command> [options]
 
   serve [--port N] [--host H] [--db PATH] [--demo]     run the server (migrates the schema on start)
   init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH]
-                                                       create an organization with its first keys
+                                                       create an organization with its first keys and owner
   keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
   keys list --org ORG_ID [--db PATH]
   keys revoke KEY_ID [--db PATH]
+  users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH]
+  users list --org ORG_ID [--db PATH]
+  users reset --email EMAIL [--db PATH]
   backup FILE [--db PATH]                              online backup, safe while serving
   restore FILE [--db PATH]                             put a backup in place (the server must be stopped)
 
@@ -37,8 +43,10 @@ Runs the server (migrating the database first). --demo creates a demo organizati
 database and prints its keys. Stops cleanly on SIGTERM or SIGINT.`,
   init: `Usage: outing init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH]
 
-Creates an organization with its first secret key, publishable key and iCal feed, creating the
-database when there is none. Prints them as JSON on stdout, once. Defaults: UTC, USD.`,
+Creates an organization with its first secret key, publishable key and iCal feed, and an owner
+who signs in to the dashboard with EMAIL (ownerSetupUrl: the link where they choose a password,
+valid 72 hours), creating the database when there is none. Prints them as JSON on stdout, once.
+Defaults: UTC, USD.`,
   keys: `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
        outing keys list --org ORG_ID [--db PATH]
        outing keys revoke KEY_ID [--db PATH]
@@ -54,6 +62,23 @@ Lists an organization's keys as JSON on stdout (never the keys themselves).`,
   'keys revoke': `Usage: outing keys revoke KEY_ID [--db PATH]
 
 Revokes a key: requests with it are refused from then on.`,
+  users: `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH]
+       outing users list --org ORG_ID [--db PATH]
+       outing users reset --email EMAIL [--db PATH]
+
+Run outing users create --help (or list, reset) for one of them.`,
+  'users create': `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH]
+
+Adds a person who signs in to the dashboard (role staff unless told; owners hold every scope).
+Prints the user as JSON on stdout with setupUrl, the link where they choose a password: it works
+once, for 72 hours, and is shown only now. An e-mail address names one user on the whole server.`,
+  'users list': `Usage: outing users list --org ORG_ID [--db PATH]
+
+Lists an organization's users as JSON on stdout.`,
+  'users reset': `Usage: outing users reset --email EMAIL [--db PATH]
+
+For a forgotten or leaked password: the password stops working, every session of the user ends at
+once, and a new setup link (valid 72 hours) is printed as JSON on stdout.`,
   backup: `Usage: outing backup FILE [--db PATH]
 
 Writes a consistent copy of the database to FILE, safely while the server runs. FILE must not be
@@ -123,7 +148,7 @@ function init(args: string[]): void {
   const config = loadConfig(process.env, { db: values.db });
   const created = withStore(
     config,
-    (store) => createOrganization(store, { name, email, timezone, currency }, config.publicUrl, Date.now()),
+    (store) => createOrganization(store, { name, email, timezone, currency, owner: { email, name } }, config.publicUrl, Date.now()),
     { create: true },
   );
   process.stderr.write(`Organization ${created.organization.id} created. The keys are shown only now: store them safely.\n`);
@@ -133,6 +158,7 @@ function init(args: string[]): void {
     apiKey: created.apiKey,
     publishableKey: created.publishableKey,
     icalFeedUrl: created.icalFeedUrl,
+    ownerSetupUrl: created.ownerSetupUrl,
   });
 }
 
@@ -164,10 +190,11 @@ function keys(args: string[]): void {
     const config = loadConfig(process.env, { db: values.db });
     const key = withStore(config, (store) => {
       if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
-      return createApiKey(store, { orgId, name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
+      return issueApiKey(store, { orgId, scopes: ['*'], actor: CLI }, { name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
     });
     process.stderr.write('The key is shown only now: store it safely.\n');
-    printJson(key);
+    const { id, type, scopes: granted } = serializeApiKey(key.row);
+    printJson({ id, name: key.row.name, type, scopes: granted, key: key.key });
     return;
   }
   if (action === 'list') {
@@ -191,14 +218,68 @@ function keys(args: string[]): void {
     const revoked = withStore(config, (store) => {
       const row = idPattern('apiKey').test(keyId) ? store.getApiKey(keyId) : undefined;
       if (!row) throw new CliError(`No API key ${keyId}`);
-      store.revokeApiKey(keyId, Date.now());
-      return serializeApiKey(store.getApiKey(keyId) ?? row);
+      return serializeApiKey(revokeApiKey(store, row.orgId, CLI, keyId, Date.now()));
     });
     process.stderr.write(`Key ${revoked.id} revoked; requests with it are refused from now on.\n`);
     printJson({ id: revoked.id, revokedAt: revoked.revokedAt });
     return;
   }
   throw new CliError(`Unknown keys command ${action ?? ''}; use keys create, keys list or keys revoke`);
+}
+
+function users(args: string[]): void {
+  const [action, ...rest] = args;
+  if (action === 'create') {
+    const { values, positionals } = parse(rest, {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      db: { type: 'string' },
+    });
+    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    const orgId = required(values.org, '--org');
+    const email = required(values.email, '--email').trim();
+    if (!Email.safeParse(email).success) throw new CliError(`--email is not an e-mail address: ${email}`);
+    const name = required(values.name, '--name').trim();
+    if (name.length > 200) throw new CliError('--name must be at most 200 characters');
+    const role = typeof values.role === 'string' ? values.role : 'staff';
+    if (!(ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}: ${role}`);
+    const config = loadConfig(process.env, { db: values.db });
+    const done = withStore(config, (store) => {
+      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      return createUser(store, orgId, CLI, { email, name, role: role as Role }, config.publicUrl, Date.now());
+    });
+    process.stderr.write(`User ${done.user.id} created. Send them the setup link (valid 72 hours, shown only now).\n`);
+    printJson({ id: done.user.id, email: done.user.email, name: done.user.name, role: done.user.role, setupUrl: done.setupUrl });
+    return;
+  }
+  if (action === 'list') {
+    const { values, positionals } = parse(rest, { org: { type: 'string' }, db: { type: 'string' } });
+    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    const orgId = required(values.org, '--org');
+    const config = loadConfig(process.env, { db: values.db });
+    const data = withStore(config, (store) => {
+      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      return listUsers(store, orgId).map(serializeUser);
+    });
+    printJson({ data });
+    return;
+  }
+  if (action === 'reset') {
+    const { values, positionals } = parse(rest, { email: { type: 'string' }, db: { type: 'string' } });
+    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    const email = required(values.email, '--email').trim();
+    const config = loadConfig(process.env, { db: values.db });
+    const done = withStore(config, (store) => {
+      if (!store.getUserByEmail(email)) throw new CliError(`No user with the e-mail ${email}`);
+      return resetUser(store, CLI, email, config.publicUrl, Date.now());
+    });
+    process.stderr.write(`Password of ${done.user.id} reset and every session ended. Send them the new setup link (valid 72 hours).\n`);
+    printJson({ id: done.user.id, setupUrl: done.setupUrl });
+    return;
+  }
+  throw new CliError(`Unknown users command ${action ?? ''}; use users create, users list or users reset`);
 }
 
 async function backup(args: string[]): Promise<void> {
@@ -261,10 +342,13 @@ function banner(url: string, publicUrl: string, demo: RunningServer['demo']): st
   if (demo) {
     lines.push(
       '',
-      'Demo organization created. These keys are shown once: keep them.',
+      'Demo organization created. These keys and the owner’s password are shown once: keep them.',
       `  Secret key:       ${demo.apiKey}`,
       `  Publishable key:  ${demo.publishableKey}`,
       `  iCal feed:        ${demo.icalFeedUrl}`,
+      `  Dashboard:        ${demo.dashboardUrl}`,
+      `  Owner e-mail:     ${demo.ownerEmail}`,
+      `  Owner password:   ${demo.ownerPassword}`,
       '',
       'Try:',
       `  Demo site:        ${publicUrl}/demo`,
@@ -316,7 +400,11 @@ async function serve(args: string[]): Promise<void> {
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   // Before any parsing, so that help works whatever else is on the line. Human text: stderr, like USAGE.
-  const sub = command === 'keys' && ['create', 'list', 'revoke'].includes(args[0] ?? '') ? `keys ${args[0]}` : command;
+  const sub =
+    (command === 'keys' && ['create', 'list', 'revoke'].includes(args[0] ?? '')) ||
+    (command === 'users' && ['create', 'list', 'reset'].includes(args[0] ?? ''))
+      ? `${command} ${args[0]}`
+      : command;
   const help = sub !== undefined && Object.hasOwn(COMMAND_USAGE, sub) ? COMMAND_USAGE[sub] : undefined;
   if (help !== undefined && wantsHelp(sub === command ? args : args.slice(1))) {
     process.stderr.write(`${help}\n`);
@@ -330,6 +418,8 @@ export async function main(argv: string[]): Promise<void> {
         return init(args);
       case 'keys':
         return keys(args);
+      case 'users':
+        return users(args);
       case 'backup':
         return await backup(args);
       case 'restore':

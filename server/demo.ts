@@ -2,6 +2,8 @@ import type { Store } from './store/index.js';
 import { createOrganization } from './services/organizations.js';
 import { createExperience } from './services/experiences.js';
 
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from './domain/passwords.js';
 export const DEMO_ORG_SETTING = 'demo.organizationId';
 export const DEMO_KEY_SETTING = 'demo.publishableKey';
 
@@ -11,17 +13,33 @@ export interface DemoSeed {
   publishableKey: string;
   icalFeedUrl: string;
 }
+  /** The demo owner, who signs in to the dashboard; the password exists only here and in the banner. */
+  ownerEmail: string;
+  ownerPassword: string;
+  dashboardUrl: string;
 
 /**
  * On an empty database, a small tour company with three experiences on weekly schedules. The
  * publishable key is kept so that `/demo` can embed it on later starts; it is meant for web pages.
  */
-export function seedDemo(store: Store, publicUrl: string, now: number): DemoSeed | undefined {
+export async function seedDemo(store: Store, publicUrl: string, now: number): Promise<DemoSeed | undefined> {
   if (store.countOrganizations() > 0) return undefined;
   return store.transaction(() => {
+  const ownerEmail = 'hello@lisbonwalks.example';
+  // Generated, never a fixed demo password: a demo left running on a public address stays closed.
+  const ownerPassword = randomBytes(12).toString('base64url');
+  const passwordHash = await hashPassword(ownerPassword);
     const created = createOrganization(
+    // Checked again: the hash took a moment, in which another process may have seeded the file.
+    if (store.countOrganizations() > 0) return undefined;
       store,
-      { name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' },
+      {
+        name: 'Lisbon Walks',
+        email: ownerEmail,
+        timezone: 'Europe/Lisbon',
+        currency: 'EUR',
+        owner: { email: ownerEmail, name: 'Lisbon Walks', passwordHash },
+      },
       publicUrl,
       now,
     );
@@ -61,7 +79,15 @@ export function seedDemo(store: Store, publicUrl: string, now: number): DemoSeed
     }, now + 2);
     store.setSetting(DEMO_ORG_SETTING, orgId);
     store.setSetting(DEMO_KEY_SETTING, created.publishableKey);
-    return { organizationId: orgId, apiKey: created.apiKey, publishableKey: created.publishableKey, icalFeedUrl: created.icalFeedUrl };
+    return {
+      organizationId: orgId,
+      apiKey: created.apiKey,
+      publishableKey: created.publishableKey,
+      icalFeedUrl: created.icalFeedUrl,
+      ownerEmail,
+      ownerPassword,
+      dashboardUrl: `${publicUrl}/dashboard`,
+    };
   });
 }
 

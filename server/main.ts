@@ -70,7 +70,7 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
   const { app, calendarSync, payments } = createApp({ store, config, logger });
   server.on('request', getRequestListener(app.fetch));
 
-  const demo = options.demo ? seedDemo(store, config.publicUrl, Date.now()) : undefined;
+  const demo = options.demo ? await seedDemo(store, config.publicUrl, Date.now()) : undefined;
   const jobs: Job<unknown>[] = [
     maintenanceJob({ store, config, logger }),
     webhookDeliveryJob({ store, config, logger }),

@@ -36,5 +36,7 @@ export { ManifestQuery, ManifestTicket, ManifestBooking, ManifestSlot, Manifest 
 export {
   MAX_REPORT_DAYS, DailyReportQuery, DailyReportDay, DailyReport, OccupancyReportQuery, ExperienceOccupancy, OccupancyReport,
 } from './schemas/report.js';
-export { SCOPES, Scope, ApiKeyType } from './schemas/api-key.js';
+export { SCOPES, Scope, ApiKeyType, ApiKey, ApiKeyWithSecret, ApiKeyCreate, ApiKeyRevoked } from './schemas/api-key.js';
+export { ROLES, Role, User, UserWithSetupUrl, UserCreate, UserPatch } from './schemas/user.js';
+export { Password, SessionCreate, PasswordSetup, Session, SignedOut } from './schemas/session.js';
 export { dataEnvelope, listEnvelope } from './schemas/envelope.js';

@@ -1,8 +1,11 @@
 import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { Refusal } from '../domain/refusal.js';
 import type { Caller } from './context.js';
 import { hashSecret, parseApiKey, sameHash } from '../domain/api-keys.js';
 import type { Store } from '../store/index.js';
+import { scopesOf } from '../domain/roles.js';
+import { csrfTokenMatches, resolveSession, type LiveSession } from '../services/sessions.js';
 import type { ApiKeyType, Scope } from '../../shared/index.js';
 
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -52,5 +55,50 @@ export function authenticatePublishable(c: Context, store: Store, now: number): 
 
 export function requireScope(caller: Caller, scope: Scope): void {
   if (caller.scopes.includes('*') || caller.scopes.includes(scope)) return;
-  throw new Refusal('FORBIDDEN', `This API key lacks the scope ${scope}`);
+  throw new Refusal('FORBIDDEN', `${caller.userId ? 'Your role' : 'This API key'} lacks the scope ${scope}`);
+}
+
+/** The dashboard's cookie: its value is a session token, stored on the server only as a SHA-256. */
+export const SESSION_COOKIE = 'outing_session';
+
+/** The session of the request's cookie, while it lives; `undefined` without one. */
+export function sessionOf(c: Context, store: Store, now: number): LiveSession | undefined {
+  const token = getCookie(c, SESSION_COOKIE);
+  return token ? resolveSession(store, token, now) : undefined;
+}
+
+/** The caller a live session stands for: its user, with the scopes of the user's role. */
+export function sessionCaller(live: LiveSession): Caller {
+  const { user } = live;
+  return {
+    orgId: user.orgId,
+    userId: user.id,
+    sessionId: live.session.id,
+    type: 'session',
+    scopes: scopesOf(user.role),
+    actor: { type: 'user', id: user.id, name: user.name, ip: null },
+  };
+}
+
+/**
+ * `/v1` with the dashboard's cookie instead of a key. A browser sends the cookie by itself, so the
+ * cookie alone proves nothing about who wrote the request: it must come with the session's CSRF
+ * token in `X-CSRF-Token`, which only a page of Outing's origin can read (SameSite=Strict is the
+ * second lock, the absence of CORS on `/v1` the third).
+ */
+export function authenticateSessionOnApi(c: Context, store: Store, now: number): Caller | undefined {
+  if (c.req.header('authorization') !== undefined || getCookie(c, SESSION_COOKIE) === undefined) return undefined;
+  const live = sessionOf(c, store, now);
+  if (!live) throw new Refusal('UNAUTHORIZED', 'Your session has ended: sign in again, or send a secret key as Authorization: Bearer osk_…');
+  if (!csrfTokenMatches(live.session, c.req.header('x-csrf-token'))) {
+    throw new Refusal('FORBIDDEN', 'Requests with the session cookie must send the session’s CSRF token as X-CSRF-Token');
+  }
+  return sessionCaller(live);
+}
+
+/** The dashboard's own routes: the cookie's live session, or `401 UNAUTHORIZED`. */
+export function authenticateSession(c: Context, store: Store, now: number): Caller {
+  const live = sessionOf(c, store, now);
+  if (!live) throw new Refusal('UNAUTHORIZED', 'Sign in first: no live session');
+  return sessionCaller(live);
 }

@@ -7,8 +7,10 @@ import type { ErrorCode, ErrorDetail } from '../../shared/index.js';
 export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
+  INVALID_TOKEN: 400,
   UNAUTHORIZED: 401,
   INVALID_API_KEY: 401,
+  INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   SLOT_UNAVAILABLE: 409,

@@ -86,6 +86,20 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.CalendarFeedCreate, name: 'CalendarFeedCreate' },
   { schema: S.CalendarImport, name: 'CalendarImport', description: 'An external iCal calendar whose events block time slots.' },
   { schema: S.CalendarImportCreate, name: 'CalendarImportCreate' },
+
+  { schema: S.ApiKey, name: 'ApiKey', description: 'An API key as listed: its first characters, never the key.' },
+  { schema: S.ApiKeyWithSecret, name: 'ApiKeyWithSecret', description: 'A new key, with its value: shown only in this answer.' },
+  { schema: S.ApiKeyCreate, name: 'ApiKeyCreate' },
+  { schema: S.ApiKeyRevoked, name: 'ApiKeyRevoked' },
+  { schema: S.Role, name: 'Role' },
+  { schema: S.User, name: 'User', description: 'A person who signs in to the dashboard.' },
+  { schema: S.UserWithSetupUrl, name: 'UserWithSetupUrl', description: 'A new user, with the link where they choose a password (shown once).' },
+  { schema: S.UserCreate, name: 'UserCreate' },
+  { schema: S.UserPatch, name: 'UserPatch', description: 'The fields to change; at least one.' },
+  { schema: S.Session, name: 'Session', description: 'Who is signed in, and the CSRF token for `/v1` requests made with the session cookie.' },
+  { schema: S.SessionCreate, name: 'SessionCreate' },
+  { schema: S.PasswordSetup, name: 'PasswordSetup' },
+  { schema: S.SignedOut, name: 'SignedOut' },
 ];
 
 /** One id of each kind, so that the examples refer to each other consistently. */
@@ -181,6 +195,16 @@ const endpoint = {
   enabled: true,
   disabledReason: null,
   createdAt: created,
+};
+
+const user = {
+  id: id.user,
+  email: 'rita.guide@cliffside.example.com',
+  name: 'Rita Alves',
+  role: 'staff',
+  createdAt: '2026-03-02T09:41:10.000Z',
+  lastSignInAt: created,
+  disabledAt: null,
 };
 
 const secret = 'whsec_MfKQ9r8GKYqXTwJg7ULLhHFh5ZfbqrTUl4xSDmOQi9E=';
@@ -427,6 +451,38 @@ export const EXAMPLES: Record<string, unknown> = {
     eventCount: 4,
     createdAt: '2026-05-20T09:30:00.000Z',
   },
+  ApiKey: {
+    id: id.apiKey,
+    name: 'Front desk',
+    type: 'secret',
+    scopes: ['bookings:read', 'bookings:write'],
+    prefix: 'osk_4fT9xKq2',
+    createdAt: created,
+    lastUsedAt: '2026-06-02T08:03:11.000Z',
+    revokedAt: null,
+  },
+  ApiKeyWithSecret: {
+    id: id.apiKey,
+    name: 'Front desk',
+    type: 'secret',
+    scopes: ['bookings:read', 'bookings:write'],
+    prefix: 'osk_4fT9xKq2',
+    createdAt: created,
+    lastUsedAt: null,
+    revokedAt: null,
+    key: 'osk_4fT9xKq2…',
+  },
+  ApiKeyCreate: { name: 'Front desk', type: 'secret', scopes: ['bookings:read', 'bookings:write'] },
+  ApiKeyRevoked: { id: id.apiKey, revokedAt: '2026-06-05T17:20:00.000Z' },
+  User: user,
+  UserWithSetupUrl: { ...user, lastSignInAt: null, setupUrl: 'https://outing.example.com/dashboard/setup#Jq4v2XbN9sLk7Tz1Wm3Rc8Hd5Yp0Ge6Fa2Ut9Qo4Vi' },
+  UserCreate: { email: user.email, name: user.name, role: 'staff' },
+  UserPatch: { role: 'owner' },
+  Session: { user, organization: { id: id.organization, name: 'Cliffside Adventures' }, csrfToken: 'Xq7…' },
+  SessionCreate: { email: user.email, password: 'correct horse battery staple' },
+  PasswordSetup: { token: 'the text after # in the setup link', password: 'correct horse battery staple' },
+  SignedOut: { signedOut: true },
+
   CalendarImportCreate: {
     name: 'Boat maintenance',
     url: 'https://calendar.example.com/boats/maintenance.ics',
@@ -441,8 +497,10 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: { pa
     details: [{ path: 'participants', message: 'Too small: expected number to be >=1' }],
   },
   INVALID_JSON: { message: 'The body is not valid JSON' },
+  INVALID_TOKEN: { message: 'This setup link is not valid: it was used already, has expired or never existed' },
   UNAUTHORIZED: { message: 'Missing API key: send Authorization: Bearer osk_…' },
   INVALID_API_KEY: { message: 'Invalid or revoked API key' },
+  INVALID_CREDENTIALS: { message: 'The e-mail address or the password is wrong' },
   FORBIDDEN: { message: 'This key lacks the scope bookings:write' },
   NOT_FOUND: { message: 'Booking not found' },
   SLOT_UNAVAILABLE: { message: 'No bookable time slot starts at 2026-06-13T16:30:00.000Z' },

@@ -128,6 +128,9 @@ const TAGS: Record<string, string> = {
   Reports: 'Figures over a range of days: bookings and revenue per day, how full the experiences are.',
   Calendars: 'Private iCal feeds of your bookings, and external calendars whose events block time slots.',
   'Public (widget)': 'The key-less-secret API the booking widget uses, with a publishable key: active experiences, availability and guest bookings.',
+  'API keys': 'Secret and publishable keys: list, create (never wider than your own) and revoke.',
+  Users: 'The people who sign in to the dashboard, and their roles: `owner` holds every scope, `staff` reads experiences, customers and calendars and reads and writes bookings.',
+  'Dashboard sessions': 'Signing in to the dashboard with an e-mail and password. The session lives in an HttpOnly, SameSite=Strict cookie; `/v1` accepts it instead of a key when the request also sends the session’s CSRF token as `X-CSRF-Token`.',
 };
 
 /** The statuses an operation can answer besides its success; the codes of each come from `STATUS_OF`. */
@@ -287,8 +290,17 @@ function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
+const SECURITY: Record<OpSpec['auth'], Json[]> = {
+  secret: [{ secretKey: [] }, { sessionCookie: [], csrfToken: [] }],
+  publishable: [{ publishableKey: [] }, { publishableKeyQuery: [] }],
+  session: [{ sessionCookie: [] }],
+  none: [{}],
+};
+
 function authNote(spec: OpSpec): string {
   if (spec.auth === 'publishable') return 'Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.';
+  if (spec.auth === 'session') return 'Needs the dashboard’s session cookie.';
+  if (spec.auth === 'none') return 'Needs no authentication.';
   return spec.scope ? `Needs a secret key with the scope \`${spec.scope}\`.` : 'Needs a secret key.';
 }
 
@@ -300,7 +312,7 @@ function operationOf(schemas: SchemaSet, spec: OpSpec, prefix: string): Json {
     summary: spec.summary,
     description: [spec.description, authNote(spec)].filter(Boolean).join('\n\n'),
     tags: [spec.tag],
-    security: spec.auth === 'secret' ? [{ secretKey: [] }] : [{ publishableKey: [] }, { publishableKeyQuery: [] }],
+    security: SECURITY[spec.auth],
     parameters: parametersOf(schemas, spec),
   };
   if (spec.body) {
@@ -485,6 +497,18 @@ export function buildOpenApiDocument(mounts: MountedSpecs[], info: DocumentInfo)
         secretKey: { type: 'http', scheme: 'bearer', description: 'Secret key `osk_…`, for `/v1`' },
         publishableKey: { type: 'apiKey', in: 'header', name: 'X-Outing-Key', description: 'Publishable key `opk_…`, for `/public/v1`' },
         publishableKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'Publishable key `opk_…`, for `/public/v1`' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'outing_session',
+          description: 'The dashboard’s session, set by `POST /dashboard/api/session`; on `/v1` only together with `csrfToken`',
+        },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description: 'The `csrfToken` of the session, sent with every `/v1` request made with the session cookie',
+        },
       },
     },
   };

@@ -33,7 +33,7 @@ export function requestLog(logger: Logger, trustProxy: boolean): MiddlewareHandl
       path: redactTarget(url.pathname + url.search),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(caller ? { orgId: caller.orgId, keyId: caller.keyId } : {}),
+      ...(caller ? { orgId: caller.orgId, keyId: caller.keyId, userId: caller.userId } : {}),
     });
   };
 }

@@ -1,7 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { Refusal } from '../domain/refusal.js';
-import { authenticatePublishable, authenticateSecret, requireScope } from './auth.js';
+import { authenticatePublishable, authenticateSecret, authenticateSession, authenticateSessionOnApi, requireScope } from './auth.js';
 import { readJsonBody } from './body.js';
 import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempotency.js';
 import { parseWith } from './validate.js';
@@ -14,7 +14,12 @@ import { BOOKING_REF_RE } from '../domain/ids.js';
 import { idPattern, type ErrorCode, type IdKind, type Scope } from '../../shared/index.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
-export type AuthKind = 'secret' | 'publishable';
+/**
+ * `secret`: `/v1`, a secret key or the dashboard's session cookie with its CSRF token;
+ * `publishable`: `/public/v1`; `session`: the dashboard's own routes, the cookie alone;
+ * `none`: signing in, where there is no caller yet (handlers of these must not read `caller`).
+ */
+export type AuthKind = 'secret' | 'publishable' | 'session' | 'none';
 
 /** One operation: the single description from which requests are checked and the OpenAPI document is made. */
 export interface OpSpec<
@@ -126,14 +131,15 @@ export class ApiRoutes {
   ): this {
     this.specs.push(spec as OpSpec);
     this.app.on(spec.method.toUpperCase(), spec.path, async (c) => {
-      const caller = this.authenticate(spec, c);
-      if (spec.scope) requireScope(caller, spec.scope);
+      const found = this.authenticate(spec, c);
+      if (spec.scope && found) requireScope(found, spec.scope);
+      const caller = found as Caller;
       const params = checkParams(spec as OpSpec, c);
       const query = spec.query ? parseWith(spec.query, queryObject(c, spec.auth), 'query') : {};
       const rawBody = spec.method === 'get' ? undefined : await readJsonBody(c);
       const body = parseBody(spec as OpSpec, rawBody);
       const input = { query, body, params, caller, c } as Input<Q, B, P>;
-      const key = spec.method === 'post' ? parseIdempotencyKey(c.req.header('idempotency-key')) : undefined;
+      const key = spec.method === 'post' && found ? parseIdempotencyKey(c.req.header('idempotency-key')) : undefined;
       const commit = spec.groupCommit && !spec.async ? this.ctx.writes : undefined;
       let reply: Reply;
       if (key === undefined) {
@@ -163,20 +169,28 @@ export class ApiRoutes {
     return this;
   }
 
-  private authenticate(spec: OpSpec, c: Context<AppEnv>): Caller {
+  private authenticate(spec: OpSpec, c: Context<AppEnv>): Caller | undefined {
     const now = this.ctx.now();
     const ip = c.get('clientIp');
+    if (spec.auth === 'none') return undefined;
+    if (spec.auth === 'session') {
+      const found = authenticateSession(c, this.ctx.store, now);
+      const caller = { ...found, actor: { ...found.actor, ip } };
+      c.set('caller', caller);
+      return caller;
+    }
     if (spec.auth === 'publishable') {
       const found = authenticatePublishable(c, this.ctx.store, now);
       const caller = { ...found, actor: { ...found.actor, ip } };
       c.set('caller', caller);
       return caller;
     }
-    const found = authenticateSecret(c, this.ctx.store, now);
+    const found = authenticateSessionOnApi(c, this.ctx.store, now) ?? authenticateSecret(c, this.ctx.store, now);
     const caller = { ...found, actor: { ...found.actor, ip } };
     c.set('caller', caller);
     if (this.ctx.rateLimitPerMinute > 0) {
-      const decision = this.ctx.limiter.hit(caller.keyId, this.ctx.rateLimitPerMinute);
+      // Per key, or per user for the dashboard's cookie (ids of both kinds never collide).
+      const decision = this.ctx.limiter.hit(caller.keyId ?? caller.userId ?? caller.orgId, this.ctx.rateLimitPerMinute);
       const headers = rateLimitHeaders(decision);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       if (!decision.allowed) {

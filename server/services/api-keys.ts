@@ -1,5 +1,8 @@
 import { generateApiKey, hashSecret, keyDisplayPrefix } from '../domain/api-keys.js';
+import type { Actor } from '../domain/actor.js';
 import { newId } from '../domain/ids.js';
+import { Refusal, invalid, notFound } from '../domain/refusal.js';
+import { recordActivity } from './activity.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
 import type { Store } from '../store/index.js';
 import type { ApiKeyType, Scope } from '../../shared/index.js';
@@ -34,4 +37,64 @@ export function createApiKey(
   };
   store.insertApiKey(row);
   return { id: row.id, name: row.name, type: row.type, scopes, key };
+}
+
+export function listApiKeys(store: Store, orgId: string): ApiKeyRow[] {
+  return store.listApiKeys(orgId);
+}
+
+/** Who asks for a new key, and with what: a key may only be given scopes its maker holds. */
+export interface KeyGrantor {
+  orgId: string;
+  scopes: readonly (Scope | '*')[];
+  actor: Actor;
+}
+
+/**
+ * A key made over the API or on the command line, logged as `api_key.create`. Without scopes it
+ * gets the maker's own; asking for more than the maker holds is refused, so no key or user can
+ * raise its own rights by minting a wider key.
+ */
+export function issueApiKey(
+  store: Store,
+  grantor: KeyGrantor,
+  input: { name: string; type: ApiKeyType; scopes?: Scope[] },
+  now: number,
+): { row: ApiKeyRow; key: string } {
+  const all = grantor.scopes.includes('*');
+  if (input.type === 'publishable' && input.scopes !== undefined) throw invalid('scopes', 'Publishable keys take no scopes');
+  const beyond = (input.scopes ?? []).filter((s) => !all && !grantor.scopes.includes(s));
+  if (beyond.length) throw new Refusal('FORBIDDEN', `A new key cannot hold scopes you lack: ${beyond.join(', ')}`);
+  const scopes = input.scopes ?? (all ? undefined : (grantor.scopes as Scope[]));
+  return store.transaction(() => {
+    const created = createApiKey(store, { orgId: grantor.orgId, name: input.name, type: input.type, scopes }, now);
+    recordActivity(
+      store,
+      grantor.orgId,
+      grantor.actor,
+      { action: 'api_key.create', targetType: 'api_key', targetId: created.id, summary: `Created the ${input.type} key ${input.name}` },
+      now,
+    );
+    const row = store.getApiKey(created.id);
+    if (!row) throw notFound('API key');
+    return { row, key: created.key };
+  });
+}
+
+/** Refuses a key at once, the key making the request included. Revoking it again changes nothing. */
+export function revokeApiKey(store: Store, orgId: string, actor: Actor, id: string, now: number): ApiKeyRow {
+  return store.transaction(() => {
+    const row = store.getApiKey(id);
+    if (!row || row.orgId !== orgId) throw notFound('API key');
+    if (row.revokedAt !== null) return row;
+    store.revokeApiKey(id, now);
+    recordActivity(
+      store,
+      orgId,
+      actor,
+      { action: 'api_key.revoke', targetType: 'api_key', targetId: id, summary: `Revoked the ${row.type} key ${row.name} (${row.prefix}…)` },
+      now,
+    );
+    return { ...row, revokedAt: now };
+  });
 }

@@ -1,9 +1,11 @@
 import { newId } from '../domain/ids.js';
+import { CLI } from '../domain/actor.js';
 import { Refusal, notFound } from '../domain/refusal.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import { createApiKey } from './api-keys.js';
 import { createCalendarFeed, feedUrl } from './calendar-feeds.js';
+import { createUser } from './users.js';
 import type { OrganizationPatch } from '../../shared/index.js';
 
 export interface NewOrganization {
@@ -11,6 +13,8 @@ export interface NewOrganization {
   email: string;
   timezone: string;
   currency: string;
+  /** Its first user, an owner (`outing init`, the demo); without it the organization has no user yet. */
+  owner?: { email: string; name: string; passwordHash?: string };
 }
 
 /** An organization ready to use: a secret key, a publishable key and a bookings feed (`outing init`). */
@@ -31,8 +35,11 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
     const secret = createApiKey(store, { orgId: org.id, name: 'Default secret key', type: 'secret' }, now);
     const publishable = createApiKey(store, { orgId: org.id, name: 'Default publishable key', type: 'publishable' }, now);
     const feed = createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now);
+    const owner = input.owner && createUser(store, org.id, CLI, { ...input.owner, role: 'owner' }, publicUrl, now);
     return {
       organization: org,
+      ownerId: owner?.user.id,
+      ownerSetupUrl: owner?.setupUrl ?? null,
       apiKeyId: secret.id,
       apiKey: secret.key,
       publishableKey: publishable.key,

@@ -14,6 +14,7 @@ import { paymentStore } from './payments.js';
 import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
+import { userStore } from './users.js';
 
 /**
  * The store: every SQL statement of Outing, behind functions named in the domain's words.
@@ -40,6 +41,7 @@ export function createStore(db: Db) {
     ...manifestStore(db),
     ...reportStore(db),
     ...activityStore(db),
+    ...userStore(db),
     /**
      * Runs `work` as one atomic unit that holds the write lock from its first statement
      * (BEGIN IMMEDIATE), so a read-check-write inside it cannot interleave with another writer.

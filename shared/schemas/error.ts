@@ -4,8 +4,10 @@ import { z } from 'zod';
 export const ERROR_CODES = [
   'VALIDATION_ERROR',
   'INVALID_JSON',
+  'INVALID_TOKEN',
   'UNAUTHORIZED',
   'INVALID_API_KEY',
+  'INVALID_CREDENTIALS',
   'FORBIDDEN',
   'NOT_FOUND',
   'SLOT_UNAVAILABLE',

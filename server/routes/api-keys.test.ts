@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, expectData, expectError, expectList, expectValidationError, type TestApp } from '../test-helpers/index.js';
+import { addUser, signIn } from '../test-helpers/accounts.js';
+import { ApiKey, ApiKeyRevoked, ApiKeyWithSecret, Organization } from '../../shared/index.js';
+
+describe('/v1/api-keys', () => {
+  let t: TestApp;
+  beforeEach(() => {
+    t = createTestApp();
+  });
+  afterEach(() => t.close());
+
+  const activity = () => t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 }).rows;
+
+  it('lists secret and publishable keys, never a key itself', async () => {
+    const list = expectList(await t.request('GET', '/v1/api-keys'), ApiKey);
+    expect(list.data.map((k) => k.type)).toEqual(['secret', 'publishable']);
+    expect(list.data[0]).toEqual({
+      id: t.apiKeyId,
+      name: 'Default secret key',
+      type: 'secret',
+      scopes: ['*'],
+      prefix: t.secretKey.slice(0, 12),
+      createdAt: expect.any(String),
+      lastUsedAt: expect.any(String),
+      revokedAt: null,
+    });
+    const text = JSON.stringify(list);
+    expect(text).not.toContain(t.secretKey);
+    expect(text).not.toContain(t.publishableKey);
+    expect(text).not.toMatch(/keyHash|key_hash/);
+    // Another org's keys are not listed.
+    t.addOrganization({ name: 'Other', email: 'other@example.com' });
+    expect(expectList(await t.request('GET', '/v1/api-keys'), ApiKey).data).toHaveLength(2);
+  });
+
+  it('creates a key shown once, with the caller’s scopes by default, and logs it', async () => {
+    const made = expectData(await t.request('POST', '/v1/api-keys', { body: { name: 'Front desk' } }), ApiKeyWithSecret, 201);
+    expect(made).toMatchObject({ name: 'Front desk', type: 'secret', scopes: ['*'], revokedAt: null, lastUsedAt: null });
+    expect(made.key).toMatch(/^osk_/);
+    expect(made.prefix).toBe(made.key.slice(0, 12));
+    expect(expectData(await t.request('GET', '/v1/organization', { key: made.key }), Organization).id).toBe(t.orgId);
+    expect(JSON.stringify((await t.request('GET', '/v1/api-keys')).body)).not.toContain(made.key);
+    expect(activity()[0]).toMatchObject({ action: 'api_key.create', targetType: 'api_key', targetId: made.id, actorType: 'key', actorId: t.apiKeyId });
+
+    const narrow = t.createKey({ scopes: ['keys:write', 'bookings:read'] }).key;
+    const child = expectData(await t.request('POST', '/v1/api-keys', { key: narrow, body: { name: 'Child' } }), ApiKeyWithSecret, 201);
+    expect(child.scopes).toEqual(['keys:write', 'bookings:read']);
+
+    const publishable = expectData(await t.request('POST', '/v1/api-keys', { body: { name: 'Widget', type: 'publishable' } }), ApiKeyWithSecret, 201);
+    expect(publishable.key).toMatch(/^opk_/);
+    expect(publishable.type).toBe('publishable');
+  });
+
+  it('refuses a key wider than its maker: 403 FORBIDDEN', async () => {
+    const narrow = t.createKey({ scopes: ['keys:write', 'bookings:read'] }).key;
+    const error = expectError(
+      await t.request('POST', '/v1/api-keys', { key: narrow, body: { name: 'Wider', scopes: ['bookings:read', 'organization:write'] } }),
+      403,
+      'FORBIDDEN',
+    );
+    expect(error.message).toMatch(/organization:write/);
+    expect(expectList(await t.request('GET', '/v1/api-keys'), ApiKey).data).toHaveLength(3);
+    // A '*' key may grant anything.
+    const granted = expectData(await t.request('POST', '/v1/api-keys', { body: { name: 'Ops', scopes: ['organization:write', 'users:read'] } }), ApiKeyWithSecret, 201);
+    expect(granted.scopes).toEqual(['organization:write', 'users:read']);
+  });
+
+  it('a staff user cannot mint keys at all, an owner may grant anything', async () => {
+    const staff = await signIn(t, (await addUser(t, { role: 'staff' })).email);
+    expectError(await t.request('POST', '/v1/api-keys', { key: null, headers: staff.headers, body: { name: 'Mine' } }), 403, 'FORBIDDEN');
+    const owner = await signIn(t, (await addUser(t, { role: 'owner' })).email);
+    const made = expectData(await t.request('POST', '/v1/api-keys', { key: null, headers: owner.headers, body: { name: 'Owner’s' } }), ApiKeyWithSecret, 201);
+    expect(made.scopes).toEqual(['*']);
+    expect(activity()[0]).toMatchObject({ action: 'api_key.create', actorType: 'user' });
+  });
+
+  it('validates the body', async () => {
+    expectValidationError(await t.request('POST', '/v1/api-keys', { body: {} }), 'name');
+    expectValidationError(await t.request('POST', '/v1/api-keys', { body: { name: 'x', scopes: ['bookings:delete'] } }), 'scopes[0]');
+    expectValidationError(await t.request('POST', '/v1/api-keys', { body: { name: 'x', scopes: [] } }), 'scopes');
+    expectValidationError(await t.request('POST', '/v1/api-keys', { body: { name: 'x', type: 'publishable', scopes: ['bookings:read'] } }), 'scopes');
+  });
+
+  it('revokes at once, the key making the request included, and logs it once', async () => {
+    const other = t.createKey({ name: 'Spare' });
+    const res = await t.request('DELETE', `/v1/api-keys/${other.id}`);
+    const revoked = expectData(res, ApiKeyRevoked);
+    expect(revoked.id).toBe(other.id);
+    expectError(await t.request('GET', '/v1/organization', { key: other.key }), 401, 'INVALID_API_KEY');
+
+    const self = expectData(await t.request('DELETE', `/v1/api-keys/${t.apiKeyId}`), ApiKeyRevoked);
+    expect(self.id).toBe(t.apiKeyId);
+    expectError(await t.request('GET', '/v1/api-keys'), 401, 'INVALID_API_KEY');
+    const revokes = activity().filter((a) => a.action === 'api_key.revoke');
+    expect(revokes.map((a) => a.targetId).sort()).toEqual([other.id, t.apiKeyId].sort());
+  });
+
+  it('another org’s key is 404, and a revoked key stays revoked', async () => {
+    const other = t.addOrganization({ name: 'Other', email: 'other@example.com' });
+    expectError(await t.request('DELETE', `/v1/api-keys/${other.apiKeyId}`), 404, 'NOT_FOUND');
+    expect(expectData(await t.request('GET', '/v1/organization', { key: other.secretKey }), Organization).id).toBe(other.orgId);
+    const spare = t.createKey();
+    const first = expectData(await t.request('DELETE', `/v1/api-keys/${spare.id}`), ApiKeyRevoked);
+    const second = expectData(await t.request('DELETE', `/v1/api-keys/${spare.id}`), ApiKeyRevoked);
+    expect(second.revokedAt).toBe(first.revokedAt);
+    expect(activity().filter((a) => a.action === 'api_key.revoke')).toHaveLength(1);
+  });
+
+  it('needs keys:read and keys:write', async () => {
+    const bookingsOnly = t.createKey({ scopes: ['bookings:read'] }).key;
+    expect(expectError(await t.request('GET', '/v1/api-keys', { key: bookingsOnly }), 403, 'FORBIDDEN').message).toBe('This API key lacks the scope keys:read');
+    const readOnly = t.createKey({ scopes: ['keys:read'] }).key;
+    expectList(await t.request('GET', '/v1/api-keys', { key: readOnly }), ApiKey);
+    expectError(await t.request('DELETE', `/v1/api-keys/${t.apiKeyId}`, { key: readOnly }), 403, 'FORBIDDEN');
+  });
+});

@@ -1,0 +1,81 @@
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
+import { created, list, ok, pageOf } from '../http/reply.js';
+import { serializeUser } from '../serializers/user.js';
+import { createUser, deleteUser, listUsers, updateUser } from '../services/users.js';
+import { Deleted, PageQuery, User, UserCreate, UserPatch, UserWithSetupUrl } from '../../shared/index.js';
+import { z } from 'zod';
+
+const UserListQuery = z.strictObject({ ...PageQuery });
+
+/** The people who sign in to the dashboard for the organization, and their roles. */
+export function userRoutes(ctx: RouteContext): ApiRoutes {
+  const tag = 'Users';
+  const { store, config } = ctx;
+  return new ApiRoutes(ctx)
+    .op(
+      { method: 'get', path: '/users', summary: 'List users', tag, auth: 'secret', scope: 'users:read', query: UserListQuery, response: User, list: true },
+      ({ caller, query }) => {
+        const page = pageOf(query);
+        const rows = listUsers(store, caller.orgId);
+        return list(rows.slice(page.offset, page.offset + page.limit).map(serializeUser), rows.length, page);
+      },
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/users',
+        summary: 'Add a user',
+        description:
+          'Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is ' +
+          'shown only here. An e-mail address names one user on the whole server (409 CONFLICT when taken).',
+        tag,
+        auth: 'secret',
+        scope: 'users:write',
+        body: UserCreate,
+        response: UserWithSetupUrl,
+        status: 201,
+        errors: ['CONFLICT'],
+      },
+      ({ caller, body }) => {
+        const done = createUser(store, caller.orgId, caller.actor, body, config.publicUrl, ctx.now());
+        return created({ ...serializeUser(done.user), setupUrl: done.setupUrl });
+      },
+    )
+    .op(
+      {
+        method: 'patch',
+        path: '/users/:id',
+        summary: 'Rename a user, change their role, disable or enable them',
+        description:
+          'Disabling ends the user’s sessions at once. The organization’s last active owner cannot be demoted or disabled ' +
+          '(409 CONFLICT).',
+        tag,
+        auth: 'secret',
+        scope: 'users:write',
+        params: { id: 'user' },
+        body: UserPatch,
+        response: User,
+        errors: ['CONFLICT'],
+      },
+      ({ caller, params, body }) => ok(serializeUser(updateUser(store, caller.orgId, caller.actor, params.id, body, ctx.now()))),
+    )
+    .op(
+      {
+        method: 'delete',
+        path: '/users/:id',
+        summary: 'Remove a user',
+        description: 'Their sessions end at once. The organization’s last active owner cannot be removed (409 CONFLICT).',
+        tag,
+        auth: 'secret',
+        scope: 'users:write',
+        params: { id: 'user' },
+        response: Deleted,
+        errors: ['CONFLICT'],
+      },
+      ({ caller, params }) => {
+        deleteUser(store, caller.orgId, caller.actor, params.id, ctx.now());
+        return ok({ id: params.id, deleted: true });
+      },
+    );
+}

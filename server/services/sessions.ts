@@ -1,0 +1,159 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { newId } from '../domain/ids.js';
+import { hashPassword, verifyNothing, verifyPassword } from '../domain/passwords.js';
+import { Refusal } from '../domain/refusal.js';
+import type { OrganizationRow } from '../store/organizations.js';
+import type { Store } from '../store/index.js';
+import type { SessionRow, UserRow } from '../store/users.js';
+import { checkNewPassword, findSetupToken, takeSetupToken } from './users.js';
+
+/** A session ends after this long unused… */
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** …and after this long in all, however busy. */
+export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+/** Failed sign-ins counted per e-mail over this window… */
+export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+/** …of which this many are let through; the next attempts wait for the oldest to leave the window. */
+export const SIGN_IN_FAILURES_ALLOWED = 10;
+/** Activity is written to a session at most this often, so that reads do not all turn into writes. */
+const TOUCH_GRANULARITY_MS = 60_000;
+
+export interface SignedIn {
+  /** The cookie's value: shown to the browser once, stored only as its SHA-256. */
+  token: string;
+  session: SessionRow;
+  user: UserRow;
+  organization: OrganizationRow;
+}
+
+export interface LiveSession {
+  session: SessionRow;
+  user: UserRow;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+const invalidCredentials = () => new Refusal('INVALID_CREDENTIALS', 'The e-mail address or the password is wrong');
+const invalidToken = () =>
+  new Refusal('INVALID_TOKEN', 'This setup link is not valid: it was used already, has expired or never existed. Ask an owner for a new one');
+
+/** Refuses while the e-mail has used up its failures in the window, whatever the password. */
+function checkFailures(store: Store, email: string, now: number): void {
+  const oldestCounted = store.nthSignInFailure(email, now - SIGN_IN_WINDOW_MS, SIGN_IN_FAILURES_ALLOWED);
+  if (oldestCounted === undefined) return;
+  const wait = Math.max(1, Math.ceil((oldestCounted + SIGN_IN_WINDOW_MS - now) / 1000));
+  throw new Refusal('RATE_LIMITED', `Too many failed sign-ins for this e-mail address; retry in ${wait} s`, undefined, wait);
+}
+
+function recordFailure(store: Store, email: string, now: number): void {
+  store.transaction(() => {
+    store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS);
+    store.recordSignInFailure(email, now);
+  });
+}
+
+function startSession(store: Store, user: UserRow, now: number): SignedIn {
+  const token = randomBytes(32).toString('base64url');
+  const session: SessionRow = {
+    id: newId('session', now),
+    tokenHash: hashToken(token),
+    userId: user.id,
+    csrfToken: randomBytes(32).toString('base64url'),
+    createdAt: now,
+    lastSeenAt: now,
+  };
+  store.insertSession(session);
+  store.recordSignIn(user.id, now);
+  const organization = store.getOrganization(user.orgId);
+  if (!organization) throw invalidCredentials();
+  return { token, session, user: { ...user, lastSignInAt: now }, organization };
+}
+
+/**
+ * Signs in with an e-mail and password. Unknown e-mail, wrong password and disabled user get the
+ * same answer after the same work (a hash is always verified), so the answer tells nobody which
+ * addresses have accounts. The hashing runs off the event loop; `now` is read again after it.
+ */
+export async function signIn(store: Store, input: { email: string; password: string }, now: () => number): Promise<SignedIn> {
+  checkFailures(store, input.email, now());
+  const found = store.getUserByEmail(input.email);
+  const matches = found?.passwordHash ? await verifyPassword(input.password, found.passwordHash) : await verifyNothing(input.password);
+  const at = now();
+  if (!matches || !found || found.disabledAt !== null) {
+    recordFailure(store, input.email, at);
+    throw invalidCredentials();
+  }
+  return store.transaction(() => {
+    // The user may have been disabled, deleted or reset while the hash was being checked.
+    const user = store.getUser(found.id);
+    if (!user || user.disabledAt !== null || user.passwordHash !== found.passwordHash) throw invalidCredentials();
+    store.clearSignInFailures(input.email);
+    return startSession(store, user, at);
+  });
+}
+
+/** Follows a setup link: sets the password, ends the user's other sessions and signs them in. */
+export async function completeSetup(store: Store, input: { token: string; password: string }, now: () => number): Promise<SignedIn> {
+  const link = findSetupToken(store, input.token, now());
+  const user = link && store.getUser(link.userId);
+  if (!link || !user || user.disabledAt !== null) throw invalidToken();
+  checkNewPassword(user, input.password);
+  const passwordHash = await hashPassword(input.password);
+  const at = now();
+  return store.transaction(() => {
+    // One use: of two requests racing with the same link, the second finds it gone.
+    if (!takeSetupToken(store, link.hash, at)) throw invalidToken();
+    const current = store.getUser(user.id);
+    if (!current || current.disabledAt !== null) throw invalidToken();
+    store.setUserPassword(current.id, passwordHash);
+    store.deleteSessionsOf(current.id);
+    return startSession(store, { ...current, passwordHash }, at);
+  });
+}
+
+/**
+ * The session a cookie's token names, while it lives: unknown, idle for 12 hours, 7 days old, or of
+ * a user since disabled or deleted, it is none.
+ */
+export function resolveSession(store: Store, token: string, now: number): LiveSession | undefined {
+  const hash = hashToken(token);
+  const session = store.getSessionByHash(hash);
+  if (!session || !(session.tokenHash.length === hash.length && timingSafeEqual(session.tokenHash, hash))) return undefined;
+  if (now - session.lastSeenAt >= SESSION_IDLE_MS || now - session.createdAt >= SESSION_MAX_MS) {
+    store.deleteSession(session.id);
+    return undefined;
+  }
+  const user = store.getUser(session.userId);
+  if (!user || user.disabledAt !== null) return undefined;
+  if (now - session.lastSeenAt >= TOUCH_GRANULARITY_MS) store.touchSession(session.id, now);
+  return { session, user };
+}
+
+/** Whether `presented` is the session's CSRF token, compared in constant time. */
+export function csrfTokenMatches(session: SessionRow, presented: string | undefined): boolean {
+  if (presented === undefined) return false;
+  const expected = Buffer.from(session.csrfToken);
+  const given = Buffer.from(presented);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** What the dashboard is told about a live session. */
+export function describeSession(store: Store, live: LiveSession): { user: UserRow; organization: OrganizationRow; session: SessionRow } {
+  const organization = store.getOrganization(live.user.orgId);
+  if (!organization) throw new Refusal('UNAUTHORIZED', 'Sign in first');
+  return { user: live.user, organization, session: live.session };
+}
+
+export function signOut(store: Store, sessionId: string): void {
+  store.deleteSession(sessionId);
+}
+
+/** Ended sessions, stale setup links and failures out of the window: pruned with the other expired records. */
+export function pruneAccounts(store: Store, now: number): number {
+  return store.transaction(
+    () =>
+      store.deleteStaleSessions(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
+      store.deleteExpiredSetupTokens(now) +
+      store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS),
+  );
+}

@@ -1,0 +1,195 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Actor } from '../domain/actor.js';
+import { newId } from '../domain/ids.js';
+import { Refusal, conflict, notFound } from '../domain/refusal.js';
+import type { Store } from '../store/index.js';
+import type { UserRow } from '../store/users.js';
+import { recordActivity } from './activity.js';
+import type { Role, UserPatch } from '../../shared/index.js';
+
+/** A setup link works once, for this long: long enough for a weekend, short enough to go stale in an inbox. */
+export const SETUP_LINK_TTL_MS = 72 * 60 * 60 * 1000;
+
+export interface NewUser {
+  email: string;
+  name: string;
+  role: Role;
+  /** Set for a user whose password is chosen for them (the demo owner); else they get a setup link. */
+  passwordHash?: string;
+}
+
+export interface CreatedUser {
+  user: UserRow;
+  /** Null when the user was created with a password. */
+  setupUrl: string | null;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+/** The address of the dashboard's setup page; the token sits after `#`, so no server or proxy logs it. */
+export const setupUrlOf = (publicUrl: string, token: string) => `${publicUrl}/dashboard/setup#${token}`;
+
+/**
+ * A new setup link for the user, replacing any earlier one. Only the token's SHA-256 is stored:
+ * it is 32 random bytes, so a fast hash is enough, and a copy of the database holds no live link.
+ */
+function issueSetupLink(store: Store, userId: string, publicUrl: string, now: number): string {
+  const token = randomBytes(32).toString('base64url');
+  store.deleteSetupTokensOf(userId);
+  store.insertSetupToken(hashToken(token), userId, now + SETUP_LINK_TTL_MS);
+  return setupUrlOf(publicUrl, token);
+}
+
+/** The setup link's user, while the link is live; consumed by `takeSetupToken`. */
+export function findSetupToken(store: Store, token: string, now: number): { userId: string; hash: Buffer } | undefined {
+  const hash = hashToken(token);
+  const row = store.getSetupToken(hash);
+  if (!row || row.expiresAt <= now) return undefined;
+  return { userId: row.userId, hash };
+}
+
+/** Uses the link up; false when another request used it first. Call inside the transaction that sets the password. */
+export function takeSetupToken(store: Store, hash: Buffer, now: number): boolean {
+  const row = store.getSetupToken(hash);
+  return store.deleteSetupToken(hash) === 1 && row !== undefined && row.expiresAt > now;
+}
+
+export function createUser(
+  store: Store,
+  orgId: string,
+  actor: Actor,
+  input: NewUser,
+  publicUrl: string,
+  now: number,
+): CreatedUser {
+  return store.transaction(() => {
+    const email = input.email.trim();
+    if (store.getUserByEmail(email)) throw conflict(`A user with the e-mail ${email} already exists on this server`);
+    const user: UserRow = {
+      id: newId('user', now),
+      orgId,
+      email,
+      name: input.name.trim(),
+      role: input.role,
+      passwordHash: input.passwordHash ?? null,
+      createdAt: now,
+      lastSignInAt: null,
+      disabledAt: null,
+    };
+    store.insertUser(user);
+    const setupUrl = input.passwordHash === undefined ? issueSetupLink(store, user.id, publicUrl, now) : null;
+    recordActivity(
+      store,
+      orgId,
+      actor,
+      { action: 'user.create', targetType: 'user', targetId: user.id, summary: `Added ${user.name} <${user.email}> as ${user.role}` },
+      now,
+    );
+    return { user, setupUrl };
+  });
+}
+
+export function listUsers(store: Store, orgId: string): UserRow[] {
+  return store.listUsers(orgId);
+}
+
+/** A user of the organization; another organization's is as unknown as one that never existed. */
+export function getUser(store: Store, orgId: string, id: string): UserRow {
+  const user = store.getUser(id);
+  if (!user || user.orgId !== orgId) throw notFound('User');
+  return user;
+}
+
+const isActiveOwner = (user: UserRow) => user.role === 'owner' && user.disabledAt === null;
+
+/** An organization always keeps someone who can manage it. */
+function keepAnOwner(store: Store, user: UserRow, what: string): void {
+  if (isActiveOwner(user) && store.countActiveOwners(user.orgId) <= 1) {
+    throw conflict(`Cannot ${what} the organization's last active owner: make another user an owner first`);
+  }
+}
+
+export function updateUser(store: Store, orgId: string, actor: Actor, id: string, patch: UserPatch, now: number): UserRow {
+  return store.transaction(() => {
+    const current = getUser(store, orgId, id);
+    const next: UserRow = {
+      ...current,
+      name: patch.name?.trim() ?? current.name,
+      role: patch.role ?? current.role,
+      disabledAt: patch.disabled === undefined ? current.disabledAt : patch.disabled ? (current.disabledAt ?? now) : null,
+    };
+    if (isActiveOwner(current) && !isActiveOwner(next)) keepAnOwner(store, current, next.disabledAt !== null ? 'disable' : 'demote');
+    store.updateUser(next);
+    // A disabled user is signed out everywhere at once, not at the end of each session.
+    if (next.disabledAt !== null) store.deleteSessionsOf(id);
+    const changes: string[] = [];
+    if (next.name !== current.name) changes.push(`renamed to ${next.name}`);
+    if (next.role !== current.role) changes.push(`role ${current.role} → ${next.role}`);
+    if ((next.disabledAt === null) !== (current.disabledAt === null)) changes.push(next.disabledAt === null ? 'enabled' : 'disabled');
+    recordActivity(
+      store,
+      orgId,
+      actor,
+      {
+        action: 'user.update',
+        targetType: 'user',
+        targetId: id,
+        summary: `Updated ${current.name} <${current.email}>${changes.length ? `: ${changes.join(', ')}` : ''}`,
+      },
+      now,
+    );
+    return next;
+  });
+}
+
+export function deleteUser(store: Store, orgId: string, actor: Actor, id: string, now: number): void {
+  store.transaction(() => {
+    const user = getUser(store, orgId, id);
+    keepAnOwner(store, user, 'delete');
+    // Sessions and setup links go with the user (ON DELETE CASCADE).
+    store.deleteUser(id);
+    recordActivity(
+      store,
+      orgId,
+      actor,
+      { action: 'user.delete', targetType: 'user', targetId: id, summary: `Removed ${user.name} <${user.email}>` },
+      now,
+    );
+  });
+}
+
+/**
+ * A forgotten or compromised password: the old password stops working, every session ends at once,
+ * and a new setup link (the only way back in) replaces any earlier one.
+ */
+export function resetUser(store: Store, actor: Actor, email: string, publicUrl: string, now: number): { user: UserRow; setupUrl: string } {
+  return store.transaction(() => {
+    const user = store.getUserByEmail(email);
+    if (!user) throw notFound('User');
+    store.deleteSessionsOf(user.id);
+    store.setUserPassword(user.id, null);
+    const setupUrl = issueSetupLink(store, user.id, publicUrl, now);
+    recordActivity(
+      store,
+      user.orgId,
+      actor,
+      { action: 'user.reset', targetType: 'user', targetId: user.id, summary: `Reset the password of ${user.name} <${user.email}>` },
+      now,
+    );
+    return { user, setupUrl };
+  });
+}
+
+/** The password rules beyond length, which need the user: never the e-mail address itself. */
+export function checkNewPassword(user: UserRow, password: string): void {
+  if (password.length < 10 || password.length > 200) {
+    throw new Refusal('VALIDATION_ERROR', 'Invalid password: use 10 to 200 characters', [
+      { path: 'password', message: 'Use 10 to 200 characters' },
+    ]);
+  }
+  if (password.trim().toLowerCase() === user.email.trim().toLowerCase()) {
+    throw new Refusal('VALIDATION_ERROR', 'Invalid password: it must not be your e-mail address', [
+      { path: 'password', message: 'Must not be your e-mail address' },
+    ]);
+  }
+}
