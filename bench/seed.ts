@@ -12,6 +12,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openDatabase, migrate } from '../server/store/db.js';
+import { SYSTEM } from '../server/domain/actor.js';
 import { createStore } from '../server/store/index.js';
 import { createOrganization } from '../server/services/organizations.js';
 import { createExperience } from '../server/services/experiences.js';
@@ -101,6 +102,7 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
       orgId,
       { name: `Experience ${e + 1}`, description: 'Benchmark', duration: 90, price: 2500 + e * 100, maxParticipants: CAPACITY, maxPerBooking: 10, schedule: { weekly } },
       now,
+      SYSTEM,
     ),
   );
 
@@ -198,6 +200,7 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
           checkoutSessionId: null,
           checkoutUrl: null,
           sequence: cancelled ? 1 : 0,
+          checkedInAt: null,
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };
