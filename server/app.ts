@@ -25,10 +25,10 @@ import { publicRoutes } from './routes/public.js';
 import { staticRoutes } from './routes/static.js';
 import { paymentCallbackRoutes, paymentRoutes } from './routes/payments.js';
 import { calendarRoutes, icalFeedRoutes } from './routes/calendars.js';
-import { manifestRoutes } from './routes/manifest.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { userRoutes } from './routes/users.js';
 import { dashboardSessionRoutes } from './routes/dashboard-session.js';
+import { manifestRoutes } from './routes/manifest.js';
 import { reportRoutes } from './routes/reports.js';
 import { paymentProviderFrom } from './payments/configure.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -59,10 +59,10 @@ const V1_ROUTES = [
   eventRoutes,
   calendarRoutes,
   paymentRoutes,
-  manifestRoutes,
-  reportRoutes,
   apiKeyRoutes,
   userRoutes,
+  manifestRoutes,
+  reportRoutes,
 ];
 /** What sits at the root: the widget and demo pages, the iCal feeds, the payment provider's callbacks. */
 const ROOT_ROUTES = [staticRoutes, icalFeedRoutes, paymentCallbackRoutes];
@@ -96,20 +96,20 @@ export function createApp(deps: AppDeps) {
   }
   const publicApi = publicRoutes(ctx);
   app.route('/public/v1', publicApi.app);
-  for (const routes of ROOT_ROUTES) app.route('/', routes(ctx));
-
   // Same-origin only: no CORS, so no other site's page can read an answer or send JSON here.
   const dashboardApi = dashboardSessionRoutes(ctx);
   app.route('/dashboard/api', dashboardApi.app);
+  for (const routes of ROOT_ROUTES) app.route('/', routes(ctx));
+
   let openApi: Record<string, unknown> | undefined;
   const openApiDocument = () =>
     (openApi ??= buildOpenApiDocument(
       [
         { prefix: '/v1', specs: v1.flatMap((r) => r.specs) },
         { prefix: '/public/v1', specs: publicApi.specs },
+        { prefix: '/dashboard/api', specs: dashboardApi.specs },
       ],
       {
-        { prefix: '/dashboard/api', specs: dashboardApi.specs },
         version: VERSION,
         serverUrl: config.publicUrl,
       },

@@ -1,9 +1,9 @@
 import type { Store } from './store/index.js';
 import { createOrganization } from './services/organizations.js';
 import { createExperience } from './services/experiences.js';
-
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from './domain/passwords.js';
+
 export const DEMO_ORG_SETTING = 'demo.organizationId';
 export const DEMO_KEY_SETTING = 'demo.publishableKey';
 
@@ -12,11 +12,11 @@ export interface DemoSeed {
   apiKey: string;
   publishableKey: string;
   icalFeedUrl: string;
-}
   /** The demo owner, who signs in to the dashboard; the password exists only here and in the banner. */
   ownerEmail: string;
   ownerPassword: string;
   dashboardUrl: string;
+}
 
 /**
  * On an empty database, a small tour company with three experiences on weekly schedules. The
@@ -24,14 +24,14 @@ export interface DemoSeed {
  */
 export async function seedDemo(store: Store, publicUrl: string, now: number): Promise<DemoSeed | undefined> {
   if (store.countOrganizations() > 0) return undefined;
-  return store.transaction(() => {
   const ownerEmail = 'hello@lisbonwalks.example';
   // Generated, never a fixed demo password: a demo left running on a public address stays closed.
   const ownerPassword = randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(ownerPassword);
-    const created = createOrganization(
+  return store.transaction(() => {
     // Checked again: the hash took a moment, in which another process may have seeded the file.
     if (store.countOrganizations() > 0) return undefined;
+    const created = createOrganization(
       store,
       {
         name: 'Lisbon Walks',
