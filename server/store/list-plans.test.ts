@@ -115,6 +115,41 @@ describe('list query plans', () => {
     for (const c of counts) expect(c.plan.join(' | ')).toMatch(/^SEARCH b USING COVERING INDEX (bookings_org_slot|bookings_org_status_order) /);
   });
 
+  it('skips a deep offset over the index alone (a deferred join), and gives the same page', () => {
+    store.insertExperience({
+      id: EXP, orgId: ORG, name: 'E', description: '', duration: 60, price: 100, maxParticipants: 10, maxPerBooking: null, schedule: null,
+      minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, createdAt: 0, updatedAt: 0,
+    });
+    store.insertCustomer({ id: CUS, orgId: ORG, email: 'c@example.com', name: 'C', phone: null, firstBookingAt: 0, lastBookingAt: 0, erasedAt: null, createdAt: 0, updatedAt: 0 });
+    store.transaction(() => {
+      for (let n = 0; n < 1_300; n++) {
+        store.insertBooking({
+          id: `bk_${String(n).padStart(5, '0')}`, orgId: ORG, bookingNumber: `BK-${n}`, experienceId: EXP, customerId: CUS,
+          slotStart: DAY + (n % 37) * 3_600_000, slotEnd: DAY + (n % 37) * 3_600_000 + 1, status: n % 7 === 0 ? 'CANCELLED' : 'CONFIRMED',
+          guestName: 'G', guestEmail: 'g@example.com', guestPhone: null, participants: 1, unitPrice: 100, currency: 'EUR', source: 'API',
+          metadata: '{}', cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null,
+          sequence: 0, checkedInAt: null, createdAt: n % 5, updatedAt: 0,
+        });
+      }
+    });
+    spy.take();
+    const deep = { limit: 100, offset: 1_150 };
+    const rows = store.listBookings(ORG, {}, deep).rows.map((r) => r.id);
+    const [pageQuery] = spy.take();
+    expect(pageQuery!.sql).toContain('SELECT b.rowid AS r FROM bookings b');
+    expect(pageQuery!.plan).toContain('SEARCH b USING COVERING INDEX bookings_org_slot (org_id=?)');
+    expect(pageQuery!.plan.some((l) => /^SCAN (b|bookings)\b/.test(l))).toBe(false);
+    const direct = db
+      .prepare('SELECT id FROM bookings WHERE org_id = ? ORDER BY slot_start, created_at, id LIMIT ? OFFSET ?')
+      .pluck()
+      .all(ORG, deep.limit, deep.offset);
+    expect(rows).toEqual(direct);
+    expect(rows).toHaveLength(100);
+    const cancelled = store.listBookings(ORG, { status: 'CANCELLED' }, { limit: 20, offset: 1_000 });
+    expect(cancelled.rows).toEqual([]);
+    expect(cancelled.total).toBe(186);
+  });
+
   it('reads the counters by their primary key', () => {
     const counters = prepared.filter((x) => /^SELECT .* FROM (booking|customer)_counts/.test(x.sql));
     expect(counters.length).toBe(5);
