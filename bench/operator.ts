@@ -13,6 +13,7 @@
 //
 //   npm run build:server && node --import tsx bench/operator.ts
 //   node --import tsx bench/operator.ts --sizes 10000,1000000 --duration 10 --connections 10
+//   node --import tsx bench/run.ts --only operator --sizes 10000,1000000   (its smallest and largest sizes)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

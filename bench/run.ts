@@ -395,6 +395,7 @@ async function main(): Promise<void> {
   lines.push('', `seeding: ${seeds.map((x) => `${fmt(x.size)} bookings in ${x.seconds.toFixed(1)} s`).join(', ')}`);
   lines.push(`machine: ${machine}, ${loadavg()[0]?.toFixed(2)} at end; whole run ${fmt((performance.now() - began) / 1000)} s`);
   process.stdout.write(`\n${lines.join('\n')}\n`);
+  if (only.has('operator')) process.stdout.write(`\n${(await (await import('./operator.js')).operatorBench({ sizes: [sizes[0]!, sizes[sizes.length - 1]!], duration, warmup, connections: 10, dir: args.dir })).join('\n')}\n`);
   if (args.json) writeFileSync(args.json, JSON.stringify({ load, machine, rows, cold, seeds }, null, 2));
 }
 
