@@ -1,16 +1,28 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { ID_PREFIXES, type IdKind } from '../../shared/index.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Random bytes drawn from a pool refilled 4 KiB at a time: one call into the system's generator
+ * per hundred ids instead of one per id (it showed in the profile of booking creation).
+ */
+const pool = Buffer.alloc(4096);
+let poolUsed = pool.length;
+function nextRandomByte(): number {
+  if (poolUsed === pool.length) {
+    randomFillSync(pool);
+    poolUsed = 0;
+  }
+  return pool[poolUsed++]!;
+}
 
 /** Uniformly random base62 text (rejection sampling keeps every character equally likely). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = nextRandomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }
@@ -40,7 +52,7 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** `BK-` and 8 Crockford base32 characters: easy to read aloud, no I/L/O/U. */
 export function newBookingNumber(): string {
   let out = 'BK-';
-  for (const byte of randomBytes(8)) out += CROCKFORD[byte & 31];
+  for (let i = 0; i < 8; i++) out += CROCKFORD[nextRandomByte() & 31];
   return out;
 }
 

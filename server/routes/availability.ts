@@ -1,11 +1,11 @@
 import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
-import { AvailabilityCache, cachedAvailability } from '../http/availability-cache.js';
+import { AnswerCache, cachedAvailability } from '../http/answer-cache.js';
 import { availabilityFor } from '../services/availability.js';
 import { Availability, AvailabilityQuery } from '../../shared/index.js';
 
 export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
-  const cache = new AvailabilityCache();
+  const cache = new AnswerCache();
   return new ApiRoutes(ctx).op(
     {
       method: 'get',

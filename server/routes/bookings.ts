@@ -1,6 +1,8 @@
 import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
+import { AnswerCache, cachedAnswer } from '../http/answer-cache.js';
+import { canonicalJson } from '../http/idempotency.js';
 import { serializeBooking } from '../serializers/booking.js';
 import { cancelBooking, createBooking, findBooking, listBookings, updateBooking } from '../services/bookings.js';
 import { Booking, BookingCancel, BookingCreate, BookingListQuery, BookingPatch } from '../../shared/index.js';
@@ -8,6 +10,8 @@ import { Booking, BookingCancel, BookingCreate, BookingListQuery, BookingPatch }
 export function bookingRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Bookings';
   const { store } = ctx;
+  // Pages of the list, reused while nothing was written (a dashboard polls them).
+  const answers = new AnswerCache();
   return new ApiRoutes(ctx)
     .op(
       {
@@ -40,11 +44,12 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         response: Booking,
         list: true,
       },
-      ({ caller, query }) => {
-        const page = pageOf(query);
-        const { rows, total } = listBookings(store, caller.orgId, query, page);
-        return list(rows.map(serializeBooking), total, page);
-      },
+      ({ caller, query }) =>
+        cachedAnswer(answers, store, `${caller.orgId}|${canonicalJson(query)}`, ctx.now(), () => {
+          const page = pageOf(query);
+          const { rows, total } = listBookings(store, caller.orgId, query, page);
+          return list(rows.map(serializeBooking), total, page);
+        }),
     )
     .op(
       { method: 'get', path: '/bookings/:id', summary: 'Get a booking by id or booking number', tag, auth: 'secret', scope: 'bookings:read', params: { id: 'booking' }, response: Booking },

@@ -1,6 +1,8 @@
 import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
 import { list, ok, pageOf } from '../http/reply.js';
+import { AnswerCache, cachedAnswer } from '../http/answer-cache.js';
+import { canonicalJson } from '../http/idempotency.js';
 import { serializeBooking } from '../serializers/booking.js';
 import { serializeCustomer } from '../serializers/customer.js';
 import { eraseCustomer, getCustomerWithBookings, listCustomers } from '../services/customers.js';
@@ -12,6 +14,7 @@ const HISTORY_LIMIT = 100;
 export function customerRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Customers';
   const { store } = ctx;
+  const answers = new AnswerCache();
   const currencyOf = (orgId: string) => getOrganization(store, orgId).currency;
   return new ApiRoutes(ctx)
     .op(
@@ -27,12 +30,13 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
         response: Customer,
         list: true,
       },
-      ({ caller, query }) => {
-        const page = pageOf(query);
-        const { rows, total } = listCustomers(store, caller.orgId, query.search, page);
-        const currency = currencyOf(caller.orgId);
-        return list(rows.map((r) => serializeCustomer(r, currency)), total, page);
-      },
+      ({ caller, query }) =>
+        cachedAnswer(answers, store, `${caller.orgId}|${canonicalJson(query)}`, ctx.now(), () => {
+          const page = pageOf(query);
+          const { rows, total } = listCustomers(store, caller.orgId, query.search, page);
+          const currency = currencyOf(caller.orgId);
+          return list(rows.map((r) => serializeCustomer(r, currency)), total, page);
+        }),
     )
     .op(
       {

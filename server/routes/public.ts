@@ -11,7 +11,7 @@ import type { AppEnv } from '../http/context.js';
 import { serializePublicBooking } from '../serializers/booking.js';
 import { serializePublicExperience } from '../serializers/experience.js';
 import { availabilityFor } from '../services/availability.js';
-import { AvailabilityCache, cachedAvailability } from '../http/availability-cache.js';
+import { AnswerCache, cachedAvailability } from '../http/answer-cache.js';
 import { createBooking, findBookingByNumber } from '../services/bookings.js';
 import { getActiveExperience, listExperiences } from '../services/experiences.js';
 import { getOrganization } from '../services/organizations.js';
@@ -65,7 +65,7 @@ const PublicExperienceQuery = z.strictObject({ ...PageQuery });
 export function publicRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Public (widget)';
   const { store, config } = ctx;
-  const availabilityCache = new AvailabilityCache();
+  const availabilityCache = new AnswerCache();
   const online: OnlinePayments | undefined = ctx.payments && {
     provider: ctx.payments,
     holdMinutes: config.paymentHoldMinutes,

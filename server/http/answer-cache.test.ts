@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AVAILABILITY_TTL_MS, AvailabilityCache, cachedAvailability } from './availability-cache.js';
+import { ANSWER_TTL_MS, AnswerCache, cachedAvailability } from './answer-cache.js';
 import { serializeAvailability } from '../serializers/availability.js';
 
 const slotAt = (ms: number) => ({ id: 'ts_x', start: ms, end: ms + 3_600_000, capacity: 10, booked: 0, remaining: 10, unavailableReason: null });
@@ -22,7 +22,7 @@ describe('availability answers reused while nothing changed', () => {
   const later = now + 6 * 3_600_000;
 
   it('computes once for repeated questions while the database is unchanged', () => {
-    const cache = new AvailabilityCache();
+    const cache = new AnswerCache();
     const source = counting([slotAt(later)]);
     const store = { changeMarker: () => '1:1' };
     const first = cachedAvailability(cache, store, 'k', now, source.compute);
@@ -33,7 +33,7 @@ describe('availability answers reused while nothing changed', () => {
   });
 
   it('computes again after any write, here or by another process', () => {
-    const cache = new AvailabilityCache();
+    const cache = new AnswerCache();
     const source = counting([slotAt(later)]);
     let marker = '1:1';
     const store = { changeMarker: () => marker };
@@ -46,16 +46,16 @@ describe('availability answers reused while nothing changed', () => {
   });
 
   it('computes again after its time to live', () => {
-    const cache = new AvailabilityCache();
+    const cache = new AnswerCache();
     const source = counting([slotAt(later)]);
     const store = { changeMarker: () => '1:1' };
     cachedAvailability(cache, store, 'k', now, source.compute);
-    cachedAvailability(cache, store, 'k', now + AVAILABILITY_TTL_MS, source.compute);
+    cachedAvailability(cache, store, 'k', now + ANSWER_TTL_MS, source.compute);
     expect(source.computed).toBe(2);
   });
 
   it('never serves an answer past the moment its first slot enters the notice period', () => {
-    const cache = new AvailabilityCache();
+    const cache = new AnswerCache();
     // The first slot's notice period (60 min) begins one second from now, inside the time to live.
     const soon = now + 60 * 60_000 + 1_000;
     const source = counting([slotAt(soon)], 60);
@@ -68,7 +68,7 @@ describe('availability answers reused while nothing changed', () => {
   });
 
   it('keeps different questions apart and does not keep refusals', () => {
-    const cache = new AvailabilityCache();
+    const cache = new AnswerCache();
     const store = { changeMarker: () => '1:1' };
     const a = counting([slotAt(later)]);
     const b = counting([]);
