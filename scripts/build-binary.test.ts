@@ -128,7 +128,7 @@ describe.skipIf(!supported)('the single executable (dist/outing)', () => {
   it('runs the CLI: init prints the organization and its keys, backup and restore round-trip', () => {
     const init = run(['init', '--name', 'Harbour Kayaks', '--email', 'owner@kayaks.example', '--db', 'shop.db']);
     expect(init.status, init.stderr).toBe(0);
-    expect(Object.keys(JSON.parse(init.stdout))).toEqual(['organizationId', 'apiKeyId', 'apiKey', 'publishableKey', 'icalFeedUrl']);
+    expect(Object.keys(JSON.parse(init.stdout))).toEqual(['organizationId', 'apiKeyId', 'apiKey', 'publishableKey', 'icalFeedUrl', 'ownerSetupUrl']);
 
     const backup = run(['backup', 'shop-backup.db', '--db', 'shop.db']);
     expect(backup.status, backup.stderr).toBe(0);

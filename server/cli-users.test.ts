@@ -35,7 +35,7 @@ function activityOf(db: string, orgId: string) {
   }
 }
 
-describe.concurrent('outing users', () => {
+describe.concurrent('outing users', { timeout: 120_000 }, () => {
   it('init creates an owner named after the organization, with a setup link', async () => {
     const db = join(tempDir(), 'o.db');
     const out = await init(db);

@@ -22,7 +22,7 @@ export function maintenanceJob(deps: MaintenanceDeps): Job<void> {
     idle: undefined,
     pass: () => {
       const pruned = pruneExpired(deps, Date.now());
-      if (pruned.idempotencyKeys || pruned.events || pruned.activity) deps.logger.info('pruned', pruned);
+      if (pruned.idempotencyKeys || pruned.events || pruned.activity || pruned.accounts) deps.logger.info('pruned', pruned);
     },
   });
 }

@@ -3,7 +3,7 @@ import { createTestApp, expectData, expectError, expectList, expectValidationErr
 import { addUser, signIn } from '../test-helpers/accounts.js';
 import { ApiKey, ApiKeyRevoked, ApiKeyWithSecret, Organization } from '../../shared/index.js';
 
-describe('/v1/api-keys', () => {
+describe('/v1/api-keys', { timeout: 120_000 }, () => {
   let t: TestApp;
   beforeEach(() => {
     t = createTestApp();

@@ -8,7 +8,8 @@ import { Experience, Organization, Session, SignedOut } from '../../shared/index
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-describe('dashboard sessions', () => {
+// Sign-ins hash for about a second each on purpose: a loaded machine needs more than the default time.
+describe('dashboard sessions', { timeout: 120_000 }, () => {
   let t: TestApp;
   let clock: ManualClock;
   beforeEach(() => {
@@ -109,6 +110,15 @@ describe('dashboard sessions', () => {
       clock.advance((15 * 60 - 10) * 1000);
       const session = await signIn(t, user.email);
       expect(session.csrfToken).toBeTruthy();
+    });
+
+    it('counts attempts still hashing: 14 at once get 10 answers and 4 refusals', async () => {
+      const user = await addUser(t);
+      const answers = await Promise.all(
+        Array.from({ length: 14 }, () => post('/session', { email: user.email, password: 'a wrong password' })),
+      );
+      expect(answers.filter((r) => r.status === 401)).toHaveLength(10);
+      expect(answers.filter((r) => r.status === 429)).toHaveLength(4);
     });
 
     it('limits requests per client address with PUBLIC_REQUESTS_PER_MINUTE', async () => {
@@ -296,5 +306,24 @@ describe('dashboard sessions', () => {
     expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'outing_session' });
     expect(doc.paths['/v1/organization'].get.security).toContainEqual({ sessionCookie: [], csrfToken: [] });
     expect(Organization).toBeDefined();
+  });
+});
+
+describe('pruning', { timeout: 120_000 }, () => {
+  it('forgets ended sessions, lapsed setup links and failures out of their window', async () => {
+    const clock = manualClock(Date.UTC(2026, 5, 1, 9, 0, 0));
+    const t = createTestApp({ now: clock.now });
+    try {
+      const user = await addUser(t);
+      const { token } = await signIn(t, user.email);
+      createUser(t.store, t.orgId, CLI, { email: 'later@test-tours.example', name: 'Later', role: 'staff' }, t.config.publicUrl, clock.now());
+      t.store.recordSignInFailure('someone@test-tours.example', clock.now());
+      const { pruneExpired } = await import('../services/retention.js');
+      expect(pruneExpired({ store: t.store, config: t.config }, clock.now()).accounts).toBe(0);
+      expect(pruneExpired({ store: t.store, config: t.config }, clock.now() + 73 * HOUR).accounts).toBe(3);
+      expectError(await t.request('GET', '/dashboard/api/session', { key: null, headers: { cookie: `outing_session=${token}` } }), 401, 'UNAUTHORIZED');
+    } finally {
+      await t.close();
+    }
   });
 });

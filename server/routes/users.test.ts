@@ -7,7 +7,8 @@ import { resetUser } from '../services/users.js';
 import { CLI } from '../domain/actor.js';
 import { Booking, Deleted, Organization, Session, User, UserWithSetupUrl } from '../../shared/index.js';
 
-describe('users and the session cookie on /v1', () => {
+// Each sign-in hashes for about a second on purpose: a loaded machine needs more than the default time.
+describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
   let t: TestApp;
   let clock: ManualClock;
   let owner: TestSession;

@@ -1,19 +1,24 @@
 import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
 import { ACTIVITY_RETENTION_MS } from './activity.js';
+import { pruneAccounts } from './sessions.js';
 
 /** How long a request's Idempotency-Key keeps its first answer for replay. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Forgets what has outlived its use: idempotency records past a day, events past their retention, activity past a year. */
+/**
+ * Forgets what has outlived its use: idempotency records past a day, events past their retention,
+ * activity past a year, ended sessions, lapsed setup links and sign-in failures out of their window.
+ */
 export function pruneExpired(
   { store, config }: { store: Store; config: Pick<Config, 'eventRetentionDays'> },
   now: number,
-): { idempotencyKeys: number; events: number; activity: number } {
+): { idempotencyKeys: number; events: number; activity: number; accounts: number } {
   return {
     idempotencyKeys: store.pruneIdempotencyKeys(now - IDEMPOTENCY_TTL_MS),
     events: store.deleteEventsBefore(now - config.eventRetentionDays * DAY_MS),
     activity: store.deleteActivityBefore(now - ACTIVITY_RETENTION_MS),
+    accounts: pruneAccounts(store, now),
   };
 }

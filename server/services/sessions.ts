@@ -37,16 +37,19 @@ const invalidCredentials = () => new Refusal('INVALID_CREDENTIALS', 'The e-mail 
 const invalidToken = () =>
   new Refusal('INVALID_TOKEN', 'This setup link is not valid: it was used already, has expired or never existed. Ask an owner for a new one');
 
-/** Refuses while the e-mail has used up its failures in the window, whatever the password. */
-function checkFailures(store: Store, email: string, now: number): void {
-  const oldestCounted = store.nthSignInFailure(email, now - SIGN_IN_WINDOW_MS, SIGN_IN_FAILURES_ALLOWED);
-  if (oldestCounted === undefined) return;
-  const wait = Math.max(1, Math.ceil((oldestCounted + SIGN_IN_WINDOW_MS - now) / 1000));
-  throw new Refusal('RATE_LIMITED', `Too many failed sign-ins for this e-mail address; retry in ${wait} s`, undefined, wait);
-}
-
-function recordFailure(store: Store, email: string, now: number): void {
+/**
+ * Counts an attempt as a failure before its password is checked, and refuses once the e-mail has
+ * used up its failures in the window, whatever the password. Counting first, in one transaction,
+ * is what keeps a hundred attempts sent at once (all hashing in parallel) to ten; a success clears
+ * the count.
+ */
+function countAttempt(store: Store, email: string, now: number): void {
   store.transaction(() => {
+    const oldestCounted = store.nthSignInFailure(email, now - SIGN_IN_WINDOW_MS, SIGN_IN_FAILURES_ALLOWED);
+    if (oldestCounted !== undefined) {
+      const wait = Math.max(1, Math.ceil((oldestCounted + SIGN_IN_WINDOW_MS - now) / 1000));
+      throw new Refusal('RATE_LIMITED', `Too many failed sign-ins for this e-mail address; retry in ${wait} s`, undefined, wait);
+    }
     store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS);
     store.recordSignInFailure(email, now);
   });
@@ -75,14 +78,11 @@ function startSession(store: Store, user: UserRow, now: number): SignedIn {
  * addresses have accounts. The hashing runs off the event loop; `now` is read again after it.
  */
 export async function signIn(store: Store, input: { email: string; password: string }, now: () => number): Promise<SignedIn> {
-  checkFailures(store, input.email, now());
+  countAttempt(store, input.email, now());
   const found = store.getUserByEmail(input.email);
   const matches = found?.passwordHash ? await verifyPassword(input.password, found.passwordHash) : await verifyNothing(input.password);
   const at = now();
-  if (!matches || !found || found.disabledAt !== null) {
-    recordFailure(store, input.email, at);
-    throw invalidCredentials();
-  }
+  if (!matches || !found || found.disabledAt !== null) throw invalidCredentials();
   return store.transaction(() => {
     // The user may have been disabled, deleted or reset while the hash was being checked.
     const user = store.getUser(found.id);
