@@ -1,11 +1,12 @@
-import { defineConfig } from 'vite';
+import { resolve } from 'node:path';
+import { defineConfig, type UserConfig } from 'vite';
 
 /**
  * Builds the embeddable widget: widget/main.tsx → dist/widget/widget.js, one minified IIFE with
  * its styles inlined as a string (the widget works under a strict Content-Security-Policy). Not library mode: that would assign the bundle's
  * exports to a global, and the widget must add none but the `window.Outing` it sets itself.
  */
-export default defineConfig({
+const widget: UserConfig = {
   publicDir: false,
   // Production JSX whatever NODE_ENV says: under vitest (NODE_ENV=test) oxc would otherwise emit
   // jsxDEV calls with file names and line numbers, 5 KB more.
@@ -30,4 +31,31 @@ export default defineConfig({
       },
     },
   },
-});
+};
+
+/**
+ * The operator dashboard (`vite build --mode dashboard`): dashboard/index.html → dist/dashboard/, an
+ * ES module and a stylesheet with hashed names under assets/, served by server/routes/dashboard-app.ts
+ * under a CSP without 'unsafe-inline', so nothing may be inlined into the page.
+ */
+const dashboard: UserConfig = {
+  root: resolve(import.meta.dirname, 'dashboard'),
+  base: '/dashboard/',
+  publicDir: false,
+  mode: 'production',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
+  build: {
+    outDir: resolve(import.meta.dirname, 'dist/dashboard'),
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: true,
+    cssMinify: 'lightningcss',
+    // The polyfill would be one more script; every browser the target allows has modulepreload.
+    modulePreload: { polyfill: false },
+    // Small files as data: URLs would be fine for images, but never for scripts or styles.
+    assetsInlineLimit: 0,
+    reportCompressedSize: false,
+  },
+};
+
+export default defineConfig(({ mode }) => (mode === 'dashboard' ? dashboard : widget));

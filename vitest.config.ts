@@ -23,6 +23,15 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      {
+        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        test: {
+          name: 'dashboard',
+          include: ['dashboard/**/*.test.ts', 'dashboard/**/*.test.tsx'],
+          environment: 'happy-dom',
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

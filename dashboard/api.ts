@@ -1,0 +1,126 @@
+/**
+ * The dashboard's only way to Outing. Same origin, the session cookie sent by the browser, and on
+ * `/v1` the session's CSRF token as `X-CSRF-Token` (the cookie alone is refused there). Every answer
+ * is parsed with the contract's own zod schemas, so a server speaking another version fails here,
+ * loudly, instead of somewhere in a screen.
+ */
+import type { z } from 'zod';
+import { ErrorEnvelope, type ErrorDetail } from '../shared/schemas/error.js';
+import { PasswordSetup, Session, SessionCreate, SignedOut } from '../shared/schemas/session.js';
+import { Manifest } from '../shared/schemas/manifest.js';
+import { Experience } from '../shared/schemas/experience.js';
+import { Booking } from '../shared/schemas/booking.js';
+
+/** Why a call failed: the contract's error code, `NETWORK` when no answer came, `BAD_RESPONSE` for one we cannot read. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface CsvFile {
+  blob: Blob;
+  filename: string;
+}
+
+export interface DashboardApi {
+  getSession(): Promise<Session>;
+  signIn(body: SessionCreate): Promise<Session>;
+  setUpPassword(body: PasswordSetup): Promise<Session>;
+  signOut(): Promise<void>;
+  /** Without a date: today in the organization's zone, which the answer names. */
+  getManifest(date?: string): Promise<Manifest>;
+  listExperiences(): Promise<Experience[]>;
+  setCheckedIn(bookingId: string, checkedIn: boolean): Promise<Booking>;
+  downloadManifestCsv(date: string): Promise<CsvFile>;
+}
+
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** `Content-Disposition: attachment; filename="manifest-2026-12-01.csv"` → the name, if a safe one. */
+export function filenameOf(disposition: string | null): string | undefined {
+  const name = disposition && /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  return name && /^[\w.-]+$/.test(name) ? name : undefined;
+}
+
+/**
+ * `csrfToken` is read at each call: it changes with every sign-in, and the model hands it over
+ * when a session begins or ends.
+ */
+export function createApi(csrfToken: () => string | undefined, fetchImpl: typeof fetch = (...a) => fetch(...a)): DashboardApi {
+  async function send(path: string, init: RequestInit): Promise<Response> {
+    const headers = new Headers(init.headers);
+    const token = csrfToken();
+    if (path.startsWith('/v1/') && token) headers.set('X-CSRF-Token', token);
+    try {
+      return await fetchImpl(path, { ...init, headers, credentials: 'same-origin' });
+    } catch (e) {
+      throw new ApiError(0, 'NETWORK', e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** The error envelope of a failed answer, as an ApiError. */
+  async function failure(res: Response): Promise<ApiError> {
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      // A proxy's HTML page, a body cut off: below.
+    }
+    const parsed = ErrorEnvelope.safeParse(body);
+    if (parsed.success) {
+      const { code, message, details } = parsed.data.error;
+      return new ApiError(res.status, code, message, details);
+    }
+    // A code this version does not know is still the server's word.
+    if (isRecord(body) && isRecord(body['error']) && typeof body['error']['code'] === 'string') {
+      return new ApiError(res.status, body['error']['code'], String(body['error']['message'] ?? ''));
+    }
+    return new ApiError(res.status, 'BAD_RESPONSE', `Unexpected answer (${res.status})`);
+  }
+
+  async function call<S extends z.ZodType>(schema: S, path: string, init: RequestInit = {}): Promise<z.infer<S>> {
+    const res = await send(path, init);
+    if (!res.ok) throw await failure(res);
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      throw new ApiError(res.status, 'BAD_RESPONSE', `Unexpected answer (${res.status})`);
+    }
+    const data = isRecord(body) && body['success'] === true ? schema.safeParse(body['data']) : undefined;
+    if (!data?.success) throw new ApiError(res.status, 'BAD_RESPONSE', 'The server answered in a shape this dashboard does not know');
+    return data.data;
+  }
+
+  const json = (method: string, body: unknown): RequestInit => ({
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+  return {
+    getSession: () => call(Session, '/dashboard/api/session'),
+    signIn: (body) => call(Session, '/dashboard/api/session', json('POST', body)),
+    setUpPassword: (body) => call(Session, '/dashboard/api/setup', json('POST', body)),
+    signOut: async () => {
+      await call(SignedOut, '/dashboard/api/session', { method: 'DELETE' });
+    },
+    getManifest: (date) => call(Manifest, `/v1/manifest${date ? `?date=${encodeURIComponent(date)}` : ''}`),
+    // The manifest names experiences but not their zones; one page of 100 covers any real catalogue.
+    listExperiences: () =>
+      call(Experience.array(), '/v1/experiences?limit=100'),
+    setCheckedIn: (id, checkedIn) => call(Booking, `/v1/bookings/${encodeURIComponent(id)}`, json('PATCH', { checkedIn })),
+    downloadManifestCsv: async (date) => {
+      const res = await send(`/v1/manifest.csv?date=${encodeURIComponent(date)}`, {});
+      if (!res.ok) throw await failure(res);
+      return { blob: await res.blob(), filename: filenameOf(res.headers.get('content-disposition')) ?? `manifest-${date}.csv` };
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import type { JSX } from 'preact';
+import type { ManifestBooking, ManifestSlot } from '../../shared/index.js';
+import { dateIn, longDate, money, timeIn } from '../format.js';
+import type { Model } from '../state/model.js';
+
+const STATUS: Record<ManifestBooking['status'], string> = {
+  CONFIRMED: 'Confirmed',
+  PENDING: 'Awaiting payment',
+  CANCELLED: 'Cancelled',
+};
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): JSX.Element {
+  const checked = b.checkedInAt !== null;
+  const saving = m.saving.value.has(b.id);
+  const paid = Number(b.paid);
+  const owed = paid < Number(b.total);
+  return (
+    <li class={checked ? 'guest checked' : 'guest'}>
+      <div class="who">
+        <strong id={`guest-${b.id}`}>{b.guestName}</strong>
+        <span class="party">{plural(b.totalParticipants, 'guest', 'guests')}</span>
+      </div>
+      <dl class="facts">
+        <div>
+          <dt>Booking</dt>
+          <dd class="number">{b.bookingNumber}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span class={`status ${b.status.toLowerCase()}`}>{STATUS[b.status]}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Total</dt>
+          <dd>
+            {money(b.total, b.currency)}
+            {owed ? <span class="owed">{paid > 0 ? ` (${money(b.paid, b.currency)} paid)` : ' · not paid'}</span> : null}
+          </dd>
+        </div>
+      </dl>
+      <div class="act">
+        {b.status === 'CONFIRMED' ? (
+          <button
+            type="button"
+            class="checkin"
+            aria-pressed={checked ? 'true' : 'false'}
+            aria-describedby={`guest-${b.id}`}
+            aria-disabled={saving ? 'true' : undefined}
+            onClick={() => void m.toggleCheckIn(b.id, !checked)}
+          >
+            Check in
+          </button>
+        ) : (
+          <span class="hint">Check-in opens once confirmed</span>
+        )}
+        {checked ? <span class="when">Arrived {timeIn(b.checkedInAt!, zone)}</span> : null}
+      </div>
+    </li>
+  );
+}
+
+function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JSX.Element {
+  const zone = m.zoneOf(s.experience.id);
+  const full = s.remaining === 0;
+  return (
+    <section class="slot" aria-labelledby={`slot-${index}`}>
+      <header>
+        <h2 id={`slot-${index}`}>
+          <time dateTime={s.timeSlot.startTime}>{timeIn(s.timeSlot.startTime, zone)}</time>
+          <span class="title">{s.experience.title}</span>
+        </h2>
+        <p class="meta">
+          <span>{zone} time</span>
+          <span class={full ? 'load full' : 'load'}>
+            {s.booked}/{s.capacity} booked
+          </span>
+        </p>
+      </header>
+      {s.bookings.length ? (
+        <ul class="guests">
+          {s.bookings.map((b) => (
+            <Guest key={b.id} m={m} b={b} zone={zone} />
+          ))}
+        </ul>
+      ) : (
+        <p class="quiet">No guests yet: {plural(s.remaining, 'place', 'places')} free.</p>
+      )}
+    </section>
+  );
+}
+
+export function Today({ m }: { m: Model }): JSX.Element {
+  const { manifest, loading, error, asked } = m.day.value;
+  const date = asked ?? manifest?.date ?? '';
+  const bookings = manifest?.slots.reduce((n, s) => n + s.bookings.length, 0) ?? 0;
+  const alert = m.dayAlert.value;
+  // Today as the organization reckons it (its zone), not as this computer does.
+  const today = !date || (!!manifest && date === dateIn(manifest.timezone));
+  return (
+    <main id="main" class="today">
+      <div class="heading-row">
+        <h1 id="heading" tabIndex={-1}>
+          {today ? 'Today' : longDate(date)}
+        </h1>
+        {today && date ? <p class="date">{longDate(date)}</p> : null}
+      </div>
+      <div class="toolbar">
+        <div class="field inline">
+          <label for="date">Date</label>
+          <input
+            id="date"
+            type="date"
+            value={date}
+            onChange={(e) => m.showDate((e.currentTarget as HTMLInputElement).value)}
+          />
+        </div>
+        <div class="buttons">
+          <button type="button" onClick={() => m.showNextDate(-1)} disabled={!date}>
+            Previous day
+          </button>
+          <button type="button" onClick={() => m.showNextDate(1)} disabled={!date}>
+            Next day
+          </button>
+          <button
+            type="button"
+            class="download"
+            onClick={() => void m.downloadCsv()}
+            disabled={!manifest}
+            aria-disabled={m.downloading.value ? 'true' : undefined}
+          >
+            Download CSV
+          </button>
+        </div>
+      </div>
+      <p class="status-line" role="status">
+        {loading ? 'Loading the day…' : manifest ? `${plural(bookings, 'booking', 'bookings')}, ${plural(m.guests.value, 'guest', 'guests')}` : ''}
+      </p>
+      {alert ? (
+        <p class="alert" role="alert">
+          {alert}
+        </p>
+      ) : null}
+      {error ? (
+        <div class="alert" role="alert">
+          <p>{error}</p>
+          <button type="button" onClick={() => m.retryDay()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {manifest && !bookings ? (
+        <div class="empty">
+          <h2>No bookings on this day</h2>
+          <p>
+            Guests book through the widget on your site, or you add bookings with the API (<code>POST /v1/bookings</code>). Pick another
+            date above to see its guests.
+          </p>
+        </div>
+      ) : null}
+      {manifest && !manifest.slots.length ? (
+        <p class="quiet">No tours are scheduled on this date either: experiences get their times from their schedules.</p>
+      ) : null}
+      {manifest?.slots.map((s, i) => (
+        <Slot key={s.timeSlot.id} m={m} s={s} index={i} />
+      ))}
+    </main>
+  );
+}
