@@ -372,6 +372,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List changes to your organization, newest first
+         * @description One entry per change, written in the same transaction as the change, from every door: the API by key or dashboard session, the public API (actor `guest`), the command line (`cli`), payments and lapsed holds (`system`). `actorId` and `targetId` filter. Entries are kept 365 days.
+         *
+         *     Needs a secret key with the scope `organization:read`.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calendar-feeds": {
         parameters: {
             query?: never;
@@ -524,6 +546,110 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Secret and publishable keys, revoked ones included; never a key itself, only its first characters.
+         *
+         *     Needs a secret key with the scope `keys:read`.
+         */
+        get: operations["getApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description The key is in this answer only: Outing keeps its SHA-256. Without `scopes` a secret key gets the caller’s own scopes; scopes the caller lacks are refused (403 FORBIDDEN). Publishable keys take no scopes.
+         *
+         *     Needs a secret key with the scope `keys:write`.
+         */
+        post: operations["postApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Requests with the key are refused from now on, this one’s key included.
+         *
+         *     Needs a secret key with the scope `keys:write`.
+         */
+        delete: operations["deleteApiKeysId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Needs a secret key with the scope `users:read`.
+         */
+        get: operations["getUsers"];
+        put?: never;
+        /**
+         * Add a user
+         * @description Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is shown only here. An e-mail address names one user on the whole server (409 CONFLICT when taken).
+         *
+         *     Needs a secret key with the scope `users:write`.
+         */
+        post: operations["postUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user
+         * @description Their sessions end at once. The organization’s last active owner cannot be removed (409 CONFLICT).
+         *
+         *     Needs a secret key with the scope `users:write`.
+         */
+        delete: operations["deleteUsersId"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a user, change their role, disable or enable them
+         * @description Disabling ends the user’s sessions at once. The organization’s last active owner cannot be demoted or disabled (409 CONFLICT).
+         *
+         *     Needs a secret key with the scope `users:write`.
+         */
+        patch: operations["patchUsersId"];
         trace?: never;
     };
     "/v1/manifest": {
@@ -712,6 +838,62 @@ export interface paths {
         get: operations["getPublicBookingsBookingNumber"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description The same body as signing in, while the session lives (12 hours unused, 7 days in all).
+         *
+         *     Needs the dashboard’s session cookie.
+         */
+        get: operations["getDashboardApiSession"];
+        put?: never;
+        /**
+         * Sign in
+         * @description Sets the `outing_session` cookie (HttpOnly, SameSite=Strict) and answers who signed in, with the CSRF token that `/v1` requests made with the cookie must send as `X-CSRF-Token`. A wrong e-mail or password is a 401 INVALID_CREDENTIALS; after 10 failures for one e-mail within 15 minutes, sign-ins for it are refused (429, `Retry-After`) until the window has passed.
+         *
+         *     Needs no authentication.
+         */
+        post: operations["postDashboardApiSession"];
+        /**
+         * Sign out
+         * @description Ends the session on the server and clears the cookie.
+         *
+         *     Needs the dashboard’s session cookie.
+         */
+        delete: operations["deleteDashboardApiSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a setup link, and sign in
+         * @description The token is what follows `#` in the setup link (`/dashboard/setup#…`). A link works once, for 72 hours; a used, expired or unknown one is a 400 INVALID_TOKEN. The password takes 10 to 200 characters and must not be the e-mail address. Answers as signing in does.
+         *
+         *     Needs no authentication.
+         */
+        post: operations["postDashboardApiSetup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1055,6 +1237,11 @@ export interface components {
             holdExpiresAt: string | null;
             /**
              * Format: date-time
+             * @description When the guest was checked in, or null
+             */
+            checkedInAt: string | null;
+            /**
+             * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
              */
             createdAt: string;
@@ -1126,6 +1313,8 @@ export interface components {
             customerPhone?: string | null;
             guestPhone?: string | null;
             metadata?: components["schemas"]["Metadata"];
+            /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. */
+            checkedIn?: boolean;
         };
         /** @description A guest, as the bookings made with one e-mail address. */
         Customer: {
@@ -1333,6 +1522,11 @@ export interface components {
             holdExpiresAt: string | null;
             /**
              * Format: date-time
+             * @description When the guest was checked in, or null
+             */
+            checkedInAt: string | null;
+            /**
+             * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
              */
             createdAt: string;
@@ -1356,6 +1550,28 @@ export interface components {
         };
         /** @enum {string} */
         PaymentStatus: "SUCCEEDED" | "FAILED";
+        /** @description One change to the organization’s data, and who made it. */
+        Activity: {
+            id: string;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "key" | "guest" | "system" | "cli";
+                /** @description The user (usr_…) or API key (key_…); null for guests, the system and the CLI */
+                id: string | null;
+                name: string;
+            };
+            /** @description `<resource>.<verb>`: booking.create, booking.cancel, booking.check_in, api_key.revoke, … */
+            action: string;
+            targetType: string;
+            targetId: string;
+            summary: string;
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+        };
         CalendarFeedWithToken: {
             id: string;
             name: string;
@@ -1445,6 +1661,134 @@ export interface components {
             reference?: string;
             /** @description Why it failed; only with status FAILED */
             failureReason?: string;
+        };
+        /** @description An API key as listed: its first characters, never the key. */
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "secret" | "publishable";
+            scopes: string[];
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            revokedAt: string | null;
+        };
+        /** @description A new key, with its value: shown only in this answer. */
+        ApiKeyWithSecret: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "secret" | "publishable";
+            scopes: string[];
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            revokedAt: string | null;
+            key: string;
+        };
+        ApiKeyCreate: {
+            name: string;
+            /**
+             * @default secret
+             * @enum {string}
+             */
+            type: "secret" | "publishable";
+            scopes?: ("experiences:read" | "experiences:write" | "bookings:read" | "bookings:write" | "customers:read" | "customers:write" | "organization:read" | "organization:write" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "keys:read" | "keys:write" | "users:read" | "users:write")[];
+        };
+        ApiKeyRevoked: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            revokedAt: string;
+        };
+        /** @description A person who signs in to the dashboard. */
+        User: {
+            id: string;
+            /** Format: email */
+            email: string;
+            name: string;
+            role: components["schemas"]["Role"];
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            lastSignInAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            disabledAt: string | null;
+        };
+        /** @enum {string} */
+        Role: "owner" | "staff";
+        /** @description A new user, with the link where they choose a password (shown once). */
+        UserWithSetupUrl: {
+            id: string;
+            /** Format: email */
+            email: string;
+            name: string;
+            role: components["schemas"]["Role"];
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            lastSignInAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            disabledAt: string | null;
+            /** Format: uri */
+            setupUrl: string;
+        };
+        UserCreate: {
+            /** Format: email */
+            email: string;
+            name: string;
+            role: components["schemas"]["Role"];
+        };
+        /** @description The fields to change; at least one. */
+        UserPatch: {
+            name?: string;
+            role?: components["schemas"]["Role"];
+            disabled?: boolean;
         };
         /** @description A day's time slots with the guests booked in each. */
         Manifest: {
@@ -1598,6 +1942,28 @@ export interface components {
              */
             holdExpiresAt: string | null;
         };
+        /** @description Who is signed in, and the CSRF token for `/v1` requests made with the session cookie. */
+        Session: {
+            user: components["schemas"]["User"];
+            organization: {
+                id: string;
+                name: string;
+            };
+            csrfToken: string;
+        };
+        SessionCreate: {
+            /** Format: email */
+            email: string;
+            password: string;
+        };
+        SignedOut: {
+            /** @constant */
+            signedOut: true;
+        };
+        PasswordSetup: {
+            token: string;
+            password: string;
+        };
         /** @description The envelope of every error response. */
         Error: {
             /** @constant */
@@ -1609,7 +1975,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHORIZED" | "INVALID_API_KEY" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "INVALID_STATUS_TRANSITION" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "INVALID_STATUS_TRANSITION" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -2458,6 +2824,7 @@ export interface operations {
                      *           "cancellationReason": null,
                      *           "cancelledAt": null,
                      *           "holdExpiresAt": null,
+                     *           "checkedInAt": null,
                      *           "createdAt": "2026-06-01T10:15:42.120Z",
                      *           "updatedAt": "2026-06-01T10:15:42.120Z",
                      *           "experience": {
@@ -2559,6 +2926,7 @@ export interface operations {
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
+                     *         "checkedInAt": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -2638,6 +3006,7 @@ export interface operations {
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
+                     *         "checkedInAt": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -2722,6 +3091,7 @@ export interface operations {
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
+                     *         "checkedInAt": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -2809,6 +3179,7 @@ export interface operations {
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
+                     *         "checkedInAt": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -2967,6 +3338,7 @@ export interface operations {
                      *             "cancellationReason": null,
                      *             "cancelledAt": null,
                      *             "holdExpiresAt": null,
+                     *             "checkedInAt": null,
                      *             "createdAt": "2026-06-01T10:15:42.120Z",
                      *             "updatedAt": "2026-06-01T10:15:42.120Z",
                      *             "experience": {
@@ -3617,6 +3989,7 @@ export interface operations {
                      *               "cancellationReason": null,
                      *               "cancelledAt": null,
                      *               "holdExpiresAt": null,
+                     *               "checkedInAt": null,
                      *               "createdAt": "2026-06-01T10:15:42.120Z",
                      *               "updatedAt": "2026-06-01T10:15:42.120Z"
                      *             },
@@ -3644,6 +4017,74 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["WebhookEvent"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: {
+                actorId?: string;
+                targetId?: string;
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Activity */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "act_8Kq3ZmW6tN1vBx",
+                     *           "actor": {
+                     *             "type": "user",
+                     *             "id": "usr_4Ft9LcJ2pX7sQd",
+                     *             "name": "Marta Sousa"
+                     *           },
+                     *           "action": "booking.cancel",
+                     *           "targetType": "booking",
+                     *           "targetId": "bk_2Lq8VxN4cR7wTz",
+                     *           "summary": "Cancelled BK-7K3M9Q2D (2 guests, Sunset kayak tour)",
+                     *           "ip": "203.0.113.24",
+                     *           "createdAt": "2026-06-01T10:15:42.120Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Activity"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -4327,6 +4768,445 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ApiKey */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "key_6Tn3GfK8wQ2jLs",
+                     *           "name": "Front desk",
+                     *           "type": "secret",
+                     *           "scopes": [
+                     *             "bookings:read",
+                     *             "bookings:write"
+                     *           ],
+                     *           "prefix": "osk_4fT9xKq2",
+                     *           "createdAt": "2026-06-01T10:15:42.120Z",
+                     *           "lastUsedAt": "2026-06-02T08:03:11.000Z",
+                     *           "revokedAt": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ApiKey"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Front desk",
+                 *       "type": "secret",
+                 *       "scopes": [
+                 *         "bookings:read",
+                 *         "bookings:write"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: ApiKeyWithSecret */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "key_6Tn3GfK8wQ2jLs",
+                     *         "name": "Front desk",
+                     *         "type": "secret",
+                     *         "scopes": [
+                     *           "bookings:read",
+                     *           "bookings:write"
+                     *         ],
+                     *         "prefix": "osk_4fT9xKq2",
+                     *         "createdAt": "2026-06-01T10:15:42.120Z",
+                     *         "lastUsedAt": null,
+                     *         "revokedAt": null,
+                     *         "key": "osk_4fT9xKq2…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ApiKeyWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiKeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Api key id (`key_…`)
+                 * @example key_6Tn3GfK8wQ2jLs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ApiKeyRevoked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "key_6Tn3GfK8wQ2jLs",
+                     *         "revokedAt": "2026-06-05T17:20:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ApiKeyRevoked"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUsers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of User */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "usr_4Ft9LcJ2pX7sQd",
+                     *           "email": "rita.guide@cliffside.example.com",
+                     *           "name": "Rita Alves",
+                     *           "role": "staff",
+                     *           "createdAt": "2026-03-02T09:41:10.000Z",
+                     *           "lastSignInAt": "2026-06-01T10:15:42.120Z",
+                     *           "disabledAt": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["User"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postUsers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "rita.guide@cliffside.example.com",
+                 *       "name": "Rita Alves",
+                 *       "role": "staff"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: UserWithSetupUrl */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "usr_4Ft9LcJ2pX7sQd",
+                     *         "email": "rita.guide@cliffside.example.com",
+                     *         "name": "Rita Alves",
+                     *         "role": "staff",
+                     *         "createdAt": "2026-03-02T09:41:10.000Z",
+                     *         "lastSignInAt": null,
+                     *         "disabledAt": null,
+                     *         "setupUrl": "https://outing.example.com/dashboard/setup#Jq4v2XbN9sLk7Tz1Wm3Rc8Hd5Yp0Ge6Fa2Ut9Qo4Vi"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["UserWithSetupUrl"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteUsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id (`usr_…`)
+                 * @example usr_4Ft9LcJ2pX7sQd
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "usr_4Ft9LcJ2pX7sQd",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchUsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id (`usr_…`)
+                 * @example usr_4Ft9LcJ2pX7sQd
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "owner"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserPatch"];
+            };
+        };
+        responses: {
+            /** @description User */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "usr_4Ft9LcJ2pX7sQd",
+                     *         "email": "rita.guide@cliffside.example.com",
+                     *         "name": "Rita Alves",
+                     *         "role": "staff",
+                     *         "createdAt": "2026-03-02T09:41:10.000Z",
+                     *         "lastSignInAt": "2026-06-01T10:15:42.120Z",
+                     *         "disabledAt": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getManifest: {
         parameters: {
             query?: {
@@ -4900,6 +5780,240 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getDashboardApiSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user": {
+                     *           "id": "usr_4Ft9LcJ2pX7sQd",
+                     *           "email": "rita.guide@cliffside.example.com",
+                     *           "name": "Rita Alves",
+                     *           "role": "staff",
+                     *           "createdAt": "2026-03-02T09:41:10.000Z",
+                     *           "lastSignInAt": "2026-06-01T10:15:42.120Z",
+                     *           "disabledAt": null
+                     *         },
+                     *         "organization": {
+                     *           "id": "org_7Hq2kLm9PzX4",
+                     *           "name": "Cliffside Adventures"
+                     *         },
+                     *         "csrfToken": "Xq7…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postDashboardApiSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "rita.guide@cliffside.example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SessionCreate"];
+            };
+        };
+        responses: {
+            /** @description Session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user": {
+                     *           "id": "usr_4Ft9LcJ2pX7sQd",
+                     *           "email": "rita.guide@cliffside.example.com",
+                     *           "name": "Rita Alves",
+                     *           "role": "staff",
+                     *           "createdAt": "2026-03-02T09:41:10.000Z",
+                     *           "lastSignInAt": "2026-06-01T10:15:42.120Z",
+                     *           "disabledAt": null
+                     *         },
+                     *         "organization": {
+                     *           "id": "org_7Hq2kLm9PzX4",
+                     *           "name": "Cliffside Adventures"
+                     *         },
+                     *         "csrfToken": "Xq7…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDashboardApiSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SignedOut */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "signedOut": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SignedOut"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postDashboardApiSetup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "the text after # in the setup link",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordSetup"];
+            };
+        };
+        responses: {
+            /** @description Session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user": {
+                     *           "id": "usr_4Ft9LcJ2pX7sQd",
+                     *           "email": "rita.guide@cliffside.example.com",
+                     *           "name": "Rita Alves",
+                     *           "role": "staff",
+                     *           "createdAt": "2026-03-02T09:41:10.000Z",
+                     *           "lastSignInAt": "2026-06-01T10:15:42.120Z",
+                     *           "disabledAt": null
+                     *         },
+                     *         "organization": {
+                     *           "id": "org_7Hq2kLm9PzX4",
+                     *           "name": "Cliffside Adventures"
+                     *         },
+                     *         "csrfToken": "Xq7…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     webhookBookingCreated: {
         parameters: {
             query?: never;
@@ -4950,6 +6064,7 @@ export interface operations {
                  *           "cancellationReason": null,
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
+                 *           "checkedInAt": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:15:42.120Z"
                  *         },
@@ -5038,6 +6153,7 @@ export interface operations {
                  *           "cancellationReason": null,
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
+                 *           "checkedInAt": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-02T08:03:11.504Z"
                  *         },
@@ -5132,6 +6248,7 @@ export interface operations {
                  *           "cancellationReason": "Guest is ill",
                  *           "cancelledAt": "2026-06-05T17:20:00.000Z",
                  *           "holdExpiresAt": null,
+                 *           "checkedInAt": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-05T17:20:00.000Z"
                  *         },
@@ -5220,6 +6337,7 @@ export interface operations {
                  *           "cancellationReason": null,
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
+                 *           "checkedInAt": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:15:42.120Z"
                  *         },
@@ -5316,6 +6434,7 @@ export interface operations {
                  *           "cancellationReason": null,
                  *           "cancelledAt": "2026-06-01T10:45:42.120Z",
                  *           "holdExpiresAt": null,
+                 *           "checkedInAt": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:45:42.120Z"
                  *         },
