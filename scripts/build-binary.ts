@@ -4,8 +4,8 @@
  *
  * 1. Vite (rolldown) bundles server/sea.ts and everything it imports, dependencies included, into
  *    one CommonJS file: a SEA's main script cannot load anything but built-in modules.
- * 2. The files the server reads at run time become SEA assets: the widget bundle (built before this
- *    script by `npm run build:widget`), the demo pages, Scalar's bundle for /docs, the SQL migrations, better-sqlite3's addon and
+ * 2. The files the server reads at run time become SEA assets: the widget bundle and the dashboard
+ *    (built before this script by `npm run build:widget` and `build:dashboard`), the demo pages, Scalar's bundle for /docs, the SQL migrations, better-sqlite3's addon and
  *    the calendar reader's worker (server/ical/busy-worker.ts, bundled the same way), listed in
  *    `sea-manifest.json` for server/sea.ts.
  * 3. `node --experimental-sea-config` writes the blob; a copy of this node binary receives it with
@@ -92,6 +92,12 @@ function collectAssets(calendarWorker: string): { files: Record<string, string>;
   const widget = join(root, 'dist/widget/widget.js');
   if (!existsSync(widget)) fail('dist/widget/widget.js is missing: run npm run build:widget first');
   add(widget);
+  // The dashboard: index.html and its hashed assets, all read through readAsset by dashboard-app.ts.
+  const dashboard = join(root, 'dist/dashboard');
+  if (!existsSync(join(dashboard, 'index.html'))) fail('dist/dashboard/index.html is missing: run npm run build:dashboard first');
+  for (const file of readdirSync(dashboard, { recursive: true, withFileTypes: true })) {
+    if (file.isFile()) add(join(file.parentPath, file.name));
+  }
   // /docs serves Scalar's browser bundle; readAsset asks for it by its path in the project.
   const require = createRequire(import.meta.url);
   const scalar = require.resolve('@scalar/api-reference/browser/standalone.js');
