@@ -10,6 +10,8 @@ const NOT_IN_REFERENCE = [
   /^\/docs(\/|$)/,
   /^\/widget\.js$/,
   /^\/demo(\/|$|\.)/,
+  // The dashboard's pages and files; its API under /dashboard/api is documented.
+  /^\/dashboard(\/(?!api\/)|$)/,
   /^\/api\/ical\//,
   /^\/payments\//,
   /^\/api\/v1\//,
