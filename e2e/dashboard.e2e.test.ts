@@ -275,6 +275,19 @@ describe('the dashboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => bruno.getAttribute('aria-pressed')).toBe('false');
 
+    // Another day and back, and the CSV, by keyboard.
+    await tabTo(/^button#\|Next day/, 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('date')).not.toBe(busyDate);
+    await page.getByRole('heading', { name: 'No bookings on this day' }).waitFor();
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusRing()).toMatch(/^button#\|Previous day\|true$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Bruno Costa').waitFor();
+    await tabTo(/^button#\|Download CSV/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    expect(await readFile((await download.path())!, 'utf8')).toContain(bookingNumbers[1]);
+
     // Sign out sits in the header, before the guests: back round with Shift+Tab.
     await tabTo(/^button#\|Sign out/, 'Shift+Tab');
     await page.keyboard.press('Enter');

@@ -21,6 +21,7 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
       <div class="who">
         <strong id={`guest-${b.id}`}>{b.guestName}</strong>
         <span class="party">{plural(b.totalParticipants, 'guest', 'guests')}</span>
+        {checked ? <span class="when">Arrived {timeIn(b.checkedInAt!, zone)}</span> : null}
       </div>
       <dl class="facts">
         <div>
@@ -56,7 +57,6 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
         ) : (
           <span class="hint">Check-in opens once confirmed</span>
         )}
-        {checked ? <span class="when">Arrived {timeIn(b.checkedInAt!, zone)}</span> : null}
       </div>
     </li>
   );
