@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectData, expectError, expectList, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { pruneExpired } from '../services/retention.js';
 import { Activity, Booking, Experience, PublicBooking, WebhookEvent } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon.
@@ -92,6 +93,16 @@ describe('the activity log', () => {
     const theirs = expectList(await t.request('GET', '/v1/activity', { key: elsewhere.secretKey }), Activity).data;
     expect(theirs.filter((e) => e.targetId === booking.id || e.targetId === exp.id)).toEqual([]);
     expect(expectList(await t.request('GET', `/v1/activity?targetId=${booking.id}`, { key: elsewhere.secretKey }), Activity).data).toEqual([]);
+  });
+
+  it('keeps entries 365 days', async () => {
+    await book();
+    clock.advance(200 * 86_400_000);
+    await book({ startTime: '2027-09-18T09:00:00.000Z', customerEmail: 'later@example.com' }); // 10:00 in Lisbon (summer time)
+    const before = await activity();
+    expect(pruneExpired({ store: t.store, config: t.config }, clock.now() + 170 * 86_400_000).activity).toBe(before.length - 1);
+    // The entry of the second booking, 170 days old then, stays; everything from the first day went.
+    expect(t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 }).rows.map((e) => e.action)).toEqual(['booking.create']);
   });
 
   it('refuses unknown filters', async () => {

@@ -28,7 +28,9 @@ export function activityStore(db: Db) {
   const insert = db.prepare(`INSERT INTO activity (id, org_id, actor_type, actor_id, actor_name, action, target_type,
     target_id, summary, ip, created_at) VALUES (@id, @orgId, @actorType, @actorId, @actorName, @action, @targetType,
     @targetId, @summary, @ip, @createdAt)`);
-  const deleteBefore = db.prepare('DELETE FROM activity WHERE created_at < ?');
+  // Entries are appended in time order: everything before the first young enough entry is older.
+  const deleteBefore = db.prepare(`DELETE FROM activity WHERE seq < coalesce(
+    (SELECT seq FROM activity WHERE created_at >= ? ORDER BY seq LIMIT 1), (SELECT max(seq) + 1 FROM activity))`);
 
   return {
     insertActivity(row: ActivityRow): void {
