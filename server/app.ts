@@ -21,6 +21,7 @@ import { bookingRoutes } from './routes/bookings.js';
 import { customerRoutes } from './routes/customers.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
+import { activityRoutes } from './routes/activity.js';
 import { publicRoutes } from './routes/public.js';
 import { staticRoutes } from './routes/static.js';
 import { paymentCallbackRoutes, paymentRoutes } from './routes/payments.js';
@@ -58,6 +59,7 @@ const V1_ROUTES = [
   customerRoutes,
   webhookRoutes,
   eventRoutes,
+  activityRoutes,
   calendarRoutes,
   paymentRoutes,
   apiKeyRoutes,

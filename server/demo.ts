@@ -1,4 +1,5 @@
 import type { Store } from './store/index.js';
+import { SYSTEM } from './domain/actor.js';
 import { createOrganization } from './services/organizations.js';
 import { createExperience } from './services/experiences.js';
 import { randomBytes } from 'node:crypto';
@@ -57,7 +58,7 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
         weekly: { mon: ['10:00', '15:00'], tue: ['10:00', '15:00'], wed: ['10:00', '15:00'], thu: ['10:00', '15:00'], fri: ['10:00', '15:00'], sat: ['09:30', '11:30', '15:00'], sun: ['11:30'] },
         exceptions: [{ date: '2026-12-25', times: [] }, { date: '2027-01-01', times: [] }],
       },
-    }, now);
+    }, now, SYSTEM);
     createExperience(store, orgId, {
       name: 'Sunset Sail on the Tagus',
       description: 'Ninety minutes on a classic sailboat past Belém Tower and under the 25 de Abril bridge, with a glass of vinho verde.',
@@ -66,7 +67,7 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
       maxParticipants: 8,
       minNoticeMinutes: 120,
       schedule: { weekly: { wed: ['18:30'], fri: ['18:30'], sat: ['18:00'], sun: ['18:00'] } },
-    }, now + 1);
+    }, now + 1, SYSTEM);
     createExperience(store, orgId, {
       name: 'Pastel de Nata Workshop',
       description: 'Learn to bake the famous custard tarts with a local pastry chef, then eat your work with a bica.',
@@ -76,7 +77,7 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
       maxPerBooking: 4,
       maxAdvanceDays: 90,
       schedule: { weekly: { tue: ['14:00'], thu: ['14:00'], sat: ['10:00'] } },
-    }, now + 2);
+    }, now + 2, SYSTEM);
     store.setSetting(DEMO_ORG_SETTING, orgId);
     store.setSetting(DEMO_KEY_SETTING, created.publishableKey);
     return {

@@ -37,6 +37,7 @@ export {
   MAX_REPORT_DAYS, DailyReportQuery, DailyReportDay, DailyReport, OccupancyReportQuery, ExperienceOccupancy, OccupancyReport,
 } from './schemas/report.js';
 export { SCOPES, Scope, ApiKeyType, ApiKey, ApiKeyWithSecret, ApiKeyCreate, ApiKeyRevoked } from './schemas/api-key.js';
+export { ACTOR_TYPES, Activity, ActivityListQuery } from './schemas/activity.js';
 export { ROLES, Role, User, UserWithSetupUrl, UserCreate, UserPatch } from './schemas/user.js';
 export { Password, SessionCreate, PasswordSetup, Session, SignedOut } from './schemas/session.js';
 export { dataEnvelope, listEnvelope } from './schemas/envelope.js';

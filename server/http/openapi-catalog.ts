@@ -86,6 +86,7 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.CalendarFeedCreate, name: 'CalendarFeedCreate' },
   { schema: S.CalendarImport, name: 'CalendarImport', description: 'An external iCal calendar whose events block time slots.' },
   { schema: S.CalendarImportCreate, name: 'CalendarImportCreate' },
+  { schema: S.Activity, name: 'Activity', description: 'One change to the organization’s data, and who made it.' },
 
   { schema: S.ApiKey, name: 'ApiKey', description: 'An API key as listed: its first characters, never the key.' },
   { schema: S.ApiKeyWithSecret, name: 'ApiKeyWithSecret', description: 'A new key, with its value: shown only in this answer.' },
@@ -148,6 +149,7 @@ const eventBooking = {
   cancellationReason: null,
   cancelledAt: null,
   holdExpiresAt: null,
+  checkedInAt: null,
   createdAt: created,
   updatedAt: created,
 };
@@ -450,6 +452,16 @@ export const EXAMPLES: Record<string, unknown> = {
     lastError: null,
     eventCount: 4,
     createdAt: '2026-05-20T09:30:00.000Z',
+  },
+  Activity: {
+    id: id.activity,
+    actor: { type: 'user', id: id.user, name: 'Marta Sousa' },
+    action: 'booking.cancel',
+    targetType: 'booking',
+    targetId: id.booking,
+    summary: `Cancelled ${booking.bookingNumber} (2 guests, ${experienceRef.title})`,
+    ip: '203.0.113.24',
+    createdAt: created,
   },
   ApiKey: {
     id: id.apiKey,

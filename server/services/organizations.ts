@@ -1,5 +1,6 @@
 import { newId } from '../domain/ids.js';
-import { CLI } from '../domain/actor.js';
+import { CLI, type Actor } from '../domain/actor.js';
+import { recordActivity } from './activity.js';
 import { Refusal, notFound } from '../domain/refusal.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
@@ -34,7 +35,7 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
     store.insertOrganization(org);
     const secret = createApiKey(store, { orgId: org.id, name: 'Default secret key', type: 'secret' }, now);
     const publishable = createApiKey(store, { orgId: org.id, name: 'Default publishable key', type: 'publishable' }, now);
-    const feed = createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now);
+    const feed = createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now, CLI);
     const owner = input.owner && createUser(store, org.id, CLI, { ...input.owner, role: 'owner' }, publicUrl, now);
     return {
       organization: org,
@@ -48,7 +49,7 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
   });
 }
 
-export function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number): OrganizationRow {
+export function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number, actor: Actor): OrganizationRow {
   return store.transaction(() => {
     const current = getOrganization(store, orgId);
     if (patch.currency !== undefined && patch.currency !== current.currency && store.orgHasBookings(orgId)) {
@@ -65,6 +66,7 @@ export function updateOrganization(store: Store, orgId: string, patch: Organizat
       updatedAt: now,
     };
     store.updateOrganization(next);
+    recordActivity(store, orgId, actor, { action: 'organization.update', targetType: 'organization', targetId: orgId, summary: `Changed ${Object.keys(patch).join(', ')} of the organization` }, now);
     return next;
   });
 }
