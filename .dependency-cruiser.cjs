@@ -49,6 +49,13 @@ module.exports = {
       to: { path: '^(server|dashboard|demo|bench|e2e|reliability|scripts)/' },
     },
     {
+      name: 'dashboard-is-a-client',
+      comment: 'The dashboard talks to Outing over HTTP only (its api.ts), like any integrator, and shares nothing but the schemas.',
+      severity: 'error',
+      from: { path: '^dashboard/' },
+      to: { path: '^(server|widget|demo|bench|e2e|reliability|scripts)/' },
+    },
+    {
       name: 'shared-imports-nothing-of-ours',
       comment: 'The schemas are the contract every part builds on: they depend on zod alone.',
       severity: 'error',
@@ -59,7 +66,7 @@ module.exports = {
       name: 'no-circular',
       comment: 'Files that import each other in a loop have no floor to stand on.',
       severity: 'error',
-      from: { path: '^(server|widget|shared)/', pathNot: TESTS },
+      from: { path: '^(server|widget|dashboard|shared)/', pathNot: TESTS },
       to: { circular: true },
     },
   ],
