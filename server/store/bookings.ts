@@ -194,22 +194,10 @@ export function bookingStore(db: Db) {
     return countWhere(orgId, f);
   }
 
-  // Inserts are counted here, not by a trigger (migration 003 says why); a database that applied
-  // the first draft of 003 (which had an AFTER INSERT trigger) keeps counting by its trigger.
-  const countInsert = db.prepare(`INSERT INTO booking_counts (org_id, experience_id, status, n) VALUES (?, ?, ?, 1)
-    ON CONFLICT (org_id, experience_id, status) DO UPDATE SET n = n + 1`);
-  const countedByTrigger = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = 'booking_counts_insert'`).get() !== undefined;
-  const insertCounted = (row: BookingRow) => {
-    insert.run(row);
-    if (!countedByTrigger) countInsert.run(row.orgId, row.experienceId, row.status);
-  };
-  const insertCountedAtomically = db.transaction(insertCounted);
-
   return {
-    /** Inserts a booking and counts it, atomically (inside the caller's transaction when there is one). */
+    /** Inserts a booking; migration 003's trigger counts it in the same statement. */
     insertBooking(row: BookingRow): void {
-      if (db.inTransaction) insertCounted(row);
-      else insertCountedAtomically(row);
+      insert.run(row);
     },
     updateBooking(row: BookingRow): void {
       update.run(row);

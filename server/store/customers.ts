@@ -50,14 +50,6 @@ export function customerStore(db: Db) {
   const updateSameEmail = db.prepare(`UPDATE customers SET name = @name, phone = @phone,
     first_booking_at = @firstBookingAt, last_booking_at = @lastBookingAt, erased_at = @erasedAt,
     updated_at = @updatedAt WHERE id = @id AND email = @email`);
-  // Inserts are counted here, not by a trigger (migration 003 says why); see bookings.ts.
-  const countInsert = db.prepare('INSERT INTO customer_counts (org_id, n) VALUES (?, 1) ON CONFLICT (org_id) DO UPDATE SET n = n + 1');
-  const countedByTrigger = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = 'customer_counts_insert'`).get() !== undefined;
-  const insertCounted = (row: CustomerRow) => {
-    insert.run(row);
-    if (!countedByTrigger) countInsert.run(row.orgId);
-  };
-  const insertCountedAtomically = db.transaction(insertCounted);
   const byEmail = db.prepare(`SELECT ${COLUMNS} FROM customers c WHERE c.org_id = ? AND c.email = ?`);
   const recordByEmail = db.prepare(`SELECT ${RECORD_COLUMNS} FROM customers c WHERE c.org_id = ? AND c.email = ?`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM customers c WHERE c.org_id = ? AND c.id = ?`);
@@ -65,10 +57,9 @@ export function customerStore(db: Db) {
   const countAll = db.prepare('SELECT coalesce(sum(n), 0) FROM customer_counts WHERE org_id = ?').pluck();
 
   return {
-    /** Inserts a customer and counts it, atomically (inside the caller's transaction when there is one). */
+    /** Inserts a customer; migration 003's trigger counts it in the same statement. */
     insertCustomer(row: CustomerRow): void {
-      if (db.inTransaction) insertCounted(row);
-      else insertCountedAtomically(row);
+      insert.run(row);
     },
     updateCustomer(row: CustomerRow): void {
       if (updateSameEmail.run(row).changes === 0) update.run(row);

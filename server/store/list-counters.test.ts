@@ -182,14 +182,9 @@ describe('list counters (migration 003)', () => {
     expect(store.listBookings('org_b', {}, { limit: 1, offset: 0 }).total).toBe(0);
   });
 
-  it('count inserts once on a database whose migration 003 still had insert triggers (its first draft)', () => {
+  it('count rows written without the store too (a tool loading rows, a copy between databases)', () => {
     const db = openDatabase(':memory:');
     migrate(db);
-    db.exec(`CREATE TRIGGER booking_counts_insert AFTER INSERT ON bookings BEGIN
-      INSERT INTO booking_counts (org_id, experience_id, status, n) VALUES (new.org_id, new.experience_id, new.status, 1)
-      ON CONFLICT (org_id, experience_id, status) DO UPDATE SET n = n + 1; END;
-      CREATE TRIGGER customer_counts_insert AFTER INSERT ON customers BEGIN
-      INSERT INTO customer_counts (org_id, n) VALUES (new.org_id, 1) ON CONFLICT (org_id) DO UPDATE SET n = n + 1; END;`);
     const store = createStore(db);
     store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, createdAt: T0, updatedAt: T0 });
     store.insertExperience({
@@ -197,9 +192,14 @@ describe('list counters (migration 003)', () => {
       minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, createdAt: T0, updatedAt: T0,
     });
     store.insertCustomer(customer('org_a', 1));
+    db.exec(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_raw', 'org_a', 'raw@example.com', 'Raw', 0, 0)`);
     store.insertBooking(booking('org_a', 2, 'exp_a', 'cus_org_a_1', 'CONFIRMED', T0));
+    db.exec(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
+      guest_email, participants, unit_price, currency, source, metadata, sequence, created_at, updated_at)
+      VALUES ('bk_raw', 'org_a', 'BK-RAWRAW00', 'exp_a', 'cus_raw', 0, 1, 'PENDING', 'Raw', 'raw@example.com', 1, 100, 'EUR', 'API', '{}', 0, 0, 0)`);
     expectExactTotals(db, store, ['org_a'], { org_a: ['exp_a'] });
-    expect(store.listBookings('org_a', {}, { limit: 1, offset: 0 }).total).toBe(1);
+    expect(store.listBookings('org_a', {}, { limit: 1, offset: 0 }).total).toBe(2);
+    expect(store.listCustomers('org_a', undefined, { limit: 1, offset: 0 }).total).toBe(2);
     store.close();
   });
 
