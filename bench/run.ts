@@ -41,7 +41,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'warn' },
     json: { type: 'string' },
-    only: { type: 'string', default: 'ceiling,healthz,cold,list,availability,availability-day,bookings' },
+    only: { type: 'string', default: 'ceiling,healthz,cold,list,availability,availability-day,bookings,operator' },
     'server-node-options': { type: 'string', default: '' },
   },
 });
