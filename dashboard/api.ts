@@ -10,6 +10,7 @@ import { PasswordSetup, Session, SessionCreate, SignedOut } from '../shared/sche
 import { Manifest } from '../shared/schemas/manifest.js';
 import { Experience } from '../shared/schemas/experience.js';
 import { Booking } from '../shared/schemas/booking.js';
+import { Pagination } from '../shared/schemas/common.js';
 
 /** Why a call failed: the contract's error code, `NETWORK` when no answer came, `BAD_RESPONSE` for one we cannot read. */
 export class ApiError extends Error {
@@ -28,7 +29,38 @@ export interface CsvFile {
   filename: string;
 }
 
+/** A query string's values; empty ones are left out. */
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface ListPage<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+/**
+ * The plain calls every screen's actions are written with: each answer checked against the
+ * contract's schema, each failure an ApiError carrying the envelope's code and `details`.
+ */
+export interface Http {
+  get<S extends z.ZodType>(schema: S, path: string, query?: Query): Promise<z.infer<S>>;
+  /** A list route: one page of `item`s and the pagination beside it. */
+  list<S extends z.ZodType>(item: S, path: string, query?: Query): Promise<ListPage<z.infer<S>>>;
+  send<S extends z.ZodType>(schema: S, method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<z.infer<S>>;
+  /** A file route (CSV): the body as a Blob with the name the server gave it. */
+  download(path: string, query?: Query, fallbackName?: string): Promise<CsvFile>;
+}
+
+/** `?a=1&b=x` from a Query, or '' when nothing is left. */
+export function queryString(query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const q = params.toString();
+  return q ? `?${q}` : '';
+}
+
 export interface DashboardApi {
+  /** For every screen past Today: the same calls, any route. */
+  http: Http;
   getSession(): Promise<Session>;
   signIn(body: SessionCreate): Promise<Session>;
   setUpPassword(body: PasswordSetup): Promise<Session>;
@@ -85,7 +117,8 @@ export function createApi(csrfToken: () => string | undefined, fetchImpl: typeof
     return new ApiError(res.status, 'BAD_RESPONSE', `Unexpected answer (${res.status})`);
   }
 
-  async function call<S extends z.ZodType>(schema: S, path: string, init: RequestInit = {}): Promise<z.infer<S>> {
+  /** The success envelope's body, or the failure as an ApiError. */
+  async function envelope(path: string, init: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> {
     const res = await send(path, init);
     if (!res.ok) throw await failure(res);
     let body: unknown;
@@ -94,8 +127,16 @@ export function createApi(csrfToken: () => string | undefined, fetchImpl: typeof
     } catch {
       throw new ApiError(res.status, 'BAD_RESPONSE', `Unexpected answer (${res.status})`);
     }
-    const data = isRecord(body) && body['success'] === true ? schema.safeParse(body['data']) : undefined;
-    if (!data?.success) throw new ApiError(res.status, 'BAD_RESPONSE', 'The server answered in a shape this dashboard does not know');
+    if (!isRecord(body) || body['success'] !== true) throw unknownShape(res.status);
+    return { status: res.status, body };
+  }
+
+  const unknownShape = (status: number) => new ApiError(status, 'BAD_RESPONSE', 'The server answered in a shape this dashboard does not know');
+
+  async function call<S extends z.ZodType>(schema: S, path: string, init: RequestInit = {}): Promise<z.infer<S>> {
+    const { status, body } = await envelope(path, init);
+    const data = schema.safeParse(body['data']);
+    if (!data.success) throw unknownShape(status);
     return data.data;
   }
 
@@ -105,7 +146,25 @@ export function createApi(csrfToken: () => string | undefined, fetchImpl: typeof
     body: JSON.stringify(body),
   });
 
+  const http: Http = {
+    get: (schema, path, query) => call(schema, path + queryString(query)),
+    async list(item, path, query) {
+      const { status, body } = await envelope(path + queryString(query), {});
+      const data = item.array().safeParse(body['data']);
+      const pagination = Pagination.safeParse(body['pagination']);
+      if (!data.success || !pagination.success) throw unknownShape(status);
+      return { data: data.data, pagination: pagination.data };
+    },
+    send: (schema, method, path, body) => call(schema, path, body === undefined ? { method } : json(method, body)),
+    async download(path, query, fallbackName = 'download.csv') {
+      const res = await send(path + queryString(query), {});
+      if (!res.ok) throw await failure(res);
+      return { blob: await res.blob(), filename: filenameOf(res.headers.get('content-disposition')) ?? fallbackName };
+    },
+  };
+
   return {
+    http,
     getSession: () => call(Session, '/dashboard/api/session'),
     signIn: (body) => call(Session, '/dashboard/api/session', json('POST', body)),
     setUpPassword: (body) => call(Session, '/dashboard/api/setup', json('POST', body)),
@@ -117,10 +176,6 @@ export function createApi(csrfToken: () => string | undefined, fetchImpl: typeof
     listExperiences: () =>
       call(Experience.array(), '/v1/experiences?limit=100'),
     setCheckedIn: (id, checkedIn) => call(Booking, `/v1/bookings/${encodeURIComponent(id)}`, json('PATCH', { checkedIn })),
-    downloadManifestCsv: async (date) => {
-      const res = await send(`/v1/manifest.csv?date=${encodeURIComponent(date)}`, {});
-      if (!res.ok) throw await failure(res);
-      return { blob: await res.blob(), filename: filenameOf(res.headers.get('content-disposition')) ?? `manifest-${date}.csv` };
-    },
+    downloadManifestCsv: (date) => http.download('/v1/manifest.csv', { date }, `manifest-${date}.csv`),
   };
 }

@@ -38,3 +38,17 @@ export function money(amount: string, currency: string): string {
   }
 }
 
+
+/** `Tue, Dec 1, 2026, 10:00 AM`: an instant in `zone`, for a record's details. */
+export function dateTimeIn(instant: string, zone: string): string {
+  return memo(`dt${zone}`, () =>
+    new Intl.DateTimeFormat(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: zone }),
+  ).format(new Date(instant));
+}
+
+/** `Dec 1, 2026`: the calendar date of an instant in `zone`. */
+export function shortDateIn(instant: string, zone: string): string {
+  return memo(`sd${zone}`, () => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', timeZone: zone })).format(new Date(instant));
+}
+
+export const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;

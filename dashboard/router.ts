@@ -7,33 +7,71 @@ import { signal } from './state/signals.js';
 
 export const BASE = '/dashboard';
 
-export type Screen = 'today' | 'sign-in' | 'setup' | 'bookings' | 'reports' | 'settings' | 'not-found';
+export type Screen =
+  | 'today'
+  | 'sign-in'
+  | 'setup'
+  | 'bookings'
+  | 'booking'
+  | 'calendar'
+  | 'experiences'
+  | 'experience'
+  | 'customers'
+  | 'customer'
+  | 'insights'
+  | 'settings'
+  | 'not-found';
 
-const SCREENS: Record<string, Screen> = {
-  '': 'today',
-  '/': 'today',
-  '/sign-in': 'sign-in',
-  '/setup': 'setup',
-  '/bookings': 'bookings',
-  '/reports': 'reports',
-  '/settings': 'settings',
+/** `/bookings` lists; `/bookings/<id>` is one booking's page. */
+const SCREENS: Record<string, [list: Screen, one?: Screen]> = {
+  '': ['today'],
+  'sign-in': ['sign-in'],
+  setup: ['setup'],
+  bookings: ['bookings', 'booking'],
+  calendar: ['calendar'],
+  experiences: ['experiences', 'experience'],
+  customers: ['customers', 'customer'],
+  insights: ['insights'],
+  // `/settings/<section>`: the same screen, another section.
+  settings: ['settings', 'settings'],
 };
 
-export function screenOf(pathname: string): Screen {
-  if (!pathname.startsWith(BASE)) return 'not-found';
-  return SCREENS[pathname.slice(BASE.length).replace(/(.)\/$/, '$1')] ?? 'not-found';
+export interface Route {
+  screen: Screen;
+  /** The path's segment after the screen's: a record's id, `new`, or a settings section; '' when none. */
+  id: string;
 }
 
-export interface Location {
-  screen: Screen;
-  /** The part of the address after the screen: the query and the hash. */
+export function routeOf(pathname: string): Route {
+  if (pathname !== BASE && !pathname.startsWith(`${BASE}/`)) return { screen: 'not-found', id: '' };
+  const parts = pathname.slice(BASE.length + 1).replace(/\/$/, '').split('/');
+  const [first = '', second, ...rest] = parts;
+  const known = Object.hasOwn(SCREENS, first) ? SCREENS[first] : undefined;
+  if (!known || rest.length) return { screen: 'not-found', id: '' };
+  if (second === undefined) return { screen: known[0], id: '' };
+  let id: string;
+  try {
+    id = decodeURIComponent(second);
+  } catch {
+    return { screen: 'not-found', id: '' };
+  }
+  return known[1] && id ? { screen: known[1], id } : { screen: 'not-found', id: '' };
+}
+
+export const screenOf = (pathname: string): Screen => routeOf(pathname).screen;
+
+export interface Location extends Route {
+  /** The part of the address after the path: the query and the hash. */
   search: URLSearchParams;
   hash: string;
 }
 
+/** The address of a record's page: `pathTo('bookings', id)`. */
+export const pathTo = (screen: string, id?: string): string => `${BASE}/${screen}${id ? `/${encodeURIComponent(id)}` : ''}`;
+
 export function createRouter(win: Window = window) {
   const read = (): Location => ({
-    screen: screenOf(win.location.pathname),
+    ...routeOf(win.location.pathname),
     search: new URLSearchParams(win.location.search),
     hash: win.location.hash.slice(1),
   });
@@ -66,6 +104,13 @@ export function createRouter(win: Window = window) {
     go,
     /** The current address, to come back to after signing in. */
     here: () => win.location.pathname + win.location.search,
+    /** Replaces the query of the current address (filters, a page), keeping the path. */
+    setQuery(query: Record<string, string | number | undefined | null>, replace = false): void {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+      const q = params.toString();
+      go(`${win.location.pathname}${q ? `?${q}` : ''}`, replace);
+    },
     dispose() {
       win.removeEventListener('popstate', onPop);
       win.document.removeEventListener('click', onClick);

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
-import { openPage, type WatchedPage } from './browser.js';
+import type { openPage } from './browser.js';
+import { apiAs, dashboardPage as openDashboard, heading, overflow, ownerOf, signIn as signInAs, unexpected, type Owner } from './dashboard-helpers.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
 
@@ -17,29 +18,17 @@ const docs = resolve(import.meta.dirname, '../docs');
 const suite = useOutingAndChromium();
 let outing: OutingServer;
 let browser: Browser;
-let owner: { email: string; password: string };
+let owner: Owner;
 /** A day with guests: three bookings on the first day with a free Alfama walk, far enough ahead. */
 let busyDate: string;
 let bookingNumbers: string[];
 
-async function api<T = any>(path: string, init: RequestInit = {}): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${outing.origin}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${outing.secretKey}`, 'content-type': 'application/json', ...init.headers },
-  });
-  const body = (await res.json()) as { data: T };
-  return { status: res.status, data: body.data };
-}
+const api = <T = any>(path: string, init: RequestInit = {}) => apiAs<T>(outing, path, init);
 
 beforeAll(async () => {
   ({ outing, browser } = suite());
   await mkdir(artifacts, { recursive: true });
-  const printed = outing.output();
-  owner = {
-    email: /Owner e-mail:\s+(\S+)/.exec(printed)?.[1] ?? '',
-    password: /Owner password:\s+(\S+)/.exec(printed)?.[1] ?? '',
-  };
-  expect(owner.password, printed).not.toBe('');
+  owner = ownerOf(outing);
 
   const experiences = (await api<{ id: string; name: string }[]>('/v1/experiences')).data;
   const walk = experiences.find((x) => x.name === 'Alfama Old Town Walk')!;
@@ -72,33 +61,8 @@ beforeAll(async () => {
   busyDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date(slot.startTime));
 });
 
-/** A page that also reports CSP violations, which Chromium may not always log as errors. */
-async function dashboardPage(options: Parameters<typeof openPage>[1] = {}): Promise<WatchedPage> {
-  const watched = await openPage(browser, options);
-  await watched.page.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)),
-  );
-  return watched;
-}
-
-async function signIn(page: Page, password = owner.password): Promise<void> {
-  await page.getByLabel('Email').fill(owner.email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/**
- * Problems but the browser's own line for an answer the contract gives on purpose: Chromium logs
- * every 4xx of fetch ("Failed to load resource"), and signing in wrong (401), asking who is signed
- * in while nobody is (401) and a refused password (400) are such answers, shown to the person.
- */
-const unexpected = (problems: string[], ...statuses: number[]) =>
-  problems.filter((p) => !statuses.some((s) => p === `console.error: Failed to load resource: the server responded with a status of ${s} (${s === 400 ? 'Bad Request' : 'Unauthorized'})`));
-
-const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
-
-/** No horizontal scrolling (WCAG 1.4.10). */
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+const dashboardPage = (options: Parameters<typeof openPage>[1] = {}) => openDashboard(browser, options);
+const signIn = (page: Page, password = owner.password) => signInAs(page, owner, password);
 
 describe('the dashboard', () => {
   it('is served under its strict headers at every path but its API', async () => {
@@ -187,11 +151,6 @@ describe('the dashboard', () => {
     const csv = await readFile((await download.path())!, 'utf8');
     for (const n of bookingNumbers) expect(csv).toContain(n);
     expect(csv).toMatch(new RegExp(`${bookingNumbers[0]}.*yes`));
-
-    // Placeholder screens say so.
-    await page.getByRole('link', { name: 'Bookings' }).click();
-    await heading(page, 'Bookings');
-    await page.getByText('Coming soon').waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading(page, 'Sign in');
@@ -311,9 +270,9 @@ describe('the dashboard', () => {
     await page.goto(`${outing.origin}/dashboard?date=${busyDate}`);
     await page.getByText('Ana Lima').waitFor();
     expect(await violations(page, 'html'), 'today with guests').toEqual([]);
-    await page.goto(`${outing.origin}/dashboard/reports`);
-    await heading(page, 'Reports');
-    expect(await violations(page, 'html'), 'coming soon').toEqual([]);
+    await page.goto(`${outing.origin}/dashboard/no-such-screen`);
+    await heading(page, 'Page not found');
+    expect(await violations(page, 'html'), 'not found').toEqual([]);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading(page, 'Sign in');
 
@@ -339,9 +298,6 @@ describe('the dashboard', () => {
       await page.getByText('Chloé Martin').waitFor();
       expect(await overflow(page), `${width}px today`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${artifacts}/dashboard-today-${width}.png`, fullPage: true });
-      await page.goto(`${outing.origin}/dashboard/settings`);
-      await heading(page, 'Settings');
-      expect(await overflow(page), `${width}px coming soon`).toBeLessThanOrEqual(0);
       await page.goto(`${outing.origin}/dashboard/setup#x`);
       await heading(page, 'Set password');
       expect(await overflow(page), `${width}px set password`).toBeLessThanOrEqual(0);

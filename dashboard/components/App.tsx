@@ -1,10 +1,36 @@
 import type { JSX } from 'preact';
-import { ComingSoon, comingSoonTitle } from '../screens/ComingSoon.js';
+import type { Screen } from '../router.js';
+import { Booking, titleBooking } from '../screens/Booking.js';
+import { Bookings, titleBookings } from '../screens/Bookings.js';
+import { Calendar, titleCalendar } from '../screens/Calendar.js';
+import { Customer, titleCustomer } from '../screens/Customer.js';
+import { Customers, titleCustomers } from '../screens/Customers.js';
+import { Experience, titleExperience } from '../screens/Experience.js';
+import { Experiences, titleExperiences } from '../screens/Experiences.js';
+import { Insights, titleInsights } from '../screens/Insights.js';
+import { NotFound } from '../screens/NotFound.js';
 import { SetPassword } from '../screens/SetPassword.js';
+import { Settings, titleSettings } from '../screens/Settings.js';
 import { SignIn } from '../screens/SignIn.js';
 import { Today } from '../screens/Today.js';
 import type { Model } from '../state/model.js';
 import { Layout } from './Layout.js';
+
+type View = (props: { m: Model }) => JSX.Element;
+
+/** Every signed-in screen: its page title (from the model, so a record's page names the record) and its view. */
+const SIGNED_IN: Partial<Record<Screen, [title: (m: Model) => string, view: View]>> = {
+  today: [() => 'Today', Today],
+  bookings: [titleBookings, Bookings],
+  booking: [titleBooking, Booking],
+  calendar: [titleCalendar, Calendar],
+  experiences: [titleExperiences, Experiences],
+  experience: [titleExperience, Experience],
+  customers: [titleCustomers, Customers],
+  customer: [titleCustomer, Customer],
+  insights: [titleInsights, Insights],
+  settings: [titleSettings, Settings],
+};
 
 /** The page title of what is on screen: it is the first thing a screen reader says after a move. */
 export function titleOf(m: Model): string {
@@ -12,7 +38,8 @@ export function titleOf(m: Model): string {
   if (screen === 'setup') return 'Set password';
   if (m.checking.value) return 'Loading';
   if (!m.session.value) return 'Sign in';
-  return screen === 'today' ? 'Today' : comingSoonTitle(screen);
+  if (!m.mayOpen(screen)) return 'Not available to your role';
+  return SIGNED_IN[screen]?.[0](m) ?? 'Page not found';
 }
 
 export function App({ m }: { m: Model }): JSX.Element {
@@ -27,5 +54,6 @@ export function App({ m }: { m: Model }): JSX.Element {
   }
   // Until the router has moved a signed-out visitor to the sign-in address.
   if (!m.session.value) return <SignIn m={m} />;
-  return <Layout m={m}>{screen === 'today' ? <Today m={m} /> : <ComingSoon screen={screen} />}</Layout>;
+  const View = SIGNED_IN[screen]?.[1];
+  return <Layout m={m}>{!m.mayOpen(screen) ? <NotFound forbidden /> : View ? <View m={m} /> : <NotFound />}</Layout>;
 }

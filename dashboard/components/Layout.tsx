@@ -2,10 +2,14 @@ import type { ComponentChildren, JSX } from 'preact';
 import { BASE, type Screen } from '../router.js';
 import type { Model } from '../state/model.js';
 
-const NAV: { screen: Screen; label: string; path: string }[] = [
+/** `also`: the record screens under a list, so the list's link stays current on a record's page. */
+const NAV: { screen: Screen; also?: Screen; label: string; path: string }[] = [
   { screen: 'today', label: 'Today', path: BASE },
-  { screen: 'bookings', label: 'Bookings', path: `${BASE}/bookings` },
-  { screen: 'reports', label: 'Reports', path: `${BASE}/reports` },
+  { screen: 'bookings', also: 'booking', label: 'Bookings', path: `${BASE}/bookings` },
+  { screen: 'calendar', label: 'Calendar', path: `${BASE}/calendar` },
+  { screen: 'experiences', also: 'experience', label: 'Experiences', path: `${BASE}/experiences` },
+  { screen: 'customers', also: 'customer', label: 'Customers', path: `${BASE}/customers` },
+  { screen: 'insights', label: 'Insights', path: `${BASE}/insights` },
   { screen: 'settings', label: 'Settings', path: `${BASE}/settings` },
 ];
 
@@ -24,9 +28,9 @@ export function Layout({ m, children }: { m: Model; children: ComponentChildren 
         </p>
         <nav aria-label="Dashboard">
           <ul>
-            {NAV.map((n) => (
+            {NAV.filter((n) => m.mayOpen(n.screen)).map((n) => (
               <li key={n.screen}>
-                <a href={n.path} aria-current={n.screen === screen ? 'page' : undefined}>
+                <a href={n.path} aria-current={n.screen === screen || n.also === screen ? 'page' : undefined}>
                   {n.label}
                 </a>
               </li>

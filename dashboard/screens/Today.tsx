@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import type { ManifestBooking, ManifestSlot } from '../../shared/index.js';
-import { dateIn, longDate, money, timeIn } from '../format.js';
+import { dateIn, longDate, money, plural, timeIn } from '../format.js';
 import type { Model } from '../state/model.js';
 
 const STATUS: Record<ManifestBooking['status'], string> = {
@@ -9,7 +9,6 @@ const STATUS: Record<ManifestBooking['status'], string> = {
   CANCELLED: 'Cancelled',
 };
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): JSX.Element {
   const checked = b.checkedInAt !== null;

@@ -4,19 +4,21 @@
  */
 import type { Manifest, ManifestBooking, Session } from '../../shared/index.js';
 import { ApiError, type DashboardApi } from '../api.js';
-import { BASE, type Router } from '../router.js';
+import { BASE, type Router, type Screen } from '../router.js';
 import { batch, computed, signal } from './signals.js';
 import { addDays } from './dates.js';
+import { fieldsOf, idleForm, saveFile, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
+import { createBookingsModel } from './bookings.js';
+import { createCalendarModel } from './calendar.js';
+import { createCustomersModel } from './customers.js';
+import { createExperiencesModel } from './experiences.js';
+import { createInsightsModel } from './insights.js';
+import { createSettingsModel } from './settings.js';
 
-export interface FormState {
-  busy: boolean;
-  /** For the whole form, shown in an alert. */
-  error: string | null;
-  /** By field name (the `details[].path` of the contract's errors). */
-  fields: Record<string, string>;
-}
+export type { FormState } from './context.js';
 
-const idleForm: FormState = { busy: false, error: null, fields: {} };
+/** The screens only owners see; staff get a page saying so (the API would refuse them anyway). */
+export const OWNERS_ONLY: ReadonlySet<Screen> = new Set(['experiences', 'experience', 'insights', 'settings']);
 
 export interface DayState {
   /** What the address asked for; null: today in the organization's zone. */
@@ -24,24 +26,6 @@ export interface DayState {
   manifest: Manifest | null;
   loading: boolean;
   error: string | null;
-}
-
-/** What a person can do about a refusal, in a sentence; the server's message otherwise. */
-function sentenceFor(e: unknown): string {
-  if (!(e instanceof ApiError)) return 'Something went wrong in the dashboard. Reload the page and try again.';
-  switch (e.code) {
-    case 'NETWORK':
-      return 'Outing could not be reached. Check the connection and try again.';
-    case 'RATE_LIMITED':
-      return 'Too many attempts. Wait a few minutes and try again.';
-    case 'FORBIDDEN':
-      return 'Your role does not allow this. Ask an owner of the organization.';
-    case 'INTERNAL_ERROR':
-    case 'BAD_RESPONSE':
-      return 'Outing could not answer just now. Try again in a moment.';
-    default:
-      return e.message;
-  }
 }
 
 export function createModel(api: DashboardApi, router: Router) {
@@ -65,6 +49,31 @@ export function createModel(api: DashboardApi, router: Router) {
   /** The element id that keyboard focus moves to after the next render. */
   let focusId: string | null = null;
 
+  const ctx: AreaContext = {
+    http: api.http,
+    router,
+    session,
+    ended: (e) => ended(e),
+    focus: (id) => void (focusId = id),
+  };
+  const bookings = createBookingsModel(ctx);
+  const customers = createCustomersModel(ctx);
+  const experiences = createExperiencesModel(ctx);
+  const calendar = createCalendarModel(ctx);
+  const insights = createInsightsModel(ctx);
+  const settings = createSettingsModel(ctx);
+  const AREAS: Partial<Record<Screen, Area>> = {
+    bookings,
+    booking: bookings,
+    customers,
+    customer: customers,
+    experiences,
+    experience: experiences,
+    calendar,
+    insights,
+    settings,
+  };
+
   const signedIn = (s: Session) => {
     batch(() => {
       session.value = s;
@@ -83,6 +92,7 @@ export function createModel(api: DashboardApi, router: Router) {
       zones.value = null;
       saving.value = new Set();
       dayAlert.value = null;
+      for (const area of new Set(Object.values(AREAS))) area.reset();
     });
   };
 
@@ -96,7 +106,8 @@ export function createModel(api: DashboardApi, router: Router) {
 
   /** Sends the person where the address and the session allow. Runs on every navigation. */
   function route(): void {
-    const { screen, search } = router.location.peek();
+    const location = router.location.peek();
+    const { screen, search } = location;
     if (screen === 'setup' || checking.peek()) return;
     if (!session.peek()) {
       if (screen !== 'sign-in') {
@@ -115,7 +126,10 @@ export function createModel(api: DashboardApi, router: Router) {
       const asked = search.get('date');
       const d = day.peek();
       if (asked !== d.asked || (!d.manifest && !d.loading && !d.error)) void loadDay(asked);
+      return;
     }
+    if (OWNERS_ONLY.has(screen) && session.peek()?.user.role !== 'owner') return;
+    AREAS[screen]?.enter(location);
   }
 
   async function loadDay(asked: string | null): Promise<void> {
@@ -290,27 +304,14 @@ export function createModel(api: DashboardApi, router: Router) {
       });
     },
 
-    /**
-     * The day's CSV. A plain link cannot send the CSRF header that /v1 wants with the cookie, so
-     * the file is fetched and handed to the browser as a Blob URL (same origin: the CSP allows it).
-     */
+    /** The day's CSV, as a download. */
     async downloadCsv(): Promise<void> {
       const date = day.peek().manifest?.date;
       if (!date || downloading.peek()) return;
       downloading.value = true;
       dayAlert.value = null;
       try {
-        const file = await api.downloadManifestCsv(date);
-        const url = URL.createObjectURL(file.blob);
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = file.filename;
-        a.hidden = true;
-        document.body.append(a);
-        a.click();
-        a.remove();
-        // The download has its own copy once it has started; a minute is far more than it needs.
-        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+        saveFile(await api.downloadManifestCsv(date));
       } catch (e) {
         if (!ended(e)) dayAlert.value = `The CSV file could not be made: ${sentenceFor(e)}`;
       } finally {
@@ -340,18 +341,16 @@ export function createModel(api: DashboardApi, router: Router) {
     /** The zone each slot's time is shown in. */
     zoneOf: (experienceId: string): string => zones.value?.get(experienceId) ?? day.value.manifest?.timezone ?? 'UTC',
     guests: computed(() => day.value.manifest?.slots.reduce((n, s) => n + s.booked, 0) ?? 0),
+    /** Whether the signed-in person may see a screen (staff: Today, Bookings, Calendar, Customers). */
+    mayOpen: (screen: Screen): boolean => !OWNERS_ONLY.has(screen) || session.value?.user.role === 'owner',
+    bookings,
+    customers,
+    experiences,
+    calendar,
+    insights,
+    settings,
     ...actions,
   };
-}
-
-/** The contract's `details[].path` as field names: `password`, `email`. */
-function fieldsOf(e: ApiError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const d of e.details) {
-    const name = d.path.split('.')[0] ?? '';
-    if (name && !fields[name]) fields[name] = d.message.endsWith('.') ? d.message : `${d.message}.`;
-  }
-  return fields;
 }
 
 export type Model = ReturnType<typeof createModel>;

@@ -3,7 +3,7 @@
  * and two guests, and every call recorded. A test changes `answers` to make a call fail.
  */
 import type { Manifest, Session } from '../../shared/index.js';
-import { ApiError, type DashboardApi } from '../api.js';
+import { ApiError, type DashboardApi, type Http } from '../api.js';
 
 export const PASSWORD = 'a long walk through Alfama';
 
@@ -54,7 +54,15 @@ export function manifestOf(date: string, withGuests = true): Manifest {
   };
 }
 
-export function fakeApi(options: { signedIn?: boolean; today?: string } = {}) {
+/** Every call refused as unknown: a screen's test passes its own `http` for the routes it uses. */
+export const noHttp: Http = {
+  get: (_schema, path) => Promise.reject(new ApiError(404, 'NOT_FOUND', `Not faked: GET ${path}`)),
+  list: (_schema, path) => Promise.reject(new ApiError(404, 'NOT_FOUND', `Not faked: GET ${path}`)),
+  send: (_schema, method, path) => Promise.reject(new ApiError(404, 'NOT_FOUND', `Not faked: ${method} ${path}`)),
+  download: (path) => Promise.reject(new ApiError(404, 'NOT_FOUND', `Not faked: GET ${path}`)),
+};
+
+export function fakeApi(options: { signedIn?: boolean; today?: string; http?: Http; session?: Session } = {}) {
   const calls: string[] = [];
   const tokens: (string | undefined)[] = [];
   let signedIn = options.signedIn ?? false;
@@ -82,11 +90,13 @@ export function fakeApi(options: { signedIn?: boolean; today?: string } = {}) {
   };
   const unauthorized = () => new ApiError(401, 'UNAUTHORIZED', 'Sign in first: no live session');
 
+  const me = options.session ?? session;
   const api: DashboardApi = {
+    http: options.http ?? noHttp,
     getSession: () =>
       answer('getSession', () => {
         if (!signedIn) throw unauthorized();
-        return session;
+        return me;
       }),
     signIn: ({ email, password }) =>
       answer('signIn', () => {
