@@ -1,9 +1,223 @@
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
+import type { Activity, Payment } from '../../shared/index.js';
+import { BookingDialog } from '../components/booking-actions.js';
+import { StatusBadge } from '../components/booking-table.js';
+import { dateTimeIn, money, timeIn } from '../format.js';
+import { pathTo } from '../router.js';
+import { paidOf, type ActionKind, type BookingRecord } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
-import { Placeholder } from './Placeholder.js';
+import '../styles/bookings.css';
 
-export const titleBooking = (m: Model): string => (void m, 'Booking');
+export const titleBooking = (m: Model): string => {
+  const b = m.bookings.page.value.booking;
+  return b ? `Booking ${b.bookingNumber}` : 'Booking';
+};
+
+const ACTIONS: [ActionKind, string][] = [
+  ['time', 'Change time'],
+  ['participants', 'Change participants'],
+  ['payment', 'Record payment'],
+  ['cancel', 'Cancel booking'],
+];
+
+function Row({ term, children }: { term: string; children: ComponentChildren }): JSX.Element {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: string | null; zone: string }): JSX.Element {
+  const meta = Object.entries(b.metadata);
+  const due = paid === null ? 0 : Math.round(Number(b.total) * 100) - Math.round(Number(paid) * 100);
+  return (
+    <dl class="details">
+      <Row term="Status">
+        <StatusBadge status={b.status} />
+        {b.holdExpiresAt ? ` · held until ${dateTimeIn(b.holdExpiresAt, zone)}` : ''}
+      </Row>
+      <Row term="Experience">{b.experience.title}</Row>
+      <Row term="Time">
+        <time dateTime={b.timeSlot.startTime}>{dateTimeIn(b.timeSlot.startTime, zone)}</time>–{timeIn(b.timeSlot.endTime, zone)}{' '}
+        <span class="zone">{zone} time</span>
+      </Row>
+      <Row term="Guest">
+        {b.guestName}
+        <br />
+        <a href={`mailto:${b.guestEmail}`}>{b.guestEmail}</a>
+        {b.guestPhone ? (
+          <>
+            <br />
+            <a href={`tel:${b.guestPhone}`}>{b.guestPhone}</a>
+          </>
+        ) : null}
+      </Row>
+      <Row term="Participants">{String(b.totalParticipants)}</Row>
+      <Row term="Total">
+        {money(b.total, b.currency)}
+        {b.unitPrice !== null ? <span class="quiet"> ({b.totalParticipants} × {money((b.unitPrice / 100).toFixed(2), b.currency)})</span> : null}
+      </Row>
+      <Row term="Paid">
+        {paid === null ? '…' : money(paid, b.currency)}
+        {due > 0 && b.status !== 'CANCELLED' ? <span class="owed"> · {money((due / 100).toFixed(2), b.currency)} still due</span> : null}
+      </Row>
+      <Row term="Source">{b.source === 'WIDGET' ? 'Widget (booked by the guest)' : 'API'}</Row>
+      <Row term="Checked in">{b.checkedInAt ? dateTimeIn(b.checkedInAt, zone) : 'Not yet'}</Row>
+      <Row term="Booked">{dateTimeIn(b.createdAt, zone)}</Row>
+      {b.cancelledAt ? (
+        <Row term="Cancelled">
+          {dateTimeIn(b.cancelledAt, zone)}
+          {b.cancellationReason ? `: ${b.cancellationReason}` : ' (no reason given)'}
+        </Row>
+      ) : null}
+      <Row term="Metadata">
+        {meta.length ? (
+          <dl class="metadata">
+            {meta.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          'None'
+        )}
+      </Row>
+    </dl>
+  );
+}
+
+function Payments({ payments, zone }: { payments: Payment[] | null; zone: string }): JSX.Element {
+  return (
+    <section aria-labelledby="payments-heading">
+      <h2 id="payments-heading">Payments</h2>
+      {payments === null ? (
+        <p class="quiet">Loading…</p>
+      ) : payments.length ? (
+        <div class="table-wrap">
+          <table class="records">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Method</th>
+                <th scope="col">Reference</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.map((p) => (
+                <tr key={p.id}>
+                  <td data-label="Date">{dateTimeIn(p.createdAt, zone)}</td>
+                  <td data-label="Amount" class="num">
+                    {money(p.amount, p.currency)}
+                  </td>
+                  <td data-label="Status">
+                    {p.status === 'SUCCEEDED' ? 'Received' : `Failed${p.failureReason ? `: ${p.failureReason}` : ''}`}
+                    {p.refundRequired ? <strong class="owed"> · refund due</strong> : null}
+                  </td>
+                  <td data-label="Method">{p.provider === 'manual' ? 'Recorded by hand' : p.provider === 'stripe' ? 'Stripe' : p.provider}</td>
+                  <td data-label="Reference">{p.reference ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p class="quiet">No payments yet. When the guest pays at the desk or by transfer, use “Record payment”.</p>
+      )}
+    </section>
+  );
+}
+
+function ActivityLog({ activity, owner, zone }: { activity: Activity[] | null; owner: boolean; zone: string }): JSX.Element {
+  return (
+    <section aria-labelledby="activity-heading">
+      <h2 id="activity-heading">Activity</h2>
+      {!owner ? (
+        <p class="quiet">The activity log is shown to owners of the organization.</p>
+      ) : activity === null ? (
+        <p class="quiet">Loading…</p>
+      ) : activity.length ? (
+        <ol class="activity">
+          {activity.map((a) => (
+            <li key={a.id}>
+              <time dateTime={a.createdAt}>{dateTimeIn(a.createdAt, zone)}</time> <span>{a.summary}</span>{' '}
+              <span class="quiet">by {a.actor.name}</span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="quiet">Nothing recorded yet.</p>
+      )}
+    </section>
+  );
+}
 
 export function Booking({ m }: { m: Model }): JSX.Element {
-  return <Placeholder title={titleBooking(m)} />;
+  const b = m.bookings;
+  const { booking, payments, activity, loading, error } = b.page.value;
+  const zone = booking ? b.zones.zoneOf(booking.experience.id) : 'UTC';
+  const tickets = booking?.tickets ?? [];
+  return (
+    <main id="main" class="booking">
+      <p class="back">
+        <a href={pathTo('bookings')}>All bookings</a>
+      </p>
+      <h1 id="heading" tabIndex={-1}>
+        {titleBooking(m)}
+      </h1>
+      {loading && !booking ? <p role="status">Loading the booking…</p> : null}
+      {error ? (
+        <div class="alert" role="alert">
+          <p>{error}</p>
+          <button type="button" onClick={() => b.retry()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {booking ? (
+        <>
+          <p class="notice-line" id="booking-notice" role="status" tabIndex={-1}>
+            {b.notice.value ? <span class="notice">{b.notice.value}</span> : null}
+          </p>
+          {booking.status === 'CANCELLED' ? (
+            <p class="quiet">This booking is cancelled: its time, participants and payments can no longer change.</p>
+          ) : (
+            <div class="actions-row">
+              {ACTIONS.map(([kind, label]) => (
+                <button key={kind} type="button" id={`open-${kind}`} class={kind === 'cancel' ? 'danger-outline' : undefined} onClick={() => b.open(kind)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+          )}
+          <section aria-labelledby="details-heading">
+            <h2 id="details-heading">Details</h2>
+            <Details booking={booking} paid={payments ? paidOf(payments) : null} zone={zone} />
+          </section>
+          {tickets.length ? (
+            <section aria-labelledby="tickets-heading">
+              <h2 id="tickets-heading">Tickets</h2>
+              <ul class="tickets">
+                {tickets.map((t) => (
+                  <li key={t.categoryId}>
+                    {t.quantity} × {t.name}, {money((t.unitPrice / 100).toFixed(2), booking.currency)} each
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <Payments payments={payments} zone={zone} />
+          <ActivityLog activity={activity} owner={b.isOwner()} zone={zone} />
+          <BookingDialog m={m} booking={booking} zone={zone} />
+        </>
+      ) : null}
+    </main>
+  );
 }

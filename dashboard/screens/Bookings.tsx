@@ -1,9 +1,102 @@
 import type { JSX } from 'preact';
+import { BookingTable } from '../components/booking-table.js';
+import { Field, formOf, Select } from '../components/Field.js';
+import { Pager } from '../components/Pager.js';
+import { plural } from '../format.js';
+import { pathTo } from '../router.js';
 import type { Model } from '../state/model.js';
-import { Placeholder } from './Placeholder.js';
+import '../styles/bookings.css';
 
 export const titleBookings = (m: Model): string => (void m, 'Bookings');
 
+const STATUS_OPTIONS = [
+  ['', 'Any status'],
+  ['CONFIRMED', 'Confirmed'],
+  ['PENDING', 'Awaiting payment'],
+  ['CANCELLED', 'Cancelled'],
+] as const;
+
+function Filters({ m }: { m: Model }): JSX.Element {
+  const b = m.bookings;
+  const f = b.list.value.filters;
+  const zone = b.zones.orgZone();
+  const filtered = !!(f.q || f.status || f.startDate || f.endDate);
+  return (
+    <form
+      class="filters"
+      role="search"
+      aria-label="Bookings"
+      onSubmit={(e) => {
+        const form = formOf(e);
+        b.filter({ q: form.value('q'), status: form.value('status'), startDate: form.value('startDate'), endDate: form.value('endDate') });
+      }}
+    >
+      <Field name="q" type="search" label="Search" hint="Booking number, guest name or e-mail" value={f.q} required={false} />
+      <Select name="status" label="Status" options={STATUS_OPTIONS} value={f.status} />
+      <Field name="startDate" type="date" label="From" value={f.startDate} required={false} />
+      <Field name="endDate" type="date" label="To" value={f.endDate} required={false} />
+      <p class="hint dates-hint">Dates of the tour, in the organization's time zone{zone ? ` (${zone})` : ''}; both ends included.</p>
+      <div class="buttons">
+        <button type="submit" class="primary">
+          Show bookings
+        </button>
+        {filtered ? (
+          <a class="button" href={pathTo('bookings')}>
+            Clear filters
+          </a>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
 export function Bookings({ m }: { m: Model }): JSX.Element {
-  return <Placeholder title={titleBookings(m)} />;
+  const b = m.bookings;
+  const { page, loading, error, filters } = b.list.value;
+  const filtered = !!(filters.q || filters.status || filters.startDate || filters.endDate);
+  return (
+    <main id="main" class="bookings">
+      <h1 id="heading" tabIndex={-1}>
+        Bookings
+      </h1>
+      <Filters m={m} />
+      <p class="status-line" role="status">
+        {loading ? 'Loading bookings…' : page ? `${plural(page.pagination.total, 'booking', 'bookings')}${filtered ? ' match' : ''}` : ''}
+      </p>
+      {error ? (
+        <div class="alert" role="alert">
+          <p>{error}</p>
+          <button type="button" onClick={() => b.retry()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {page && !page.data.length ? (
+        <div class="empty">
+          {filtered ? (
+            <>
+              <h2>No bookings match</h2>
+              <p>
+                Try part of the name or e-mail, another status or a wider range of dates, or <a href={pathTo('bookings')}>show every booking</a>.
+              </p>
+            </>
+          ) : (
+            <>
+              <h2>No bookings yet</h2>
+              <p>
+                Guests book through the widget on your site; integrations add bookings with the API (<code>POST /v1/bookings</code>). Each one
+                appears here.
+              </p>
+            </>
+          )}
+        </div>
+      ) : null}
+      {page?.data.length ? (
+        <>
+          <BookingTable rows={page.data} zoneOf={b.zones.zoneOf} caption="Bookings, by time" />
+          <Pager pagination={page.pagination} href={b.pageHref} label="Pages of bookings" />
+        </>
+      ) : null}
+    </main>
+  );
 }

@@ -1,16 +1,418 @@
-/** The Bookings screens' state and actions. */
-import type { Location } from '../router.js';
-import type { Area, AreaContext } from './context.js';
+/**
+ * The Bookings screens' state and actions: the filtered list, and one booking's page with its
+ * payments, its activity and the four changes an operator makes to it (cancel, move, resize, pay).
+ */
+import { z } from 'zod';
+import { Activity, Availability, Booking, DailyReport, Payment } from '../../shared/index.js';
+import type { TimeSlotAvailability } from '../../shared/index.js';
+import { ApiError, type ListPage, type Query } from '../api.js';
+import { pathTo, type Location } from '../router.js';
+import { batch, signal } from './signals.js';
+import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
+
+/** One ticket of a price category, as the booking record carries them once categories exist. */
+const Ticket = z.object({ categoryId: z.string(), name: z.string(), type: z.string(), quantity: z.int(), unitPrice: z.int() });
+
+/**
+ * The booking record, read a little wider than the shared schema: `tickets` is kept when the
+ * server sends it (the shared object strips unknown keys), and a ticketed booking's `unitPrice`
+ * is null.
+ */
+export const BookingRecord = Booking.extend({ unitPrice: z.int().nullable(), tickets: z.array(Ticket).optional() });
+export type BookingRecord = z.infer<typeof BookingRecord>;
+
+/** Only what the zones need of an experience record. */
+const ExperienceZone = z.object({ id: z.string(), schedule: z.object({ timezone: z.string().nullable() }).nullable() });
+
+const STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export const PAGE_SIZE = 20;
+
+/**
+ * Experience id → the IANA zone its times are shown in. An experience whose schedule names no
+ * zone follows the organization's, which staff cannot read from /v1/organization; the daily
+ * report (bookings:read, which anyone on these screens has) names it too.
+ */
+export function createZones(ctx: AreaContext) {
+  const known = signal<ReadonlyMap<string, string>>(new Map());
+  let org: string | null = null;
+  let all: Promise<void> | null = null;
+
+  const learn = (entries: [string, string][]) => {
+    known.value = new Map([...known.peek(), ...entries]);
+  };
+
+  async function fetchAll(): Promise<void> {
+    const day = new Date().toISOString().slice(0, 10);
+    const report = ctx.http.get(DailyReport, '/v1/reports/daily', { startDate: day, endDate: day });
+    const experiences: z.infer<typeof ExperienceZone>[] = [];
+    // Pages of 100 until the catalogue ends (ten pages is more than any tour company has).
+    for (let offset = 0, more = true; more && offset < 1000; offset += 100) {
+      const page = await ctx.http.list(ExperienceZone, '/v1/experiences', { limit: 100, offset });
+      experiences.push(...page.data);
+      more = page.pagination.hasMore;
+    }
+    org = (await report).timezone;
+    learn(experiences.map((x) => [x.id, x.schedule?.timezone ?? org!]));
+  }
+
+  return {
+    known,
+    /** The zone of an experience; UTC, named as such, until it is known. */
+    zoneOf: (experienceId: string): string => known.value.get(experienceId) ?? org ?? 'UTC',
+    has: (experienceId: string): boolean => known.peek().has(experienceId),
+    orgZone(): string | null {
+      void known.value;
+      return org;
+    },
+    learn: (experienceId: string, zone: string) => learn([[experienceId, zone]]),
+    /** Every experience's zone, once per session; a failure leaves times in UTC and is tried again next time. */
+    loadAll(): Promise<void> {
+      all ??= fetchAll().catch((e: unknown) => {
+        all = null;
+        ctx.ended(e);
+      });
+      return all;
+    },
+    reset(): void {
+      known.value = new Map();
+      org = null;
+      all = null;
+    },
+  };
+}
+
+export type Zones = ReturnType<typeof createZones>;
+
+export interface BookingFilters {
+  q: string;
+  status: string;
+  startDate: string;
+  endDate: string;
+  offset: number;
+}
+
+/** The filters an address asks for; anything malformed is left out rather than sent. */
+export function filtersOf(search: URLSearchParams): BookingFilters {
+  const date = (name: string) => (DATE.test(search.get(name) ?? '') ? search.get(name)! : '');
+  const status = search.get('status') ?? '';
+  const offset = Number(search.get('offset') ?? 0);
+  return {
+    q: (search.get('q') ?? '').trim().slice(0, 200),
+    status: (STATUSES as readonly string[]).includes(status) ? status : '',
+    startDate: date('startDate'),
+    endDate: date('endDate'),
+    offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+  };
+}
+
+export interface BookingListState {
+  filters: BookingFilters;
+  page: ListPage<BookingRecord> | null;
+  loading: boolean;
+  error: string | null;
+}
+
+export interface BookingPageState {
+  id: string;
+  booking: BookingRecord | null;
+  payments: Payment[] | null;
+  /** Null for staff, whose role cannot read the activity log, and while it loads. */
+  activity: Activity[] | null;
+  loading: boolean;
+  error: string | null;
+}
+
+export type ActionKind = 'cancel' | 'time' | 'participants' | 'payment';
+
+/** The open action dialog, with what only it needs. */
+export interface ActionDialog {
+  kind: ActionKind;
+  form: FormState;
+  /** Change time: the slots offered so far, in the experience's zone. */
+  slots?: TimeSlotAvailability[];
+  /** Change time: the last date asked for, to ask for the days after it. */
+  until?: string;
+  loadingSlots?: boolean;
+  /**
+   * What was last submitted, shown again while the answer comes and after a refusal: the fields
+   * are uncontrolled, and a render would otherwise put their first values back.
+   */
+  values?: Record<string, string>;
+}
+
+const noPage = (id = ''): BookingPageState => ({ id, booking: null, payments: null, activity: null, loading: false, error: null });
+const noList = (): BookingListState => ({ filters: filtersOf(new URLSearchParams()), page: null, loading: false, error: null });
+
+/** "90", "90.5", "90,50" → "90.50"; null for anything that is not an amount. */
+export function amountOf(text: string): string | null {
+  const m = /^(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  return m ? `${m[1]}.${(m[2] ?? '').padEnd(2, '0')}` : null;
+}
+
+const cents = (amount: string): number => Math.round(Number(amount) * 100);
+export const fromCents = (n: number): string => (n / 100).toFixed(2);
+
+/** The sum of the succeeded payments, in major units. */
+export const paidOf = (payments: readonly Payment[]): string =>
+  fromCents(payments.reduce((n, p) => n + (p.status === 'SUCCEEDED' ? cents(p.amount) : 0), 0));
 
 export function createBookingsModel(ctx: AreaContext) {
-  void ctx;
+  const zones = createZones(ctx);
+  const list = signal<BookingListState>(noList());
+  const page = signal<BookingPageState>(noPage());
+  const dialog = signal<ActionDialog | null>(null);
+  /** What the last action did, said politely. */
+  const notice = signal<string | null>(null);
+  let generation = 0;
+
+  const path = (id: string, rest = '') => `/v1/bookings/${encodeURIComponent(id)}${rest}`;
+  const isOwner = () => ctx.session.peek()?.user.role === 'owner';
+
+  async function loadList(filters: BookingFilters): Promise<void> {
+    const mine = ++generation;
+    list.value = { ...list.peek(), filters, loading: true, error: null };
+    const query: Query = { q: filters.q, status: filters.status, startDate: filters.startDate, endDate: filters.endDate, limit: PAGE_SIZE, offset: filters.offset };
+    try {
+      const [found] = await Promise.all([ctx.http.list(BookingRecord, '/v1/bookings', query), zones.loadAll()]);
+      if (mine === generation) list.value = { filters, page: found, loading: false, error: null };
+    } catch (e) {
+      if (ctx.ended(e) || mine !== generation) return;
+      list.value = { filters, page: null, loading: false, error: sentenceFor(e) };
+    }
+  }
+
+  const loadActivity = (id: string): Promise<Activity[] | null> =>
+    isOwner() ? ctx.http.list(Activity, '/v1/activity', { targetId: id, limit: 50 }).then((p) => p.data) : Promise.resolve(null);
+  const loadPayments = (id: string) => ctx.http.list(Payment, path(id, '/payments'), { limit: 100 }).then((p) => p.data);
+
+  /** The zone of the booking's experience, from its availability when no list has taught it yet. */
+  async function learnZone(experienceId: string): Promise<void> {
+    if (zones.has(experienceId)) return;
+    const open = await ctx.http.get(Availability, '/v1/availability', { experienceId });
+    zones.learn(experienceId, open.timezone);
+  }
+
+  async function loadBooking(id: string): Promise<void> {
+    const mine = ++generation;
+    const shown = page.peek();
+    page.value = { ...(shown.id === id ? shown : noPage(id)), loading: true, error: null };
+    try {
+      const [booking, payments] = await Promise.all([ctx.http.get(BookingRecord, path(id)), loadPayments(id)]);
+      const [activity] = await Promise.all([loadActivity(booking.id), learnZone(booking.experience.id)]);
+      if (mine === generation) page.value = { id, booking, payments, activity, loading: false, error: null };
+    } catch (e) {
+      if (ctx.ended(e) || mine !== generation) return;
+      const missing = e instanceof ApiError && e.code === 'NOT_FOUND';
+      page.value = { ...noPage(id), error: missing ? 'There is no booking with this number. It may have been made in another organization.' : sentenceFor(e) };
+    }
+  }
+
+  /** After a change: the new record, the payments and the activity entry it wrote. */
+  async function settle(mine: number, booking: BookingRecord, said: string, paymentsToo = false): Promise<void> {
+    if (mine !== generation) return;
+    ctx.focus('booking-notice');
+    batch(() => {
+      page.value = { ...page.peek(), booking };
+      dialog.value = null;
+      notice.value = said;
+    });
+    try {
+      const [activity, payments] = await Promise.all([loadActivity(booking.id), paymentsToo ? loadPayments(booking.id) : null]);
+      if (mine !== generation) return;
+      page.value = { ...page.peek(), activity, payments: payments ?? page.peek().payments };
+    } catch (e) {
+      if (!ctx.ended(e) && mine === generation) notice.value = `${said} The page could not show everything that follows: ${sentenceFor(e)}`;
+    }
+  }
+
+  const busy = (values: Record<string, string> = {}): ActionDialog | null => {
+    const d = dialog.peek();
+    if (!d || d.form.busy) return null;
+    dialog.value = { ...d, values, form: { ...idleForm, busy: true } };
+    return d;
+  };
+  /** A refusal before any request: the field named, focus moved to it. */
+  const invalid = (field: string, message: string, values: Record<string, string> = {}) => {
+    ctx.focus(field);
+    dialog.value = { ...dialog.peek()!, values, form: { ...idleForm, fields: { [field]: message } } };
+  };
+  const refuse = (d: ActionDialog, form: FormState) => {
+    if (dialog.peek()?.kind === d.kind) dialog.value = { ...dialog.peek()!, form };
+  };
+
+  async function loadSlots(from?: string): Promise<void> {
+    const booking = page.peek().booking;
+    const d = dialog.peek();
+    if (!booking || d?.kind !== 'time') return;
+    dialog.value = { ...d, loadingSlots: true };
+    try {
+      // Without `participants`: a party above today's per-booking limit would be refused outright,
+      // and whether a slot has room is read from `remaining` below anyway.
+      const open = await ctx.http.get(Availability, '/v1/availability', { experienceId: booking.experience.id, startDate: from });
+      zones.learn(booking.experience.id, open.timezone);
+      const now = dialog.peek();
+      if (now?.kind !== 'time') return;
+      dialog.value = { ...now, loadingSlots: false, slots: [...(from ? (now.slots ?? []) : []), ...open.slots], until: open.endDate };
+    } catch (e) {
+      if (ctx.ended(e)) return;
+      const now = dialog.peek();
+      if (now?.kind === 'time') dialog.value = { ...now, loadingSlots: false, form: { ...idleForm, error: `The times could not be loaded: ${sentenceFor(e)}` } };
+    }
+  }
+
   const area = {
     enter(location: Location): void {
-      void location;
+      if (location.screen === 'bookings') void loadList(filtersOf(location.search));
+      else if (location.screen === 'booking') {
+        if (page.peek().id !== location.id) batch(() => ((dialog.value = null), (notice.value = null)));
+        void loadBooking(location.id);
+      }
     },
-    reset(): void {},
+    reset(): void {
+      generation++;
+      batch(() => {
+        list.value = noList();
+        page.value = noPage();
+        dialog.value = null;
+        notice.value = null;
+        zones.reset();
+      });
+    },
   } satisfies Area;
-  return area;
+
+  const actions = {
+    /** New filters: a new address (Back returns to the previous ones), from the first page. */
+    filter(f: Omit<BookingFilters, 'offset'>): void {
+      ctx.router.setQuery({ q: f.q.trim(), status: f.status, startDate: f.startDate, endDate: f.endDate });
+    },
+    /** The address of another page of the list, with the same filters. */
+    pageHref(offset: number): string {
+      const { offset: _, ...f } = list.value.filters;
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...f, offset: offset || '' })) if (v) q.set(k, String(v));
+      const s = q.toString();
+      return `${pathTo('bookings')}${s ? `?${s}` : ''}`;
+    },
+    retry(): void {
+      const { screen, id } = ctx.router.location.peek();
+      if (screen === 'booking') void loadBooking(id);
+      else void loadList(list.peek().filters);
+    },
+
+    open(kind: ActionKind): void {
+      if (!page.peek().booking) return;
+      batch(() => {
+        notice.value = null;
+        dialog.value = { kind, form: idleForm };
+      });
+      if (kind === 'time') void loadSlots();
+    },
+    close(): void {
+      const d = dialog.peek();
+      if (!d || d.form.busy) return;
+      // Back to the button that opened it.
+      ctx.focus(`open-${d.kind}`);
+      dialog.value = null;
+    },
+    moreTimes(): void {
+      const until = dialog.peek()?.until;
+      if (!until) return;
+      const next = new Date(Date.parse(`${until}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      void loadSlots(next);
+    },
+
+    async cancel(reason: string): Promise<void> {
+      const b = page.peek().booking;
+      const d = b && busy({ reason });
+      if (!b || !d) return;
+      const text = reason.trim();
+      const mine = generation;
+      try {
+        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id, '/cancel'), text ? { reason: text } : undefined);
+        await settle(mine, saved, `Booking ${saved.bookingNumber} is cancelled; its places are free again.`);
+      } catch (e) {
+        if (!ctx.ended(e)) refuse(d, formFailure(e));
+      }
+    },
+
+    async changeTime(startTime: string): Promise<void> {
+      const b = page.peek().booking;
+      if (!b || dialog.peek()?.kind !== 'time') return;
+      if (!startTime) return invalid('slot-choice', 'Choose one of the times offered.');
+      const d = busy();
+      if (!d) return;
+      const mine = generation;
+      try {
+        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id), { startTime });
+        await settle(mine, saved, `Booking ${saved.bookingNumber} now starts at the new time.`);
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        // A slot that filled or closed meanwhile: say so, and offer the times as they are now.
+        refuse(d, { ...idleForm, error: sentenceFor(e) });
+        void loadSlots();
+      }
+    },
+
+    async changeParticipants(value: string): Promise<void> {
+      const b = page.peek().booking;
+      if (!b || dialog.peek()?.kind !== 'participants') return;
+      const participants = Number(value);
+      if (!value.trim() || !Number.isInteger(participants) || participants < 1) {
+        return invalid('participants', 'Enter a whole number of 1 or more.', { participants: value });
+      }
+      const d = busy({ participants: value });
+      if (!d) return;
+      const mine = generation;
+      try {
+        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id), { participants });
+        await settle(mine, saved, `Booking ${saved.bookingNumber} is now for ${participants} ${participants === 1 ? 'participant' : 'participants'}.`);
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        // The slot's refusal names the field too (`details[].path` is `participants`).
+        const full = e instanceof ApiError && e.code === 'CAPACITY_EXCEEDED';
+        if (full) {
+          ctx.focus('participants');
+          refuse(d, { ...idleForm, fields: { participants: sentenceFor(e) } });
+        } else {
+          const form = formFailure(e);
+          if (form.fields['participants']) ctx.focus('participants');
+          refuse(d, form);
+        }
+      }
+    },
+
+    async recordPayment(input: { amount: string; status: string; reference: string; failureReason: string }): Promise<void> {
+      const b = page.peek().booking;
+      if (!b || dialog.peek()?.kind !== 'payment') return;
+      const amount = amountOf(input.amount);
+      if (!amount) return invalid('amount', 'Enter an amount such as 25.00.', input);
+      const d = busy(input);
+      if (!d) return;
+      const failed = input.status === 'FAILED';
+      const mine = generation;
+      const body = {
+        amount,
+        status: failed ? 'FAILED' : 'SUCCEEDED',
+        ...(input.reference.trim() ? { reference: input.reference.trim() } : {}),
+        ...(failed && input.failureReason.trim() ? { failureReason: input.failureReason.trim() } : {}),
+      };
+      try {
+        await ctx.http.send(Payment, 'POST', path(b.id, '/payments'), body);
+        // A payment may confirm a pending booking: read the record again.
+        const saved = await ctx.http.get(BookingRecord, path(b.id));
+        await settle(mine, saved, failed ? `A failed payment of ${amount} is recorded.` : `A payment of ${amount} is recorded.`, true);
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        const fields = e instanceof ApiError && e.code === 'VALIDATION_ERROR' ? fieldsOf(e) : {};
+        const first = ['amount', 'status', 'reference', 'failureReason'].find((f) => fields[f]);
+        if (first) ctx.focus(first);
+        refuse(d, formFailure(e));
+      }
+    },
+  };
+
+  return { ...area, list, page, dialog, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
 }
 
 export type BookingsModel = ReturnType<typeof createBookingsModel>;

@@ -1,0 +1,312 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import type { Activity, Payment } from '../shared/index.js';
+import { ApiError, queryString, type Http, type Query } from './api.js';
+import type { BookingRecord } from './state/bookings.js';
+import { session } from './test-helpers/fake-api.js';
+import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.js';
+
+useDashboardTests();
+
+const NOW = '2026-11-20T10:00:00.000Z';
+
+function bookingOf(id: string, name: string, participants: number, startTime = '2026-12-01T10:00:00.000Z'): BookingRecord {
+  return {
+    id,
+    bookingNumber: `BK-${id.toUpperCase().replace('_', '').padEnd(8, '0').slice(0, 8)}`,
+    status: 'CONFIRMED',
+    experience: { id: 'exp_walk', title: 'Alfama Old Town Walk' },
+    timeSlot: { id: 'ts_1', startTime, endTime: startTime.replace('T10', 'T12') },
+    customerId: `cus_${id}`,
+    guestName: name,
+    guestEmail: `${id}@example.com`,
+    guestPhone: null,
+    totalParticipants: participants,
+    unitPrice: 2500,
+    total: (participants * 25).toFixed(2),
+    currency: 'EUR',
+    source: 'API',
+    metadata: { room: '12' },
+    cancellationReason: null,
+    cancelledAt: null,
+    holdExpiresAt: null,
+    checkedInAt: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+}
+
+/** The routes these screens call, over a few records in memory; every call is written down. */
+function fakeOuting() {
+  const bookings = new Map([bookingOf('bk_ana', 'Ana Lima', 2), bookingOf('bk_bruno', 'Bruno Costa', 1)].map((b) => [b.id, b]));
+  const payments: Payment[] = [];
+  const activity: Activity[] = [];
+  const calls: string[] = [];
+  /** The next answer to this `METHOD path`, instead of the usual one. */
+  const refusals = new Map<string, ApiError>();
+  /** While set, changes wait for it: the screen's busy state can be seen. */
+  let gate: Promise<void> | null = null;
+
+  const log = (summary: string, targetId: string) =>
+    activity.unshift({ id: `act_${activity.length + 1}`, actor: { type: 'user', id: 'usr_1', name: 'Marta Reis' }, action: 'booking.update', targetType: 'booking', targetId, summary, ip: null, createdAt: NOW });
+  const page = <T,>(data: T[]) => ({ data, pagination: { total: data.length, limit: 20, offset: 0, hasMore: false } });
+  const one = (id: string) => {
+    const b = bookings.get(id) ?? [...bookings.values()].find((x) => x.bookingNumber === id);
+    if (!b) throw new ApiError(404, 'NOT_FOUND', 'No such booking');
+    return b;
+  };
+
+  async function route(method: string, path: string, query: Query = {}, body: Record<string, unknown> = {}): Promise<unknown> {
+    const key = `${method} ${path}`;
+    calls.push(`${key}${queryString(query)}`);
+    await Promise.resolve();
+    if (method !== 'GET' && gate) await gate;
+    const refusal = refusals.get(key);
+    if (refusal) {
+      refusals.delete(key);
+      throw refusal;
+    }
+    if (path === '/v1/experiences') return page([{ id: 'exp_walk', schedule: { timezone: null } }]);
+    if (path === '/v1/reports/daily') return { timezone: 'Europe/Lisbon', currency: 'EUR', days: [] };
+    if (path === '/v1/bookings') {
+      const q = String(query['q'] ?? '').toLowerCase();
+      return page([...bookings.values()].filter((b) => (!q || b.guestName.toLowerCase().includes(q)) && (!query['status'] || b.status === query['status'])));
+    }
+    if (path === '/v1/activity') return page(activity.filter((a) => a.targetId === query['targetId']));
+    if (path === '/v1/availability') {
+      const slot = (start: string, remaining: number) => ({ id: `ts_${start}`, startTime: start, endTime: start, capacity: 12, booked: 12 - remaining, remaining, available: remaining > 0, unavailableReason: remaining ? null : 'FULL' });
+      const from = String(query['startDate'] ?? '2026-11-20');
+      return {
+        experienceId: 'exp_walk',
+        timezone: 'Europe/Lisbon',
+        startDate: from,
+        endDate: from === '2026-11-20' ? '2026-12-20' : '2027-01-20',
+        slots: from === '2026-11-20' ? [slot('2026-12-01T10:00:00.000Z', 8), slot('2026-12-02T10:00:00.000Z', 1), slot('2026-12-03T15:00:00.000Z', 5)] : [slot('2026-12-22T10:00:00.000Z', 12)],
+      };
+    }
+    const m = /^\/v1\/bookings\/([^/]+)(\/cancel|\/payments)?$/.exec(path);
+    if (!m) throw new ApiError(404, 'NOT_FOUND', `Not faked: ${key}`);
+    const b = one(decodeURIComponent(m[1]!));
+    if (m[2] === '/payments') {
+      if (method === 'GET') return page(payments.filter((p) => p.bookingId === b.id));
+      const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', reference: (body['reference'] as string) ?? null, failureReason: null, refundRequired: false, createdAt: NOW };
+      payments.push(p);
+      log(`Recorded a payment of ${p.amount}`, b.id);
+      return p;
+    }
+    if (m[2] === '/cancel') {
+      Object.assign(b, { status: 'CANCELLED', cancelledAt: NOW, cancellationReason: body['reason'] ?? null });
+      log('Cancelled the booking', b.id);
+    } else if (method === 'PATCH') {
+      if (body['participants']) Object.assign(b, { totalParticipants: body['participants'], total: (Number(body['participants']) * 25).toFixed(2) });
+      if (body['startTime']) b.timeSlot = { ...b.timeSlot, startTime: String(body['startTime']) };
+      log('Changed the booking', b.id);
+    }
+    return b;
+  }
+
+  const http: Http = {
+    get: async (schema, path, query) => schema.parse(await route('GET', path, query)),
+    list: async (item, path, query) => {
+      const r = (await route('GET', path, query)) as ReturnType<typeof page>;
+      return { data: item.array().parse(r.data), pagination: r.pagination };
+    },
+    send: async (schema, method, path, body) => schema.parse(await route(method, path, {}, body as Record<string, unknown>)),
+    download: () => Promise.reject(new ApiError(404, 'NOT_FOUND', 'Not faked')),
+  };
+  return {
+    http,
+    bookings,
+    calls,
+    refusals,
+    hold() {
+      let open!: () => void;
+      gate = new Promise((r) => (open = r));
+      return () => ((gate = null), open());
+    },
+  };
+}
+
+const dialog = () => within(screen.getByRole('dialog'));
+
+async function openBooking(path = '/dashboard/bookings/bk_ana', role: 'owner' | 'staff' = 'owner') {
+  const outing = fakeOuting();
+  const who = { ...session, user: { ...session.user, role } };
+  const t = mountAt(path, { signedIn: true, http: outing.http, session: who });
+  await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
+  return { ...t, outing };
+}
+
+describe('the Bookings list', () => {
+  it('lists bookings with their time in the experience’s zone, each linking to its page', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings', { signedIn: true, http: outing.http });
+    const link = await screen.findByRole('link', { name: 'BK-BKANA000' });
+    expect(link.getAttribute('href')).toBe('/dashboard/bookings/bk_ana');
+    const row = link.closest('tr')!;
+    expect(row.textContent).toContain('Europe/Lisbon');
+    expect(row.textContent).toContain('Ana Lima');
+    expect(row.textContent).toContain('€50.00');
+    expect(screen.getByRole('status').textContent).toBe('2 bookings');
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toBeTruthy();
+  });
+
+  it('keeps the search and filters in the address and asks the API with them', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings', { signedIn: true, http: outing.http });
+    await screen.findByText('Bruno Costa');
+    fireEvent.input(screen.getByLabelText('Search'), { target: { value: 'bruno' } });
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'CONFIRMED' } });
+    fireEvent.input(screen.getByLabelText('From'), { target: { value: '2026-12-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show bookings' }));
+    await waitFor(() => expect(screen.queryByText('Ana Lima')).toBeNull());
+    expect(location.search).toBe('?q=bruno&status=CONFIRMED&startDate=2026-12-01');
+    expect(outing.calls.at(-1)).toBe('GET /v1/bookings?q=bruno&status=CONFIRMED&startDate=2026-12-01&limit=20&offset=0');
+    expect(screen.getByRole('status').textContent).toBe('1 booking match');
+
+    // Nothing matches: the empty state says what to try, and offers the whole list.
+    fireEvent.input(screen.getByLabelText('Search'), { target: { value: 'nobody' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show bookings' }));
+    await screen.findByRole('heading', { name: 'No bookings match' });
+    expect(screen.getByRole('link', { name: 'show every booking' }).getAttribute('href')).toBe('/dashboard/bookings');
+    history.back();
+    await screen.findByText('Bruno Costa');
+    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('bruno');
+  });
+});
+
+describe('a booking’s page', () => {
+  it('shows the details, the payments and the activity, in the experience’s zone', async () => {
+    const t = await openBooking();
+    const details = screen.getByRole('region', { name: 'Details' });
+    expect(details.textContent).toContain('Alfama Old Town Walk');
+    expect(details.textContent).toContain('Europe/Lisbon time');
+    expect(details.textContent).toContain('Ana Lima');
+    expect(details.textContent).toContain('€50.00');
+    expect(details.textContent).toContain('room:12'.replace(':', ''));
+    expect(screen.getByRole('region', { name: 'Payments' }).textContent).toContain('No payments yet');
+    expect(screen.queryByRole('region', { name: 'Tickets' })).toBeNull();
+    expect(t.outing.calls).toContain('GET /v1/activity?targetId=bk_ana&limit=50');
+    for (const label of ['Cancel booking', 'Change time', 'Change participants', 'Record payment']) expect(screen.getByRole('button', { name: label })).toBeTruthy();
+  });
+
+  it('cancels with a reason after confirming, busy meanwhile, then shows the new state and the activity entry', async () => {
+    const t = await openBooking();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
+    expect(dialog().getByRole('heading', { name: 'Cancel booking BK-BKANA000?' })).toBeTruthy();
+    fireEvent.input(dialog().getByLabelText('Reason'), { target: { value: 'Guest is ill' } });
+    const release = t.outing.hold();
+    fireEvent.click(dialog().getByRole('button', { name: 'Cancel booking' }));
+    await waitFor(() => expect(screen.getByRole('dialog').querySelector('form')!.getAttribute('aria-busy')).toBe('true'));
+    // A second press while it is on its way sends nothing more.
+    fireEvent.click(dialog().getByRole('button', { name: 'Cancel booking' }));
+    release();
+    await screen.findByText(/is cancelled; its places are free again/);
+    expect(t.outing.calls.filter((c) => c.startsWith('PATCH'))).toEqual(['PATCH /v1/bookings/bk_ana/cancel']);
+    expect(t.outing.bookings.get('bk_ana')!.cancellationReason).toBe('Guest is ill');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('Guest is ill');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Activity' }).textContent).toContain('Cancelled the booking'));
+    expect(screen.queryByRole('button', { name: 'Change time' })).toBeNull();
+  });
+
+  it('closes a dialog without doing anything, and focus returns to its button', async () => {
+    const t = await openBooking();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
+    fireEvent.click(dialog().getByRole('button', { name: 'Keep booking' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement?.id).toBe('open-cancel');
+    expect(t.outing.calls.some((c) => c.startsWith('PATCH'))).toBe(false);
+  });
+
+  it('shows a refused participant count next to the field, keeping what was typed', async () => {
+    const t = await openBooking();
+    fireEvent.click(screen.getByRole('button', { name: 'Change participants' }));
+    const field = dialog().getByLabelText('Participants') as HTMLInputElement;
+    expect(field.value).toBe('2');
+    t.outing.refusals.set(
+      'PATCH /v1/bookings/bk_ana',
+      new ApiError(409, 'CAPACITY_EXCEEDED', 'Only 3 places left in this time slot', [{ path: 'participants', message: '3 remaining' }]),
+    );
+    fireEvent.input(field, { target: { value: '9' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Change participants' }));
+    const error = await screen.findByText('Only 3 places left in this time slot.');
+    expect(error.id).toBe('participants-error');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(field.value).toBe('9');
+
+    // Nothing to send: said at once, without a request.
+    fireEvent.input(field, { target: { value: '' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Change participants' }));
+    await screen.findByText('Enter a whole number of 1 or more.');
+
+    fireEvent.input(field, { target: { value: '3' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Change participants' }));
+    await screen.findByText(/is now for 3 participants/);
+    expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('€75.00');
+  });
+
+  it('offers the experience’s available times and moves the booking to the chosen one', async () => {
+    const t = await openBooking();
+    fireEvent.click(screen.getByRole('button', { name: 'Change time' }));
+    await dialog().findByText('Tuesday, December 1, 2026');
+    const radios = dialog().getAllByRole('radio') as HTMLInputElement[];
+    // The current time, and a slot with one place for a party of two, cannot be chosen.
+    expect(radios.map((r) => r.disabled)).toEqual([true, true, false]);
+    expect(dialog().getByText('· current time')).toBeTruthy();
+    expect(dialog().getByText('· only 1 left')).toBeTruthy();
+
+    // No choice: the group says so.
+    fireEvent.click(dialog().getByRole('button', { name: 'Change time' }));
+    await dialog().findByText('Choose one of the times offered.');
+
+    fireEvent.click(dialog().getByRole('button', { name: 'Show later times' }));
+    await waitFor(() => expect(dialog().getAllByRole('radio')).toHaveLength(4));
+    expect(t.outing.calls).toContain('GET /v1/availability?experienceId=exp_walk&startDate=2026-12-21');
+
+    fireEvent.click(radios[2]!);
+    fireEvent.click(dialog().getByRole('button', { name: 'Change time' }));
+    await screen.findByText(/now starts at the new time/);
+    expect(t.outing.bookings.get('bk_ana')!.timeSlot.startTime).toBe('2026-12-03T15:00:00.000Z');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Activity' }).textContent).toContain('Changed the booking'));
+  });
+
+  it('records a payment, with the API’s refusal next to its field first', async () => {
+    const t = await openBooking();
+    fireEvent.click(screen.getByRole('button', { name: 'Record payment' }));
+    const amount = dialog().getByLabelText('Amount (EUR)') as HTMLInputElement;
+    expect(amount.value).toBe('50.00');
+    fireEvent.input(amount, { target: { value: 'ten' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Record payment' }));
+    await dialog().findByText('Enter an amount such as 25.00.');
+
+    t.outing.refusals.set(
+      'POST /v1/bookings/bk_ana/payments',
+      new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'reference', message: 'Too long' }]),
+    );
+    fireEvent.input(amount, { target: { value: '20' } });
+    fireEvent.input(dialog().getByLabelText('Reference'), { target: { value: 'cash' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Record payment' }));
+    expect((await dialog().findByText('Too long.')).id).toBe('reference-error');
+    expect(amount.value).toBe('20');
+
+    fireEvent.click(dialog().getByRole('button', { name: 'Record payment' }));
+    await screen.findByText('A payment of 20.00 is recorded.');
+    const payments = screen.getByRole('region', { name: 'Payments' });
+    await waitFor(() => expect(payments.textContent).toContain('€20.00'));
+    expect(payments.textContent).toContain('cash');
+    expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('€30.00 still due');
+  });
+
+  it('says when a booking does not exist', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings/bk_nobody', { signedIn: true, http: outing.http });
+    expect((await screen.findByRole('alert')).textContent).toContain('There is no booking with this number');
+  });
+
+  it('does not ask staff for the activity log, which their role cannot read', async () => {
+    const t = await openBooking('/dashboard/bookings/bk_bruno', 'staff');
+    expect(screen.getByRole('region', { name: 'Activity' }).textContent).toContain('shown to owners');
+    expect(t.outing.calls.some((c) => c.includes('/v1/activity'))).toBe(false);
+  });
+});

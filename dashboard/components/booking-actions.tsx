@@ -1,0 +1,189 @@
+import type { JSX } from 'preact';
+import type { TimeSlotAvailability } from '../../shared/index.js';
+import { dateIn, dateTimeIn, longDate, money, plural, timeIn } from '../format.js';
+import { fromCents, paidOf, type ActionDialog, type BookingRecord } from '../state/bookings.js';
+import type { Model } from '../state/model.js';
+import { Confirm } from './Confirm.js';
+import { Field, formOf, Select, TextArea } from './Field.js';
+
+interface Props {
+  m: Model;
+  d: ActionDialog;
+  booking: BookingRecord;
+  zone: string;
+}
+
+function CancelDialog({ m, d, booking }: Props): JSX.Element {
+  const b = m.bookings;
+  return (
+    <Confirm
+      title={`Cancel booking ${booking.bookingNumber}?`}
+      confirmLabel="Cancel booking"
+      keepLabel="Keep booking"
+      danger
+      busy={d.form.busy}
+      error={d.form.error}
+      onClose={b.close}
+      onConfirm={(e) => void b.cancel(formOf(e).value('reason'))}
+    >
+      <p>
+        {booking.guestName}'s {plural(booking.totalParticipants, 'place goes', 'places go')} back on sale. A cancelled booking cannot be
+        booked again.
+      </p>
+      <TextArea name="reason" label="Reason" hint="Optional, up to 500 characters. Kept with the booking." rows={3} value={d.values?.['reason']} error={d.form.fields['reason']} />
+    </Confirm>
+  );
+}
+
+/** The slots offered, one group per local date. */
+function byDate(slots: readonly TimeSlotAvailability[], zone: string): [string, TimeSlotAvailability[]][] {
+  const days = new Map<string, TimeSlotAvailability[]>();
+  for (const s of slots) {
+    const day = dateIn(zone, new Date(s.startTime));
+    days.set(day, [...(days.get(day) ?? []), s]);
+  }
+  return [...days];
+}
+
+function TimeDialog({ m, d, booking, zone }: Props): JSX.Element {
+  const b = m.bookings;
+  const party = booking.totalParticipants;
+  const error = d.form.fields['slot-choice'];
+  const days = byDate(d.slots ?? [], zone);
+  return (
+    <Confirm
+      title={`Change the time of ${booking.bookingNumber}`}
+      confirmLabel="Change time"
+      keepLabel="Keep the current time"
+      busy={d.form.busy}
+      error={d.form.error}
+      onClose={b.close}
+      onConfirm={(e) => void b.changeTime(formOf(e).value('startTime'))}
+    >
+      <p>
+        Now {dateTimeIn(booking.timeSlot.startTime, zone)} ({zone} time). Times with room for {plural(party, 'participant', 'participants')}{' '}
+        can be chosen.
+      </p>
+      <fieldset class={`slot-choice${error ? ' invalid' : ''}`} id="slot-choice" tabIndex={-1} aria-describedby={error ? 'slot-choice-error' : undefined}>
+        <legend>New time, {zone} time</legend>
+        {error ? (
+          <p class="field-error" id="slot-choice-error">
+            {error}
+          </p>
+        ) : null}
+        {d.slots && !d.slots.length ? <p class="quiet">No times in these dates.</p> : null}
+        {days.map(([day, slots]) => (
+          <fieldset key={day} class="slot-day">
+            <legend>{longDate(day)}</legend>
+            {slots.map((s) => {
+              const current = s.startTime === booking.timeSlot.startTime;
+              const room = s.unavailableReason !== 'BLOCKED' && s.remaining >= party;
+              const note = current ? 'current time' : s.unavailableReason === 'BLOCKED' ? 'blocked' : room ? `${plural(s.remaining, 'place', 'places')} left` : s.remaining ? `only ${s.remaining} left` : 'full';
+              return (
+                <div key={s.id} class="choice">
+                  <input type="radio" id={`slot-${s.id}`} name="startTime" value={s.startTime} disabled={current || !room} />
+                  <label for={`slot-${s.id}`}>
+                    {timeIn(s.startTime, zone)} <span class="quiet">· {note}</span>
+                  </label>
+                </div>
+              );
+            })}
+          </fieldset>
+        ))}
+      </fieldset>
+      <p class="status-line" role="status">
+        {d.loadingSlots ? 'Loading times…' : d.until ? `Times up to ${longDate(d.until)}.` : ''}
+      </p>
+      {d.until ? (
+        <button type="button" onClick={b.moreTimes} aria-disabled={d.loadingSlots ? 'true' : undefined}>
+          Show later times
+        </button>
+      ) : null}
+    </Confirm>
+  );
+}
+
+function ParticipantsDialog({ m, d, booking }: Props): JSX.Element {
+  const b = m.bookings;
+  return (
+    <Confirm
+      title={`Change participants of ${booking.bookingNumber}`}
+      confirmLabel="Change participants"
+      busy={d.form.busy}
+      error={d.form.error}
+      onClose={b.close}
+      onConfirm={(e) => void b.changeParticipants(formOf(e).value('participants'))}
+    >
+      <p>
+        Now {booking.totalParticipants}. More participants need free places in the time slot; fewer are always accepted. The total follows
+        the booking's own price.
+      </p>
+      <Field
+        name="participants"
+        type="number"
+        label="Participants"
+        min={1}
+        step={1}
+        inputMode="numeric"
+        value={d.values?.['participants'] ?? booking.totalParticipants}
+        error={d.form.fields['participants']}
+      />
+    </Confirm>
+  );
+}
+
+function PaymentDialog({ m, d, booking }: Props): JSX.Element {
+  const b = m.bookings;
+  const paid = paidOf(b.page.value.payments ?? []);
+  const due = Math.round(Number(booking.total) * 100) - Math.round(Number(paid) * 100);
+  const v = d.values ?? {};
+  return (
+    <Confirm
+      title={`Record a payment for ${booking.bookingNumber}`}
+      confirmLabel="Record payment"
+      busy={d.form.busy}
+      error={d.form.error}
+      onClose={b.close}
+      onConfirm={(e) => {
+        const f = formOf(e);
+        void b.recordPayment({ amount: f.value('amount'), status: f.value('status'), reference: f.value('reference'), failureReason: f.value('failureReason') });
+      }}
+    >
+      <p>
+        For money taken outside Outing: at the desk, by card terminal or by transfer. Total {money(booking.total, booking.currency)}, paid so far{' '}
+        {money(paid, booking.currency)}.
+      </p>
+      <Field
+        name="amount"
+        type="text"
+        inputMode="decimal"
+        label={`Amount (${booking.currency})`}
+        hint="For example 25.00"
+        value={v['amount'] ?? fromCents(due > 0 ? due : Math.round(Number(booking.total) * 100))}
+        error={d.form.fields['amount']}
+      />
+      <Select
+        name="status"
+        label="Payment status"
+        options={[
+          ['SUCCEEDED', 'Received'],
+          ['FAILED', 'Failed'],
+        ]}
+        value={v['status'] ?? 'SUCCEEDED'}
+        error={d.form.fields['status']}
+      />
+      <Field name="reference" type="text" label="Reference" hint="Optional: how it was paid, a receipt number or a transfer id" required={false} value={v['reference']} error={d.form.fields['reference']} />
+      <Field name="failureReason" type="text" label="Failure reason" hint="Only for a failed payment" required={false} value={v['failureReason']} error={d.form.fields['failureReason']} />
+    </Confirm>
+  );
+}
+
+const DIALOGS = { cancel: CancelDialog, time: TimeDialog, participants: ParticipantsDialog, payment: PaymentDialog };
+
+/** The open action's dialog, if any. */
+export function BookingDialog({ m, booking, zone }: { m: Model; booking: BookingRecord; zone: string }): JSX.Element | null {
+  const d = m.bookings.dialog.value;
+  if (!d) return null;
+  const Dialog = DIALOGS[d.kind];
+  return <Dialog m={m} d={d} booking={booking} zone={zone} />;
+}
