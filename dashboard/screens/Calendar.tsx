@@ -1,9 +1,150 @@
 import type { JSX } from 'preact';
+import type { TimeSlotAvailability } from '../../shared/index.js';
+import { dateIn, longDate, plural, timeIn } from '../format.js';
+import { BASE, pathTo } from '../router.js';
+import type { CalendarRow } from '../state/calendar.js';
+import { addDays } from '../state/dates.js';
 import type { Model } from '../state/model.js';
-import { Placeholder } from './Placeholder.js';
+import '../styles/calendar.css';
 
 export const titleCalendar = (m: Model): string => (void m, 'Calendar');
 
+let dayFormat: Intl.DateTimeFormat | undefined;
+/** `Mon, Dec 1`: a calendar date, in no zone. */
+function dayLabel(date: string): string {
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  dayFormat ??= new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return dayFormat.format(new Date(Date.UTC(y, mo - 1, d)));
+}
+
+const weekHref = (monday: string) => `${pathTo('calendar')}?week=${monday}`;
+
+function Slot({ s, zone, date, day }: { s: TimeSlotAvailability; zone: string; date: string; day: string }): JSX.Element {
+  const full = s.remaining === 0;
+  return (
+    <li>
+      {/* The day's manifest on Today: every slot of that date, this one among them. */}
+      <a class={full ? 'cal-slot full' : 'cal-slot'} href={`${BASE}?date=${date}`}>
+        <span class="visually-hidden">{day}, </span>
+        <time dateTime={s.startTime}>{timeIn(s.startTime, zone)}</time>{' '}
+        <span class="load">
+          {s.booked}/{s.capacity}
+        </span>
+        <span class="visually-hidden"> booked{full ? ', full' : ''}</span>
+      </a>
+    </li>
+  );
+}
+
+function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: string; index: number }): JSX.Element {
+  const { experience, availability, error } = row;
+  const zone = availability?.timezone ?? '';
+  const byDate = new Map<string, TimeSlotAvailability[]>();
+  for (const s of availability?.slots ?? []) {
+    const date = dateIn(zone, new Date(s.startTime));
+    byDate.set(date, [...(byDate.get(date) ?? []), s]);
+  }
+  const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+  const titleId = `cal-exp-${index}`;
+  return (
+    <section class="cal-experience" aria-labelledby={titleId}>
+      <header>
+        <h2 id={titleId}>{experience.name}</h2>
+        <p class="meta">
+          {zone ? <span>{zone} time</span> : null}
+          {availability ? <span>{plural(availability.slots.length, 'slot', 'slots')} this week</span> : null}
+        </p>
+      </header>
+      {error ? (
+        <p class="alert" role="alert">
+          This experience’s week could not be loaded: {error}
+        </p>
+      ) : null}
+      {availability && !availability.slots.length ? (
+        <p class="quiet">No slots this week: its schedule has none, they have started, or they are beyond its booking window.</p>
+      ) : null}
+      {availability?.slots.length ? (
+        <ol class="cal-week">
+          {days.map((date) => {
+            const slots = byDate.get(date) ?? [];
+            const label = dayLabel(date);
+            return (
+              <li key={date} class={slots.length ? 'cal-day' : 'cal-day none'}>
+                <h3>{label}</h3>
+                {slots.length ? (
+                  <ul>
+                    {slots.map((s) => (
+                      <Slot key={s.id} s={s} zone={zone} date={date} day={label} />
+                    ))}
+                  </ul>
+                ) : (
+                  <p class="quiet">No slots</p>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+    </section>
+  );
+}
+
 export function Calendar({ m }: { m: Model }): JSX.Element {
-  return <Placeholder title={titleCalendar(m)} />;
+  const { monday, rows, more, loading, error } = m.calendar.week.value;
+  const owner = m.mayOpen('experiences');
+  return (
+    <main id="main" class="calendar">
+      <div class="heading-row">
+        <h1 id="heading" tabIndex={-1}>
+          Calendar
+        </h1>
+        {monday ? (
+          <p class="date">
+            {longDate(monday)} to {longDate(addDays(monday, 6))}
+          </p>
+        ) : null}
+      </div>
+      {monday ? (
+        <nav class="toolbar week-nav" aria-label="Weeks">
+          <a class="button" href={weekHref(addDays(monday, -7))}>
+            Previous week
+          </a>
+          <a class="button" href={pathTo('calendar')}>
+            This week
+          </a>
+          <a class="button" href={weekHref(addDays(monday, 7))}>
+            Next week
+          </a>
+        </nav>
+      ) : null}
+      <p class="status-line" role="status">
+        {loading ? 'Loading the week…' : rows ? `${plural(rows.reduce((n, r) => n + (r.availability?.slots.length ?? 0), 0), 'slot', 'slots')} this week` : ''}
+      </p>
+      <p class="hint">Each slot shows booked places out of its capacity; open one for that day’s guests. Slots that have started are not listed.</p>
+      {error ? (
+        <div class="alert" role="alert">
+          <p>{error}</p>
+          <button type="button" onClick={() => m.calendar.retry()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {rows && !rows.length ? (
+        <div class="empty">
+          <h2>No active experiences</h2>
+          <p>
+            {owner ? (
+              <>
+                Create one, with its weekly times, in <a href={pathTo('experiences')}>Experiences</a>: its slots appear here.
+              </>
+            ) : (
+              'An owner of the organization creates experiences and their schedules; their slots appear here.'
+            )}
+          </p>
+        </div>
+      ) : null}
+      {rows?.map((row, i) => (monday ? <ExperienceWeek key={row.experience.id} row={row} monday={monday} index={i} /> : null))}
+      {more ? <p class="quiet">Only the first 100 active experiences are shown.</p> : null}
+    </main>
+  );
 }

@@ -1,9 +1,169 @@
 import type { JSX } from 'preact';
+import type { Experience as ExperienceRecord } from '../../shared/index.js';
+import { formOf, FormAlert } from '../components/Field.js';
+import { Embed, SlotPreview } from '../components/experience-embed.js';
+import { CheckField, ErrorSummary, TextBox, TextInput } from '../components/experience-fields.js';
+import { DAY_NAMES, ScheduleEditor } from '../components/schedule-editor.js';
 import type { Model } from '../state/model.js';
-import { Placeholder } from './Placeholder.js';
+import { WEEKDAYS } from '../../shared/index.js';
+import '../styles/experiences.css';
 
-export const titleExperience = (m: Model): string => (void m, 'Experience');
+export const titleExperience = (m: Model): string => {
+  const { id, experience } = m.experiences.one.value;
+  return id === 'new' ? 'New experience' : (experience?.name ?? 'Experience');
+};
+
+/** The form's labels, as the error summary names the fields. */
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  duration: 'Duration',
+  price: 'Price',
+  maxParticipants: 'Maximum participants',
+  maxPerBooking: 'Max per booking',
+  minNoticeMinutes: 'Notice',
+  maxAdvanceDays: 'Booking window',
+  active: 'Active',
+  schedule: 'Schedule',
+  'schedule-timezone': 'Time zone',
+  'schedule-startDate': 'Starts on',
+  'schedule-endDate': 'Ends on',
+};
+
+function labelOf(m: Model, id: string): string {
+  const day = WEEKDAYS.find((d) => id === `add-${d}` || id.startsWith(`time-${d}-`));
+  if (day) {
+    const n = m.experiences.draft.value.weekly[day].findIndex((t) => id === `time-${day}-${t.key}`);
+    return n < 0 ? DAY_NAMES[day] : `${DAY_NAMES[day]}, time ${n + 1}`;
+  }
+  if (id.startsWith('exception-')) {
+    const key = Number(id.split('-')[1]);
+    const date = m.experiences.draft.value.exceptions.find((x) => x.key === key)?.date;
+    return date ? `Exception on ${date}` : 'Exception';
+  }
+  return LABELS[id] ?? id;
+}
+
+function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null }): JSX.Element {
+  const x = m.experiences;
+  const { busy, error, fields } = x.form.value;
+  const currency = experience?.currency ?? x.organization.value?.currency;
+  return (
+    <form
+      // A new form for another experience: the fields start from its values, not the last one's edits.
+      key={experience?.id ?? 'new'}
+      class="experience-form"
+      noValidate
+      aria-busy={busy ? 'true' : undefined}
+      onSubmit={(e) => void x.save(formOf(e))}
+    >
+      <ErrorSummary fields={fields} labelOf={(id) => labelOf(m, id)} />
+      <div id="form-alert" tabIndex={-1}>
+        <FormAlert error={error} />
+      </div>
+      <section class="details" aria-labelledby="details-title">
+        <h2 id="details-title">Details</h2>
+        <TextInput name="name" label="Name" value={experience?.name ?? ''} error={fields['name']} />
+        <TextBox name="description" label="Description" value={experience?.description ?? ''} error={fields['description']} hint="Shown to guests in the widget." />
+        <div class="pair">
+          <TextInput name="duration" label="Duration" type="number" min={1} max={1440} value={String(experience?.duration ?? 60)} error={fields['duration']} hint="In minutes." />
+          <TextInput
+            name="price"
+            label="Price"
+            inputMode="decimal"
+            value={experience ? (experience.price / 100).toFixed(2) : ''}
+            error={fields['price']}
+            hint={`Per person${currency ? `, in ${currency}` : ''}, such as 25.00.`}
+          />
+        </div>
+        <div class="pair">
+          <TextInput
+            name="maxParticipants"
+            label="Maximum participants"
+            type="number"
+            min={1}
+            max={10000}
+            value={String(experience?.maxParticipants ?? 10)}
+            error={fields['maxParticipants']}
+            hint="Places in each time slot."
+          />
+          <TextInput
+            name="maxPerBooking"
+            label="Max per booking"
+            type="number"
+            min={1}
+            value={experience ? String(experience.maxPerBooking) : ''}
+            error={fields['maxPerBooking']}
+            hint="The largest party one booking may have. Empty: up to the maximum participants."
+          />
+        </div>
+        <div class="pair">
+          <TextInput
+            name="minNoticeMinutes"
+            label="Notice"
+            type="number"
+            min={0}
+            value={String(experience?.minNoticeMinutes ?? 0)}
+            error={fields['minNoticeMinutes']}
+            hint="Minutes before a start when booking closes (0: until it starts)."
+          />
+          <TextInput
+            name="maxAdvanceDays"
+            label="Booking window"
+            type="number"
+            min={1}
+            max={730}
+            value={String(experience?.maxAdvanceDays ?? 365)}
+            error={fields['maxAdvanceDays']}
+            hint="How many days ahead guests may book (1–730)."
+          />
+        </div>
+        <CheckField name="active" label="Active" checked={experience?.active ?? true} error={fields['active']} hint="Inactive experiences offer no slots; their bookings stay." />
+      </section>
+      {/* Price categories (adult, child, …) get their editor here, between the details and the schedule, in a later version. */}
+      <section class="categories" aria-labelledby="categories-title">
+        <h2 id="categories-title">Price categories</h2>
+        <p class="quiet">Not available in this version yet: every guest pays the price above.</p>
+      </section>
+      <ScheduleEditor m={m} />
+      <div class="save-row">
+        <button type="submit" class="primary" aria-disabled={busy ? 'true' : undefined}>
+          {experience ? 'Save changes' : 'Create experience'}
+        </button>
+        <p class="status-line" role="status">
+          {busy ? 'Saving…' : (x.saved.value ?? '')}
+        </p>
+      </div>
+    </form>
+  );
+}
 
 export function Experience({ m }: { m: Model }): JSX.Element {
-  return <Placeholder title={titleExperience(m)} />;
+  const x = m.experiences;
+  const { id, experience, loading, error } = x.one.value;
+  return (
+    <main id="main" class="experience">
+      <p class="back">
+        <a href="/dashboard/experiences">All experiences</a>
+      </p>
+      <div class="heading-row">
+        <h1 id="heading" tabIndex={-1}>
+          {titleExperience(m)}
+        </h1>
+        {experience ? <p class={experience.active ? 'state active' : 'state'}>{experience.active ? 'Active' : 'Inactive'}</p> : null}
+      </div>
+      {loading ? <p role="status">Loading the experience…</p> : null}
+      {error ? (
+        <div class="alert" role="alert">
+          <p>{error}</p>
+          <button type="button" onClick={() => x.retry()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {id === 'new' || experience ? <Form m={m} experience={experience} /> : null}
+      {experience ? <SlotPreview m={m} experience={experience} /> : null}
+      {experience ? <Embed m={m} experience={experience} /> : null}
+    </main>
+  );
 }

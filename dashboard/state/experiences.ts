@@ -1,16 +1,504 @@
-/** The Experiences screens' state and actions. */
-import type { Location } from '../router.js';
-import type { Area, AreaContext } from './context.js';
+/**
+ * The Experiences screens' state and actions: the list, one experience's form with its weekly
+ * schedule editor, the preview of its next slots (from GET /v1/availability, so what the server
+ * will really offer, DST and all) and what the embed snippet needs.
+ *
+ * The schedule editor's rows live here rather than in the DOM: adding and removing times must
+ * survive the app's re-renders, and a refusal's `details[].path` (`schedule.weekly.mon[1]`) is
+ * turned into the row it was about by the key that row had when the form was sent.
+ */
+import {
+  ApiKey,
+  Availability,
+  Experience,
+  Organization,
+  WEEKDAYS,
+  type ScheduleInput,
+  type Weekday,
+} from '../../shared/index.js';
+import { ApiError, type ListPage } from '../api.js';
+import { pathTo, type Location } from '../router.js';
+import { batch, signal } from './signals.js';
+import { sentenceFor, idleForm, type Area, type AreaContext, type FormState } from './context.js';
+
+export interface TimeRow {
+  key: number;
+  /** `HH:MM`, or '' while the person has not filled it in. */
+  value: string;
+}
+
+export interface ExceptionRow {
+  key: number;
+  date: string;
+  /** None: the date is closed. */
+  times: TimeRow[];
+}
+
+/** The schedule as the editor holds it; '' stands for "not set" in every text field. */
+export interface ScheduleDraft {
+  /** '' follows the organization's zone (the API's `timezone: null`). */
+  timezone: string;
+  weekly: Record<Weekday, TimeRow[]>;
+  startDate: string;
+  endDate: string;
+  exceptions: ExceptionRow[];
+}
+
+/** What the screen reads from its submitted form. */
+export interface FormValues {
+  value(name: string): string;
+  checked(name: string): boolean;
+}
+
+/** The form's own fields, by the API's names; a refusal naming another path goes to the form's alert. */
+export const EXPERIENCE_FIELDS = [
+  'name',
+  'description',
+  'duration',
+  'price',
+  'maxParticipants',
+  'maxPerBooking',
+  'minNoticeMinutes',
+  'maxAdvanceDays',
+  'active',
+] as const;
+
+let lastKey = 0;
+const row = (value = ''): TimeRow => ({ key: ++lastKey, value });
+
+export function emptyDraft(): ScheduleDraft {
+  const weekly = {} as Record<Weekday, TimeRow[]>;
+  for (const day of WEEKDAYS) weekly[day] = [];
+  return { timezone: '', weekly, startDate: '', endDate: '', exceptions: [] };
+}
+
+export function draftOf(schedule: Experience['schedule']): ScheduleDraft {
+  const draft = emptyDraft();
+  if (!schedule) return draft;
+  for (const day of WEEKDAYS) draft.weekly[day] = (schedule.weekly[day] ?? []).map((t) => row(t));
+  draft.timezone = schedule.timezone ?? '';
+  draft.startDate = schedule.startDate ?? '';
+  draft.endDate = schedule.endDate ?? '';
+  draft.exceptions = schedule.exceptions.map((x) => ({ key: ++lastKey, date: x.date, times: x.times.map((t) => row(t)) }));
+  return draft;
+}
+
+/**
+ * The draft as the API takes it, rows in the order shown so that a refusal's index names the
+ * row it is about; null when there is nothing at all to schedule.
+ */
+export function scheduleOf(d: ScheduleDraft): ScheduleInput | null {
+  const weekly: ScheduleInput['weekly'] = {};
+  for (const day of WEEKDAYS) if (d.weekly[day].length) weekly[day] = d.weekly[day].map((t) => t.value);
+  const empty = !Object.keys(weekly).length && !d.exceptions.length && !d.timezone && !d.startDate && !d.endDate;
+  if (empty) return null;
+  return {
+    timezone: d.timezone || null,
+    weekly,
+    startDate: d.startDate || null,
+    endDate: d.endDate || null,
+    exceptions: d.exceptions.map((x) => ({ date: x.date, times: x.times.map((t) => t.value) })),
+  };
+}
+
+/** A schedule as the server stores it (times sorted and unique, exceptions by date), to tell whether the editor changed it. */
+function canonical(s: ScheduleInput | Experience['schedule']): string {
+  if (!s) return 'null';
+  const times = (list: readonly string[] | undefined) => [...new Set(list ?? [])].sort();
+  const weekly = WEEKDAYS.map((day) => times(s.weekly[day]));
+  const exceptions = [...(s.exceptions ?? [])].map((x) => [x.date, times(x.times)] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return JSON.stringify([s.timezone ?? null, weekly, s.startDate ?? null, s.endDate ?? null, exceptions]);
+}
+
+/** Element ids of the editor's controls: errors are keyed by them, and the error summary links to them. */
+export const ids = {
+  time: (day: Weekday, key: number) => `time-${day}-${key}`,
+  addTime: (day: Weekday) => `add-${day}`,
+  exceptionDate: (key: number) => `exception-${key}-date`,
+  exceptionTime: (key: number, time: number) => `exception-${key}-time-${time}`,
+  addExceptionTime: (key: number) => `exception-${key}-add`,
+};
+
+/** The control a refused path is about, in the draft as it was sent; undefined: not one of this form's. */
+export function fieldOfPath(path: string, sent: ScheduleDraft): string | undefined {
+  if (!path.startsWith('schedule')) {
+    const top = path.split(/[.[]/)[0] ?? '';
+    return (EXPERIENCE_FIELDS as readonly string[]).includes(top) ? top : undefined;
+  }
+  const rest = path.slice('schedule'.length).replace(/^\./, '');
+  let m: RegExpExecArray | null;
+  if ((m = /^(timezone|startDate|endDate)\b/.exec(rest))) return `schedule-${m[1]}`;
+  if ((m = /^weekly\.(\w+)(?:\[(\d+)\])?/.exec(rest)) && (WEEKDAYS as readonly string[]).includes(m[1]!)) {
+    const day = m[1] as Weekday;
+    const at = m[2] === undefined ? undefined : sent.weekly[day][Number(m[2])];
+    return at ? ids.time(day, at.key) : ids.addTime(day);
+  }
+  if ((m = /^exceptions\[(\d+)\](?:\.times(?:\[(\d+)\])?)?/.exec(rest))) {
+    const x = sent.exceptions[Number(m[1])];
+    if (!x) return 'schedule';
+    const t = m[2] === undefined ? undefined : x.times[Number(m[2])];
+    if (t) return ids.exceptionTime(x.key, t.key);
+    return /\.times/.test(rest) ? ids.addExceptionTime(x.key) : ids.exceptionDate(x.key);
+  }
+  return 'schedule';
+}
+
+/** A refusal as a FormState keyed by control ids; paths the form has no control for are said in the alert. */
+export function failureOf(e: unknown, sent: ScheduleDraft): FormState {
+  if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR' || !e.details.length) return { busy: false, error: sentenceFor(e), fields: {} };
+  const fields: Record<string, string> = {};
+  const others: string[] = [];
+  for (const d of e.details) {
+    const message = d.message.endsWith('.') ? d.message : `${d.message}.`;
+    const field = fieldOfPath(d.path, sent);
+    if (field === undefined) others.push(d.path ? `${d.path}: ${message}` : message);
+    else fields[field] ??= message;
+  }
+  return { busy: false, error: others.length ? others.join(' ') : null, fields };
+}
+
+/** Integer cents from `25`, `25.5` or `25,50`; null when it is not an amount. */
+export function centsOf(text: string): number | null {
+  const m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  return m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : null;
+}
+
+const WHOLE = /^\d{1,9}$/;
+
+/** The form read and checked in the browser first; what only the server knows (ranges, zones) it says. */
+function bodyOf(form: FormValues, draft: ScheduleDraft): { body: Record<string, unknown>; fields: Record<string, string> } {
+  const fields: Record<string, string> = {};
+  const whole = (name: string, missing: string, optional = false): number | null | undefined => {
+    const text = form.value(name).trim();
+    if (!text) {
+      if (!optional) fields[name] = missing;
+      return optional ? null : undefined;
+    }
+    if (!WHOLE.test(text)) {
+      fields[name] = 'Enter a whole number, such as 12.';
+      return undefined;
+    }
+    return Number(text);
+  };
+  const name = form.value('name').trim();
+  if (!name) fields['name'] = 'Enter the name guests will see.';
+  const price = centsOf(form.value('price'));
+  if (price === null) fields['price'] = 'Enter a price such as 25.00 (0 for free).';
+  const body: Record<string, unknown> = {
+    name,
+    description: form.value('description'),
+    duration: whole('duration', 'Enter how long it lasts, in minutes.'),
+    price,
+    maxParticipants: whole('maxParticipants', 'Enter how many people one time slot takes.'),
+    maxPerBooking: whole('maxPerBooking', '', true),
+    minNoticeMinutes: whole('minNoticeMinutes', 'Enter the notice in minutes (0 for none).'),
+    maxAdvanceDays: whole('maxAdvanceDays', 'Enter how many days ahead guests may book.'),
+    active: form.checked('active'),
+    schedule: scheduleOf(draft),
+  };
+  for (const day of WEEKDAYS) {
+    for (const t of draft.weekly[day]) if (!t.value) fields[ids.time(day, t.key)] = 'Enter a time, or remove it.';
+  }
+  for (const x of draft.exceptions) {
+    if (!x.date) fields[ids.exceptionDate(x.key)] = 'Enter a date, or remove this exception.';
+    for (const t of x.times) if (!t.value) fields[ids.exceptionTime(x.key, t.key)] = 'Enter a time, or remove it.';
+  }
+  if (draft.startDate && draft.endDate && draft.endDate < draft.startDate) fields['schedule-endDate'] = 'The last day cannot be before the first.';
+  return { body, fields };
+}
+
+/** Only what changed, so a save never overwrites a field with the value it had when the page opened. */
+function changesOf(body: Record<string, unknown>, saved: Experience): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (k === 'schedule') {
+      if (canonical(v as ScheduleInput | null) !== canonical(saved.schedule)) patch[k] = v;
+    } else if (v !== saved[k as keyof Experience]) patch[k] = v;
+  }
+  return patch;
+}
+
+interface ListState {
+  /** The query the page shows (`active`, `offset`), to know when the address asks for another. */
+  query: string | null;
+  page: ListPage<Experience> | null;
+  loading: boolean;
+  error: string | null;
+}
+
+interface OneState {
+  /** The address's id: `new`, or the experience's. */
+  id: string;
+  experience: Experience | null;
+  loading: boolean;
+  error: string | null;
+}
+
+interface PreviewState {
+  availability: Availability | null;
+  loading: boolean;
+  error: string | null;
+}
 
 export function createExperiencesModel(ctx: AreaContext) {
-  void ctx;
+  const list = signal<ListState>({ query: null, page: null, loading: false, error: null });
+  const one = signal<OneState>({ id: '', experience: null, loading: false, error: null });
+  const form = signal<FormState>(idleForm);
+  /** Said after a save ("Saved."), in a status line. */
+  const saved = signal<string | null>(null);
+  const draft = signal<ScheduleDraft>(emptyDraft());
+  const preview = signal<PreviewState>({ availability: null, loading: false, error: null });
+  /** Publishable keys (their prefixes), to say which one the snippet wants; null until known. */
+  const keys = signal<ApiKey[] | null>(null);
+  /** A publishable key the person pasted, to put into the snippet; kept nowhere but here. */
+  const embedKey = signal('');
+  const organization = signal<Organization | null>(null);
+
+  let generation = 0;
+  /** Set when a create has already put the new record in `one`: entering its address needs no GET. */
+  let justCreated: string | null = null;
+  /**
+   * The address last entered, without and with its hash: a jump inside the page (the skip link)
+   * is a navigation too, and must not reload the form under the person's unsaved edits.
+   */
+  let entered: { key: string; hash: string } | null = null;
+
+  async function loadList(query: URLSearchParams): Promise<void> {
+    const mine = ++generation;
+    const key = query.toString();
+    list.value = { ...list.peek(), query: key, loading: true, error: null };
+    const active = query.get('active');
+    try {
+      const page = await ctx.http.list(Experience, '/v1/experiences', {
+        active: active === 'true' || active === 'false' ? active : undefined,
+        offset: Number(query.get('offset')) || undefined,
+        limit: 20,
+      });
+      if (mine === generation) list.value = { query: key, page, loading: false, error: null };
+    } catch (e) {
+      if (ctx.ended(e) || mine !== generation) return;
+      list.value = { query: key, page: null, loading: false, error: sentenceFor(e) };
+    }
+  }
+
+  /** The organization (for its zone and currency) and the publishable keys, once a session. */
+  async function loadSurroundings(): Promise<void> {
+    const [org, found] = await Promise.allSettled([
+      organization.peek() ?? ctx.http.get(Organization, '/v1/organization'),
+      keys.peek() ?? ctx.http.list(ApiKey, '/v1/api-keys', { limit: 100 }).then((p) => p.data),
+    ]);
+    for (const r of [org, found]) if (r.status === 'rejected' && ctx.ended(r.reason)) return;
+    batch(() => {
+      if (org.status === 'fulfilled') organization.value = org.value;
+      // Without keys:read (or on a failure) the snippet still works with its placeholder.
+      keys.value = found.status === 'fulfilled' ? found.value : [];
+    });
+  }
+
+  async function loadPreview(experienceId: string): Promise<void> {
+    const mine = generation;
+    preview.value = { availability: null, loading: true, error: null };
+    try {
+      const availability = await ctx.http.get(Availability, '/v1/availability', { experienceId });
+      if (mine === generation) preview.value = { availability, loading: false, error: null };
+    } catch (e) {
+      if (ctx.ended(e) || mine !== generation) return;
+      preview.value = { availability: null, loading: false, error: sentenceFor(e) };
+    }
+  }
+
+  function show(experience: Experience): void {
+    batch(() => {
+      one.value = { id: experience.id, experience, loading: false, error: null };
+      draft.value = draftOf(experience.schedule);
+    });
+    void loadPreview(experience.id);
+  }
+
+  async function loadOne(id: string): Promise<void> {
+    const mine = ++generation;
+    batch(() => {
+      one.value = { id, experience: null, loading: id !== 'new', error: null };
+      form.value = idleForm;
+      saved.value = null;
+      draft.value = emptyDraft();
+      preview.value = { availability: null, loading: false, error: null };
+    });
+    void loadSurroundings();
+    if (id === 'new') return;
+    try {
+      const experience = await ctx.http.get(Experience, `/v1/experiences/${encodeURIComponent(id)}`);
+      if (mine === generation) show(experience);
+    } catch (e) {
+      if (ctx.ended(e) || mine !== generation) return;
+      const missing = e instanceof ApiError && e.code === 'NOT_FOUND';
+      one.value = { id, experience: null, loading: false, error: missing ? 'There is no such experience. It may have been deleted.' : sentenceFor(e) };
+    }
+  }
+
+  /** Changes the editor's rows; `focus` is the control that should have focus afterwards. */
+  const edit = (change: (d: ScheduleDraft) => void, focus?: string) => {
+    const next = structuredClone(draft.peek());
+    change(next);
+    if (focus) ctx.focus(focus);
+    draft.value = next;
+  };
+  const exception = (d: ScheduleDraft, key: number) => d.exceptions.find((x) => x.key === key);
+
+  /** The schedule editor's actions, each one change of the rows. */
+  const editor = {
+    addTime(day: Weekday): void {
+      const added = row();
+      edit((d) => d.weekly[day].push(added), ids.time(day, added.key));
+    },
+    removeTime(day: Weekday, key: number): void {
+      edit((d) => (d.weekly[day] = d.weekly[day].filter((t) => t.key !== key)), ids.addTime(day));
+    },
+    setTime(day: Weekday, key: number, value: string): void {
+      edit((d) => d.weekly[day].forEach((t) => t.key === key && (t.value = value)));
+    },
+    addException(): void {
+      const key = ++lastKey;
+      edit((d) => d.exceptions.push({ key, date: '', times: [] }), ids.exceptionDate(key));
+    },
+    removeException(key: number): void {
+      edit((d) => (d.exceptions = d.exceptions.filter((x) => x.key !== key)), 'add-exception');
+    },
+    setExceptionDate(key: number, date: string): void {
+      edit((d) => void (exception(d, key) && (exception(d, key)!.date = date)));
+    },
+    addExceptionTime(key: number): void {
+      const added = row();
+      edit((d) => exception(d, key)?.times.push(added), ids.exceptionTime(key, added.key));
+    },
+    removeExceptionTime(key: number, time: number): void {
+      edit((d) => {
+        const x = exception(d, key);
+        if (x) x.times = x.times.filter((t) => t.key !== time);
+      }, ids.addExceptionTime(key));
+    },
+    setExceptionTime(key: number, time: number, value: string): void {
+      edit((d) => exception(d, key)?.times.forEach((t) => t.key === time && (t.value = value)));
+    },
+    set(field: 'timezone' | 'startDate' | 'endDate', value: string): void {
+      edit((d) => (d[field] = value));
+    },
+  };
+
   const area = {
     enter(location: Location): void {
-      void location;
+      const key = `${location.screen}/${location.id}?${location.search.toString()}`;
+      const jump = entered?.key === key && entered.hash !== location.hash;
+      entered = { key, hash: location.hash };
+      if (jump) return;
+      if (location.screen === 'experiences') {
+        const query = new URLSearchParams(location.search);
+        const l = list.peek();
+        // Back on the list: the same page again, fresh (an experience may just have been saved).
+        if (!l.loading || l.query !== query.toString()) void loadList(query);
+        return;
+      }
+      if (justCreated && justCreated === location.id) {
+        justCreated = null;
+        return;
+      }
+      void loadOne(location.id);
     },
-    reset(): void {},
+    reset(): void {
+      generation++;
+      justCreated = null;
+      entered = null;
+      batch(() => {
+        list.value = { query: null, page: null, loading: false, error: null };
+        one.value = { id: '', experience: null, loading: false, error: null };
+        form.value = idleForm;
+        saved.value = null;
+        draft.value = emptyDraft();
+        preview.value = { availability: null, loading: false, error: null };
+        keys.value = null;
+        embedKey.value = '';
+        organization.value = null;
+      });
+    },
   } satisfies Area;
-  return area;
+
+  return {
+    ...area,
+    list,
+    one,
+    form,
+    saved,
+    draft,
+    preview,
+    keys,
+    embedKey,
+    organization,
+    editor,
+
+    retry(): void {
+      const { screen, id, search } = ctx.router.location.peek();
+      if (screen === 'experiences') void loadList(search);
+      else void loadOne(id);
+    },
+
+    setEmbedKey(value: string): void {
+      embedKey.value = value.trim();
+    },
+
+    /** Creates the experience (POST) or saves what changed (PATCH), from the submitted form and the editor. */
+    async save(values: FormValues): Promise<void> {
+      if (form.peek().busy) return;
+      const current = one.peek();
+      const sent = structuredClone(draft.peek());
+      const { body, fields } = bodyOf(values, sent);
+      saved.value = null;
+      if (Object.keys(fields).length) {
+        ctx.focus('error-summary');
+        form.value = { busy: false, error: null, fields };
+        return;
+      }
+      const before = current.experience;
+      if (before) {
+        const patch = changesOf(body, before);
+        if (!Object.keys(patch).length) {
+          batch(() => {
+            form.value = idleForm;
+            saved.value = 'Nothing has changed since the last save.';
+          });
+          return;
+        }
+        Object.keys(body).forEach((k) => k in patch || delete body[k]);
+      } else {
+        // Unset on a new experience: the server's defaults (and its following maxParticipants).
+        if (body['maxPerBooking'] === null) delete body['maxPerBooking'];
+        if (body['schedule'] === null) delete body['schedule'];
+      }
+      const mine = generation;
+      form.value = { busy: true, error: null, fields: {} };
+      try {
+        const result = before
+          ? await ctx.http.send(Experience, 'PATCH', `/v1/experiences/${encodeURIComponent(before.id)}`, body)
+          : await ctx.http.send(Experience, 'POST', '/v1/experiences', body);
+        if (mine !== generation) return;
+        batch(() => {
+          form.value = idleForm;
+          saved.value = before ? 'Saved.' : 'Experience created. Its next slots and its embed snippet are below.';
+          // The list shows it next time it is opened.
+          list.value = { ...list.peek(), query: null };
+          show(result);
+        });
+        if (!before) {
+          justCreated = result.id;
+          ctx.router.go(pathTo('experiences', result.id), true);
+        }
+      } catch (e) {
+        if (ctx.ended(e) || mine !== generation) return;
+        const failure = failureOf(e, sent);
+        ctx.focus(Object.keys(failure.fields).length ? 'error-summary' : 'form-alert');
+        form.value = failure;
+      }
+    },
+  };
 }
 
 export type ExperiencesModel = ReturnType<typeof createExperiencesModel>;
