@@ -52,7 +52,7 @@ function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: stri
         <h2 id={titleId}>{experience.name}</h2>
         <p class="meta">
           {zone ? <span>{zone} time</span> : null}
-          {availability ? <span>{plural(availability.slots.length, 'slot', 'slots')} this week</span> : null}
+          {availability ? <span>{plural(availability.slots.length, 'slot', 'slots')}</span> : null}
         </p>
       </header>
       {error ? (

@@ -1,0 +1,277 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import type { ApiKey, Availability, Experience } from '../shared/index.js';
+import { ApiError, type Http, type Query } from './api.js';
+import { centsOf } from './state/experiences.js';
+import { noHttp } from './test-helpers/fake-api.js';
+import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.js';
+
+useDashboardTests();
+
+const at = '2026-11-01T09:00:00.000Z';
+const experience = (id: string, name: string, active = true): Experience => ({
+  id,
+  name,
+  description: '',
+  duration: 90,
+  price: 4500,
+  currency: 'EUR',
+  maxParticipants: 8,
+  maxPerBooking: 8,
+  schedule: { timezone: null, weekly: { wed: ['18:30'] }, startDate: null, endDate: null, exceptions: [] },
+  minNoticeMinutes: 120,
+  maxAdvanceDays: 365,
+  active,
+  createdAt: at,
+  updatedAt: at,
+});
+
+const key: ApiKey = { id: 'key_pub', name: 'Default publishable key', type: 'publishable', scopes: [], prefix: 'opk_Ab12', createdAt: at, lastUsedAt: null, revokedAt: null };
+
+interface Call {
+  method: string;
+  path: string;
+  query?: Query | undefined;
+  body?: unknown;
+}
+
+/** An in-memory Outing for the Experiences screens; `hold` keeps the next write unanswered until released. */
+function fakeOuting() {
+  const calls: Call[] = [];
+  const store = new Map<string, Experience>([
+    ['exp_sail', experience('exp_sail', 'Sunset Sail on the Tagus')],
+    ['exp_old', experience('exp_old', 'Tram 28 Tour', false)],
+  ]);
+  const control = { refuse: null as ApiError | null, hold: null as Promise<void> | null };
+  const answer = <T,>(work: () => T): Promise<never> => Promise.resolve().then(() => work() as never);
+  const availability = (id: string): Availability => ({
+    experienceId: id,
+    timezone: 'Europe/Lisbon',
+    startDate: '2026-12-01',
+    endDate: '2026-12-31',
+    slots: [
+      { id: 'ts_1', startTime: '2026-12-02T18:30:00.000Z', endTime: '2026-12-02T20:00:00.000Z', capacity: 8, booked: 3, remaining: 5, available: true, unavailableReason: null },
+      { id: 'ts_2', startTime: '2026-12-09T18:30:00.000Z', endTime: '2026-12-09T20:00:00.000Z', capacity: 8, booked: 8, remaining: 0, available: false, unavailableReason: 'FULL' },
+    ],
+  });
+  const http: Http = {
+    ...noHttp,
+    get: (s, path, query) => {
+      calls.push({ method: 'GET', path, query });
+      if (path === '/v1/organization') return answer(() => ({ id: 'org_1', name: 'Lisbon Walks', email: 'a@b.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, createdAt: at, updatedAt: at }));
+      if (path === '/v1/availability') return answer(() => availability(String(query?.['experienceId'])));
+      const found = /^\/v1\/experiences\/(\w+)$/.exec(path);
+      if (found) return answer(() => store.get(found[1]!) ?? (() => { throw new ApiError(404, 'NOT_FOUND', 'No such experience'); })());
+      return noHttp.get(s, path, query);
+    },
+    list: (s, path, query) => {
+      calls.push({ method: 'GET', path, query });
+      if (path === '/v1/api-keys') return answer(() => ({ data: [key], pagination: { total: 1, limit: 100, offset: 0, hasMore: false } }));
+      if (path === '/v1/experiences') {
+        const data = [...store.values()].filter((x) => query?.['active'] === undefined || String(x.active) === query['active']);
+        return answer(() => ({ data, pagination: { total: data.length, limit: 20, offset: 0, hasMore: false } }));
+      }
+      return noHttp.list(s, path, query);
+    },
+    async send(_s, method, path, body) {
+      calls.push({ method, path, body });
+      if (control.hold) await control.hold;
+      return answer(() => {
+        if (control.refuse) {
+          const e = control.refuse;
+          control.refuse = null;
+          throw e;
+        }
+        const id = method === 'POST' ? 'exp_new' : path.split('/').at(-1)!;
+        const before = store.get(id) ?? { ...experience(id, ''), schedule: null, maxPerBooking: 0 };
+        const next = { ...before, ...(body as Partial<Experience>), updatedAt: '2026-11-02T09:00:00.000Z' } as Experience;
+        if (next.maxPerBooking === 0 || next.maxPerBooking === null) next.maxPerBooking = next.maxParticipants;
+        store.set(id, next);
+        return next;
+      });
+    },
+  };
+  return { http, calls, store, control, writes: () => calls.filter((c) => c.method !== 'GET') };
+}
+
+const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const fill = (label: string, value: string) => fireEvent.input(field(label), { target: { value } });
+
+async function open(path: string, heading: string) {
+  const fake = fakeOuting();
+  const t = mountAt(path, { signedIn: true, http: fake.http });
+  await screen.findByRole('heading', { level: 1, name: heading });
+  return { ...t, ...fake };
+}
+
+describe('the Experiences list', () => {
+  it('lists every experience with its state, each a link to its page, and a way to make a new one', async () => {
+    const t = await open('/dashboard/experiences', 'Experiences');
+    await screen.findByText('2 experiences');
+    const sail = screen.getByRole('link', { name: 'Sunset Sail on the Tagus' });
+    expect(sail.getAttribute('href')).toBe('/dashboard/experiences/exp_sail');
+    const tram = screen.getByRole('link', { name: 'Tram 28 Tour' }).closest('li')!;
+    expect(tram.textContent).toContain('Inactive');
+    expect(sail.closest('li')!.textContent).toContain('Active');
+    expect(sail.closest('li')!.textContent).toContain('1 h 30 min');
+    expect(sail.closest('li')!.textContent).toContain('€45.00');
+    expect(screen.getByRole('link', { name: 'New experience' }).getAttribute('href')).toBe('/dashboard/experiences/new');
+
+    // The filter is in the address, so Back and a reload keep it.
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'false' } });
+    await screen.findByText('1 experience');
+    expect(location.search).toBe('?active=false');
+    expect(t.calls.at(-1)).toMatchObject({ path: '/v1/experiences', query: { active: 'false' } });
+    expect(screen.queryByRole('link', { name: 'Sunset Sail on the Tagus' })).toBeNull();
+  });
+
+  it('says what to do when there is none', async () => {
+    const fake = fakeOuting();
+    fake.store.clear();
+    mountAt('/dashboard/experiences', { signedIn: true, http: fake.http });
+    await screen.findByRole('heading', { name: 'No experiences yet' });
+    expect(screen.getByText(/Create one with “New experience”/)).toBeTruthy();
+  });
+});
+
+describe('the experience form', () => {
+  it('labels its fields as the contract does', async () => {
+    await open('/dashboard/experiences/new', 'New experience');
+    for (const label of ['Name', 'Description', 'Duration', 'Price', 'Maximum participants', 'Max per booking', 'Notice', 'Booking window', 'Active', 'Time zone']) {
+      expect(screen.getByLabelText(label), label).toBeTruthy();
+    }
+    // Price categories have their place, for a later version.
+    expect(screen.getByRole('heading', { name: 'Price categories' })).toBeTruthy();
+  });
+
+  it('creates an experience, then shows its page with the next slots and the embed snippet', async () => {
+    const t = await open('/dashboard/experiences/new', 'New experience');
+    fill('Name', 'Fado Night');
+    fireEvent.input(screen.getByLabelText('Description'), { target: { value: 'Three singers, one small room.' } });
+    fill('Duration', '90');
+    fill('Price', '35,5');
+    fill('Maximum participants', '20');
+    fill('Notice', '30');
+    fill('Booking window', '60');
+    fireEvent.click(screen.getByRole('button', { name: 'Add time on Friday' }));
+    fireEvent.input(field('Friday, time 1'), { target: { value: '21:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create experience' }));
+
+    await screen.findByRole('heading', { level: 1, name: 'Fado Night' });
+    expect(location.pathname).toBe('/dashboard/experiences/exp_new');
+    expect(t.writes()).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/experiences',
+        body: {
+          name: 'Fado Night',
+          description: 'Three singers, one small room.',
+          duration: 90,
+          price: 3550,
+          maxParticipants: 20,
+          minNoticeMinutes: 30,
+          maxAdvanceDays: 60,
+          active: true,
+          schedule: { timezone: null, weekly: { fri: ['21:00'] }, startDate: null, endDate: null, exceptions: [] },
+        },
+      },
+    ]);
+    // The record came back with the create: no second GET of it.
+    expect(t.calls.filter((c) => c.path === '/v1/experiences/exp_new')).toEqual([]);
+    expect(screen.getByText(/Experience created/)).toBeTruthy();
+
+    const preview = screen.getByRole('region', { name: 'Next slots' });
+    await within(preview).findByText('3/8 booked');
+    expect(preview.textContent).toContain('Europe/Lisbon time');
+    expect(within(preview).getByText('8/8 booked').className).toContain('full');
+
+    const snippet = screen.getByLabelText('Widget snippet') as HTMLTextAreaElement;
+    expect(snippet.value).toBe(
+      `<div data-outing data-key="opk_YOUR_PUBLISHABLE_KEY" data-experience="exp_new"></div>\n<script src="${location.origin}/widget.js" async></script>`,
+    );
+    expect(screen.getByRole('region', { name: 'Embed' }).textContent).toContain('Default publishable key (opk_Ab12…)');
+    expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
+  });
+
+  it('puts a pasted publishable key into the snippet, and refuses a secret one', async () => {
+    await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
+    const snippet = () => (screen.getByLabelText('Widget snippet') as HTMLTextAreaElement).value;
+    fill('Publishable key', 'osk_secret123');
+    expect(screen.getByText(/That is a secret key/)).toBeTruthy();
+    expect(snippet()).toContain('data-key="opk_YOUR_PUBLISHABLE_KEY"');
+    fill('Publishable key', ' opk_Ab12cd34 ');
+    expect(snippet()).toContain('data-key="opk_Ab12cd34" data-experience="exp_sail"');
+    expect(field('Publishable key').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('sends only what changed, and says so when nothing did', async () => {
+    const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Nothing has changed since the last save.');
+    expect(t.writes()).toEqual([]);
+
+    fill('Price', '50');
+    fireEvent.click(field('Active'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Saved.');
+    expect(t.writes()).toEqual([{ method: 'PATCH', path: '/v1/experiences/exp_sail', body: { price: 5000, active: false } }]);
+    expect(screen.getByText('Inactive', { selector: '.heading-row .state' })).toBeTruthy();
+  });
+
+  it('is busy while saving, keeps the typed values, and shows a refusal beside its field', async () => {
+    const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
+    let release!: () => void;
+    t.control.hold = new Promise((r) => (release = r));
+    t.control.refuse = new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'maxPerBooking', message: 'maxPerBooking must not exceed maxParticipants' }]);
+    fill('Maximum participants', '4');
+    fill('Max per booking', '6');
+    fill('Name', 'Sunset Sail');
+    const button = screen.getByRole('button', { name: 'Save changes' });
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByText('Saving…')).toBeTruthy();
+    // A second press while busy sends nothing more.
+    fireEvent.click(button);
+    t.control.hold = null;
+    release();
+
+    const summary = await screen.findByRole('region', { name: 'There is a problem' });
+    expect(summary.textContent).toContain('Max per booking: maxPerBooking must not exceed maxParticipants.');
+    expect(t.writes()).toHaveLength(1);
+    const perBooking = field('Max per booking');
+    expect(perBooking.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(perBooking.getAttribute('aria-describedby')!.split(' ').at(-1)!)!.textContent).toBe(
+      'maxPerBooking must not exceed maxParticipants.',
+    );
+    // What the person typed is still there, re-renders and all.
+    expect(field('Name').value).toBe('Sunset Sail');
+    expect(field('Maximum participants').value).toBe('4');
+    expect(button.getAttribute('aria-disabled')).toBeNull();
+  });
+
+  it('checks numbers and the price in the browser before sending', async () => {
+    const t = await open('/dashboard/experiences/new', 'New experience');
+    fill('Price', '12.345');
+    fill('Duration', '2.5');
+    fireEvent.click(screen.getByRole('button', { name: 'Create experience' }));
+    const summary = await screen.findByRole('region', { name: 'There is a problem' });
+    expect(summary.textContent).toContain('Name: Enter the name guests will see.');
+    expect(summary.textContent).toContain('Price: Enter a price such as 25.00');
+    expect(summary.textContent).toContain('Duration: Enter a whole number');
+    expect(t.writes()).toEqual([]);
+  });
+
+  it('says when the experience does not exist', async () => {
+    const fake = fakeOuting();
+    mountAt('/dashboard/experiences/exp_gone', { signedIn: true, http: fake.http });
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('There is no such experience'));
+  });
+
+  it('reads prices as cents without floating-point surprises', () => {
+    expect(centsOf('19.99')).toBe(1999);
+    expect(centsOf('0')).toBe(0);
+    expect(centsOf('25,5')).toBe(2550);
+    expect(centsOf('1.005')).toBeNull();
+    expect(centsOf('-3')).toBeNull();
+  });
+});
