@@ -19,8 +19,13 @@ const suite = useOutingAndChromium();
 let outing: OutingServer;
 let browser: Browser;
 let owner: Owner;
-/** A day with guests: three bookings on the first day with a free Alfama walk, far enough ahead. */
+/**
+ * A day with guests: three bookings on the first day with an empty Alfama walk, past the week of
+ * tours the demo has already sold places in (so the day after it has no bookings either).
+ */
 let busyDate: string;
+/** A day the demo has tours on but no bookings: well beyond its seeded week. */
+let emptyDate: string;
 let bookingNumbers: string[];
 
 const api = <T = any>(path: string, init: RequestInit = {}) => apiAs<T>(outing, path, init);
@@ -32,12 +37,12 @@ beforeAll(async () => {
 
   const experiences = (await api<{ id: string; name: string }[]>('/v1/experiences')).data;
   const walk = experiences.find((x) => x.name === 'Alfama Old Town Walk')!;
-  const from = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-  const to = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
-  const { data: availability } = await api<{ slots: { startTime: string; available: boolean }[] }>(
+  const from = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+  const to = new Date(Date.now() + 24 * 86_400_000).toISOString().slice(0, 10);
+  const { data: availability } = await api<{ slots: { startTime: string; available: boolean; booked: number }[] }>(
     `/v1/availability?experienceId=${walk.id}&startDate=${from}&endDate=${to}`,
   );
-  const slot = availability.slots.find((s) => s.available)!;
+  const slot = availability.slots.find((s) => s.available && s.booked === 0)!;
   bookingNumbers = [];
   for (const [name, participants, email] of [
     ['Ana Lima', 2, 'ana@example.com'],
@@ -59,6 +64,7 @@ beforeAll(async () => {
   }
   // The manifest's day is read in the organization's zone, Lisbon for the demo.
   busyDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date(slot.startTime));
+  emptyDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date(Date.now() + 200 * 86_400_000));
 });
 
 const dashboardPage = (options: Parameters<typeof openPage>[1] = {}) => openDashboard(browser, options);
@@ -114,7 +120,15 @@ describe('the dashboard', () => {
     ]);
     const today = await page.getByLabel('Date').inputValue();
     expect(today).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date()));
-    // Today the demo has no guests: the empty state says what to do.
+    // The demo has guests today (it seeds a month of bookings): the screen shows what the API has.
+    const manifest = (await api<{ slots: { bookings: { guestName: string }[] }[] }>(`/v1/manifest?date=${today}`)).data;
+    const guests = manifest.slots.flatMap((s) => s.bookings);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: /booking/ }).innerText()).toMatch(new RegExp(`^${guests.length} bookings?,`));
+    // Only on the days the demo has no tour at all (Christmas, New Year's Day) is today empty.
+    if (guests.length) await page.getByText(guests[0]!.guestName).first().waitFor();
+
+    // A day without bookings: the empty state says what to do.
+    await page.getByLabel('Date').fill(emptyDate);
     await page.getByRole('heading', { name: 'No bookings on this day' }).waitFor();
 
     // Another day through the Date control.
@@ -265,8 +279,11 @@ describe('the dashboard', () => {
     expect(await violations(page, 'html'), 'sign in with an alert').toEqual([]);
     await signIn(page);
     await heading(page, 'Today');
+    await page.getByRole('status').filter({ hasText: /booking/ }).waitFor();
+    expect(await violations(page, 'html'), 'today, with the demo\'s guests').toEqual([]);
+    await page.goto(`${outing.origin}/dashboard?date=${emptyDate}`);
     await page.getByRole('heading', { name: 'No bookings on this day' }).waitFor();
-    expect(await violations(page, 'html'), 'today, empty').toEqual([]);
+    expect(await violations(page, 'html'), 'a day without bookings').toEqual([]);
     await page.goto(`${outing.origin}/dashboard?date=${busyDate}`);
     await page.getByText('Ana Lima').waitFor();
     expect(await violations(page, 'html'), 'today with guests').toEqual([]);

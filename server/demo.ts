@@ -1,9 +1,10 @@
 import type { Store } from './store/index.js';
-import { SYSTEM } from './domain/actor.js';
+import { SYSTEM, type Actor } from './domain/actor.js';
 import { createOrganization } from './services/organizations.js';
 import { createExperience } from './services/experiences.js';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from './domain/passwords.js';
+import { HOUR_MS, historyStart, seedDemoHistory } from './demo-history.js';
 
 export const DEMO_ORG_SETTING = 'demo.organizationId';
 export const DEMO_KEY_SETTING = 'demo.publishableKey';
@@ -20,15 +21,28 @@ export interface DemoSeed {
 }
 
 /**
- * On an empty database, a small tour company with three experiences on weekly schedules. The
- * publishable key is kept so that `/demo` can embed it on later starts; it is meant for web pages.
+ * On an empty database, a small tour company with three experiences on weekly schedules and a
+ * month of bookings behind it (demo-history.ts). The publishable key is kept so that `/demo` can
+ * embed it on later starts; it is meant for web pages.
  */
 export async function seedDemo(store: Store, publicUrl: string, now: number): Promise<DemoSeed | undefined> {
   if (store.countOrganizations() > 0) return undefined;
-  const ownerEmail = 'hello@lisbonwalks.example';
   // Generated, never a fixed demo password: a demo left running on a public address stays closed.
   const ownerPassword = randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(ownerPassword);
+  const planted = plantDemo(store, publicUrl, passwordHash, now);
+  return planted && { ...planted, ownerPassword };
+}
+
+/**
+ * The demo's records, in one transaction: seedDemo after the password's hash, which takes its
+ * time on purpose. Undefined when the database has an organization already.
+ */
+export function plantDemo(store: Store, publicUrl: string, passwordHash: string, now: number): Omit<DemoSeed, 'ownerPassword'> | undefined {
+  const ownerEmail = 'hello@lisbonwalks.example';
+  const timezone = 'Europe/Lisbon';
+  // The company opened the morning before its month of history, so every booking finds its tours there.
+  const opened = historyStart(now, timezone) - 15 * HOUR_MS;
   return store.transaction(() => {
     // Checked again: the hash took a moment, in which another process may have seeded the file.
     if (store.countOrganizations() > 0) return undefined;
@@ -37,15 +51,15 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
       {
         name: 'Lisbon Walks',
         email: ownerEmail,
-        timezone: 'Europe/Lisbon',
+        timezone,
         currency: 'EUR',
         owner: { email: ownerEmail, name: 'Lisbon Walks', passwordHash },
       },
       publicUrl,
-      now,
+      opened,
     );
     const orgId = created.organization.id;
-    createExperience(store, orgId, {
+    const walk = createExperience(store, orgId, {
       name: 'Alfama Old Town Walk',
       description:
         'Two hours through the oldest quarter of Lisbon: tiled façades, fado houses, the Sé cathedral and the view from Miradouro de Santa Luzia.',
@@ -58,8 +72,8 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
         weekly: { mon: ['10:00', '15:00'], tue: ['10:00', '15:00'], wed: ['10:00', '15:00'], thu: ['10:00', '15:00'], fri: ['10:00', '15:00'], sat: ['09:30', '11:30', '15:00'], sun: ['11:30'] },
         exceptions: [{ date: '2026-12-25', times: [] }, { date: '2027-01-01', times: [] }],
       },
-    }, now, SYSTEM);
-    createExperience(store, orgId, {
+    }, opened + 1, SYSTEM);
+    const sail = createExperience(store, orgId, {
       name: 'Sunset Sail on the Tagus',
       description: 'Ninety minutes on a classic sailboat past Belém Tower and under the 25 de Abril bridge, with a glass of vinho verde.',
       duration: 90,
@@ -67,8 +81,8 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
       maxParticipants: 8,
       minNoticeMinutes: 120,
       schedule: { weekly: { wed: ['18:30'], fri: ['18:30'], sat: ['18:00'], sun: ['18:00'] } },
-    }, now + 1, SYSTEM);
-    createExperience(store, orgId, {
+    }, opened + 2, SYSTEM);
+    const workshop = createExperience(store, orgId, {
       name: 'Pastel de Nata Workshop',
       description: 'Learn to bake the famous custard tarts with a local pastry chef, then eat your work with a bica.',
       duration: 150,
@@ -77,7 +91,9 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
       maxPerBooking: 4,
       maxAdvanceDays: 90,
       schedule: { weekly: { tue: ['14:00'], thu: ['14:00'], sat: ['10:00'] } },
-    }, now + 2, SYSTEM);
+    }, opened + 3, SYSTEM);
+    const owner: Actor = { type: 'user', id: created.ownerId ?? null, name: 'Lisbon Walks', ip: null };
+    seedDemoHistory(store, orgId, [{ row: walk }, { row: sail, keepOpenSlotsEmpty: true }, { row: workshop }], owner, now);
     store.setSetting(DEMO_ORG_SETTING, orgId);
     store.setSetting(DEMO_KEY_SETTING, created.publishableKey);
     return {
@@ -86,7 +102,6 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
       publishableKey: created.publishableKey,
       icalFeedUrl: created.icalFeedUrl,
       ownerEmail,
-      ownerPassword,
       dashboardUrl: `${publicUrl}/dashboard`,
     };
   });
