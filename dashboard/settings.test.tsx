@@ -186,7 +186,7 @@ describe('the Settings screen', () => {
     const panel = await screen.findByRole('group', { name: 'Your new key “Reports script”' });
     expect((within(panel).getByLabelText('Secret key') as HTMLInputElement).value).toBe('osk_new_full_value_0123456789');
     expect(within(panel).getByRole('button', { name: 'Copy' })).toBeTruthy();
-    expect(panel.textContent).toContain('cannot be shown again');
+    expect(panel.textContent).toContain('cannot show it again');
     expect(document.activeElement?.id).toBe('revealed-title');
     expect(fake.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Reports script', type: 'secret', scopes: ['bookings:read'] });
     // The form is empty for the next key, and the list has the new one.
@@ -266,7 +266,7 @@ describe('the Settings screen', () => {
     );
     fireEvent.click(within(me).getByRole('button', { name: 'Make staff' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe("Marta Reis could not become staff: Cannot demote the organization's last active owner: make another user an owner first.");
+    expect(alert.textContent).toBe("Marta Reis could not be changed: Cannot demote the organization's last active owner: make another user an owner first.");
   });
 
   it('pages through the activity log, newest first', async () => {

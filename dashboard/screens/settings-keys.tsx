@@ -1,9 +1,9 @@
 /** Settings › API keys: the organization's keys, a new one (shown once), revoking one. */
 import type { JSX } from 'preact';
 import { SCOPES } from '../../shared/index.js';
-import { Field, Select, formOf } from '../components/Field.js';
+import { Select, formOf } from '../components/Field.js';
 import type { Model } from '../state/model.js';
-import { Card, Cards, Choices, CreateForm, Fact, When, zoneOf } from './settings-parts.js';
+import { Card, Cards, Choices, CreateForm, fieldOf, when, zoneOf } from './settings-parts.js';
 
 const TYPES = [
   ['secret', 'Secret: for your servers, on /v1'],
@@ -27,24 +27,14 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
             key={k.id}
             id={`key-${k.id}`}
             title={k.name}
-            facts={
-              <>
-                <Fact t="Type">{k.type === 'secret' ? 'Secret' : 'Publishable'}</Fact>
-                <Fact t="Prefix">
-                  <code>{k.prefix}</code>
-                </Fact>
-                <Fact t="Scopes">{k.scopes.includes('*') ? 'All' : k.scopes.join(', ')}</Fact>
-                <Fact t="Created">
-                  <When m={m} at={k.createdAt} />
-                </Fact>
-                <Fact t="Last used">
-                  <When m={m} at={k.lastUsedAt} />
-                </Fact>
-                <Fact t="Revoked">
-                  <When m={m} at={k.revokedAt} none="No" />
-                </Fact>
-              </>
-            }
+            facts={[
+              ['Type', k.type === 'secret' ? 'Secret' : 'Publishable'],
+              ['Prefix', <code>{k.prefix}</code>],
+              ['Scopes', k.scopes.includes('*') ? 'All' : k.scopes.join(', ')],
+              ['Created', when(m, k.createdAt)],
+              ['Last used', when(m, k.lastUsedAt)],
+              ['Revoked', when(m, k.revokedAt, 'No')],
+            ]}
           >
             {k.revokedAt ? null : (
               <button type="button" id={`revoke-${k.id}`} aria-describedby={`key-${k.id}`} onClick={() => s.revokeKey(k)}>
@@ -55,16 +45,9 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
         ))}
       </Cards>
       <CreateForm id="new-key" title="Create a key" state={f} button="Create key" busyButton="Creating…" onSubmit={submit}>
-        <Field idPrefix="key-" name="name" label="Name" type="text" hint="What will use it, such as “Website sync”." error={f.fields['name']} />
+        {fieldOf(f, 'key-')('name', 'Name', { hint: 'What will use it, such as “Website sync”.' })}
         <Select idPrefix="key-" name="type" label="Type" options={TYPES} error={f.fields['type']} />
-        <Choices
-          prefix="key-"
-          name="scopes"
-          legend="Scopes"
-          hint="What a secret key may do. Tick none for everything; publishable keys take none."
-          options={SCOPES}
-          error={f.fields['scopes']}
-        />
+        <Choices prefix="key-" name="scopes" legend="Scopes" hint="What a secret key may do: none ticked is everything. Publishable keys take none." options={SCOPES} error={f.fields['scopes']} />
       </CreateForm>
     </>
   );

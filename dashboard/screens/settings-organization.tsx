@@ -2,11 +2,11 @@
 import type { JSX } from 'preact';
 import type { Activity } from '../../shared/index.js';
 import { TWO_DECIMAL_CURRENCIES } from '../../shared/index.js';
-import { Checkbox, Field, FormAlert, Select, formOf } from '../components/Field.js';
+import { Checkbox, FormAlert, Select, formOf } from '../components/Field.js';
 import { Pager } from '../components/Pager.js';
 import { pathTo } from '../router.js';
 import type { Model } from '../state/model.js';
-import { When, zoneOf } from './settings-parts.js';
+import { fieldOf, LogTable, when, zoneOf } from './settings-parts.js';
 
 let zones: string[] | undefined;
 /** Every IANA zone this browser knows, and the one saved even if it does not. */
@@ -22,6 +22,7 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
   const d = s.orgDraft.value ?? { ...o, phone: o.phone ?? '' };
   const f = s.form('organization');
   const p = { idPrefix: 'org-' };
+  const field = fieldOf(f, 'org-');
   const submit = (e: Event) => {
     const v = formOf(e);
     void s.saveOrganization({
@@ -36,14 +37,13 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
   return (
     <form class="card" noValidate aria-busy={f.busy ? 'true' : undefined} onSubmit={submit}>
       <FormAlert error={f.error} />
-      <Field {...p} name="name" label="Name" type="text" autoComplete="organization" value={d.name} error={f.fields['name']} />
-      <Field {...p} name="email" label="Email" type="email" hint="Where guests and Outing write to you." value={d.email} error={f.fields['email']} />
-      <Field {...p} name="phone" label="Phone" type="text" required={false} hint="Optional." value={d.phone} error={f.fields['phone']} />
+      {field('name', 'Name', { value: d.name, autoComplete: 'organization' })}
+      {field('email', 'Email', { value: d.email, type: 'email' })}
+      {field('phone', 'Phone', { value: d.phone, required: false, hint: 'Optional.' })}
       <Select
         {...p}
         name="timezone"
         label="Time zone"
-        hint="Dates without a zone, like a report’s days, are read in it."
         options={zoneOptions(d.timezone)}
         value={d.timezone}
         error={f.fields['timezone']}
@@ -52,7 +52,7 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
         {...p}
         name="currency"
         label="Currency"
-        hint="It can change only while the organization has no bookings."
+        hint="Fixed once there are bookings."
         options={TWO_DECIMAL_CURRENCIES.map((c) => [c, c] as const)}
         value={d.currency}
         error={f.fields['currency']}
@@ -61,7 +61,7 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
         {...p}
         name="onlinePayments"
         label="Take payments online"
-        hint="Guests pay by card when they book (the server needs its Stripe keys)."
+        hint="Guests pay by card as they book (needs the server’s Stripe keys)."
         checked={d.onlinePayments}
         error={f.fields['onlinePayments']}
       />
@@ -83,39 +83,19 @@ const ACTORS: Record<Activity['actor']['type'], string> = {
 export function ActivitySection({ m }: { m: Model }): JSX.Element | null {
   const page = m.settings.activity.value;
   if (!page) return null;
-  if (!page.data.length) {
-    return <p class="empty">Nothing has changed yet. Changes made here, through the API and by guests’ bookings will be listed here.</p>;
-  }
+  if (!page.data.length) return <p class="empty">Nothing has changed yet. Changes from here, the API and guests’ bookings will be listed here.</p>;
   const base = pathTo('settings', 'activity');
   return (
     <>
       <p class="quiet">Newest first; times in {zoneOf(m)}.</p>
-      <table class="stack">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Action</th>
-            <th scope="col">Summary</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page.data.map((a) => (
-            <tr key={a.id}>
-              <td data-label="When">
-                <When m={m} at={a.createdAt} />
-              </td>
-              <td data-label="Who">
-                {a.actor.name} <span class="quiet">({ACTORS[a.actor.type]})</span>
-              </td>
-              <td data-label="Action">
-                <code>{a.action}</code>
-              </td>
-              <td data-label="Summary">{a.summary}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LogTable
+        label="Activity"
+        columns={['When', 'Who', 'Action', 'Summary']}
+        rows={page.data.map((a) => [
+          a.id,
+          [when(m, a.createdAt), `${a.actor.name} (${ACTORS[a.actor.type]})`, <code>{a.action}</code>, a.summary],
+        ])}
+      />
       <Pager pagination={page.pagination} label="Activity pages" href={(offset) => (offset ? `${base}?offset=${offset}` : base)} />
     </>
   );

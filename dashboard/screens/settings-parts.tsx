@@ -1,7 +1,7 @@
 /** Pieces every Settings section is built from: a record's card, its facts, times, the value shown once. */
 import type { ComponentChildren, JSX } from 'preact';
 import { CopyField } from '../components/CopyButton.js';
-import { FormAlert } from '../components/Field.js';
+import { Field, FormAlert } from '../components/Field.js';
 import { dateTimeIn } from '../format.js';
 import type { FormState } from '../state/context.js';
 import type { Model } from '../state/model.js';
@@ -10,31 +10,39 @@ import type { Model } from '../state/model.js';
 export const zoneOf = (m: Model): string => m.settings.org.value?.timezone ?? 'UTC';
 
 /** An instant in the organization's zone, or what its absence means ("Never"). */
-export function When({ m, at, none = 'Never' }: { m: Model; at: string | null; none?: string }): JSX.Element {
-  return at ? <time dateTime={at}>{dateTimeIn(at, zoneOf(m))}</time> : <>{none}</>;
-}
-
-export const Fact = ({ t, children }: { t: string; children: ComponentChildren }): JSX.Element => (
-  <div>
-    <dt>{t}</dt>
-    <dd>{children}</dd>
-  </div>
-);
+export const when = (m: Model, at: string | null, none = 'Never'): JSX.Element | string =>
+  at ? <time dateTime={at}>{dateTimeIn(at, zoneOf(m))}</time> : none;
 
 /**
- * One record of a short list (a key, an endpoint, a user): its name as a heading, its facts, and
- * its buttons, which name the record through `aria-describedby={id}`.
+ * One record of a short list (a key, an endpoint, a user): its name as a heading, its facts as
+ * [term, value] pairs, and its buttons, which name the record through `aria-describedby={id}`.
  */
-export function Card({ id, title, level = 3, facts, children }: { id: string; title: ComponentChildren; level?: 3 | 4; facts: ComponentChildren; children?: ComponentChildren }): JSX.Element {
+export function Card({ id, title, level = 3, facts, children }: { id: string; title: ComponentChildren; level?: 3 | 4; facts: (readonly [string, ComponentChildren] | false | null | undefined)[]; children?: ComponentChildren }): JSX.Element {
   const H = level === 3 ? 'h3' : 'h4';
   return (
     <li class="record">
       <H id={id}>{title}</H>
-      <dl class="facts">{facts}</dl>
-      {children ? <div class="buttons">{children}</div> : null}
+      <dl class="facts">
+        {facts.map((f) =>
+          f ? (
+            <div key={f[0]}>
+              <dt>{f[0]}</dt>
+              <dd>{f[1]}</dd>
+            </div>
+          ) : null,
+        )}
+      </dl>
+      <div class="buttons">{children}</div>
     </li>
   );
 }
+
+/** A text field of a form whose state is `f`, its id prefixed, its refusal beside it. */
+export const fieldOf =
+  (f: FormState, idPrefix: string) =>
+  (name: string, label: string, more: Partial<Parameters<typeof Field>[0]> = {}): JSX.Element => (
+    <Field idPrefix={idPrefix} name={name} label={label} type="text" error={f.fields[name]} {...more} />
+  );
 
 /** A list's cards, or what to do while there are none. */
 export function Cards({ items, empty, children }: { items: unknown[] | null; empty: string; children: ComponentChildren }): JSX.Element | null {
@@ -102,3 +110,34 @@ export function Revealed({ m }: { m: Model }): JSX.Element | null {
 
 /** Whether a record's buttons wait for an answer about it. */
 export const busy = (m: Model, id: string): 'true' | undefined => (m.settings.working.value.has(id) ? 'true' : undefined);
+
+/**
+ * A log (activity, deliveries) as a table; on phones each row stacks, each cell named by its
+ * column (settings.css). A row's first cell gets `id`, for its buttons to name it.
+ */
+export function LogTable({ columns, rows, label }: { columns: string[]; rows: [id: string, cells: ComponentChildren[]][]; label: string }): JSX.Element {
+  return (
+    <table class="stack" aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th scope="col" key={c}>
+              {c || <span class="visually-hidden">Actions</span>}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([id, cells]) => (
+          <tr key={id}>
+            {cells.map((c, i) => (
+              <td key={i} id={i ? undefined : id} data-label={columns[i] || undefined}>
+                {c}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

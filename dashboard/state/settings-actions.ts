@@ -23,10 +23,10 @@ import {
   type Activity,
 } from '../../shared/index.js';
 import { ApiError, type ListPage } from '../api.js';
-import { BASE } from '../router.js';
 import type { Signal } from './signals.js';
 import type { AreaContext, FormState } from './context.js';
 import type { Asking, Revealed } from './settings.js';
+import type { z } from 'zod';
 
 type Apply = () => void;
 
@@ -72,7 +72,7 @@ export interface OrganizationDraft {
 
 const path = (...parts: string[]) => `/v1/${parts.map(encodeURIComponent).join('/')}`;
 const replaced = <T extends { id: string }>(list: T[] | null, record: T): T[] | null => list && list.map((x) => (x.id === record.id ? record : x));
-const ONCE = 'Copy it now: Outing keeps only a fingerprint of it, so it cannot be shown again.';
+const ONCE = 'Copy it now: Outing keeps only a fingerprint of it and cannot show it again.';
 
 export function settingsActions(core: SettingsCore) {
   const { ctx, fetches, submit, act, reveal, ask, notice } = core;
@@ -81,6 +81,35 @@ export function settingsActions(core: SettingsCore) {
   /** Reads lists again after a write that went through; a failure here is no failure of the write. */
   const reload = (...work: (() => Promise<Apply>)[]): Promise<boolean> =>
     core.refresh(work.map((w) => w())).catch((e: unknown) => (ctx.ended(e), false));
+
+  /** Asks, then deletes (or revokes) a record and reads its list again. */
+  const remove = (verb: string, noun: string, title: string, text: string, id: string, url: string, list: () => Promise<Apply>, schema: z.ZodType = Deleted): void =>
+    ask({
+      title: `${verb} the ${noun} ${title}?`,
+      confirmLabel: `${verb} ${noun}`,
+      text,
+      from: `${verb.toLowerCase()}-${id}`,
+      run: async () => {
+        await http.send(schema, 'DELETE', url);
+        await reload(list);
+        notice.value = `The ${noun} ${title} is ${verb.toLowerCase()}d.`;
+      },
+    });
+
+  /** A create form: the record, the list read again, and what Outing shows only once. */
+  const create = <S extends z.ZodType>(form: string, schema: S, url: string, body: object, list: () => Promise<Apply>, shown: (made: z.infer<S>) => Omit<Revealed, 'section'> | null) =>
+    submit(
+      form,
+      async () => {
+        const made = await http.send(schema, 'POST', url, body);
+        await reload(list);
+        const r = shown(made);
+        if (r) reveal(r);
+      },
+      `${form}-`,
+    );
+
+  const quote = (name: string) => `“${name}”`;
 
   return {
     async saveOrganization(draft: OrganizationDraft): Promise<void> {
@@ -106,7 +135,7 @@ export function settingsActions(core: SettingsCore) {
           try {
             core.org.value = await http.send(Organization, 'PATCH', '/v1/organization', patch);
           } catch (e) {
-            // The one refusal that is about a field without naming it: the currency, once there are bookings.
+            // The one refusal about a field that names none: the currency, once there are bookings.
             if (e instanceof ApiError && e.code === 'CONFLICT' && 'currency' in patch) {
               throw new ApiError(e.status, 'VALIDATION_ERROR', e.message, [{ path: 'currency', message: e.message }]);
             }
@@ -121,220 +150,104 @@ export function settingsActions(core: SettingsCore) {
       }
     },
 
-    createKey(name: string, type: string, scopes: string[]): Promise<boolean> {
-      return submit(
-        'key',
-        async () => {
-          // Publishable keys take no scopes; a secret key without any holds them all.
-          const body = type === 'publishable' ? { name, type } : { name, type, ...(scopes.length ? { scopes } : {}) };
-          const made = await http.send(ApiKeyWithSecret, 'POST', '/v1/api-keys', body);
-          await reload(fetches.keys);
-          reveal({
-            title: `Your new key “${made.name}”`,
-            label: made.type === 'secret' ? 'Secret key' : 'Publishable key',
-            value: made.key,
-            text: `${made.type === 'secret' ? 'Keep it as secret as a password. ' : ''}${ONCE}`,
-          });
-        },
-        'key-',
-      );
-    },
+    createKey: (name: string, type: string, scopes: string[]): Promise<boolean> =>
+      // Publishable keys take no scopes; a secret key without any holds them all.
+      create('key', ApiKeyWithSecret, '/v1/api-keys', type === 'publishable' ? { name, type } : { name, type, ...(scopes.length ? { scopes } : {}) }, fetches.keys, (k) => ({
+        title: `Your new key ${quote(k.name)}`,
+        label: k.type === 'secret' ? 'Secret key' : 'Publishable key',
+        value: k.key,
+        text: ONCE,
+      })),
 
-    revokeKey(k: ApiKey): void {
-      ask({
-        title: `Revoke the key “${k.name}”?`,
-        confirmLabel: 'Revoke key',
-        text: 'Every request made with it is refused from now on. This cannot be undone.',
-        from: `revoke-${k.id}`,
-        run: async () => {
-          await http.send(ApiKeyRevoked, 'DELETE', path('api-keys', k.id));
-          await reload(fetches.keys);
-          notice.value = `The key “${k.name}” is revoked.`;
-        },
-      });
-    },
+    revokeKey: (k: ApiKey): void =>
+      remove('Revoke', 'key', quote(k.name), 'Requests made with it are refused from now on. This cannot be undone.', k.id, path('api-keys', k.id), fetches.keys, ApiKeyRevoked),
 
-    createEndpoint(url: string, events: string[], description: string): Promise<boolean> {
-      return submit(
+    createEndpoint: (url: string, events: string[], description: string): Promise<boolean> =>
+      create(
         'endpoint',
-        async () => {
-          const body = { url: url.trim(), ...(events.length ? { events } : {}), ...(description.trim() ? { description: description.trim() } : {}) };
-          const made = await http.send(WebhookEndpointWithSecret, 'POST', '/v1/webhook-endpoints', body);
-          await reload(fetches.endpoints);
-          reveal({
-            title: `Signing secret of ${made.url}`,
-            label: 'Signing secret',
-            value: made.secret,
-            text: `Your receiver checks each delivery’s signature with it (Standard Webhooks). ${ONCE}`,
-          });
-        },
-        'endpoint-',
-      );
-    },
+        WebhookEndpointWithSecret,
+        '/v1/webhook-endpoints',
+        { url: url.trim(), ...(events.length ? { events } : {}), ...(description.trim() ? { description: description.trim() } : {}) },
+        fetches.endpoints,
+        (e) => ({ title: `Signing secret of ${e.url}`, label: 'Signing secret', value: e.secret, text: `Your receiver checks signatures with it. ${ONCE}` }),
+      ),
 
-    setEndpointEnabled(e: WebhookEndpoint, enabled: boolean): Promise<void> {
-      return act(e.id, `${e.url} could not be ${enabled ? 'enabled' : 'disabled'}`, async () => {
-        const saved = await http.send(WebhookEndpoint, 'PATCH', path('webhook-endpoints', e.id), { enabled });
-        core.endpoints.value = replaced(core.endpoints.peek(), saved);
-        notice.value = `${saved.url} is ${enabled ? 'enabled: new events are sent to it' : 'disabled: no events are sent to it'}.`;
-      });
-    },
+    setEndpointEnabled: (e: WebhookEndpoint, enabled: boolean): Promise<void> =>
+      act(e.id, `${e.url} could not change`, async () => {
+        core.endpoints.value = replaced(core.endpoints.peek(), await http.send(WebhookEndpoint, 'PATCH', path('webhook-endpoints', e.id), { enabled }));
+        notice.value = `${e.url} is ${enabled ? 'enabled' : 'disabled'}.`;
+      }),
 
-    rotateSecret(e: WebhookEndpoint): void {
+    rotateSecret: (e: WebhookEndpoint): void =>
       ask({
         title: `Rotate the signing secret of ${e.url}?`,
         confirmLabel: 'Rotate secret',
-        text: 'Outing makes a new secret. For 24 hours each delivery carries two signatures, by the new and the old secret, so your receiver can switch over in that time.',
+        text: 'For 24 hours deliveries carry signatures by the old and the new secret, so your receiver can switch over.',
         from: `rotate-${e.id}`,
         run: async () => {
           const { secret } = await http.send(RotatedSecret, 'POST', path('webhook-endpoints', e.id, 'rotate-secret'));
           reveal({ title: `New signing secret of ${e.url}`, label: 'Signing secret', value: secret, text: ONCE });
         },
-      });
-    },
+      }),
 
-    deleteEndpoint(e: WebhookEndpoint): void {
-      ask({
-        title: `Delete the endpoint ${e.url}?`,
-        confirmLabel: 'Delete endpoint',
-        text: 'Outing stops sending events to it, and its delivery log is deleted with it.',
-        from: `delete-${e.id}`,
-        run: async () => {
-          await http.send(Deleted, 'DELETE', path('webhook-endpoints', e.id));
-          notice.value = `The endpoint ${e.url} is deleted.`;
-          if (core.deliveries.peek()?.endpointId === e.id) ctx.router.go(`${BASE}/settings/webhooks`);
-          else await reload(fetches.endpoints);
-        },
-      });
-    },
+    deleteEndpoint: (e: WebhookEndpoint): void =>
+      remove('Delete', 'endpoint', e.url, 'No more events are sent to it, and its delivery log goes with it.', e.id, path('webhook-endpoints', e.id), fetches.endpoints),
 
-    retryDelivery(endpointId: string, d: Delivery): Promise<void> {
-      return act(d.id, 'The delivery could not be sent again', async () => {
+    retryDelivery: (endpointId: string, d: Delivery): Promise<void> =>
+      act(d.id, 'The delivery could not be sent again', async () => {
         const saved = await http.send(Delivery, 'POST', path('webhook-endpoints', endpointId, 'deliveries', d.id, 'retry'));
         const shown = core.deliveries.peek();
         if (shown) core.deliveries.value = { ...shown, page: { ...shown.page, data: replaced(shown.page.data, saved)! } };
-        notice.value = 'Sent again. Refresh the log in a moment to see how it went.';
-      });
-    },
+        notice.value = 'Sent again: refresh the log in a moment to see how it went.';
+      }),
 
     refreshDeliveries(): Promise<void> {
       const shown = core.deliveries.peek();
-      if (!shown) return Promise.resolve();
-      return act('deliveries', 'The delivery log could not be read', async () => {
-        await core.refresh([fetches.deliveries(shown.endpointId, shown.page.pagination.offset)]);
-      });
+      return shown
+        ? act('deliveries', 'The delivery log could not be read', async () => void (await core.refresh([fetches.deliveries(shown.endpointId, shown.page.pagination.offset)])))
+        : Promise.resolve();
     },
 
-    createFeed(name: string, experienceId: string): Promise<boolean> {
-      return submit(
-        'feed',
-        async () => {
-          const made = await http.send(CalendarFeedWithToken, 'POST', '/v1/calendar-feeds', { name, ...(experienceId ? { experienceId } : {}) });
-          await reload(fetches.feeds);
-          reveal({
-            title: `Address of the feed “${made.name}”`,
-            label: 'Feed address',
-            value: made.url,
-            text: `Subscribe to it in Google, Apple or Outlook calendars. ${ONCE}`,
-          });
-        },
-        'feed-',
-      );
-    },
+    createFeed: (name: string, experienceId: string): Promise<boolean> =>
+      create('feed', CalendarFeedWithToken, '/v1/calendar-feeds', { name, ...(experienceId ? { experienceId } : {}) }, fetches.feeds, (f) => ({
+        title: `Address of the feed ${quote(f.name)}`,
+        label: 'Feed address',
+        value: f.url,
+        text: `Subscribe to it in your calendar app. ${ONCE}`,
+      })),
 
-    deleteFeed(f: CalendarFeed): void {
-      ask({
-        title: `Delete the feed “${f.name}”?`,
-        confirmLabel: 'Delete feed',
-        text: 'Calendars subscribed to it get no more bookings: its address answers “not found” from now on.',
-        from: `delete-${f.id}`,
-        run: async () => {
-          await http.send(Deleted, 'DELETE', path('calendar-feeds', f.id));
-          await reload(fetches.feeds);
-          notice.value = `The feed “${f.name}” is deleted.`;
-        },
-      });
-    },
+    deleteFeed: (f: CalendarFeed): void =>
+      remove('Delete', 'feed', quote(f.name), 'Its address stops working: calendars subscribed to it get no more bookings.', f.id, path('calendar-feeds', f.id), fetches.feeds),
 
-    createImport(name: string, url: string, experienceId: string): Promise<boolean> {
-      return submit(
-        'import',
-        async () => {
-          const made = await http.send(CalendarImport, 'POST', '/v1/calendar-imports', { name, url: url.trim(), ...(experienceId ? { experienceId } : {}) });
-          await reload(fetches.imports);
-          notice.value = made.lastError
-            ? `“${made.name}” is added, but its first fetch failed: ${made.lastError}`
-            : `“${made.name}” is added: ${made.eventCount} events read.`;
-        },
-        'import-',
-      );
-    },
+    // The import's first fetch has happened when it answers: its card shows how that went.
+    createImport: (name: string, url: string, experienceId: string): Promise<boolean> =>
+      create('import', CalendarImport, '/v1/calendar-imports', { name, url: url.trim(), ...(experienceId ? { experienceId } : {}) }, fetches.imports, () => null),
 
-    syncImport(i: CalendarImport): Promise<void> {
-      return act(i.id, `“${i.name}” could not be synced`, async () => {
-        const synced = await http.send(CalendarImport, 'POST', path('calendar-imports', i.id, 'sync'));
-        core.imports.value = replaced(core.imports.peek(), synced);
-        notice.value = synced.lastError ? `“${i.name}” could not be read: ${synced.lastError}` : `“${i.name}” is synced: ${synced.eventCount} events.`;
-      });
-    },
+    syncImport: (i: CalendarImport): Promise<void> =>
+      act(i.id, `${quote(i.name)} could not be synced`, async () => {
+        core.imports.value = replaced(core.imports.peek(), await http.send(CalendarImport, 'POST', path('calendar-imports', i.id, 'sync')));
+        notice.value = `${quote(i.name)} is synced.`;
+      }),
 
-    deleteImport(i: CalendarImport): void {
-      ask({
-        title: `Delete the import “${i.name}”?`,
-        confirmLabel: 'Delete import',
-        text: 'Its events stop blocking your time slots.',
-        from: `delete-${i.id}`,
-        run: async () => {
-          await http.send(Deleted, 'DELETE', path('calendar-imports', i.id));
-          await reload(fetches.imports);
-          notice.value = `The import “${i.name}” is deleted.`;
-        },
-      });
-    },
+    deleteImport: (i: CalendarImport): void =>
+      remove('Delete', 'import', quote(i.name), 'Its events stop blocking your time slots.', i.id, path('calendar-imports', i.id), fetches.imports),
 
-    inviteUser(name: string, email: string, role: string): Promise<boolean> {
-      return submit(
-        'invite',
-        async () => {
-          const made = await http.send(UserWithSetupUrl, 'POST', '/v1/users', { name, email: email.trim(), role });
-          await reload(fetches.users);
-          reveal({
-            title: `Setup link for ${made.name}`,
-            label: 'Setup link',
-            value: made.setupUrl,
-            text: `Send it to ${made.email}: it lets them choose a password, works once and expires in 72 hours. It will not be shown again.`,
-          });
-        },
-        'invite-',
-      );
-    },
+    inviteUser: (name: string, email: string, role: string): Promise<boolean> =>
+      create('invite', UserWithSetupUrl, '/v1/users', { name, email: email.trim(), role }, fetches.users, (u) => ({
+        title: `Setup link for ${u.name}`,
+        label: 'Setup link',
+        value: u.setupUrl,
+        text: `Send it to ${u.email}: it sets their password, works once and expires in 72 hours. It is shown only now.`,
+      })),
 
-    setRole(u: User, role: Role): Promise<void> {
-      return act(u.id, `${u.name} could not become ${role}`, async () => {
-        core.users.value = replaced(core.users.peek(), await http.send(User, 'PATCH', path('users', u.id), { role }));
-        notice.value = `${u.name} is now ${role === 'owner' ? 'an owner' : 'staff'}.`;
-      });
-    },
+    /** A role, or disabled, changed on the user's card. */
+    changeUser: (u: User, change: { role: Role } | { disabled: boolean }): Promise<void> =>
+      act(u.id, `${u.name} could not be changed`, async () => {
+        core.users.value = replaced(core.users.peek(), await http.send(User, 'PATCH', path('users', u.id), change));
+        notice.value = `${u.name} is saved.`;
+      }),
 
-    setUserDisabled(u: User, disabled: boolean): Promise<void> {
-      return act(u.id, `${u.name} could not be ${disabled ? 'disabled' : 'enabled'}`, async () => {
-        core.users.value = replaced(core.users.peek(), await http.send(User, 'PATCH', path('users', u.id), { disabled }));
-        notice.value = disabled ? `${u.name} is disabled and signed out.` : `${u.name} can sign in again.`;
-      });
-    },
-
-    deleteUser(u: User): void {
-      ask({
-        title: `Remove ${u.name} from the team?`,
-        confirmLabel: 'Remove user',
-        text: 'They are signed out at once and can no longer sign in. What they did stays in the activity log.',
-        from: `delete-${u.id}`,
-        run: async () => {
-          await http.send(Deleted, 'DELETE', path('users', u.id));
-          await reload(fetches.users);
-          notice.value = `${u.name} is removed.`;
-        },
-      });
-    },
+    deleteUser: (u: User): void =>
+      remove('Delete', 'user', u.name, 'They are signed out at once and can no longer sign in.', u.id, path('users', u.id), fetches.users),
   };
 }
