@@ -18,9 +18,10 @@ const STATUS_OPTIONS = [
 
 function Filters({ m }: { m: Model }): JSX.Element {
   const b = m.bookings;
-  const f = b.list.value.filters;
+  const f = b.draft.value;
   const zone = b.zones.orgZone();
-  const filtered = !!(f.q || f.status || f.startDate || f.endDate);
+  const applied = b.list.value.filters;
+  const filtered = !!(applied.q || applied.status || applied.startDate || applied.endDate);
   return (
     <form
       class="filters"
@@ -31,10 +32,10 @@ function Filters({ m }: { m: Model }): JSX.Element {
         b.filter({ q: form.value('q'), status: form.value('status'), startDate: form.value('startDate'), endDate: form.value('endDate') });
       }}
     >
-      <Field name="q" type="search" label="Search" hint="Booking number, guest name or e-mail" value={f.q} required={false} />
-      <Select name="status" label="Status" options={STATUS_OPTIONS} value={f.status} />
-      <Field name="startDate" type="date" label="From" value={f.startDate} required={false} />
-      <Field name="endDate" type="date" label="To" value={f.endDate} required={false} />
+      <Field name="q" type="search" label="Search" hint="Booking number, guest name or e-mail" value={f.q} onInput={(v) => b.edit('q', v)} required={false} />
+      <Select name="status" label="Status" options={STATUS_OPTIONS} value={f.status} onChange={(v) => b.edit('status', v)} />
+      <Field name="startDate" type="date" label="From" value={f.startDate} onInput={(v) => b.edit('startDate', v)} required={false} />
+      <Field name="endDate" type="date" label="To" value={f.endDate} onInput={(v) => b.edit('endDate', v)} required={false} />
       <p class="hint dates-hint">Dates of the tour, in the organization's time zone{zone ? ` (${zone})` : ''}; both ends included.</p>
       <div class="buttons">
         <button type="submit" class="primary">

@@ -18,7 +18,7 @@ export function Customers({ m }: { m: Model }): JSX.Element {
         Customers
       </h1>
       <form class="filters" role="search" aria-label="Customers" onSubmit={(e) => c.search(formOf(e).value('search'))}>
-        <Field name="search" type="search" label="Search" hint="Part of a name or an e-mail address" value={search} required={false} />
+        <Field name="search" type="search" label="Search" hint="Part of a name or an e-mail address" value={c.draft.value} onInput={c.edit} required={false} />
         <div class="buttons">
           <button type="submit" class="primary">
             Search

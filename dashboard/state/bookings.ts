@@ -160,6 +160,11 @@ export const paidOf = (payments: readonly Payment[]): string =>
 export function createBookingsModel(ctx: AreaContext) {
   const zones = createZones(ctx);
   const list = signal<BookingListState>(noList());
+  /**
+   * The filter fields as typed, before they are applied. Preact puts a field's `value` back on
+   * every render, so a list arriving while someone types would otherwise undo their typing.
+   */
+  const draft = signal<Omit<BookingFilters, 'offset'>>(noList().filters);
   const page = signal<BookingPageState>(noPage());
   const dialog = signal<ActionDialog | null>(null);
   /** What the last action did, said politely. */
@@ -171,7 +176,11 @@ export function createBookingsModel(ctx: AreaContext) {
 
   async function loadList(filters: BookingFilters): Promise<void> {
     const mine = ++generation;
-    list.value = { ...list.peek(), filters, loading: true, error: null };
+    const { offset: _, ...typed } = filters;
+    batch(() => {
+      list.value = { ...list.peek(), filters, loading: true, error: null };
+      draft.value = typed;
+    });
     const query: Query = { q: filters.q, status: filters.status, startDate: filters.startDate, endDate: filters.endDate, limit: PAGE_SIZE, offset: filters.offset };
     try {
       const [found] = await Promise.all([ctx.http.list(BookingRecord, '/v1/bookings', query), zones.loadAll()]);
@@ -273,6 +282,7 @@ export function createBookingsModel(ctx: AreaContext) {
       generation++;
       batch(() => {
         list.value = noList();
+        draft.value = noList().filters;
         page.value = noPage();
         dialog.value = null;
         notice.value = null;
@@ -285,6 +295,14 @@ export function createBookingsModel(ctx: AreaContext) {
     /** New filters: a new address (Back returns to the previous ones), from the first page. */
     filter(f: Omit<BookingFilters, 'offset'>): void {
       ctx.router.setQuery({ q: f.q.trim(), status: f.status, startDate: f.startDate, endDate: f.endDate });
+    },
+    edit(name: keyof Omit<BookingFilters, 'offset'>, value: string): void {
+      draft.value = { ...draft.peek(), [name]: value };
+    },
+    /** A dialog's field as typed, kept for the same reason as the filters' draft. */
+    type(name: string, value: string): void {
+      const d = dialog.peek();
+      if (d) dialog.value = { ...d, values: { ...d.values, [name]: value } };
     },
     /** The address of another page of the list, with the same filters. */
     pageHref(offset: number): string {
@@ -412,7 +430,7 @@ export function createBookingsModel(ctx: AreaContext) {
     },
   };
 
-  return { ...area, list, page, dialog, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
+  return { ...area, list, draft, page, dialog, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
 }
 
 export type BookingsModel = ReturnType<typeof createBookingsModel>;

@@ -39,6 +39,8 @@ const noPage = (id = ''): CustomerPageState => ({ id, customer: null, loading: f
 export function createCustomersModel(ctx: AreaContext) {
   const zones = createZones(ctx);
   const list = signal<CustomerListState>(noList());
+  /** The search box as typed (see the bookings' draft: a render must not undo typing). */
+  const draft = signal('');
   const page = signal<CustomerPageState>(noPage());
   /** The "Erase personal data" confirmation, while it is open. */
   const erasing = signal<FormState | null>(null);
@@ -49,7 +51,10 @@ export function createCustomersModel(ctx: AreaContext) {
 
   async function loadList(search: string, offset: number): Promise<void> {
     const mine = ++generation;
-    list.value = { ...list.peek(), search, offset, loading: true, error: null };
+    batch(() => {
+      list.value = { ...list.peek(), search, offset, loading: true, error: null };
+      draft.value = search;
+    });
     try {
       const [found] = await Promise.all([ctx.http.list(Customer, '/v1/customers', { search, limit: PAGE_SIZE, offset }), zones.loadAll()]);
       if (mine === generation) list.value = { search, offset, page: found, loading: false, error: null };
@@ -87,6 +92,7 @@ export function createCustomersModel(ctx: AreaContext) {
       generation++;
       batch(() => {
         list.value = noList();
+        draft.value = '';
         page.value = noPage();
         erasing.value = null;
         notice.value = null;
@@ -96,6 +102,9 @@ export function createCustomersModel(ctx: AreaContext) {
   } satisfies Area;
 
   const actions = {
+    edit(text: string): void {
+      draft.value = text;
+    },
     search(text: string): void {
       ctx.router.setQuery({ search: text.trim() });
     },
@@ -142,7 +151,7 @@ export function createCustomersModel(ctx: AreaContext) {
     },
   };
 
-  return { ...area, list, page, erasing, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
+  return { ...area, list, draft, page, erasing, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
 }
 
 export type CustomersModel = ReturnType<typeof createCustomersModel>;
