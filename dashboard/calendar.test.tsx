@@ -8,6 +8,12 @@ import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.
 
 useDashboardTests();
 
+/**
+ * Fields of the record that these screens do not edit yet (price categories, section 14), spread in
+ * so that the fixtures fit the Experience type with or without them.
+ */
+const later = { priceCategories: [] };
+
 const at = '2026-11-01T09:00:00.000Z';
 const experience = (id: string, name: string, timezone: string | null): Experience => ({
   id,
@@ -24,6 +30,7 @@ const experience = (id: string, name: string, timezone: string | null): Experien
   active: true,
   createdAt: at,
   updatedAt: at,
+  ...later,
 });
 
 const slot = (id: string, startTime: string, booked: number, capacity = 10) => ({

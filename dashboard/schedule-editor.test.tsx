@@ -7,6 +7,12 @@ import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.
 
 useDashboardTests();
 
+/**
+ * Fields of the record that these screens do not edit yet (price categories, section 14), spread in
+ * so that the fixtures fit the Experience type with or without them.
+ */
+const later = { priceCategories: [] };
+
 interface Call {
   method: string;
   path: string;
@@ -35,6 +41,7 @@ const walk: Experience = {
   active: true,
   createdAt: '2026-11-01T09:00:00.000Z',
   updatedAt: '2026-11-01T09:00:00.000Z',
+  ...later,
 };
 
 /** The routes the experience page calls, over one stored experience; `refuse` answers the next write with it. */

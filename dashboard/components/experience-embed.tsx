@@ -24,7 +24,7 @@ export function SlotPreview({ m, experience }: { m: Model; experience: Experienc
   const { availability, loading, error } = m.experiences.preview.value;
   const slots = availability?.slots.slice(0, SHOWN) ?? [];
   return (
-    <section class="preview" aria-labelledby="preview-title">
+    <section class="exp-preview" aria-labelledby="preview-title">
       <h2 id="preview-title">Next slots</h2>
       <p class="hint">
         From the saved schedule, as guests see them{availability ? `, in ${availability.timezone} time` : ''}. Save your changes to see them here.
@@ -45,7 +45,7 @@ export function SlotPreview({ m, experience }: { m: Model; experience: Experienc
         </p>
       ) : null}
       {slots.length ? (
-        <ul class="next-slots">
+        <ul class="exp-next-slots">
           {slots.map((s) => (
             <li key={s.id}>
               <time dateTime={s.startTime}>{dateTimeIn(s.startTime, availability!.timezone)}</time>
@@ -77,7 +77,7 @@ export function Embed({ m, experience }: { m: Model; experience: Experience }): 
       : 'A publishable key starts with opk_ and has only letters and digits.'
     : undefined;
   return (
-    <section class="embed" aria-labelledby="embed-title">
+    <section class="exp-embed" aria-labelledby="embed-title">
       <h2 id="embed-title">Embed</h2>
       <p>
         Paste this where the booking widget should appear on your site. Outing shows a key in full only once, when it is made, so the snippet holds{' '}

@@ -102,7 +102,7 @@ export function ErrorSummary({ fields, labelOf }: { fields: Record<string, strin
   const entries = Object.entries(fields);
   if (!entries.length) return null;
   return (
-    <section class="error-summary" id="error-summary" tabIndex={-1} aria-labelledby="error-summary-title">
+    <section class="exp-error-summary" id="error-summary" tabIndex={-1} aria-labelledby="error-summary-title">
       <h2 id="error-summary-title">There is a problem</h2>
       <ul>
         {entries.map(([id, message]) => (

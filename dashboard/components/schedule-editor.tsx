@@ -36,7 +36,7 @@ const valueOf = (e: Event) => (e.currentTarget as HTMLInputElement).value;
 function Time(p: { id: string; owner: string; n: number; t: TimeRow; error?: string | undefined; onInput: (v: string) => void; onRemove: () => void }): JSX.Element {
   const label = `${p.owner}, time ${p.n}`;
   return (
-    <li class={p.error ? 'time invalid' : 'time'}>
+    <li class={p.error ? 'exp-time invalid' : 'exp-time'}>
       <label class="visually-hidden" for={p.id}>
         {label}
       </label>
@@ -56,10 +56,10 @@ function Day({ m, day }: { m: Model; day: Weekday }): JSX.Element {
   const name = DAY_NAMES[day];
   const addId = ids.addTime(day);
   return (
-    <fieldset class="day">
+    <fieldset class="exp-day">
       <legend>{name}</legend>
       {rows.length ? (
-        <ul class="times">
+        <ul class="exp-times">
           {rows.map((t, i) => (
             <Time
               key={t.key}
@@ -77,7 +77,7 @@ function Day({ m, day }: { m: Model; day: Weekday }): JSX.Element {
         <p class="quiet">No times</p>
       )}
       <FieldError id={addId} error={fields[addId]} />
-      <button type="button" id={addId} class="add" onClick={() => x.editor.addTime(day)} aria-describedby={described(addId, fields[addId])}>
+      <button type="button" id={addId} onClick={() => x.editor.addTime(day)} aria-describedby={described(addId, fields[addId])}>
         Add time<span class="visually-hidden"> on {name}</span>
       </button>
     </fieldset>
@@ -89,18 +89,18 @@ function Exceptions({ m }: { m: Model }): JSX.Element {
   const fields = x.form.value.fields;
   const list = x.draft.value.exceptions;
   return (
-    <section class="exceptions" aria-labelledby="exceptions-title">
+    <section class="exp-exceptions" aria-labelledby="exceptions-title">
       <h3 id="exceptions-title">Exceptions</h3>
       <p class="hint">A date listed here keeps only its own times instead of its weekday’s; with no times it is closed all day.</p>
       {list.length ? (
-        <ul class="exception-list">
+        <ul class="exp-exception-list">
           {list.map((e, n) => {
             const dateId = ids.exceptionDate(e.key);
             const addId = ids.addExceptionTime(e.key);
             const title = e.date ? `Exception on ${e.date}` : `Exception ${n + 1}`;
             return (
               <li key={e.key}>
-                <fieldset class="exception">
+                <fieldset class="exp-exception">
                   <legend>{title}</legend>
                   <div class={`field${fields[dateId] ? ' invalid' : ''}`}>
                     <label for={dateId}>Date</label>
@@ -115,7 +115,7 @@ function Exceptions({ m }: { m: Model }): JSX.Element {
                     <FieldError id={dateId} error={fields[dateId]} />
                   </div>
                   {e.times.length ? (
-                    <ul class="times">
+                    <ul class="exp-times">
                       {e.times.map((t, i) => {
                         const id = ids.exceptionTime(e.key, t.key);
                         return (
@@ -133,7 +133,7 @@ function Exceptions({ m }: { m: Model }): JSX.Element {
                       })}
                     </ul>
                   ) : (
-                    <p class="closed">Closed all day</p>
+                    <p class="exp-closed">Closed all day</p>
                   )}
                   <FieldError id={addId} error={fields[addId]} />
                   <div class="buttons">
@@ -185,7 +185,7 @@ export function ScheduleEditor({ m }: { m: Model }): JSX.Element {
     );
   };
   return (
-    <section class="schedule" id="schedule" tabIndex={-1} aria-labelledby="schedule-title">
+    <section class="exp-schedule" id="schedule" tabIndex={-1} aria-labelledby="schedule-title">
       <h2 id="schedule-title">Schedule</h2>
       <p class="hint">Start times on each weekday, as the clock reads in the time zone below (summer time included).</p>
       <FieldError id="schedule" error={fields['schedule']} />
@@ -207,12 +207,12 @@ export function ScheduleEditor({ m }: { m: Model }): JSX.Element {
         </select>
         <FieldError id="schedule-timezone" error={zoneError} />
       </div>
-      <div class="range">
+      <div class="exp-range">
         {dateField('startDate', 'Starts on', 'Optional: no slots before this date.')}
         {dateField('endDate', 'Ends on', 'Optional: the last date with slots.')}
       </div>
       <h3>Weekly times</h3>
-      <div class="week-editor">
+      <div class="exp-week">
         {WEEKDAYS.map((day) => (
           <Day key={day} m={m} day={day} />
         ))}

@@ -61,11 +61,11 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
       <div id="form-alert" tabIndex={-1}>
         <FormAlert error={error} />
       </div>
-      <section class="details" aria-labelledby="details-title">
+      <section class="exp-details" aria-labelledby="details-title">
         <h2 id="details-title">Details</h2>
         <TextInput name="name" label="Name" value={experience?.name ?? ''} error={fields['name']} />
         <TextBox name="description" label="Description" value={experience?.description ?? ''} error={fields['description']} hint="Shown to guests in the widget." />
-        <div class="pair">
+        <div class="exp-pair">
           <TextInput name="duration" label="Duration" type="number" min={1} max={1440} value={String(experience?.duration ?? 60)} error={fields['duration']} hint="In minutes." />
           <TextInput
             name="price"
@@ -76,7 +76,7 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
             hint={`Per person${currency ? `, in ${currency}` : ''}, such as 25.00.`}
           />
         </div>
-        <div class="pair">
+        <div class="exp-pair">
           <TextInput
             name="maxParticipants"
             label="Maximum participants"
@@ -97,7 +97,7 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
             hint="The largest party one booking may have. Empty: up to the maximum participants."
           />
         </div>
-        <div class="pair">
+        <div class="exp-pair">
           <TextInput
             name="minNoticeMinutes"
             label="Notice"
@@ -121,12 +121,12 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
         <CheckField name="active" label="Active" checked={experience?.active ?? true} error={fields['active']} hint="Inactive experiences offer no slots; their bookings stay." />
       </section>
       {/* Price categories (adult, child, …) get their editor here, between the details and the schedule, in a later version. */}
-      <section class="categories" aria-labelledby="categories-title">
+      <section class="exp-categories" aria-labelledby="categories-title">
         <h2 id="categories-title">Price categories</h2>
         <p class="quiet">Not available in this version yet: every guest pays the price above.</p>
       </section>
       <ScheduleEditor m={m} />
-      <div class="save-row">
+      <div class="exp-save">
         <button type="submit" class="primary" aria-disabled={busy ? 'true' : undefined}>
           {experience ? 'Save changes' : 'Create experience'}
         </button>
@@ -143,14 +143,14 @@ export function Experience({ m }: { m: Model }): JSX.Element {
   const { id, experience, loading, error } = x.one.value;
   return (
     <main id="main" class="experience">
-      <p class="back">
+      <p class="exp-back">
         <a href="/dashboard/experiences">All experiences</a>
       </p>
       <div class="heading-row">
         <h1 id="heading" tabIndex={-1}>
           {titleExperience(m)}
         </h1>
-        {experience ? <p class={experience.active ? 'state active' : 'state'}>{experience.active ? 'Active' : 'Inactive'}</p> : null}
+        {experience ? <p class={experience.active ? 'exp-state active' : 'exp-state'}>{experience.active ? 'Active' : 'Inactive'}</p> : null}
       </div>
       {loading ? <p role="status">Loading the experience…</p> : null}
       {error ? (

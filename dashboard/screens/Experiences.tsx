@@ -71,7 +71,7 @@ export function Experiences({ m }: { m: Model }): JSX.Element {
               <a href={pathTo('experiences', x.id)} class="name">
                 {x.name}
               </a>
-              <span class={x.active ? 'state active' : 'state'}>{x.active ? 'Active' : 'Inactive'}</span>
+              <span class={x.active ? 'exp-state active' : 'exp-state'}>{x.active ? 'Active' : 'Inactive'}</span>
               <dl class="facts">
                 <div>
                   <dt>Duration</dt>
