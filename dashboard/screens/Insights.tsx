@@ -1,9 +1,250 @@
 import type { JSX } from 'preact';
+import type { DailyReportDay, ExperienceOccupancy } from '../../shared/index.js';
+import { ColumnChart, MeterRows, type Meter } from '../components/chart-bars.js';
+import { money, plural } from '../format.js';
 import type { Model } from '../state/model.js';
-import { Placeholder } from './Placeholder.js';
+import { cents, type InsightsFigures } from '../state/insights.js';
+import '../styles/insights.css';
 
 export const titleInsights = (m: Model): string => (void m, 'Insights');
 
+// Calendar dates in no zone (the report has cut the days already), so read in UTC.
+const formats = new Map<string, Intl.DateTimeFormat>();
+function dateAs(date: string, options: Intl.DateTimeFormatOptions): string {
+  const key = JSON.stringify(options);
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' })));
+  return f.format(new Date(`${date}T00:00:00Z`));
+}
+/** `Nov 6` */
+const shortDay = (date: string) => dateAs(date, { month: 'short', day: 'numeric' });
+/** `Fri, Nov 6` */
+const tableDay = (date: string) => dateAs(date, { weekday: 'short', month: 'short', day: 'numeric' });
+/** `Nov 23, 2026` */
+const fullDay = (date: string) => dateAs(date, { dateStyle: 'medium' });
+
+let percentFormat: Intl.NumberFormat | undefined;
+const percent = (share: number) => (percentFormat ??= new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 })).format(share);
+
+/** Money without its cents, for a chart's scale. */
+function roundMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
+/** The largest day, for a chart's description: `at most 9 on Nov 6`. */
+function busiest(days: DailyReportDay[], value: (d: DailyReportDay) => number): DailyReportDay | undefined {
+  return days.reduce<DailyReportDay | undefined>((best, d) => (value(d) > (best ? value(best) : 0) ? d : best), undefined);
+}
+
+function DailyCharts({ f, totals }: { f: InsightsFigures; totals: NonNullable<Model['insights']['totals']['value']> }): JSX.Element {
+  const { days, currency } = f.daily;
+  const span = `from ${fullDay(days[0]!.date)} to ${fullDay(days.at(-1)!.date)}`;
+  const mostBooked = busiest(days, (d) => d.bookings);
+  const mostRevenue = busiest(days, (d) => cents(d.revenue));
+  return (
+    <>
+      <section class="insight" aria-labelledby="bookings-heading">
+        <h2 id="bookings-heading">Bookings per day</h2>
+        <ColumnChart
+          id="bookings-chart"
+          title="Bookings per day"
+          summary={`Bookings made each day ${span}: ${totals.bookings} in all${mostBooked ? `, the most (${mostBooked.bookings}) on ${fullDay(mostBooked.date)}` : ''}. The table below has every day.`}
+          columns={days.map((d) => ({ label: shortDay(d.date), value: d.bookings, text: plural(d.bookings, 'booking', 'bookings') }))}
+          scale={(n) => (Number.isInteger(n) ? String(n) : '')}
+        />
+      </section>
+      <section class="insight" aria-labelledby="revenue-heading">
+        <h2 id="revenue-heading">Revenue per day</h2>
+        <ColumnChart
+          id="revenue-chart"
+          title="Revenue per day"
+          summary={`Revenue of the bookings made each day ${span}: ${money(totals.revenue, currency)} in all${mostRevenue ? `, the most (${money(mostRevenue.revenue, currency)}) on ${fullDay(mostRevenue.date)}` : ''}. The table below has every day.`}
+          columns={days.map((d) => ({ label: shortDay(d.date), value: cents(d.revenue) / 100, text: money(d.revenue, currency) }))}
+          scale={(n) => roundMoney(n, currency)}
+        />
+      </section>
+      <details class="figures">
+        <summary>Bookings and revenue per day as a table</summary>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Bookings, participants, revenue and cancellations per day {span}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col" class="num">Bookings</th>
+                <th scope="col" class="num">Participants</th>
+                <th scope="col" class="num">Revenue</th>
+                <th scope="col" class="num">Cancellations</th>
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.date}>
+                  <th scope="row">
+                    <time dateTime={d.date}>{tableDay(d.date)}</time>
+                  </th>
+                  <td class="num">{d.bookings}</td>
+                  <td class="num">{d.participants}</td>
+                  <td class="num">{money(d.revenue, currency)}</td>
+                  <td class="num">{d.cancellations}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">Total</th>
+                <td class="num">{totals.bookings}</td>
+                <td class="num">{totals.participants}</td>
+                <td class="num">{money(totals.revenue, currency)}</td>
+                <td class="num">{totals.cancellations}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      </details>
+    </>
+  );
+}
+
+/** `39%`, or why there is no share: an experience without tours in the period. */
+function shareText(o: ExperienceOccupancy | undefined): string {
+  return !o || o.slots === 0 ? 'No tours' : percent(o.occupancy);
+}
+
+function placesText(o: ExperienceOccupancy | undefined): string {
+  return !o || o.slots === 0 ? 'No tours' : `${percent(o.occupancy)}: ${o.booked} of ${plural(o.capacity, 'place', 'places')}, ${plural(o.slots, 'tour', 'tours')}`;
+}
+
+function Occupancy({ f }: { f: InsightsFigures }): JSX.Element {
+  const days = f.daily.days;
+  const pastName = 'Last 30 days';
+  const aheadName = 'Next 30 days';
+  const rows = f.past.experiences.map((past) => ({
+    past,
+    ahead: f.ahead.experiences.find((a) => a.experience.id === past.experience.id),
+  }));
+  return (
+    <section class="insight" aria-labelledby="occupancy-heading">
+      <h2 id="occupancy-heading">Occupancy per experience</h2>
+      <p class="quiet">
+        Places booked out of the places on sale, over the last 30 days ({shortDay(days[0]!.date)} to {shortDay(days.at(-1)!.date)}) and
+        the next 30 ({shortDay(f.aheadFrom)} to {shortDay(f.aheadTo)}).
+      </p>
+      {rows.length ? (
+        <>
+          <MeterRows
+            rows={rows.map(({ past, ahead }) => ({
+              title: past.experience.title,
+              meters: [
+                { name: pastName, share: past.occupancy, text: shareText(past), tone: 'past' },
+                { name: aheadName, share: ahead?.occupancy ?? 0, text: shareText(ahead), tone: 'ahead' },
+              ] satisfies Meter[],
+            }))}
+          />
+          <details class="figures">
+            <summary>Occupancy as a table</summary>
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">Occupancy per experience, the last and the next 30 days</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Experience</th>
+                    <th scope="col">{pastName}</th>
+                    <th scope="col">{aheadName}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map(({ past, ahead }) => (
+                    <tr key={past.experience.id}>
+                      <th scope="row">{past.experience.title}</th>
+                      <td>{placesText(past)}</td>
+                      <td>{placesText(ahead)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      ) : (
+        <p class="empty">
+          No active experiences, so no places on sale. Create an experience with a schedule, or make one active again, under{' '}
+          <a href="/dashboard/experiences">Experiences</a>.
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function Insights({ m }: { m: Model }): JSX.Element {
-  return <Placeholder title={titleInsights(m)} />;
+  const { data, loading, error, totals } = m.insights;
+  const f = data.value;
+  const t = totals.value;
+  const days = f?.daily.days ?? [];
+  const quiet = !!t && t.bookings === 0 && t.cancellations === 0;
+  return (
+    <main id="main" class="insights">
+      <h1 id="heading" tabIndex={-1}>
+        Insights
+      </h1>
+      {f && days.length ? (
+        <p class="lede">
+          The last 30 days, {fullDay(days[0]!.date)} to {fullDay(days.at(-1)!.date)}, in {f.daily.timezone} time. Bookings count on the day
+          they were made; those cancelled since are left out of bookings, participants and revenue.
+        </p>
+      ) : null}
+      <p class="status-line" role="status">
+        {loading.value ? 'Loading the figures…' : ''}
+      </p>
+      {error.value ? (
+        <div class="alert" role="alert">
+          <p>The figures could not be loaded: {error.value}</p>
+          <button type="button" onClick={() => m.insights.retry()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {f && t && days.length ? (
+        <>
+          <section class="insight" aria-labelledby="totals-heading">
+            <h2 id="totals-heading">Totals</h2>
+            <dl class="totals">
+              <div>
+                <dt>Bookings</dt>
+                <dd>{t.bookings}</dd>
+              </div>
+              <div>
+                <dt>Participants</dt>
+                <dd>{t.participants}</dd>
+              </div>
+              <div>
+                <dt>Revenue</dt>
+                <dd>{money(t.revenue, f.daily.currency)}</dd>
+              </div>
+              <div>
+                <dt>Cancellations</dt>
+                <dd>{t.cancellations}</dd>
+              </div>
+            </dl>
+          </section>
+          {quiet ? (
+            <div class="empty">
+              <h2>No bookings in the last 30 days</h2>
+              <p>
+                Bookings show here on the day they are made, through the widget on your site or with the API (<code>POST /v1/bookings</code>).
+                Put the widget on a page from an experience's Embed section.
+              </p>
+            </div>
+          ) : (
+            <DailyCharts f={f} totals={t} />
+          )}
+          <Occupancy f={f} />
+        </>
+      ) : null}
+    </main>
+  );
 }
