@@ -70,7 +70,7 @@ beforeAll(async () => {
 
 const open = (page: Page, path: string, name?: string | RegExp) => openSignedIn(page, outing, owner, path, name);
 const booking = (name: string) => api<Made & { status: string; totalParticipants: number; cancellationReason: string | null }>(`/v1/bookings/${made[name]!.id}`);
-const rows = (page: Page) => page.locator('table.records tbody tr');
+const rows = (page: Page) => page.locator('table.bk-records tbody tr');
 const dialog = (page: Page) => page.getByRole('dialog');
 const activityItems = (page: Page) => page.getByRole('region', { name: 'Activity' }).getByRole('listitem');
 

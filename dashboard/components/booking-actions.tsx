@@ -64,7 +64,7 @@ function TimeDialog({ m, d, booking, zone }: Props): JSX.Element {
         Now {dateTimeIn(booking.timeSlot.startTime, zone)} ({zone} time). Times with room for {plural(party, 'participant', 'participants')}{' '}
         can be chosen.
       </p>
-      <fieldset class={`slot-choice${error ? ' invalid' : ''}`} id="slot-choice" tabIndex={-1} aria-describedby={error ? 'slot-choice-error' : undefined}>
+      <fieldset class={`bk-slots${error ? ' invalid' : ''}`} id="slot-choice" tabIndex={-1} aria-describedby={error ? 'slot-choice-error' : undefined}>
         <legend>New time, {zone} time</legend>
         {error ? (
           <p class="field-error" id="slot-choice-error">
@@ -73,14 +73,14 @@ function TimeDialog({ m, d, booking, zone }: Props): JSX.Element {
         ) : null}
         {d.slots && !d.slots.length ? <p class="quiet">No times in these dates.</p> : null}
         {days.map(([day, slots]) => (
-          <fieldset key={day} class="slot-day">
+          <fieldset key={day} class="bk-slot-day">
             <legend>{longDate(day)}</legend>
             {slots.map((s) => {
               const current = s.startTime === booking.timeSlot.startTime;
               const room = s.unavailableReason !== 'BLOCKED' && s.remaining >= party;
               const note = current ? 'current time' : s.unavailableReason === 'BLOCKED' ? 'blocked' : room ? `${plural(s.remaining, 'place', 'places')} left` : s.remaining ? `only ${s.remaining} left` : 'full';
               return (
-                <div key={s.id} class="choice">
+                <div key={s.id} class="bk-choice">
                   <input type="radio" id={`slot-${s.id}`} name="startTime" value={s.startTime} disabled={current || !room} />
                   <label for={`slot-${s.id}`}>
                     {timeIn(s.startTime, zone)} <span class="quiet">· {note}</span>

@@ -11,7 +11,7 @@ export const STATUS_LABEL: Record<BookingStatus, string> = {
 };
 
 export function StatusBadge({ status }: { status: BookingStatus }): JSX.Element {
-  return <span class={`badge ${status.toLowerCase()}`}>{STATUS_LABEL[status]}</span>;
+  return <span class={`bk-badge ${status.toLowerCase()}`}>{STATUS_LABEL[status]}</span>;
 }
 
 /**
@@ -26,7 +26,7 @@ export function BookingTable({ rows, zoneOf, caption, guest = true }: {
 }): JSX.Element {
   return (
     <div class="table-wrap">
-      <table class="records">
+      <table class="bk-records">
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -54,7 +54,9 @@ export function BookingTable({ rows, zoneOf, caption, guest = true }: {
                   </a>
                 </td>
                 <td data-label="Time">
-                  <time dateTime={b.timeSlot.startTime}>{dateTimeIn(b.timeSlot.startTime, zone)}</time> <span class="zone">{zone}</span>
+                  <span>
+                    <time dateTime={b.timeSlot.startTime}>{dateTimeIn(b.timeSlot.startTime, zone)}</time> <span class="bk-zone">{zone}</span>
+                  </span>
                 </td>
                 <td data-label="Experience">{b.experience.title}</td>
                 {guest ? <td data-label="Guest">{b.guestName}</td> : null}

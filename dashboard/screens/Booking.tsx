@@ -33,7 +33,7 @@ function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: str
   const meta = Object.entries(b.metadata);
   const due = paid === null ? 0 : Math.round(Number(b.total) * 100) - Math.round(Number(paid) * 100);
   return (
-    <dl class="details">
+    <dl class="bk-details">
       <Row term="Status">
         <StatusBadge status={b.status} />
         {b.holdExpiresAt ? ` · held until ${dateTimeIn(b.holdExpiresAt, zone)}` : ''}
@@ -41,7 +41,7 @@ function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: str
       <Row term="Experience">{b.experience.title}</Row>
       <Row term="Time">
         <time dateTime={b.timeSlot.startTime}>{dateTimeIn(b.timeSlot.startTime, zone)}</time>–{timeIn(b.timeSlot.endTime, zone)}{' '}
-        <span class="zone">{zone} time</span>
+        <span class="bk-zone">{zone} time</span>
       </Row>
       <Row term="Guest">
         {b.guestName}
@@ -74,7 +74,7 @@ function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: str
       ) : null}
       <Row term="Metadata">
         {meta.length ? (
-          <dl class="metadata">
+          <dl class="bk-metadata">
             {meta.map(([k, v]) => (
               <div key={k}>
                 <dt>{k}</dt>
@@ -98,7 +98,7 @@ function Payments({ payments, zone }: { payments: Payment[] | null; zone: string
         <p class="quiet">Loading…</p>
       ) : payments.length ? (
         <div class="table-wrap">
-          <table class="records">
+          <table class="bk-records">
             <thead>
               <tr>
                 <th scope="col">Date</th>
@@ -144,14 +144,14 @@ function ActivityLog({ activity, owner, zone }: { activity: Activity[] | null; o
       ) : activity === null ? (
         <p class="quiet">Loading…</p>
       ) : activity.length ? (
-        <ol class="activity">
+        <ul class="bk-activity">
           {activity.map((a) => (
             <li key={a.id}>
               <time dateTime={a.createdAt}>{dateTimeIn(a.createdAt, zone)}</time> <span>{a.summary}</span>{' '}
               <span class="quiet">by {a.actor.name}</span>
             </li>
           ))}
-        </ol>
+        </ul>
       ) : (
         <p class="quiet">Nothing recorded yet.</p>
       )}
@@ -165,8 +165,8 @@ export function Booking({ m }: { m: Model }): JSX.Element {
   const zone = booking ? b.zones.zoneOf(booking.experience.id) : 'UTC';
   const tickets = booking?.tickets ?? [];
   return (
-    <main id="main" class="booking">
-      <p class="back">
+    <main id="main" class="bk-booking">
+      <p class="bk-back">
         <a href={pathTo('bookings')}>All bookings</a>
       </p>
       <h1 id="heading" tabIndex={-1}>
@@ -183,7 +183,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
       ) : null}
       {booking ? (
         <>
-          <p class="notice-line" id="booking-notice" role="status" tabIndex={-1}>
+          <p class="bk-notice" id="booking-notice" role="status" tabIndex={-1}>
             {b.notice.value ? <span class="notice">{b.notice.value}</span> : null}
           </p>
           {booking.status === 'CANCELLED' ? (
@@ -191,7 +191,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
           ) : (
             <div class="actions-row">
               {ACTIONS.map(([kind, label]) => (
-                <button key={kind} type="button" id={`open-${kind}`} class={kind === 'cancel' ? 'danger-outline' : undefined} onClick={() => b.open(kind)}>
+                <button key={kind} type="button" id={`open-${kind}`} class={kind === 'cancel' ? 'bk-danger-outline' : undefined} onClick={() => b.open(kind)}>
                   {label}
                 </button>
               ))}
@@ -204,7 +204,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
           {tickets.length ? (
             <section aria-labelledby="tickets-heading">
               <h2 id="tickets-heading">Tickets</h2>
-              <ul class="tickets">
+              <ul class="bk-tickets">
                 {tickets.map((t) => (
                   <li key={t.categoryId}>
                     {t.quantity} × {t.name}, {money((t.unitPrice / 100).toFixed(2), booking.currency)} each

@@ -24,7 +24,7 @@ function Filters({ m }: { m: Model }): JSX.Element {
   const filtered = !!(applied.q || applied.status || applied.startDate || applied.endDate);
   return (
     <form
-      class="filters"
+      class="bk-filters"
       role="search"
       aria-label="Bookings"
       onSubmit={(e) => {
@@ -36,7 +36,7 @@ function Filters({ m }: { m: Model }): JSX.Element {
       <Select name="status" label="Status" options={STATUS_OPTIONS} value={f.status} onChange={(v) => b.edit('status', v)} />
       <Field name="startDate" type="date" label="From" value={f.startDate} onInput={(v) => b.edit('startDate', v)} required={false} />
       <Field name="endDate" type="date" label="To" value={f.endDate} onInput={(v) => b.edit('endDate', v)} required={false} />
-      <p class="hint dates-hint">Dates of the tour, in the organization's time zone{zone ? ` (${zone})` : ''}; both ends included.</p>
+      <p class="hint bk-dates-hint">Dates of the tour, in the organization's time zone{zone ? ` (${zone})` : ''}; both ends included.</p>
       <div class="buttons">
         <button type="submit" class="primary">
           Show bookings
@@ -56,7 +56,7 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
   const { page, loading, error, filters } = b.list.value;
   const filtered = !!(filters.q || filters.status || filters.startDate || filters.endDate);
   return (
-    <main id="main" class="bookings">
+    <main id="main" class="bk-list">
       <h1 id="heading" tabIndex={-1}>
         Bookings
       </h1>

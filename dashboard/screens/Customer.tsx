@@ -18,8 +18,8 @@ export function Customer({ m }: { m: Model }): JSX.Element {
   const erased = !!c && isErased(c);
   const zone = cm.zones.orgZone() ?? 'UTC';
   return (
-    <main id="main" class="customer">
-      <p class="back">
+    <main id="main" class="bk-customer">
+      <p class="bk-back">
         <a href={pathTo('customers')}>All customers</a>
       </p>
       <h1 id="heading" tabIndex={-1}>
@@ -36,10 +36,10 @@ export function Customer({ m }: { m: Model }): JSX.Element {
       ) : null}
       {c ? (
         <>
-          <p class="notice-line" id="customer-notice" role="status" tabIndex={-1}>
+          <p class="bk-notice" id="customer-notice" role="status" tabIndex={-1}>
             {cm.notice.value ? <span class="notice">{cm.notice.value}</span> : null}
           </p>
-          <dl class="details">
+          <dl class="bk-details">
             {erased ? (
               <div>
                 <dt>Personal data</dt>
@@ -84,7 +84,7 @@ export function Customer({ m }: { m: Model }): JSX.Element {
             ) : null}
           </section>
           {!erased && cm.isOwner() ? (
-            <section aria-labelledby="erase-heading" class="erase">
+            <section aria-labelledby="erase-heading" class="bk-erase">
               <h2 id="erase-heading">Erase personal data</h2>
               <p>
                 On request of the guest (the GDPR's right to erasure): their name, e-mail and phone are replaced everywhere Outing keeps

@@ -13,11 +13,11 @@ export function Customers({ m }: { m: Model }): JSX.Element {
   const c = m.customers;
   const { search, page, loading, error } = c.list.value;
   return (
-    <main id="main" class="customers">
+    <main id="main" class="bk-customers">
       <h1 id="heading" tabIndex={-1}>
         Customers
       </h1>
-      <form class="filters" role="search" aria-label="Customers" onSubmit={(e) => c.search(formOf(e).value('search'))}>
+      <form class="bk-filters" role="search" aria-label="Customers" onSubmit={(e) => c.search(formOf(e).value('search'))}>
         <Field name="search" type="search" label="Search" hint="Part of a name or an e-mail address" value={c.draft.value} onInput={c.edit} required={false} />
         <div class="buttons">
           <button type="submit" class="primary">
@@ -61,7 +61,7 @@ export function Customers({ m }: { m: Model }): JSX.Element {
       {page?.data.length ? (
         <>
           <div class="table-wrap">
-            <table class="records">
+            <table class="bk-records">
               <caption class="visually-hidden">Customers, latest booking first</caption>
               <thead>
                 <tr>
