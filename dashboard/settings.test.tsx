@@ -242,6 +242,19 @@ describe('the Settings screen', () => {
     expect((within(panel).getByLabelText('Signing secret') as HTMLInputElement).value).toBe('whsec_c2VjcmV0');
   });
 
+  it('forgets a value shown once as soon as the person moves on', async () => {
+    await open('/dashboard/settings/webhooks', 'Webhooks');
+    fireEvent.input(screen.getByLabelText('URL'), { target: { value: 'https://example.com/in' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Add endpoint' }).closest('form')!);
+    await screen.findByRole('group', { name: /Signing secret of/ });
+    fireEvent.click(screen.getAllByRole('link', { name: 'Delivery log' })[0]!);
+    await screen.findByRole('heading', { name: /Delivery log of/ });
+    history.back();
+    await screen.findByRole('button', { name: 'Add endpoint' });
+    expect(screen.queryByRole('group', { name: /Signing secret of/ })).toBeNull();
+    expect(screen.queryByDisplayValue('whsec_c2VjcmV0')).toBeNull();
+  });
+
   it('shows an endpoint’s delivery log with status, attempts and last error, and retries a delivery', async () => {
     const { fake } = await open('/dashboard/settings/webhooks?endpoint=whe_1', 'Webhooks');
     await screen.findByRole('heading', { name: 'Delivery log of https://hooks.example.com/outing' });

@@ -27,6 +27,7 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
             key={k.id}
             id={`key-${k.id}`}
             title={k.name}
+            off={k.revokedAt}
             facts={[
               ['Type', k.type === 'secret' ? 'Secret' : 'Publishable'],
               ['Prefix', <code>{k.prefix}</code>],

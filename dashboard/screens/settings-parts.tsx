@@ -15,12 +15,12 @@ export const when = (m: Model, at: string | null, none = 'Never'): JSX.Element |
 
 /**
  * One record of a short list (a key, an endpoint, a user): its name as a heading, its facts as
- * [term, value] pairs, and its buttons, which name the record through `aria-describedby={id}`.
+ * [term, value] pairs, and its buttons (`off`: revoked or disabled, shown greyed), which name the record through `aria-describedby={id}`.
  */
-export function Card({ id, title, level = 3, facts, children }: { id: string; title: ComponentChildren; level?: 3 | 4; facts: (readonly [string, ComponentChildren] | false | null | undefined)[]; children?: ComponentChildren }): JSX.Element {
+export function Card({ id, title, level = 3, facts, off, children }: { id: string; title: ComponentChildren; level?: 3 | 4; off?: unknown; facts: (readonly [string, ComponentChildren] | false | null | undefined)[]; children?: ComponentChildren }): JSX.Element {
   const H = level === 3 ? 'h3' : 'h4';
   return (
-    <li class="record">
+    <li class={off ? 'record off' : 'record'}>
       <H id={id}>{title}</H>
       <dl class="facts">
         {facts.map((f) =>

@@ -31,6 +31,7 @@ export function TeamSection({ m }: { m: Model }): JSX.Element {
               key={u.id}
               id={id}
               title={u.id === me ? `${u.name} (you)` : u.name}
+              off={u.disabledAt}
               facts={[
                 ['Email', u.email],
                 ['Role', u.role === 'owner' ? 'Owner' : 'Staff'],

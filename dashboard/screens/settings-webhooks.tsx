@@ -37,6 +37,7 @@ function Endpoints({ m }: { m: Model }): JSX.Element {
               key={e.id}
               id={`endpoint-${e.id}`}
               title={e.url}
+              off={!e.enabled}
               facts={[
                 ['Status', e.enabled ? 'Enabled' : `Disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`],
                 ['Events', e.events.join(', ')],

@@ -152,13 +152,9 @@ export function createSettingsModel(ctx: AreaContext) {
     if (shown.key === key && shown.loading) return;
     const mine = ++generation;
     batch(() => {
-      if (shown.section !== section) {
-        revealed.value = null;
-        alert.value = null;
-        notice.value = null;
-        forms.value = {};
-        orgDraft.value = null;
-      }
+      // A value shown once goes as soon as the person moves on, even within the section.
+      revealed.value = asking.value = alert.value = notice.value = orgDraft.value = null;
+      forms.value = {};
       view.value = { section, key, loading: true, error: null };
     });
     try {
