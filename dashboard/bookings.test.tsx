@@ -46,6 +46,8 @@ function fakeOuting() {
   const refusals = new Map<string, ApiError>();
   /** While set, changes wait for it: the screen's busy state can be seen. */
   let gate: Promise<void> | null = null;
+  /** Reads wait for the gate too. */
+  let holdReads = false;
 
   const log = (summary: string, targetId: string) =>
     activity.unshift({ id: `act_${activity.length + 1}`, actor: { type: 'user', id: 'usr_1', name: 'Marta Reis' }, action: 'booking.update', targetType: 'booking', targetId, summary, ip: null, createdAt: NOW });
@@ -60,7 +62,7 @@ function fakeOuting() {
     const key = `${method} ${path}`;
     calls.push(`${key}${queryString(query)}`);
     await Promise.resolve();
-    if (method !== 'GET' && gate) await gate;
+    if (gate && (method !== 'GET' || holdReads)) await gate;
     const refusal = refusals.get(key);
     if (refusal) {
       refusals.delete(key);
@@ -119,8 +121,9 @@ function fakeOuting() {
     bookings,
     calls,
     refusals,
-    hold() {
+    hold(reads = false) {
       let open!: () => void;
+      holdReads = reads;
       gate = new Promise((r) => (open = r));
       return () => ((gate = null), open());
     },
@@ -149,6 +152,18 @@ describe('the Bookings list', () => {
     expect(row.textContent).toContain('€50.00');
     expect(screen.getByRole('status').textContent).toBe('2 bookings');
     expect(screen.getByRole('searchbox', { name: 'Search' })).toBeTruthy();
+  });
+
+  it('keeps what is typed in the search box while the list arrives', async () => {
+    const outing = fakeOuting();
+    const release = outing.hold(true);
+    mountAt('/dashboard/bookings', { signedIn: true, http: outing.http });
+    const search = (await screen.findByLabelText('Search')) as HTMLInputElement;
+    fireEvent.input(search, { target: { value: 'ana' } });
+    expect(screen.getByRole('status').textContent).toBe('Loading bookings…');
+    release();
+    await screen.findByText('Bruno Costa');
+    expect(search.value).toBe('ana');
   });
 
   it('keeps the search and filters in the address and asks the API with them', async () => {

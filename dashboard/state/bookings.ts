@@ -274,7 +274,8 @@ export function createBookingsModel(ctx: AreaContext) {
     enter(location: Location): void {
       if (location.screen === 'bookings') void loadList(filtersOf(location.search));
       else if (location.screen === 'booking') {
-        if (page.peek().id !== location.id) batch(() => ((dialog.value = null), (notice.value = null)));
+        // What was said about the last visit's change is not news on this one.
+        batch(() => ((dialog.value = null), (notice.value = null)));
         void loadBooking(location.id);
       }
     },

@@ -84,7 +84,7 @@ export function createCustomersModel(ctx: AreaContext) {
         const offset = Number(location.search.get('offset') ?? 0);
         void loadList((location.search.get('search') ?? '').trim().slice(0, 200), Number.isInteger(offset) && offset > 0 ? offset : 0);
       } else if (location.screen === 'customer') {
-        if (page.peek().id !== location.id) batch(() => ((erasing.value = null), (notice.value = null)));
+        batch(() => ((erasing.value = null), (notice.value = null)));
         void loadCustomer(location.id);
       }
     },
