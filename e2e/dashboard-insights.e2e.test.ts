@@ -112,7 +112,7 @@ describe('Insights', () => {
     const walk = page.locator('.meters li').filter({ hasText: 'Alfama Old Town Walk' });
     expect(await walk.locator('.meter-value').first().innerText()).toBe(`${Math.round(past[0]!.occupancy * 100)}%`);
 
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpected(problems, 401)).toEqual([]);
     await page.context().close();
   });
 
@@ -152,19 +152,22 @@ describe('Insights', () => {
     // And closed again.
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('details.figures').nth(1).getAttribute('open')).toBeNull();
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpected(problems, 401)).toEqual([]);
     await page.context().close();
   });
 
-  it('has no axe-core WCAG 2.2 A/AA violation, with its tables closed and open', async () => {
-    const { page, problems } = await dashboardPage(browser, { bypassCSP: true });
-    await open(page);
-    await figuresReady(page);
-    expect(await violations(page, 'html'), 'insights').toEqual([]);
-    for (const summary of await page.locator('details.figures > summary').all()) await summary.click();
-    expect(await violations(page, 'html'), 'insights with its tables open').toEqual([]);
-    expect(unexpected(problems)).toEqual([]);
-    await page.context().close();
+  it('has no axe-core WCAG 2.2 A/AA violation, with its tables closed and open, wide and narrow', async () => {
+    for (const width of [1280, 375]) {
+      const { page, problems } = await dashboardPage(browser, { bypassCSP: true, viewport: { width, height: 900 } });
+      await open(page);
+      await figuresReady(page);
+      expect(await violations(page, 'html'), `insights at ${width}px`).toEqual([]);
+      for (const summary of await page.locator('details.figures > summary').all()) await summary.click();
+      // On a phone the daily table scrolls sideways in its own box, which takes focus for the keyboard.
+      expect(await violations(page, 'html'), `insights with its tables open at ${width}px`).toEqual([]);
+      expect(unexpected(problems, 401)).toEqual([]);
+      await page.context().close();
+    }
   });
 
   it('fits 375 px without horizontal scrolling; screenshots at 375 and 1280 px in test-results/', async () => {
@@ -180,7 +183,7 @@ describe('Insights', () => {
       for (const summary of await page.locator('details.figures > summary').all()) await summary.click();
       expect(await overflow(page), `${width}px insights with its tables open`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${artifacts}/dashboard-insights-tables-${width}.png`, fullPage: true });
-      expect(unexpected(problems)).toEqual([]);
+      expect(unexpected(problems, 401)).toEqual([]);
       await page.context().close();
     }
   });

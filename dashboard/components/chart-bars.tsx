@@ -34,28 +34,26 @@ export function ColumnChart(props: { id: string; title: string; summary: string;
   const ticks = columns.length > 2 ? [0, Math.floor((columns.length - 1) / 2), columns.length - 1] : columns.map((_, i) => i);
   return (
     <figure class="chart">
-      <div class="chart-plot">
-        <div class="chart-y" aria-hidden="true">
-          <span>{props.scale(top)}</span>
-          <span>{props.scale(top / 2)}</span>
-          <span>{props.scale(0)}</span>
-        </div>
-        <svg class="chart-svg" viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
-          <title id={`${id}-title`}>{props.title}</title>
-          <desc id={`${id}-desc`}>{props.summary}</desc>
-          <line class="chart-grid" x1="0" x2={width} y1="0.5" y2="0.5" />
-          <line class="chart-grid" x1="0" x2={width} y1="50" y2="50" />
-          {columns.map((c, i) => {
-            const height = (c.value / top) * 100;
-            return (
-              <rect key={c.label} class="chart-bar" x={i * STEP + 1.5} width={STEP - 3} y={100 - height} height={height}>
-                <title>{`${c.label}: ${c.text}`}</title>
-              </rect>
-            );
-          })}
-          <line class="chart-axis" x1="0" x2={width} y1="99.5" y2="99.5" />
-        </svg>
+      <div class="chart-y" aria-hidden="true">
+        <span>{props.scale(top)}</span>
+        <span>{props.scale(top / 2)}</span>
+        <span>{props.scale(0)}</span>
       </div>
+      <svg class="chart-svg" viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
+        <title id={`${id}-title`}>{props.title}</title>
+        <desc id={`${id}-desc`}>{props.summary}</desc>
+        <line class="chart-grid" x1="0" x2={width} y1="0.5" y2="0.5" />
+        <line class="chart-grid" x1="0" x2={width} y1="50" y2="50" />
+        {columns.map((c, i) => {
+          const height = (c.value / top) * 100;
+          return (
+            <rect key={c.label} class="chart-bar" x={i * STEP + 1.5} width={STEP - 3} y={100 - height} height={height}>
+              <title>{`${c.label}: ${c.text}`}</title>
+            </rect>
+          );
+        })}
+        <line class="chart-axis" x1="0" x2={width} y1="99.5" y2="99.5" />
+      </svg>
       <div class="chart-x" aria-hidden="true">
         {ticks.map((i) => (
           <span key={i}>{columns[i]?.label}</span>

@@ -69,9 +69,12 @@ function DailyCharts({ f, totals }: { f: InsightsFigures; totals: NonNullable<Mo
       </section>
       <details class="figures">
         <summary>Bookings and revenue per day as a table</summary>
-        <div class="table-wrap">
+        {/* Wider than a phone: it scrolls sideways, so it takes focus to be scrolled by keyboard too. */}
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="daily-caption">
           <table>
-            <caption class="visually-hidden">Bookings, participants, revenue and cancellations per day {span}</caption>
+            <caption id="daily-caption" class="visually-hidden">
+              Bookings, participants, revenue and cancellations per day {span}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Date</th>
