@@ -201,6 +201,9 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
           checkoutUrl: null,
           sequence: cancelled ? 1 : 0,
           checkedInAt: null,
+          tickets: null,
+          places: null,
+          totalCents: null,
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };

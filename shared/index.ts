@@ -12,7 +12,7 @@ export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorEnvelope } from './schemas/er
 export { Organization, OrganizationPatch, CurrencyCode, TWO_DECIMAL_CURRENCIES } from './schemas/organization.js';
 export {
   WEEKDAYS, ScheduleInput, Schedule, ExperienceCreate, ExperiencePatch, Experience, ExperienceListQuery,
-  PublicExperience,
+  PublicExperience, PRICE_CATEGORY_TYPES, PriceCategoryType, PriceCategoryInput, PriceCategoriesInput, PriceCategory,
 } from './schemas/experience.js';
 export type { Weekday } from './schemas/experience.js';
 export { AvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
@@ -20,7 +20,7 @@ export {
   BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, BookingCreate, PublicBookingCreate, BookingPatch,
   BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery,
   PublicBooking,
-  PublicBookingStatus,
+  PublicBookingStatus, TicketInput, TicketsInput, Ticket,
 } from './schemas/booking.js';
 export { Customer, CustomerDetail, CustomerListQuery, CustomerErased } from './schemas/customer.js';
 export { PAYMENT_STATUSES, PaymentStatus, PaymentCreate, Payment, PaymentListQuery, EventPayment } from './schemas/payment.js';
@@ -32,7 +32,7 @@ export {
 export {
   CalendarFeedCreate, CalendarFeed, CalendarFeedWithToken, CalendarImportCreate, CalendarImport, CalendarListQuery,
 } from './schemas/calendar.js';
-export { ManifestQuery, ManifestTicket, ManifestBooking, ManifestSlot, Manifest } from './schemas/manifest.js';
+export { ManifestQuery, ManifestBooking, ManifestSlot, Manifest } from './schemas/manifest.js';
 export {
   MAX_REPORT_DAYS, DailyReportQuery, DailyReportDay, DailyReport, OccupancyReportQuery, ExperienceOccupancy, OccupancyReport,
 } from './schemas/report.js';

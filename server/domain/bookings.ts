@@ -23,12 +23,12 @@ export function remainingPlaces(capacity: number, booked: number): number {
 }
 
 /** Refuses a party larger than the places left, telling how many remain in `details`. */
-export function assertPlacesFor(participants: number, capacity: number, booked: number): void {
+export function assertPlacesFor(places: number, capacity: number, booked: number, path: 'participants' | 'tickets' = 'participants'): void {
   const remaining = remainingPlaces(capacity, booked);
-  if (participants > remaining) {
+  if (places > remaining) {
     throw new Refusal('CAPACITY_EXCEEDED',
       remaining === 0 ? 'This time slot is full' : `Only ${remaining} place${remaining === 1 ? '' : 's'} left in this time slot`,
-      [{ path: 'participants', message: `${remaining} remaining` }],
+      [{ path, message: `${remaining} remaining` }],
     );
   }
 }
@@ -41,5 +41,9 @@ export function overlapsAny(start: number, end: number, intervals: readonly { st
   return intervals.some((i) => i.start < end && i.end > start);
 }
 
-/** What a booking costs, in cents: its own unit price (as when booked) times its party. */
-export const bookingTotalCents = (b: { unitPrice: number; participants: number }): number => b.unitPrice * b.participants;
+/** What a booking costs, in cents: its tickets' total, or its own unit price (as when booked) times its party. */
+export const bookingTotalCents = (b: { unitPrice: number; participants: number; totalCents: number | null }): number =>
+  b.totalCents ?? b.unitPrice * b.participants;
+
+/** Places a booking occupies in its slot: its tickets' places, or its participants. */
+export const placesOf = (b: { participants: number; places: number | null }): number => b.places ?? b.participants;

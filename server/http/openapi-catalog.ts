@@ -75,7 +75,8 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.Manifest, name: 'Manifest', description: "A day's time slots with the guests booked in each." },
   { schema: S.ManifestSlot, name: 'ManifestSlot', description: 'One time slot of the day, its places and its CONFIRMED and PENDING bookings.' },
   { schema: S.ManifestBooking, name: 'ManifestBooking', description: 'A booking as the manifest shows it: the guest, the party, the money.' },
-  { schema: S.ManifestTicket, name: 'ManifestTicket', description: 'Places of one price category in a booking.' },
+  { schema: S.Ticket, name: 'Ticket', description: 'Tickets of one price category in a booking, with the name, type and unit price as booked.' },
+  { schema: S.PriceCategory, name: 'PriceCategory', description: 'A price category of an experience (adult, child, …).' },
   { schema: S.DailyReport, name: 'DailyReport', description: 'Bookings, participants, revenue and cancellations per local day.' },
   { schema: S.DailyReportDay, name: 'DailyReportDay', description: 'The figures of one local day.' },
   { schema: S.OccupancyReport, name: 'OccupancyReport', description: 'How full the active experiences’ scheduled slots are over a range of days.' },
@@ -121,6 +122,7 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   user: 'usr_4Ft9LcJ2pX7sQd',
   setupToken: 'stp_6Vn1RhK8wM3yTc',
   session: 'ses_2Bp7XdQ4zL9mWf',
+  priceCategory: 'pc_3Gt8WnR2kV5xLq',
 };
 const id = EXAMPLE_IDS;
 

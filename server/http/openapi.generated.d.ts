@@ -1052,6 +1052,8 @@ export interface components {
             minNoticeMinutes: number;
             maxAdvanceDays: number;
             active: boolean;
+            /** @description [] when the experience books by participants at its price */
+            priceCategories: components["schemas"]["PriceCategory"][];
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1088,6 +1090,18 @@ export interface components {
                 times: string[];
             }[];
         };
+        /** @description A price category of an experience (adult, child, …). */
+        PriceCategory: {
+            id: string;
+            name: string;
+            /** @description Integer cents per ticket */
+            price: number;
+            /** @enum {string} */
+            type: "ADULT" | "CHILD" | "YOUTH" | "INFANT" | "SENIOR" | "STUDENT" | "OTHER";
+            occupiesPlace: boolean;
+            minAge: number | null;
+            maxAge: number | null;
+        };
         ExperienceCreate: {
             name: string;
             description: string;
@@ -1102,6 +1116,25 @@ export interface components {
             minNoticeMinutes?: number;
             maxAdvanceDays?: number;
             active?: boolean;
+            /** @description Replaces the whole list; [] books by participants at the experience price */
+            priceCategories?: {
+                /** @description Keeps an existing category (its bookings refer to it); absent: a new one */
+                id?: string;
+                name: string;
+                /** @description Integer cents per ticket */
+                price: number;
+                /**
+                 * @description Default OTHER
+                 * @enum {string}
+                 */
+                type?: "ADULT" | "CHILD" | "YOUTH" | "INFANT" | "SENIOR" | "STUDENT" | "OTHER";
+                /** @description Default true; false for, say, infants on a lap: they do not count against capacity */
+                occupiesPlace?: boolean;
+                /** @description Shown to guests, not enforced */
+                minAge?: number | null;
+                /** @description Shown to guests, not enforced */
+                maxAge?: number | null;
+            }[];
         };
         /** @description Weekly local start times and dated exceptions. */
         ScheduleInput: {
@@ -1158,6 +1191,25 @@ export interface components {
             minNoticeMinutes?: number;
             maxAdvanceDays?: number;
             active?: boolean;
+            /** @description Replaces the whole list; [] books by participants at the experience price */
+            priceCategories?: {
+                /** @description Keeps an existing category (its bookings refer to it); absent: a new one */
+                id?: string;
+                name: string;
+                /** @description Integer cents per ticket */
+                price: number;
+                /**
+                 * @description Default OTHER
+                 * @enum {string}
+                 */
+                type?: "ADULT" | "CHILD" | "YOUTH" | "INFANT" | "SENIOR" | "STUDENT" | "OTHER";
+                /** @description Default true; false for, say, infants on a lap: they do not count against capacity */
+                occupiesPlace?: boolean;
+                /** @description Shown to guests, not enforced */
+                minAge?: number | null;
+                /** @description Shown to guests, not enforced */
+                maxAge?: number | null;
+            }[];
         };
         /** @description What a deletion answers. */
         Deleted: {
@@ -1213,10 +1265,13 @@ export interface components {
             /** Format: email */
             guestEmail: string;
             guestPhone: string | null;
+            /** @description Every ticket, whether or not it occupies a place */
             totalParticipants: number;
-            /** @description Cents, the experience price when booked */
-            unitPrice: number;
-            /** @description unitPrice × participants in major units, two decimals */
+            /** @description [] for a booking without price categories */
+            tickets: components["schemas"]["Ticket"][];
+            /** @description Cents, the experience price when booked; null for a booking with tickets */
+            unitPrice: number | null;
+            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
             total: string;
             currency: string;
             /** @enum {string} */
@@ -1272,6 +1327,16 @@ export interface components {
              */
             endTime: string;
         };
+        /** @description Tickets of one price category in a booking, with the name, type and unit price as booked. */
+        Ticket: {
+            categoryId: string;
+            name: string;
+            /** @enum {string} */
+            type: "ADULT" | "CHILD" | "YOUTH" | "INFANT" | "SENIOR" | "STUDENT" | "OTHER";
+            quantity: number;
+            /** @description Cents per ticket, as when booked */
+            unitPrice: number;
+        };
         BookingCreate: {
             experienceId: string;
             /**
@@ -1279,7 +1344,13 @@ export interface components {
              * @description ISO 8601 instant with Z or an offset
              */
             startTime: string;
-            participants: number;
+            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities */
+            participants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
             customerName: string;
             /** Format: email */
             customerEmail: string;
@@ -1304,6 +1375,11 @@ export interface components {
             startTime?: string;
             participants?: number;
             totalParticipants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
             customerName?: string;
             guestName?: string;
             /** Format: email */
@@ -1498,10 +1574,13 @@ export interface components {
             /** Format: email */
             guestEmail: string;
             guestPhone: string | null;
+            /** @description Every ticket, whether or not it occupies a place */
             totalParticipants: number;
-            /** @description Cents, the experience price when booked */
-            unitPrice: number;
-            /** @description unitPrice × participants in major units, two decimals */
+            /** @description [] for a booking without price categories */
+            tickets: components["schemas"]["Ticket"][];
+            /** @description Cents, the experience price when booked; null for a booking with tickets */
+            unitPrice: number | null;
+            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
             total: string;
             currency: string;
             /** @enum {string} */
@@ -1821,8 +1900,8 @@ export interface components {
             guestEmail: string;
             guestPhone: string | null;
             totalParticipants: number;
-            /** @description Places per price category; empty while the experience has no categories */
-            tickets: components["schemas"]["ManifestTicket"][];
+            /** @description Tickets per price category; empty for a booking without categories */
+            tickets: components["schemas"]["Ticket"][];
             /** @description What the booking costs, in major units with two decimals */
             total: string;
             /** @description The sum of its succeeded payments, in major units with two decimals */
@@ -1836,11 +1915,6 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-        };
-        /** @description Places of one price category in a booking. */
-        ManifestTicket: {
-            category: string;
-            quantity: number;
         };
         /** @description Bookings, participants, revenue and cancellations per local day. */
         DailyReport: {
@@ -1891,6 +1965,8 @@ export interface components {
             currency: string;
             maxParticipants: number;
             maxPerBooking: number;
+            /** @description [] when the experience books by participants at its price */
+            priceCategories: components["schemas"]["PriceCategory"][];
         };
         /** @description What the widget API answers to a booking: nothing the guest did not send. */
         PublicBooking: {
@@ -1899,6 +1975,7 @@ export interface components {
             experience: components["schemas"]["BookingExperience"];
             timeSlot: components["schemas"]["BookingTimeSlot"];
             totalParticipants: number;
+            tickets: components["schemas"]["Ticket"][];
             total: string;
             currency: string;
             guestName: string;
@@ -1918,7 +1995,13 @@ export interface components {
              * @description ISO 8601 instant with Z or an offset
              */
             startTime: string;
-            participants: number;
+            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities */
+            participants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
             customerName: string;
             /** Format: email */
             customerEmail: string;
@@ -1933,6 +2016,7 @@ export interface components {
             experience: components["schemas"]["BookingExperience"];
             timeSlot: components["schemas"]["BookingTimeSlot"];
             totalParticipants: number;
+            tickets: components["schemas"]["Ticket"][];
             total: string;
             currency: string;
             checkoutUrl: string | null;

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { formatMoney } from '../domain/money.js';
 import { bookingTotalCents } from '../domain/bookings.js';
+import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import type { BookingView } from '../store/bookings.js';
 
 /** Calendar apps are told to refresh every 15 minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL). */
@@ -38,6 +39,7 @@ export function bookingDescription(b: BookingView): string {
     `E-mail: ${b.guestEmail}`,
     ...(b.guestPhone ? [`Phone: ${b.guestPhone}`] : []),
     `Participants: ${b.participants}`,
+    ...(b.tickets === null ? [] : [`Tickets: ${ticketsLine(ticketsOf(b.tickets))}`]),
     `Total: ${formatMoney(bookingTotalCents(b))} ${b.currency}`,
   ];
   return cleanText(lines.join('\n'));

@@ -13,9 +13,11 @@ export interface CheckoutRequest {
   /** Shown on the checkout page. */
   title: string;
   description: string;
-  /** Cents per participant, and the number of participants: the total is their product. */
-  unitAmount: number;
-  quantity: number;
+  /**
+   * What is charged, one line per kind of ticket (a booking without price categories has one line:
+   * its participants at its unit price). Cents per unit; the total is the sum of the products.
+   */
+  lineItems: CheckoutLineItem[];
   /** ISO 4217, upper-case (providers lower-case it when they need to). */
   currency: string;
   customerEmail: string;
@@ -25,6 +27,13 @@ export interface CheckoutRequest {
   expiresAt: number;
   /** The current instant (epoch ms), as the rest of the request sees it. */
   now: number;
+}
+
+export interface CheckoutLineItem {
+  name: string;
+  /** Cents per unit. */
+  unitAmount: number;
+  quantity: number;
 }
 
 export interface Checkout {

@@ -92,16 +92,14 @@ export class StripeCheckout implements PaymentProvider {
     const session = await this.stripe.checkout.sessions.create(
       {
         mode: 'payment',
-        line_items: [
-          {
-            quantity: req.quantity,
-            price_data: {
-              currency: req.currency.toLowerCase(),
-              unit_amount: req.unitAmount,
-              product_data: { name: req.title, description: req.description },
-            },
+        line_items: req.lineItems.map((item) => ({
+          quantity: item.quantity,
+          price_data: {
+            currency: req.currency.toLowerCase(),
+            unit_amount: item.unitAmount,
+            product_data: { name: item.name, description: req.description },
           },
-        ],
+        })),
         customer_email: req.customerEmail,
         client_reference_id: req.bookingId,
         metadata: reference,

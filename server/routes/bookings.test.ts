@@ -136,6 +136,7 @@ describe('POST /v1/bookings', () => {
       guestEmail: 'ana@example.com',
       guestPhone: '+351 912 345 678',
       totalParticipants: 2,
+      tickets: [],
       unitPrice: 4500,
       total: '90.00',
       currency: 'EUR',

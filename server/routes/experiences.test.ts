@@ -36,6 +36,7 @@ describe('experiences', () => {
         minNoticeMinutes: 0,
         maxAdvanceDays: 365,
         active: true,
+        priceCategories: [],
         createdAt: '2026-03-01T09:00:00.000Z',
         updatedAt: '2026-03-01T09:00:00.000Z',
       });

@@ -36,7 +36,7 @@ describe('webhook endpoints API', () => {
     const now = clock.now();
     const row = {
       id: `exp_${Math.random().toString(36).slice(2, 12)}`, orgId, name: 'Walk', description: '', duration: 60, price: 1000,
-      maxParticipants: 10, maxPerBooking: null, schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1,
+      maxParticipants: 10, maxPerBooking: null, schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]',
       createdAt: now, updatedAt: now,
     };
     t.store.insertExperience(row);

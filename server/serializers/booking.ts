@@ -1,5 +1,6 @@
 import type { BookingView } from '../store/bookings.js';
 import { bookingTotalCents } from '../domain/bookings.js';
+import { ticketsOf } from '../domain/tickets.js';
 import { formatMoney } from '../domain/money.js';
 import { slotId } from '../domain/slots.js';
 import { iso, isoOrNull } from './instant.js';
@@ -21,7 +22,8 @@ export function serializeBooking(b: BookingView): Booking {
     guestEmail: b.guestEmail,
     guestPhone: b.guestPhone,
     totalParticipants: b.participants,
-    unitPrice: b.unitPrice,
+    tickets: ticketsOf(b.tickets),
+    unitPrice: b.tickets === null ? b.unitPrice : null,
     total: formatMoney(bookingTotalCents(b)),
     currency: b.currency,
     source: b.source,
@@ -43,6 +45,7 @@ export function serializePublicBooking(b: BookingView): PublicBooking {
     experience: { id: b.experienceId, title: b.experienceName },
     timeSlot: serializeTimeSlot(b),
     totalParticipants: b.participants,
+    tickets: ticketsOf(b.tickets),
     total: formatMoney(bookingTotalCents(b)),
     currency: b.currency,
     guestName: b.guestName,

@@ -1,5 +1,6 @@
 import type { ExperienceRow } from '../store/experiences.js';
 import { iso } from './instant.js';
+import { categoriesOf } from '../domain/tickets.js';
 import { PublicExperience, type Experience, type Schedule } from '../../shared/index.js';
 
 export function serializeExperience(row: ExperienceRow, currency: string): Experience {
@@ -16,6 +17,7 @@ export function serializeExperience(row: ExperienceRow, currency: string): Exper
     minNoticeMinutes: row.minNoticeMinutes,
     maxAdvanceDays: row.maxAdvanceDays,
     active: row.active === 1,
+    priceCategories: categoriesOf(row.priceCategories),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

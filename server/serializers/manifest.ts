@@ -5,10 +5,8 @@ import { MINUTE_MS, zoneOffsetMs } from '../domain/time.js';
 import type { ManifestBookingRow } from '../store/manifest.js';
 import type { Manifest as ManifestModel } from '../services/manifest.js';
 import { iso, isoOrNull } from './instant.js';
-import type { Manifest, ManifestBooking, ManifestTicket } from '../../shared/index.js';
-
-// Price categories come later: until then a booking's places are all of one kind, shown as none.
-const ticketsOf = (_booking: ManifestBookingRow): ManifestTicket[] => [];
+import { ticketsLine, ticketsOf } from '../domain/tickets.js';
+import type { Manifest, ManifestBooking } from '../../shared/index.js';
 
 export function serializeManifestBooking(b: ManifestBookingRow): ManifestBooking {
   return {
@@ -19,7 +17,7 @@ export function serializeManifestBooking(b: ManifestBookingRow): ManifestBooking
     guestEmail: b.guestEmail,
     guestPhone: b.guestPhone,
     totalParticipants: b.participants,
-    tickets: ticketsOf(b),
+    tickets: ticketsOf(b.tickets),
     total: formatMoney(bookingTotalCents(b)),
     paid: formatMoney(b.paidCents),
     currency: b.currency,
@@ -72,7 +70,7 @@ export function manifestCsvRows(m: ManifestModel): string[][] {
         b.guestEmail,
         b.guestPhone ?? '',
         String(b.participants),
-        ticketsOf(b).map((t) => `${t.quantity} ${t.category}`).join('; '),
+        ticketsLine(ticketsOf(b.tickets), ' ', '; '),
         formatMoney(bookingTotalCents(b)),
         formatMoney(b.paidCents),
         b.currency,

@@ -1,6 +1,7 @@
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { BOOKING_NUMBER_RE, newBookingNumber, newId } from '../domain/ids.js';
-import { assertPlacesFor, assertStatusMove, bookingTotalCents, holdsPlaces, maxPartySize } from '../domain/bookings.js';
+import { assertPlacesFor, assertStatusMove, bookingTotalCents, holdsPlaces, maxPartySize, placesOf } from '../domain/bookings.js';
+import { categoriesOf, priceTickets, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney } from '../domain/money.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import { serializeTimeSlot } from '../serializers/booking.js';
@@ -17,7 +18,15 @@ import { assertBookableSlot } from './availability.js';
 import { getOrganization } from './organizations.js';
 import type { Page, PageResult } from '../store/statements.js';
 import type { z } from 'zod';
-import { isCalendarDate, type BookingCreate, type BookingListQuery, type BookingPatch, type BookingStatus, type EventData } from '../../shared/index.js';
+import {
+  isCalendarDate,
+  type BookingCreate,
+  type BookingListQuery,
+  type BookingPatch,
+  type BookingStatus,
+  type EventData,
+  type TicketInput,
+} from '../../shared/index.js';
 
 export interface BookingOptions {
   source: 'API' | 'WIDGET';
@@ -34,10 +43,47 @@ function experienceFor(store: Store, orgId: string, experienceId: string): Exper
 }
 
 
-function assertPartySize(exp: ExperienceRow, participants: number): void {
+/** A party's places against the experience's per-booking limit; the path names what the request sent. */
+function assertPartySize(exp: ExperienceRow, places: number, path: 'participants' | 'tickets' = 'participants'): void {
   const max = maxPartySize(exp);
-  if (participants > max) throw invalid('participants', `At most ${max} participants per booking`);
+  if (places > max) throw invalid(path, `At most ${max} ${path === 'tickets' ? 'places' : 'participants'} per booking`);
 }
+
+/** What a booking holds: its places, its participants, and for a ticketed one the priced tickets. */
+interface Party {
+  participants: number;
+  places: number;
+  priced: PricedTickets | null;
+}
+
+/**
+ * The party a new booking asks for, by the experience's rules: tickets for an experience with
+ * price categories, participants for one without.
+ */
+function partyOf(exp: ExperienceRow, input: { participants?: number | undefined; tickets?: TicketInput[] | undefined }): Party {
+  const offered = categoriesOf(exp.priceCategories);
+  if (offered.length === 0) {
+    if (input.tickets !== undefined) throw invalid('tickets', 'This experience has no price categories: send participants instead');
+    if (input.participants === undefined) throw invalid('participants', 'Required');
+    return { participants: input.participants, places: input.participants, priced: null };
+  }
+  if (input.tickets === undefined) {
+    throw invalid('tickets', 'This experience sells tickets in price categories: send tickets [{categoryId, quantity}]');
+  }
+  const priced = priceTickets(input.tickets, offered, [], input.participants);
+  return { participants: priced.participants, places: priced.places, priced };
+}
+
+/** The stored fields of a party: a ticketed one keeps its tickets, places and total. */
+const partyFields = (party: Party) =>
+  party.priced === null
+    ? { participants: party.participants, tickets: null, places: null, totalCents: null }
+    : {
+        participants: party.participants,
+        tickets: JSON.stringify(party.priced.tickets),
+        places: party.priced.places,
+        totalCents: party.priced.totalCents,
+      };
 
 function uniqueBookingNumber(store: Store): string {
   for (;;) {
@@ -93,10 +139,11 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
   return store.transaction(() => {
     const org = getOrganization(store, orgId);
     const exp = experienceFor(store, orgId, input.experienceId);
-    assertPartySize(exp, input.participants);
+    const party = partyOf(exp, input);
+    assertPartySize(exp, party.places, party.priced ? 'tickets' : 'participants');
     const start = Date.parse(input.startTime);
     const end = assertBookableSlot(store, exp, org.timezone, start, now);
-    assertPlacesFor(input.participants, exp.maxParticipants, store.bookedPlaces(exp.id, start));
+    assertPlacesFor(party.places, exp.maxParticipants, store.bookedPlaces(exp.id, start), party.priced ? 'tickets' : 'participants');
 
     const guest = { name: input.customerName, email: input.customerEmail, phone: input.customerPhone ?? null };
     const customer = customerForBooking(store, orgId, guest, now);
@@ -112,8 +159,9 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
       guestName: guest.name,
       guestEmail: guest.email,
       guestPhone: guest.phone,
-      participants: input.participants,
-      unitPrice: exp.price,
+      ...partyFields(party),
+      // A ticketed booking's prices are its tickets'; the record shows its unitPrice as null.
+      unitPrice: party.priced ? 0 : exp.price,
       currency: org.currency,
       source: options.source,
       metadata: JSON.stringify(input.metadata ?? {}),
@@ -128,7 +176,7 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
       updatedAt: now,
     };
     store.insertBooking(row);
-    store.addBookedPlaces(exp.id, start, row.participants);
+    store.addBookedPlaces(exp.id, start, placesOf(row));
     const view: BookingView = { ...row, experienceName: exp.name };
     recordEvent(store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), now);
     recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
@@ -142,6 +190,7 @@ function normalizePatch(patch: BookingPatch) {
     status: patch.status,
     startTime: patch.startTime,
     participants: patch.participants ?? patch.totalParticipants,
+    tickets: patch.tickets,
     name: patch.customerName ?? patch.guestName,
     email: patch.customerEmail ?? patch.guestEmail,
     phone: patch.customerPhone !== undefined ? patch.customerPhone : patch.guestPhone,
@@ -161,6 +210,7 @@ function changesBetween(before: BookingRow, after: BookingRow): Changes {
   };
   note('status', before.status, after.status);
   note('timeSlot', serializeTimeSlot(before), serializeTimeSlot(after));
+  note('tickets', ticketsOf(before.tickets), ticketsOf(after.tickets));
   note('totalParticipants', before.participants, after.participants);
   note('total', formatMoney(bookingTotalCents(before)), formatMoney(bookingTotalCents(after)));
   note('guestName', before.guestName, after.guestName);
@@ -172,9 +222,10 @@ function changesBetween(before: BookingRow, after: BookingRow): Changes {
   return changes;
 }
 
-/** "BK-7Q2M4X9A (2 guests, Sunset walk)": a booking as the activity log names it. */
+/** "BK-7Q2M4X9A (2 guests, Sunset walk)" or "BK-… (2 × Adult, 1 × Child, Sunset walk)": a booking as the activity log names it. */
 function describe(b: BookingView): string {
-  return `${b.bookingNumber} (${b.participants} ${b.participants === 1 ? 'guest' : 'guests'}, ${b.experienceName})`;
+  const party = b.tickets === null ? `${b.participants} ${b.participants === 1 ? 'guest' : 'guests'}` : ticketsLine(ticketsOf(b.tickets));
+  return `${b.bookingNumber} (${party}, ${b.experienceName})`;
 }
 
 /** The activity entry of a saved change: a cancellation, a check-in alone, or any other update. */
@@ -223,8 +274,8 @@ export function saveBookingChange(
   if (Object.keys(changes).length === 0) return before;
   const next: BookingView = { ...after, experienceName: before.experienceName, sequence: before.sequence + 1, updatedAt: now };
   store.updateBooking(next);
-  if (holdsPlaces(before.status)) store.addBookedPlaces(before.experienceId, before.slotStart, -before.participants);
-  if (holdsPlaces(next.status)) store.addBookedPlaces(next.experienceId, next.slotStart, next.participants);
+  if (holdsPlaces(before.status)) store.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
+  if (holdsPlaces(next.status)) store.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
   if (next.customerId !== before.customerId) {
     refreshCustomerTimes(store, before.orgId, before.customerId, now);
     refreshCustomerTimes(store, before.orgId, next.customerId, now);
@@ -236,6 +287,28 @@ export function saveBookingChange(
   return next;
 }
 
+/**
+ * The party after a change. New tickets are priced like a new booking's, but the categories the
+ * booking already has keep its own name and unit price; participants change only a booking
+ * without tickets.
+ */
+function changedParty(exp: ExperienceRow, before: BookingRow, p: ReturnType<typeof normalizePatch>): Party {
+  const own = ticketsOf(before.tickets);
+  if (p.tickets !== undefined) {
+    const offered = categoriesOf(exp.priceCategories);
+    if (offered.length === 0 && own.length === 0) {
+      throw invalid('tickets', 'This experience has no price categories: change participants instead');
+    }
+    const priced = priceTickets(p.tickets, offered, own);
+    return { participants: priced.participants, places: priced.places, priced };
+  }
+  if (p.participants !== undefined && before.tickets !== null) {
+    throw invalid('participants', 'This booking has tickets: change its tickets instead');
+  }
+  const participants = p.participants ?? before.participants;
+  return { participants, places: p.participants === undefined ? placesOf(before) : participants, priced: null };
+}
+
 export function updateBooking(store: Store, orgId: string, ref: string, patch: BookingPatch, now: number, actor: Actor): BookingView {
   return store.transaction(() => {
     const before = findBooking(store, orgId, ref);
@@ -245,11 +318,14 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
     if (p.metadata !== undefined) next.metadata = JSON.stringify(p.metadata);
 
     const start = p.startTime === undefined ? before.slotStart : Date.parse(p.startTime);
-    const participants = p.participants ?? before.participants;
+    const exp = experienceFor(store, orgId, before.experienceId);
+    const party = changedParty(exp, before, p);
     const touchesMoreThanMetadata =
       (p.status !== undefined && p.status !== before.status) ||
       start !== before.slotStart ||
-      participants !== before.participants ||
+      party.participants !== before.participants ||
+      party.places !== placesOf(before) ||
+      (party.priced !== null && !sameJson(party.priced.tickets, ticketsOf(before.tickets))) ||
       (p.name !== undefined && p.name !== before.guestName) ||
       (p.email !== undefined && p.email !== before.guestEmail) ||
       (p.phone !== undefined && p.phone !== before.guestPhone);
@@ -259,17 +335,17 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
     if (p.status !== undefined) assertStatusMove(before.status, p.status);
 
     const moves = start !== before.slotStart;
-    const grows = participants > before.participants;
+    const grows = party.places > placesOf(before);
+    const path = party.priced ? 'tickets' : 'participants';
     if (moves || grows) {
-      const exp = experienceFor(store, orgId, before.experienceId);
-      assertPartySize(exp, participants);
+      assertPartySize(exp, party.places, path);
       const end = moves ? assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
-      const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : before.participants;
-      assertPlacesFor(participants, exp.maxParticipants, store.bookedPlaces(exp.id, start) - ownPlaces);
+      const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : placesOf(before);
+      assertPlacesFor(party.places, exp.maxParticipants, store.bookedPlaces(exp.id, start) - ownPlaces, path);
       next = { ...next, slotStart: start, slotEnd: end };
     }
-    next.participants = participants;
+    if (party.priced !== null || p.participants !== undefined) next = { ...next, ...partyFields(party) };
     if (p.name !== undefined) next.guestName = p.name;
     if (p.phone !== undefined) next.guestPhone = p.phone;
     if (p.email !== undefined && p.email !== before.guestEmail) {

@@ -3,6 +3,7 @@ import type { Actor } from '../domain/actor.js';
 import { recordActivity } from './activity.js';
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import type { ExperienceRow } from '../store/experiences.js';
+import { categoriesOf, resolveCategories } from '../domain/tickets.js';
 import type { Store } from '../store/index.js';
 import type { Page, PageResult } from '../store/statements.js';
 import { WEEKDAYS, type ExperienceCreate, type ExperiencePatch, type Schedule, type ScheduleInput } from '../../shared/index.js';
@@ -41,6 +42,7 @@ export function createExperience(store: Store, orgId: string, input: ExperienceC
     minNoticeMinutes: input.minNoticeMinutes ?? 0,
     maxAdvanceDays: input.maxAdvanceDays ?? 365,
     active: input.active === false ? 0 : 1,
+    priceCategories: JSON.stringify(resolveCategories(input.priceCategories ?? [], [], () => newId('priceCategory', now))),
     createdAt: now,
     updatedAt: now,
   };
@@ -75,6 +77,11 @@ export function updateExperience(store: Store, orgId: string, id: string, patch:
       minNoticeMinutes: patch.minNoticeMinutes ?? current.minNoticeMinutes,
       maxAdvanceDays: patch.maxAdvanceDays ?? current.maxAdvanceDays,
       active: patch.active === undefined ? current.active : patch.active ? 1 : 0,
+      // The list sent replaces the list; bookings keep the categories they were booked in.
+      priceCategories:
+        patch.priceCategories === undefined
+          ? current.priceCategories
+          : JSON.stringify(resolveCategories(patch.priceCategories, categoriesOf(current.priceCategories), () => newId('priceCategory', now))),
       updatedAt: now,
     };
     if (next.maxPerBooking !== null && next.maxPerBooking > next.maxParticipants) {

@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { BookingView } from '../store/bookings.js';
 import type { Store } from '../store/index.js';
+import { bookingTotalCents } from '../domain/bookings.js';
 import { CLEARING_HOLD_MS } from './online-checkout.js';
 import type { CheckoutOutcome, PaymentProvider } from '../payments/provider.js';
 import { applyProviderFailure, applyProviderSuccess, EXPIRED, extendHold, type Applied } from './payments.js';
@@ -26,7 +27,7 @@ const PROVIDER_EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const providerName = (provider: PaymentProvider | undefined) => provider?.name ?? 'stripe';
 
 async function outcomeAtProvider(deps: HoldSweeperDeps, hold: BookingView, now: number): Promise<CheckoutOutcome | undefined> {
-  const total = { amount: hold.unitPrice * hold.participants, currency: hold.currency, reference: hold.checkoutSessionId };
+  const total = { amount: bookingTotalCents(hold), currency: hold.currency, reference: hold.checkoutSessionId };
   const expired: CheckoutOutcome = { state: 'expired', payment: total };
   if (hold.checkoutSessionId === null) return expired;
   if (!deps.provider) {

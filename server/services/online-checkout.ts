@@ -6,7 +6,8 @@ import type { BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
-import type { CallbackNotice, PaymentProvider } from '../payments/provider.js';
+import type { CallbackNotice, CheckoutLineItem, PaymentProvider } from '../payments/provider.js';
+import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
 import type { BookingCreate } from '../../shared/index.js';
 
@@ -70,8 +71,20 @@ export function returnUrl(page: string, bookingNumber: string, status: 'success'
 }
 
 function slotLabel(b: BookingView): string {
-  const guests = `${b.participants} ${b.participants === 1 ? 'guest' : 'guests'}`;
+  const guests = b.tickets === null ? `${b.participants} ${b.participants === 1 ? 'guest' : 'guests'}` : ticketsLine(ticketsOf(b.tickets));
   return `${new Date(b.slotStart).toISOString().slice(0, 16).replace('T', ' ')} UTC · ${guests} · ${b.bookingNumber}`;
+}
+
+/**
+ * What the checkout charges: one line per ticket category (free ones, such as an infant on a lap,
+ * are named in the description instead: a checkout line needs a price), or the participants at
+ * the booking's unit price.
+ */
+export function lineItemsOf(b: BookingView): CheckoutLineItem[] {
+  if (b.tickets === null) return [{ name: b.experienceName, unitAmount: b.unitPrice, quantity: b.participants }];
+  return ticketsOf(b.tickets)
+    .filter((t) => t.unitPrice > 0)
+    .map((t) => ({ name: `${b.experienceName} · ${t.name}`, unitAmount: t.unitPrice, quantity: t.quantity }));
 }
 
 /**
@@ -98,8 +111,7 @@ export async function bookWithCheckout(
       bookingNumber: held.bookingNumber,
       title: held.experienceName,
       description: slotLabel(held),
-      unitAmount: held.unitPrice,
-      quantity: held.participants,
+      lineItems: lineItemsOf(held),
       currency: held.currency,
       customerEmail: held.guestEmail,
       successUrl: returnUrl(hostPage, held.bookingNumber, 'success'),

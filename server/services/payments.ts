@@ -1,7 +1,7 @@
 import { Refusal, notFound } from '../domain/refusal.js';
 import { newId } from '../domain/ids.js';
 import { parseMoney } from '../domain/money.js';
-import { bookingTotalCents, remainingPlaces } from '../domain/bookings.js';
+import { bookingTotalCents, placesOf, remainingPlaces } from '../domain/bookings.js';
 import { findBooking, saveBookingChange } from './bookings.js';
 import { recordEvent } from './event-log.js';
 import { recordActivity } from './activity.js';
@@ -110,7 +110,7 @@ export function applyProviderSuccess(store: Store, provider: string, bookingId: 
     } else if (booking.status === 'CANCELLED') {
       const exp = store.getExperience(booking.orgId, booking.experienceId);
       const free = exp ? remainingPlaces(exp.maxParticipants, store.bookedPlaces(exp.id, booking.slotStart)) : 0;
-      if (free >= booking.participants) next = confirmed(booking);
+      if (free >= placesOf(booking)) next = confirmed(booking);
       else refundRequired = true;
     } else {
       // Already CONFIRMED: money beyond what was already paid in full is to be given back.

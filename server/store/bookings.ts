@@ -26,6 +26,12 @@ export interface BookingRow {
   sequence: number;
   /** When the guest was checked in at the start, or null. */
   checkedInAt: number | null;
+  /** JSON array of the tickets as booked (migration 007); null for a booking without price categories. */
+  tickets: string | null;
+  /** Places the tickets occupy; null: the participants. */
+  places: number | null;
+  /** What the tickets cost, in cents; null: unitPrice × participants. */
+  totalCents: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -49,8 +55,8 @@ const COLUMNS = `b.id, b.org_id AS orgId, b.booking_number AS bookingNumber, b.e
   b.guest_name AS guestName, b.guest_email AS guestEmail, b.guest_phone AS guestPhone, b.participants,
   b.unit_price AS unitPrice, b.currency, b.source, b.metadata, b.cancellation_reason AS cancellationReason,
   b.cancelled_at AS cancelledAt, b.hold_expires_at AS holdExpiresAt, b.checkout_session_id AS checkoutSessionId,
-  b.checkout_url AS checkoutUrl, b.sequence, b.checked_in_at AS checkedInAt, b.created_at AS createdAt, b.updated_at AS updatedAt,
-  e.name AS experienceName`;
+  b.checkout_url AS checkoutUrl, b.sequence, b.checked_in_at AS checkedInAt, b.tickets, b.places, b.total_cents AS totalCents,
+  b.created_at AS createdAt, b.updated_at AS updatedAt, e.name AS experienceName`;
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
 
 /** The columns of COLUMNS as a row of values: a page of a list is read raw and shaped here, since
@@ -58,11 +64,11 @@ const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
 const RAW_COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_id, b.slot_start, b.slot_end, b.status,
   b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
-  b.created_at, b.updated_at, e.name, b.checked_in_at`;
+  b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents`;
 type RawBooking = [
   string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
   string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
-  number, number, string, number | null,
+  number, number, string, number | null, string | null, number | null, number | null,
 ];
 function viewOf(r: RawBooking): BookingView {
   return {
@@ -70,6 +76,7 @@ function viewOf(r: RawBooking): BookingView {
     status: r[7], guestName: r[8], guestEmail: r[9], guestPhone: r[10], participants: r[11], unitPrice: r[12],
     currency: r[13], source: r[14], metadata: r[15], cancellationReason: r[16], cancelledAt: r[17], holdExpiresAt: r[18],
     checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24], checkedInAt: r[25],
+    tickets: r[26], places: r[27], totalCents: r[28],
   };
 }
 
@@ -87,16 +94,18 @@ export function bookingStore(db: Db) {
   const insert = db.prepare(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id,
     slot_start, slot_end, status, guest_name, guest_email, guest_phone, participants, unit_price, currency, source,
     metadata, cancellation_reason, cancelled_at, hold_expires_at, checkout_session_id, checkout_url, sequence,
-    checked_in_at, created_at, updated_at)
+    checked_in_at, tickets, places, total_cents, created_at, updated_at)
     VALUES (@id, @orgId, @bookingNumber, @experienceId, @customerId, @slotStart, @slotEnd, @status, @guestName,
     @guestEmail, @guestPhone, @participants, @unitPrice, @currency, @source, @metadata, @cancellationReason,
-    @cancelledAt, @holdExpiresAt, @checkoutSessionId, @checkoutUrl, @sequence, @checkedInAt, @createdAt, @updatedAt)`);
+    @cancelledAt, @holdExpiresAt, @checkoutSessionId, @checkoutUrl, @sequence, @checkedInAt, @tickets, @places,
+    @totalCents, @createdAt, @updatedAt)`);
   const update = db.prepare(`UPDATE bookings SET customer_id = @customerId, slot_start = @slotStart,
     slot_end = @slotEnd, status = @status, guest_name = @guestName, guest_email = @guestEmail,
     guest_phone = @guestPhone, participants = @participants, metadata = @metadata,
     cancellation_reason = @cancellationReason, cancelled_at = @cancelledAt, hold_expires_at = @holdExpiresAt,
     checkout_session_id = @checkoutSessionId, checkout_url = @checkoutUrl, sequence = @sequence,
-    checked_in_at = @checkedInAt, updated_at = @updatedAt WHERE id = @id`);
+    checked_in_at = @checkedInAt, tickets = @tickets, places = @places, total_cents = @totalCents,
+    updated_at = @updatedAt WHERE id = @id`);
   const byId = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.id = ?`);
   const byNumber = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.booking_number = ?`);
   const numberTaken = db.prepare('SELECT 1 FROM bookings WHERE booking_number = ?');
@@ -115,7 +124,7 @@ export function bookingStore(db: Db) {
     .prepare(`SELECT ${RAW_COLUMNS} ${FROM} WHERE b.customer_id = ? ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC LIMIT ?`)
     .raw(true);
   const customerTotals = db.prepare(`SELECT count(*) AS bookingCount,
-    coalesce(sum(CASE WHEN status = 'CONFIRMED' THEN unit_price * participants ELSE 0 END), 0) AS spentCents,
+    coalesce(sum(CASE WHEN status = 'CONFIRMED' THEN coalesce(total_cents, unit_price * participants) ELSE 0 END), 0) AS spentCents,
     min(created_at) AS firstAt, max(created_at) AS lastAt
     FROM bookings WHERE customer_id = ?`);
   const lapsedHolds = db.prepare(`SELECT ${COLUMNS} ${FROM}

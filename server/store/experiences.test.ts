@@ -22,7 +22,7 @@ describe('experience store', () => {
 
   const row = (id: string, createdAt: number, active = 1, org = orgId): ExperienceRow => ({
     id, orgId: org, name: id, description: '', duration: 60, price: 100, maxParticipants: 5, maxPerBooking: null, schedule: null,
-    minNoticeMinutes: 0, maxAdvanceDays: 365, active, createdAt, updatedAt: createdAt,
+    minNoticeMinutes: 0, maxAdvanceDays: 365, active, priceCategories: '[]', createdAt, updatedAt: createdAt,
   });
 
   it('pages oldest first with the total, id breaking ties, filtered by active', () => {

@@ -14,25 +14,27 @@ export interface ExperienceRow {
   minNoticeMinutes: number;
   maxAdvanceDays: number;
   active: number;
+  /** JSON array of the price categories (migration 007); '[]' books by participants. */
+  priceCategories: string;
   createdAt: number;
   updatedAt: number;
 }
 
 const COLUMNS = `id, org_id AS orgId, name, description, duration, price, max_participants AS maxParticipants,
   max_per_booking AS maxPerBooking, schedule, min_notice_minutes AS minNoticeMinutes,
-  max_advance_days AS maxAdvanceDays, active, created_at AS createdAt, updated_at AS updatedAt`;
+  max_advance_days AS maxAdvanceDays, active, price_categories AS priceCategories, created_at AS createdAt, updated_at AS updatedAt`;
 
 export function experienceStore(db: Db) {
   const prepared = statementCache(db);
   const insert = db.prepare(`INSERT INTO experiences (id, org_id, name, description, duration, price,
-    max_participants, max_per_booking, schedule, min_notice_minutes, max_advance_days, active, created_at, updated_at)
+    max_participants, max_per_booking, schedule, min_notice_minutes, max_advance_days, active, price_categories, created_at, updated_at)
     VALUES (@id, @orgId, @name, @description, @duration, @price, @maxParticipants, @maxPerBooking, @schedule,
-    @minNoticeMinutes, @maxAdvanceDays, @active, @createdAt, @updatedAt)`);
+    @minNoticeMinutes, @maxAdvanceDays, @active, @priceCategories, @createdAt, @updatedAt)`);
   const get = db.prepare(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? AND id = ?`);
   const update = db.prepare(`UPDATE experiences SET name = @name, description = @description,
     duration = @duration, price = @price, max_participants = @maxParticipants, max_per_booking = @maxPerBooking,
     schedule = @schedule, min_notice_minutes = @minNoticeMinutes, max_advance_days = @maxAdvanceDays,
-    active = @active, updated_at = @updatedAt WHERE org_id = @orgId AND id = @id`);
+    active = @active, price_categories = @priceCategories, updated_at = @updatedAt WHERE org_id = @orgId AND id = @id`);
   const remove = db.prepare('DELETE FROM experiences WHERE org_id = ? AND id = ?');
   const anyBooking = db.prepare('SELECT 1 FROM bookings WHERE experience_id = ? LIMIT 1');
   const listAll = db.prepare(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? ORDER BY created_at, id`);

@@ -32,7 +32,7 @@ function world() {
       const id = `exp_${orgId}_${k}`;
       store.insertExperience({
         id, orgId, name: id, description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
-        minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, createdAt: T0, updatedAt: T0,
+        minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,
       });
       return id;
     });
@@ -49,7 +49,7 @@ function booking(orgId: string, n: number, experienceId: string, customerId: str
     id: `bk_${orgId}_${n}`, orgId, bookingNumber: `BK-${orgId.slice(-1).toUpperCase()}${String(n).padStart(7, '0')}`, experienceId, customerId,
     slotStart, slotEnd: slotStart + 3_600_000, status, guestName: `Guest ${n}`, guestEmail: `g${n}@example.com`, guestPhone: null,
     participants: 1 + (n % 3), unitPrice: 1000, currency: 'EUR', source: 'API', metadata: '{}', cancellationReason: null, cancelledAt: null,
-    holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0, checkedInAt: null, createdAt: T0 + n, updatedAt: T0 + n,
+    holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, createdAt: T0 + n, updatedAt: T0 + n,
   };
 }
 
@@ -189,7 +189,7 @@ describe('list counters (migration 003)', () => {
     store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, createdAt: T0, updatedAt: T0 });
     store.insertExperience({
       id: 'exp_a', orgId: 'org_a', name: 'a', description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
-      minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, createdAt: T0, updatedAt: T0,
+      minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,
     });
     store.insertCustomer(customer('org_a', 1));
     db.exec(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_raw', 'org_a', 'raw@example.com', 'Raw', 0, 0)`);

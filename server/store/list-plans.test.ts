@@ -118,7 +118,7 @@ describe('list query plans', () => {
   it('skips a deep offset over the index alone (a deferred join), and gives the same page', () => {
     store.insertExperience({
       id: EXP, orgId: ORG, name: 'E', description: '', duration: 60, price: 100, maxParticipants: 10, maxPerBooking: null, schedule: null,
-      minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, createdAt: 0, updatedAt: 0,
+      minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: 0, updatedAt: 0,
     });
     store.insertCustomer({ id: CUS, orgId: ORG, email: 'c@example.com', name: 'C', phone: null, firstBookingAt: 0, lastBookingAt: 0, erasedAt: null, createdAt: 0, updatedAt: 0 });
     store.transaction(() => {
@@ -128,7 +128,7 @@ describe('list query plans', () => {
           slotStart: DAY + (n % 37) * 3_600_000, slotEnd: DAY + (n % 37) * 3_600_000 + 1, status: n % 7 === 0 ? 'CANCELLED' : 'CONFIRMED',
           guestName: 'G', guestEmail: 'g@example.com', guestPhone: null, participants: 1, unitPrice: 100, currency: 'EUR', source: 'API',
           metadata: '{}', cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null,
-          sequence: 0, checkedInAt: null, createdAt: n % 5, updatedAt: 0,
+          sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, createdAt: n % 5, updatedAt: 0,
         });
       }
     });

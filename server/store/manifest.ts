@@ -18,19 +18,23 @@ export interface ManifestBookingRow {
   currency: string;
   metadata: string; // JSON object
   checkedInAt: number | null;
+  /** The booking's tickets (JSON) or null, and their total in cents or null (migration 007). */
+  tickets: string | null;
+  totalCents: number | null;
   /** Cents of its SUCCEEDED payments. */
   paidCents: number;
 }
 
 type RawManifestBooking = [
   string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
-  string, string, number | null, number,
+  string, string, number | null, number, string | null, number | null,
 ];
 
 export function manifestStore(db: Db) {
   const select = `SELECT b.id, b.booking_number, b.experience_id, e.name, b.slot_start, b.slot_end, b.status, b.guest_name,
     b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.metadata, b.checked_in_at,
-    (SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.status = 'SUCCEEDED')
+    (SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.status = 'SUCCEEDED'),
+    b.tickets, b.total_cents
     FROM bookings b JOIN experiences e ON e.id = b.experience_id`;
   const order = 'ORDER BY b.slot_start, e.name, b.experience_id, b.created_at, b.id';
   // bookings_org_slot (org, slot_start) reads only the day asked for, whatever the history; one
@@ -56,7 +60,7 @@ export function manifestStore(db: Db) {
       return raw.map((r) => ({
         id: r[0], bookingNumber: r[1], experienceId: r[2], experienceName: r[3], slotStart: r[4], slotEnd: r[5], status: r[6],
         guestName: r[7], guestEmail: r[8], guestPhone: r[9], participants: r[10], unitPrice: r[11], currency: r[12],
-        metadata: r[13], checkedInAt: r[14], paidCents: r[15],
+        metadata: r[13], checkedInAt: r[14], paidCents: r[15], tickets: r[16], totalCents: r[17],
       }));
     },
   };

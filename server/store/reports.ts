@@ -8,10 +8,10 @@ export interface CreatedTotals {
 }
 
 export function reportStore(db: Db) {
-  // Each reads one range of a covering index of migration 006 (bookings_org_created,
+  // Each reads one range of a covering index of migrations 006 and 007 (bookings_org_created,
   // bookings_org_cancelled): the cost follows the bookings of the range, never the history.
   const created = db
-    .prepare(`SELECT count(*), coalesce(sum(participants), 0), coalesce(sum(participants * unit_price), 0)
+    .prepare(`SELECT count(*), coalesce(sum(participants), 0), coalesce(sum(coalesce(total_cents, participants * unit_price)), 0)
       FROM bookings WHERE org_id = ? AND created_at >= ? AND created_at < ? AND status <> 'CANCELLED'`)
     .raw(true);
   const cancelled = db

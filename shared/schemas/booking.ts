@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, EmailString, Instant, InstantInput, LocalDate, NonBlank, PageQuery, SearchTerm } from './common.js';
+import { PriceCategoryType } from './experience.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
@@ -36,21 +37,68 @@ const guestFields = {
   customerPhone: z.string().max(40).nullable(),
 };
 
-export const BookingCreate = z.strictObject({
+/** How many tickets of one price category a booking asks for. */
+export const TicketInput = z.strictObject({
+  categoryId: z.string().min(1).max(100),
+  quantity: z.int().min(1).max(10_000),
+});
+export type TicketInput = z.infer<typeof TicketInput>;
+
+/** A booking's whole list of tickets: each category once. */
+export const TicketsInput = z
+  .array(TicketInput)
+  .min(1)
+  .max(10)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((t, i) => {
+      if (seen.has(t.categoryId)) ctx.addIssue({ code: 'custom', path: [i, 'categoryId'], message: 'This category is listed twice' });
+      seen.add(t.categoryId);
+    });
+  })
+  .describe("Required for an experience with price categories (one entry per category); refused for one without");
+
+/** A ticket as the booking keeps it: the category's name, type and price as they were when booked. */
+export const Ticket = z.object({
+  categoryId: z.string(),
+  name: z.string(),
+  type: PriceCategoryType,
+  quantity: z.int(),
+  unitPrice: z.int().describe('Cents per ticket, as when booked'),
+});
+export type Ticket = z.infer<typeof Ticket>;
+
+const bookingCreateFields = {
   experienceId: z.string().min(1).max(100),
   startTime: InstantInput,
-  participants: z.int().min(1).max(10_000),
+  participants: z
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('Required without tickets; with tickets, optional and equal to the sum of their quantities'),
+  tickets: TicketsInput.optional(),
   customerName: guestFields.customerName,
   customerEmail: guestFields.customerEmail,
   customerPhone: guestFields.customerPhone.optional(),
-  metadata: Metadata.optional(),
-});
+};
+
+function participantsOrTickets(b: { participants?: number | undefined; tickets?: TicketInput[] | undefined }, ctx: z.RefinementCtx) {
+  if (b.participants === undefined && b.tickets === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['participants'], message: 'Send participants, or tickets for an experience with price categories' });
+  }
+}
+
+export const BookingCreate = z.strictObject({ ...bookingCreateFields, metadata: Metadata.optional() }).superRefine(participantsOrTickets);
 export type BookingCreate = z.infer<typeof BookingCreate>;
 
 /** `/public/v1` bookings: no metadata, plus the `website` honeypot that must stay empty. */
-export const PublicBookingCreate = BookingCreate.omit({ metadata: true }).extend({
-  website: z.string().max(500).optional().describe('Honeypot: must be absent or empty'),
-});
+export const PublicBookingCreate = z
+  .strictObject({
+    ...bookingCreateFields,
+    website: z.string().max(500).optional().describe('Honeypot: must be absent or empty'),
+  })
+  .superRefine(participantsOrTickets);
 export type PublicBookingCreate = z.infer<typeof PublicBookingCreate>;
 
 /** Record field names accepted as aliases of the request names in PATCH. */
@@ -67,6 +115,7 @@ export const BookingPatch = z
     startTime: InstantInput,
     participants: z.int().min(1).max(10_000),
     totalParticipants: z.int().min(1).max(10_000),
+    tickets: TicketsInput.describe('The new whole list; categories the booking has keep its unit prices, new ones take today’s'),
     customerName: guestFields.customerName,
     guestName: guestFields.customerName,
     customerEmail: guestFields.customerEmail,
@@ -79,6 +128,9 @@ export const BookingPatch = z
   .partial()
   .superRefine((p, ctx) => {
     if (Object.keys(p).length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'Send at least one field to change' });
+    if (p.tickets !== undefined && (p.participants !== undefined || p.totalParticipants !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['participants'], message: 'With tickets, the participants follow from them: send tickets alone' });
+    }
     for (const [name, alias] of Object.entries(BOOKING_PATCH_ALIASES)) {
       if (name in p && alias in p) {
         ctx.addIssue({ code: 'custom', path: [alias], message: `Send either ${name} or ${alias}, not both` });
@@ -102,9 +154,10 @@ export const Booking = z.object({
   guestName: z.string(),
   guestEmail: EmailString,
   guestPhone: z.string().nullable(),
-  totalParticipants: z.int(),
-  unitPrice: z.int().describe('Cents, the experience price when booked'),
-  total: z.string().describe('unitPrice × participants in major units, two decimals'),
+  totalParticipants: z.int().describe('Every ticket, whether or not it occupies a place'),
+  tickets: z.array(Ticket).describe('[] for a booking without price categories'),
+  unitPrice: z.int().nullable().describe('Cents, the experience price when booked; null for a booking with tickets'),
+  total: z.string().describe('unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals'),
   currency: z.string(),
   source: z.enum(BOOKING_SOURCES),
   metadata: z.record(z.string(), z.string()),
@@ -136,6 +189,7 @@ export const PublicBooking = z.object({
   experience: BookingExperienceRef,
   timeSlot: BookingTimeSlotRef,
   totalParticipants: z.int(),
+  tickets: z.array(Ticket),
   total: z.string(),
   currency: z.string(),
   guestName: z.string(),

@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   user: 'usr',
   setupToken: 'stp',
   session: 'ses',
+  priceCategory: 'pc',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

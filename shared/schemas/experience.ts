@@ -48,6 +48,61 @@ export const Schedule = z.object({
 });
 export type Schedule = z.infer<typeof Schedule>;
 
+/** The kinds of ticket a price category sells, as resellers' standards name them. */
+export const PRICE_CATEGORY_TYPES = ['ADULT', 'CHILD', 'YOUTH', 'INFANT', 'SENIOR', 'STUDENT', 'OTHER'] as const;
+export const PriceCategoryType = z.enum(PRICE_CATEGORY_TYPES);
+export type PriceCategoryType = z.infer<typeof PriceCategoryType>;
+
+const Age = z.int().min(0).max(120).nullable();
+
+/** A price category as sent: without `id` it is new; with one, it is that category of this experience, kept. */
+export const PriceCategoryInput = z
+  .strictObject({
+    id: z.string().min(1).max(100).optional().describe('Keeps an existing category (its bookings refer to it); absent: a new one'),
+    name: NonBlank(60),
+    price: z.int().min(0).max(1_000_000_000).describe('Integer cents per ticket'),
+    type: PriceCategoryType.optional().describe('Default OTHER'),
+    occupiesPlace: z.boolean().optional().describe('Default true; false for, say, infants on a lap: they do not count against capacity'),
+    minAge: Age.optional().describe('Shown to guests, not enforced'),
+    maxAge: Age.optional().describe('Shown to guests, not enforced'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.minAge != null && c.maxAge != null && c.maxAge < c.minAge) {
+      ctx.addIssue({ code: 'custom', path: ['maxAge'], message: 'maxAge must not be below minAge' });
+    }
+  });
+export type PriceCategoryInput = z.infer<typeof PriceCategoryInput>;
+
+/** The whole list, as create and PATCH take it: up to 10, names and ids unique. */
+export const PriceCategoriesInput = z
+  .array(PriceCategoryInput)
+  .max(10)
+  .superRefine((list, ctx) => {
+    const names = new Set<string>();
+    const ids = new Set<string>();
+    list.forEach((c, i) => {
+      const name = c.name.trim().toLowerCase();
+      if (names.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'Another category has this name' });
+      names.add(name);
+      if (c.id !== undefined) {
+        if (ids.has(c.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: 'This category is listed twice' });
+        ids.add(c.id);
+      }
+    });
+  })
+  .describe('Replaces the whole list; [] books by participants at the experience price');
+
+export const PriceCategory = z.object({
+  id: z.string(),
+  name: z.string(),
+  price: z.int().describe('Integer cents per ticket'),
+  type: PriceCategoryType,
+  occupiesPlace: z.boolean(),
+  minAge: z.int().nullable(),
+  maxAge: z.int().nullable(),
+});
+export type PriceCategory = z.infer<typeof PriceCategory>;
+
 const experienceFields = {
   name: NonBlank(200),
   description: z.string().max(5000),
@@ -64,6 +119,7 @@ const experienceFields = {
   minNoticeMinutes: z.int().min(0).max(525_600),
   maxAdvanceDays: z.int().min(1).max(730),
   active: z.boolean(),
+  priceCategories: PriceCategoriesInput,
 };
 
 function perBookingWithinCapacity(e: { maxPerBooking?: number | null; maxParticipants?: number }, ctx: z.RefinementCtx) {
@@ -84,6 +140,7 @@ export const ExperienceCreate = z
     minNoticeMinutes: experienceFields.minNoticeMinutes.optional(),
     maxAdvanceDays: experienceFields.maxAdvanceDays.optional(),
     active: experienceFields.active.optional(),
+    priceCategories: experienceFields.priceCategories.optional(),
   })
   .superRefine(perBookingWithinCapacity);
 export type ExperienceCreate = z.infer<typeof ExperienceCreate>;
@@ -107,6 +164,7 @@ export const Experience = z.object({
   minNoticeMinutes: z.int(),
   maxAdvanceDays: z.int(),
   active: z.boolean(),
+  priceCategories: z.array(PriceCategory).describe('[] when the experience books by participants at its price'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -124,5 +182,6 @@ export const PublicExperience = Experience.pick({
   currency: true,
   maxParticipants: true,
   maxPerBooking: true,
+  priceCategories: true,
 });
 export type PublicExperience = z.infer<typeof PublicExperience>;

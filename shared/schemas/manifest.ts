@@ -1,18 +1,12 @@
 import { z } from 'zod';
 import { DateString, EmailString, Instant, LocalDate } from './common.js';
-import { BookingExperienceRef, BookingStatus, BookingTimeSlotRef } from './booking.js';
+import { BookingExperienceRef, BookingStatus, BookingTimeSlotRef, Ticket } from './booking.js';
 
 export const ManifestQuery = z.strictObject({
   date: LocalDate.optional().describe("The day, in the organization's time zone; default today"),
   experienceId: z.string().min(1).max(100).optional().describe('Only this experience'),
 });
 
-/** Places of one price category in a booking. */
-export const ManifestTicket = z.object({
-  category: z.string(),
-  quantity: z.int(),
-});
-export type ManifestTicket = z.infer<typeof ManifestTicket>;
 
 export const ManifestBooking = z.object({
   id: z.string(),
@@ -22,7 +16,7 @@ export const ManifestBooking = z.object({
   guestEmail: EmailString,
   guestPhone: z.string().nullable(),
   totalParticipants: z.int(),
-  tickets: z.array(ManifestTicket).describe('Places per price category; empty while the experience has no categories'),
+  tickets: z.array(Ticket).describe('Tickets per price category; empty for a booking without categories'),
   total: z.string().describe('What the booking costs, in major units with two decimals'),
   paid: z.string().describe('The sum of its succeeded payments, in major units with two decimals'),
   currency: z.string(),

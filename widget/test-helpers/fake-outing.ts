@@ -35,6 +35,7 @@ export const walk: PublicExperience = {
   currency: 'EUR',
   maxParticipants: 8,
   maxPerBooking: 6,
+  priceCategories: [],
 };
 
 export const tram: PublicExperience = {
@@ -46,6 +47,7 @@ export const tram: PublicExperience = {
   currency: 'EUR',
   maxParticipants: 10,
   maxPerBooking: 10,
+  priceCategories: [],
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -73,6 +75,7 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       experience: { id: experience.id, title: experience.name },
       timeSlot: { id, startTime, endTime: new Date(new Date(startTime).getTime() + experience.duration * 60_000).toISOString() },
       totalParticipants: participants,
+      tickets: [],
       total: ((experience.price * participants) / 100).toFixed(2),
       currency: experience.currency,
       guestName,
