@@ -7,7 +7,11 @@ interface Common {
   /** Shown under the field and tied to it, so a screen reader reads it with the label. */
   error?: string | undefined;
   hint?: string | undefined;
-  /** The value the form starts with (the forms are uncontrolled: values are read on submit). */
+  /**
+   * The value the form starts with. Forms are uncontrolled (values are read on submit), so this is
+   * set as the default only: the whole app re-renders on every signal, and a `value` prop would put
+   * it back over what the person has typed.
+   */
   value?: string | number | undefined;
   required?: boolean;
   /** An id prefix, when one page shows the same form twice. */
@@ -60,7 +64,7 @@ export function Field(p: InputProps): JSX.Element {
         autoComplete={p.autoComplete ?? 'off'}
         required={p.required ?? true}
         spellcheck={false}
-        value={p.value}
+        defaultValue={p.value === undefined ? undefined : String(p.value)}
         min={p.min}
         max={p.max}
         step={p.step}
@@ -83,7 +87,7 @@ export function TextArea(p: Common & { rows?: number }): JSX.Element {
         name={p.name}
         rows={p.rows ?? 4}
         required={p.required ?? false}
-        value={p.value}
+        defaultValue={p.value === undefined ? undefined : String(p.value)}
         aria-invalid={p.error ? 'true' : undefined}
         aria-describedby={described(id, p.hint, p.error)}
       />
@@ -101,13 +105,12 @@ export function Select(
       <select
         id={id}
         name={p.name}
-        value={p.value}
         onChange={p.onChange ? (e) => p.onChange!((e.currentTarget as HTMLSelectElement).value) : undefined}
         aria-invalid={p.error ? 'true' : undefined}
         aria-describedby={described(id, p.hint, p.error)}
       >
         {p.options.map(([value, label]) => (
-          <option key={value} value={value}>
+          <option key={value} value={value} selected={p.value === undefined ? undefined : String(p.value) === value}>
             {label}
           </option>
         ))}
@@ -125,7 +128,7 @@ export function Checkbox(p: Omit<Common, 'value'> & { checked?: boolean }): JSX.
         id={id}
         name={p.name}
         type="checkbox"
-        checked={p.checked}
+        defaultChecked={p.checked}
         aria-invalid={p.error ? 'true' : undefined}
         aria-describedby={described(id, p.hint, p.error)}
       />

@@ -38,7 +38,8 @@ describe('types generated from the OpenAPI document', () => {
   it('type request bodies, with their required and optional fields', () => {
     expectTypeOf<BookingCreateBody>().toEqualTypeOf<Schemas['BookingCreate']>();
     expectTypeOf<BookingCreateBody['experienceId']>().toEqualTypeOf<string>();
-    expectTypeOf<BookingCreateBody['participants']>().toEqualTypeOf<number>();
+    expectTypeOf<BookingCreateBody['participants']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<BookingCreateBody['tickets']>().toEqualTypeOf<Schemas['BookingCreate']['tickets']>();
     expectTypeOf<BookingCreateBody['customerPhone']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<BookingCreateBody['metadata']>().toEqualTypeOf<Schemas['Metadata'] | undefined>();
     const body: BookingCreateBody = {
