@@ -18,13 +18,11 @@ import {
   WebhookEndpointWithSecret,
   type ApiKey,
   type CalendarFeed,
-  type Experience,
   type Role,
-  type Activity,
 } from '../../shared/index.js';
 import { ApiError, type ListPage } from '../api.js';
 import type { Signal } from './signals.js';
-import type { AreaContext, FormState } from './context.js';
+import type { AreaContext } from './context.js';
 import type { Asking, Revealed } from './settings.js';
 import type { z } from 'zod';
 
@@ -40,9 +38,7 @@ export interface SettingsCore {
   deliveries: Signal<{ endpointId: string; page: ListPage<Delivery> } | null>;
   feeds: Signal<CalendarFeed[] | null>;
   imports: Signal<CalendarImport[] | null>;
-  experiences: Signal<Experience[] | null>;
   users: Signal<User[] | null>;
-  activity: Signal<ListPage<Activity> | null>;
   notice: Signal<string | null>;
   fetches: {
     keys(): Promise<Apply>;
@@ -57,7 +53,6 @@ export interface SettingsCore {
   act(id: string, what: string, work: () => Promise<void>): Promise<void>;
   reveal(shown: Omit<Revealed, 'section'>): void;
   ask(question: Omit<Asking, 'busy' | 'error'>): void;
-  setForm(name: string, state: FormState): void;
 }
 
 /** The organization form's values as the person typed them. */

@@ -251,7 +251,7 @@ export function createSettingsModel(ctx: AreaContext) {
     },
   } satisfies Area;
 
-  const core = { ctx, org, orgDraft, keys, endpoints, deliveries, feeds, imports, experiences, users, activity, fetches, refresh, submit, act, reveal, ask, notice, setForm };
+  const core = { ctx, org, orgDraft, keys, endpoints, deliveries, feeds, imports, users, fetches, refresh, submit, act, reveal, ask, notice };
 
   return {
     ...area,
