@@ -20,7 +20,7 @@ export function resolveCategories(sent: readonly PriceCategoryInput[], current: 
   const known = new Set(current.map((c) => c.id));
   return sent.map((c, i) => {
     if (c.id !== undefined && !known.has(c.id)) {
-      throw invalid(`priceCategories.${i}.id`, 'Not a price category of this experience; leave id out to add a new one');
+      throw invalid(`priceCategories[${i}].id`, 'Not a price category of this experience; leave id out to add a new one');
     }
     return {
       id: c.id ?? newId(),
@@ -64,7 +64,7 @@ export function priceTickets(
   const tickets = requested.map((t, i): Ticket => {
     const kept = ownById.get(t.categoryId);
     const category = byId.get(t.categoryId);
-    if (!kept && !category) throw invalid(`tickets.${i}.categoryId`, 'Not a price category of this experience');
+    if (!kept && !category) throw invalid(`tickets[${i}].categoryId`, 'Not a price category of this experience');
     const ticket: Ticket = kept
       ? { ...kept, quantity: t.quantity }
       : { categoryId: t.categoryId, name: category!.name, type: category!.type, quantity: t.quantity, unitPrice: category!.price };
