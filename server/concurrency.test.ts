@@ -141,6 +141,57 @@ describe('capacity under concurrency (real server processes)', () => {
     expect(await bookedIn(startTime)).toBe(taken);
   }, 60_000);
 
+  it('takes exactly the places of 40 simultaneous ticketed bookings on 30 places, infants on a lap not counted', async () => {
+    const PLACES = 30;
+    const created = await call(a, 'POST', '/v1/experiences', {
+      name: 'Family boat',
+      description: 'Thirty seats, laps free',
+      duration: 60,
+      price: 1000,
+      maxParticipants: PLACES,
+      schedule: { weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, ['11:00']])) },
+      priceCategories: [
+        { name: 'Adult', price: 2500, type: 'ADULT' },
+        { name: 'Child', price: 1200, type: 'CHILD' },
+        { name: 'Infant', price: 0, type: 'INFANT', occupiesPlace: false },
+      ],
+    });
+    const family = dataEnvelope(Experience).parse(created.body).data;
+    const [adult, child, infant] = family.priceCategories.map((c) => c.id) as [string, string, string];
+    const from = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const avail = await call(b, 'GET', `/v1/availability?experienceId=${family.id}&startDate=${from}`);
+    const startTime = dataEnvelope(Availability).parse(avail.body).data.slots[0]!.startTime;
+
+    // Mixed parties: one place (an adult, with an infant every third time) or two (an adult and a child).
+    const parties = Array.from({ length: 40 }, (_, i) =>
+      i % 4 === 3
+        ? { tickets: [{ categoryId: adult, quantity: 1 }, { categoryId: child, quantity: 1 }], places: 2 }
+        : { tickets: [{ categoryId: adult, quantity: 1 }, ...(i % 3 === 0 ? [{ categoryId: infant, quantity: 1 }] : [])], places: 1 },
+    );
+    const answers = await Promise.all(
+      parties.map((p, i) =>
+        call(i % 2 === 0 ? a : b, 'POST', '/v1/bookings', {
+          experienceId: family.id,
+          startTime,
+          tickets: p.tickets,
+          customerName: `Family ${i}`,
+          customerEmail: `family${i}@example.com`,
+        }),
+      ),
+    );
+    expect(answers.every((x) => x.status === 201 || x.status === 409)).toBe(true);
+    const taken = answers.reduce((n, x, i) => (x.status === 201 ? n + parties[i]!.places : n), 0);
+    // 40 parties ask for 50 places: the slot fills, and never past its 30.
+    expect(taken).toBeLessThanOrEqual(PLACES);
+    expect(taken).toBeGreaterThanOrEqual(PLACES - 1);
+    for (const x of answers.filter((y) => y.status === 409)) expect(ErrorEnvelope.parse(x.body).error.code).toBe('CAPACITY_EXCEEDED');
+    const date = startTime.slice(0, 10);
+    const after = await call(a, 'GET', `/v1/availability?experienceId=${family.id}&startDate=${date}&endDate=${date}`);
+    const slot = dataEnvelope(Availability).parse(after.body).data.slots.find((s) => s.startTime === startTime)!;
+    expect(slot.booked).toBe(taken);
+    expect(slot.booked + slot.remaining).toBe(PLACES);
+  }, 60_000);
+
   it('creates one booking for concurrent duplicates with one Idempotency-Key across both processes', async () => {
     const startTime = slots[ROUNDS + 1]!;
     const answers = await Promise.all(
