@@ -126,7 +126,6 @@ function ParticipantsDialog({ m, d, booking }: Props): JSX.Element {
         step={1}
         inputMode="numeric"
         value={d.values?.['participants'] ?? booking.totalParticipants}
-        onInput={(v) => b.type('participants', v)}
         error={d.form.fields['participants']}
       />
     </Confirm>
@@ -161,7 +160,6 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
         label={`Amount (${booking.currency})`}
         hint="For example 25.00"
         value={v['amount'] ?? fromCents(due > 0 ? due : Math.round(Number(booking.total) * 100))}
-        onInput={(x) => b.type('amount', x)}
         error={d.form.fields['amount']}
       />
       <Select
@@ -172,11 +170,10 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
           ['FAILED', 'Failed'],
         ]}
         value={v['status'] ?? 'SUCCEEDED'}
-        onChange={(x) => b.type('status', x)}
         error={d.form.fields['status']}
       />
-      <Field name="reference" type="text" label="Reference" hint="Optional: how it was paid, a receipt number or a transfer id" required={false} value={v['reference']} onInput={(x) => b.type('reference', x)} error={d.form.fields['reference']} />
-      <Field name="failureReason" type="text" label="Failure reason" hint="Only for a failed payment" required={false} value={v['failureReason']} onInput={(x) => b.type('failureReason', x)} error={d.form.fields['failureReason']} />
+      <Field name="reference" type="text" label="Reference" hint="Optional: how it was paid, a receipt number or a transfer id" required={false} value={v['reference']} error={d.form.fields['reference']} />
+      <Field name="failureReason" type="text" label="Failure reason" hint="Only for a failed payment" required={false} value={v['failureReason']} error={d.form.fields['failureReason']} />
     </Confirm>
   );
 }

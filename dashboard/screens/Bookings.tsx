@@ -18,12 +18,12 @@ const STATUS_OPTIONS = [
 
 function Filters({ m }: { m: Model }): JSX.Element {
   const b = m.bookings;
-  const f = b.draft.value;
+  const f = b.list.value.filters;
   const zone = b.zones.orgZone();
-  const applied = b.list.value.filters;
-  const filtered = !!(applied.q || applied.status || applied.startDate || applied.endDate);
+  const filtered = !!(f.q || f.status || f.startDate || f.endDate);
   return (
     <form
+      key={b.formKey.value}
       class="bk-filters"
       role="search"
       aria-label="Bookings"

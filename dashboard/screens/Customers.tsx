@@ -17,8 +17,8 @@ export function Customers({ m }: { m: Model }): JSX.Element {
       <h1 id="heading" tabIndex={-1}>
         Customers
       </h1>
-      <form class="bk-filters" role="search" aria-label="Customers" onSubmit={(e) => c.search(formOf(e).value('search'))}>
-        <Field name="search" type="search" label="Search" hint="Part of a name or an e-mail address" value={c.draft.value} onInput={c.edit} required={false} />
+      <form key={c.formKey.value} class="bk-filters" role="search" aria-label="Customers" onSubmit={(e) => c.search(formOf(e).value('search'))}>
+        <Field name="search" type="search" label="Search" hint="Part of a name or an e-mail address" value={search} onInput={c.edit} required={false} />
         <div class="buttons">
           <button type="submit" class="primary">
             Search

@@ -134,10 +134,7 @@ export interface ActionDialog {
   /** Change time: the last date asked for, to ask for the days after it. */
   until?: string;
   loadingSlots?: boolean;
-  /**
-   * What was last submitted, shown again while the answer comes and after a refusal: the fields
-   * are uncontrolled, and a render would otherwise put their first values back.
-   */
+  /** What was last submitted. */
   values?: Record<string, string>;
 }
 
@@ -161,10 +158,12 @@ export function createBookingsModel(ctx: AreaContext) {
   const zones = createZones(ctx);
   const list = signal<BookingListState>(noList());
   /**
-   * The filter fields as typed, before they are applied. Preact puts a field's `value` back on
-   * every render, so a list arriving while someone types would otherwise undo their typing.
+   * The filter fields as typed. Fields take their value as a default only, so when the address
+   * brings other filters (Back, a link) the form is made anew under another key; not when it
+   * brings what the fields already hold, which would lose the focus of whoever just submitted.
    */
-  const draft = signal<Omit<BookingFilters, 'offset'>>(noList().filters);
+  let draft: Omit<BookingFilters, 'offset'> = noList().filters;
+  const formKey = signal(0);
   const page = signal<BookingPageState>(noPage());
   const dialog = signal<ActionDialog | null>(null);
   /** What the last action did, said politely. */
@@ -179,8 +178,9 @@ export function createBookingsModel(ctx: AreaContext) {
     const { offset: _, ...typed } = filters;
     batch(() => {
       list.value = { ...list.peek(), filters, loading: true, error: null };
-      draft.value = typed;
+      if (JSON.stringify(typed) !== JSON.stringify({ ...draft, q: draft.q.trim() })) formKey.value++;
     });
+    draft = typed;
     const query: Query = { q: filters.q, status: filters.status, startDate: filters.startDate, endDate: filters.endDate, limit: PAGE_SIZE, offset: filters.offset };
     try {
       const [found] = await Promise.all([ctx.http.list(BookingRecord, '/v1/bookings', query), zones.loadAll()]);
@@ -283,7 +283,7 @@ export function createBookingsModel(ctx: AreaContext) {
       generation++;
       batch(() => {
         list.value = noList();
-        draft.value = noList().filters;
+        draft = noList().filters;
         page.value = noPage();
         dialog.value = null;
         notice.value = null;
@@ -298,12 +298,7 @@ export function createBookingsModel(ctx: AreaContext) {
       ctx.router.setQuery({ q: f.q.trim(), status: f.status, startDate: f.startDate, endDate: f.endDate });
     },
     edit(name: keyof Omit<BookingFilters, 'offset'>, value: string): void {
-      draft.value = { ...draft.peek(), [name]: value };
-    },
-    /** A dialog's field as typed, kept for the same reason as the filters' draft. */
-    type(name: string, value: string): void {
-      const d = dialog.peek();
-      if (d) dialog.value = { ...d, values: { ...d.values, [name]: value } };
+      draft = { ...draft, [name]: value };
     },
     /** The address of another page of the list, with the same filters. */
     pageHref(offset: number): string {
@@ -431,7 +426,7 @@ export function createBookingsModel(ctx: AreaContext) {
     },
   };
 
-  return { ...area, list, draft, page, dialog, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
+  return { ...area, list, formKey, page, dialog, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
 }
 
 export type BookingsModel = ReturnType<typeof createBookingsModel>;

@@ -39,8 +39,9 @@ const noPage = (id = ''): CustomerPageState => ({ id, customer: null, loading: f
 export function createCustomersModel(ctx: AreaContext) {
   const zones = createZones(ctx);
   const list = signal<CustomerListState>(noList());
-  /** The search box as typed (see the bookings' draft: a render must not undo typing). */
-  const draft = signal('');
+  /** The search box as typed, and the form's key (see the bookings' draft). */
+  let draft = '';
+  const formKey = signal(0);
   const page = signal<CustomerPageState>(noPage());
   /** The "Erase personal data" confirmation, while it is open. */
   const erasing = signal<FormState | null>(null);
@@ -53,8 +54,9 @@ export function createCustomersModel(ctx: AreaContext) {
     const mine = ++generation;
     batch(() => {
       list.value = { ...list.peek(), search, offset, loading: true, error: null };
-      draft.value = search;
+      if (search !== draft.trim()) formKey.value++;
     });
+    draft = search;
     try {
       const [found] = await Promise.all([ctx.http.list(Customer, '/v1/customers', { search, limit: PAGE_SIZE, offset }), zones.loadAll()]);
       if (mine === generation) list.value = { search, offset, page: found, loading: false, error: null };
@@ -92,7 +94,7 @@ export function createCustomersModel(ctx: AreaContext) {
       generation++;
       batch(() => {
         list.value = noList();
-        draft.value = '';
+        draft = '';
         page.value = noPage();
         erasing.value = null;
         notice.value = null;
@@ -103,7 +105,7 @@ export function createCustomersModel(ctx: AreaContext) {
 
   const actions = {
     edit(text: string): void {
-      draft.value = text;
+      draft = text;
     },
     search(text: string): void {
       ctx.router.setQuery({ search: text.trim() });
@@ -151,7 +153,7 @@ export function createCustomersModel(ctx: AreaContext) {
     },
   };
 
-  return { ...area, list, draft, page, erasing, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
+  return { ...area, list, formKey, page, erasing, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
 }
 
 export type CustomersModel = ReturnType<typeof createCustomersModel>;
