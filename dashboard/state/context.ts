@@ -16,6 +16,8 @@ export interface AreaContext {
   ended(e: unknown): boolean;
   /** Moves keyboard focus to the element with this id after the next render. */
   focus(id: string): void;
+  /** Reads the session again: after a change to the organization's name or to one's own role. */
+  refreshSession(): Promise<void>;
 }
 
 /** A screen area's model as model.ts drives it. */

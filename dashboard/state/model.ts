@@ -55,6 +55,15 @@ export function createModel(api: DashboardApi, router: Router) {
     session,
     ended: (e) => ended(e),
     focus: (id) => void (focusId = id),
+    async refreshSession() {
+      try {
+        session.value = await api.getSession();
+      } catch (e) {
+        if (ended(e)) return;
+      }
+      // A role changed under this screen (an owner made staff) shows what the new role allows.
+      route();
+    },
   };
   const bookings = createBookingsModel(ctx);
   const customers = createCustomersModel(ctx);

@@ -142,6 +142,8 @@ export function settingsActions(core: SettingsCore) {
       if (saved) {
         core.orgDraft.value = null;
         notice.value = 'The organization is saved.';
+        // The header names the organization from the session.
+        if ('name' in patch) void core.ctx.refreshSession();
       }
     },
 
@@ -240,6 +242,8 @@ export function settingsActions(core: SettingsCore) {
       act(u.id, `${u.name} could not be changed`, async () => {
         core.users.value = replaced(core.users.peek(), await http.send(User, 'PATCH', path('users', u.id), change));
         notice.value = `${u.name} is saved.`;
+        // One's own role changed: the dashboard shows what the new role allows.
+        if (u.id === core.ctx.session.peek()?.user.id) void core.ctx.refreshSession();
       }),
 
     deleteUser: (u: User): void =>
