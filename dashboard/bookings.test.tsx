@@ -22,6 +22,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     guestEmail: `${id}@example.com`,
     guestPhone: null,
     totalParticipants: participants,
+    tickets: [],
     unitPrice: 2500,
     total: (participants * 25).toFixed(2),
     currency: 'EUR',
@@ -69,6 +70,14 @@ function fakeOuting() {
       throw refusal;
     }
     if (path === '/v1/experiences') return page([{ id: 'exp_walk', schedule: { timezone: null } }]);
+    if (path === '/v1/experiences/exp_walk') {
+      const cat = (id: string, name: string, price: number, type: string, occupiesPlace = true) => ({ id, name, price, type, occupiesPlace, minAge: null, maxAge: null });
+      return {
+        id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 12,
+        schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: true, createdAt: NOW, updatedAt: NOW,
+        priceCategories: [cat('pc_adult', 'Adult', 3000, 'ADULT'), cat('pc_child', 'Child', 1500, 'CHILD'), cat('pc_infant', 'Infant', 0, 'INFANT', false)],
+      };
+    }
     if (path === '/v1/reports/daily') return { timezone: 'Europe/Lisbon', currency: 'EUR', days: [] };
     if (path === '/v1/bookings') {
       const q = String(query['q'] ?? '').toLowerCase();
@@ -100,6 +109,13 @@ function fakeOuting() {
       Object.assign(b, { status: 'CANCELLED', cancelledAt: NOW, cancellationReason: body['reason'] ?? null });
       log('Cancelled the booking', b.id);
     } else if (method === 'PATCH') {
+      if (body['tickets']) {
+        const names: Record<string, [string, number]> = { pc_adult: ['Adult', 2500], pc_child: ['Child', 1500], pc_infant: ['Infant', 0] };
+        const tickets = (body['tickets'] as { categoryId: string; quantity: number }[]).map((x) => ({
+          categoryId: x.categoryId, name: names[x.categoryId]![0], type: 'OTHER' as const, quantity: x.quantity, unitPrice: names[x.categoryId]![1],
+        }));
+        Object.assign(b, { tickets, totalParticipants: tickets.reduce((n, x) => n + x.quantity, 0), total: (tickets.reduce((n, x) => n + x.quantity * x.unitPrice, 0) / 100).toFixed(2) });
+      }
       if (body['participants']) Object.assign(b, { totalParticipants: body['participants'], total: (Number(body['participants']) * 25).toFixed(2) });
       if (body['startTime']) b.timeSlot = { ...b.timeSlot, startTime: String(body['startTime']) };
       log('Changed the booking', b.id);
@@ -259,6 +275,29 @@ describe('a booking’s page', () => {
     fireEvent.click(dialog().getByRole('button', { name: 'Change participants' }));
     await screen.findByText(/is now for 3 participants/);
     expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('€75.00');
+  });
+
+  it('changes a ticketed booking’s tickets: its own at its prices, the experience’s others at today’s', async () => {
+    const outing = fakeOuting();
+    Object.assign(outing.bookings.get('bk_ana')!, {
+      unitPrice: null,
+      total: '50.00',
+      tickets: [{ categoryId: 'pc_adult', name: 'Adult', type: 'ADULT', quantity: 2, unitPrice: 2500 }],
+    });
+    mountAt('/dashboard/bookings/bk_ana', { signedIn: true, http: outing.http });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
+    expect(screen.getByRole('region', { name: 'Tickets' }).textContent).toContain('Adult');
+    fireEvent.click(screen.getByRole('button', { name: 'Change participants' }));
+    // The booking's own price for adults (€25.00), today's for the categories it has not got.
+    const adults = (await dialog().findByLabelText('Adult, €25.00')) as HTMLInputElement;
+    expect(adults.value).toBe('2');
+    expect((dialog().getByLabelText('Child, €15.00') as HTMLInputElement).value).toBe('0');
+    fireEvent.input(dialog().getByLabelText('Child, €15.00'), { target: { value: '1' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Change participants' }));
+    await screen.findByText(/now has 2 × Adult, 1 × Child/);
+    expect(outing.calls).toContain('PATCH /v1/bookings/bk_ana');
+    expect(outing.bookings.get('bk_ana')!.tickets.map((x) => [x.categoryId, x.quantity])).toEqual([['pc_adult', 2], ['pc_child', 1]]);
+    expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('€65.00');
   });
 
   it('offers the experience’s available times and moves the booking to the chosen one', async () => {

@@ -256,6 +256,56 @@ describe('the experience form', () => {
     expect(button.getAttribute('aria-disabled')).toBeNull();
   });
 
+  it('edits price categories: new rows without ids, kept rows with theirs, a refusal beside its row', async () => {
+    const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
+    expect(screen.getByText(/None: every guest pays the price above/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add category' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add category' }));
+    const [adult, infant] = screen.getAllByRole('group', { name: /^Category \d$/ }) as [HTMLElement, HTMLElement];
+    const inRow = (row: HTMLElement, label: string) => within(row).getByLabelText(label) as HTMLInputElement;
+    fireEvent.input(inRow(adult, 'Name'), { target: { value: 'Adult' } });
+    fireEvent.input(inRow(adult, 'Price'), { target: { value: '25' } });
+    fireEvent.input(inRow(infant, 'Name'), { target: { value: 'Infant' } });
+    fireEvent.input(inRow(infant, 'Price'), { target: { value: '0' } });
+    fireEvent.change(inRow(infant, 'Type'), { target: { value: 'INFANT' } });
+    fireEvent.click(inRow(infant, 'Takes a place'));
+    fireEvent.input(inRow(infant, 'Maximum age'), { target: { value: '2' } });
+
+    t.control.refuse = new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'priceCategories[1].name', message: 'Another category has this name' }]);
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    const summary = await screen.findByRole('region', { name: 'There is a problem' });
+    expect(summary.textContent).toContain('Category 2, name: Another category has this name.');
+    expect(inRow(infant, 'Name').getAttribute('aria-invalid')).toBe('true');
+    expect(inRow(infant, 'Name').value).toBe('Infant');
+    expect(t.writes()[0]!.body).toEqual({
+      priceCategories: [
+        { name: 'Adult', price: 2500, type: 'ADULT', occupiesPlace: true, minAge: null, maxAge: null },
+        { name: 'Infant', price: 0, type: 'INFANT', occupiesPlace: false, minAge: null, maxAge: 2 },
+      ],
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Saved.');
+    // The saved list comes back with ids; a change keeps them, and removing a row drops it.
+    const saved = t.store.get('exp_sail')!;
+    t.store.set('exp_sail', {
+      ...saved,
+      priceCategories: (saved.priceCategories as unknown as Record<string, unknown>[]).map((c, i) => ({ ...c, id: `pc_${i}` })) as Experience['priceCategories'],
+    });
+    t.model.router.go('/dashboard/experiences');
+    await screen.findByText('2 experiences');
+    t.model.router.go('/dashboard/experiences/exp_sail');
+    await screen.findAllByRole('group', { name: /^Category \d$/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove category 2' }));
+    const row = screen.getByRole('group', { name: 'Category 1' });
+    fireEvent.input(within(row).getByLabelText('Price'), { target: { value: '27.50' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(t.writes()).toHaveLength(3));
+    expect(t.writes()[2]!.body).toEqual({
+      priceCategories: [{ id: 'pc_0', name: 'Adult', price: 2750, type: 'ADULT', occupiesPlace: true, minAge: null, maxAge: null }],
+    });
+  });
+
   it('checks numbers and the price in the browser before sending', async () => {
     const t = await open('/dashboard/experiences/new', 'New experience');
     fill('Price', '12.345');

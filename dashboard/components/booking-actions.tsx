@@ -103,8 +103,51 @@ function TimeDialog({ m, d, booking, zone }: Props): JSX.Element {
   );
 }
 
-function ParticipantsDialog({ m, d, booking }: Props): JSX.Element {
+/** A booking with tickets changes a quantity per price category instead of one number. */
+function TicketsDialog({ m, d, booking }: Props): JSX.Element {
   const b = m.bookings;
+  const choices = d.choices;
+  return (
+    <Confirm
+      title={`Change participants of ${booking.bookingNumber}`}
+      confirmLabel="Change participants"
+      busy={d.form.busy || !choices}
+      error={d.form.error}
+      onClose={b.close}
+      onConfirm={(e) => {
+        const form = formOf(e);
+        void b.changeTickets(Object.fromEntries((choices ?? []).map((c) => [c.categoryId, form.value(`qty-${c.categoryId}`)])));
+      }}
+    >
+      <p>
+        Now {booking.tickets.map((t) => `${t.quantity} × ${t.name}`).join(', ')}. More places need room in the time slot; the booking keeps
+        its own prices, and categories it does not have yet are at today's. 0 removes a category.
+      </p>
+      {choices ? (
+        choices.map((c) => (
+          <Field
+            key={c.categoryId}
+            name={`qty-${c.categoryId}`}
+            type="number"
+            label={`${c.name}, ${money(fromCents(c.unitPrice), booking.currency)}`}
+            min={0}
+            step={1}
+            inputMode="numeric"
+            value={d.values?.[c.categoryId] ?? c.quantity}
+            error={d.form.fields[`qty-${c.categoryId}`]}
+          />
+        ))
+      ) : (
+        <p role="status">Loading the categories…</p>
+      )}
+    </Confirm>
+  );
+}
+
+function ParticipantsDialog(props: Props): JSX.Element {
+  const { m, d, booking } = props;
+  const b = m.bookings;
+  if (booking.tickets.length) return <TicketsDialog {...props} />;
   return (
     <Confirm
       title={`Change participants of ${booking.bookingNumber}`}

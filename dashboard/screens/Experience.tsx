@@ -4,6 +4,7 @@ import { formOf, FormAlert } from '../components/Field.js';
 import { Embed, SlotPreview } from '../components/experience-embed.js';
 import { CheckField, ErrorSummary, TextBox, TextInput } from '../components/experience-fields.js';
 import { DAY_NAMES, ScheduleEditor } from '../components/schedule-editor.js';
+import { PriceCategories } from '../components/experience-categories.js';
 import type { Model } from '../state/model.js';
 import { WEEKDAYS } from '../../shared/index.js';
 import '../styles/experiences.css';
@@ -35,6 +36,12 @@ function labelOf(m: Model, id: string): string {
   if (day) {
     const n = m.experiences.draft.value.weekly[day].findIndex((t) => id === `time-${day}-${t.key}`);
     return n < 0 ? DAY_NAMES[day] : `${DAY_NAMES[day]}, time ${n + 1}`;
+  }
+  if (id.startsWith('pc-') || id === 'add-category') {
+    const rows = m.experiences.draft.value.categories;
+    const n = rows.findIndex((r) => id.startsWith(`pc-${r.key}-`));
+    const field = { name: 'name', price: 'price', type: 'type', occupiesPlace: 'place', minAge: 'minimum age', maxAge: 'maximum age' }[id.split('-')[2] ?? ''];
+    return n < 0 ? 'Price categories' : `Category ${n + 1}, ${field ?? 'name'}`;
   }
   if (id.startsWith('exception-')) {
     const key = Number(id.split('-')[1]);
@@ -120,11 +127,7 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
         </div>
         <CheckField name="active" label="Active" checked={experience?.active ?? true} error={fields['active']} hint="Inactive experiences offer no slots; their bookings stay." />
       </section>
-      {/* Price categories (adult, child, …) get their editor here, between the details and the schedule, in a later version. */}
-      <section class="exp-categories" aria-labelledby="categories-title">
-        <h2 id="categories-title">Price categories</h2>
-        <p class="quiet">Not available in this version yet: every guest pays the price above.</p>
-      </section>
+      <PriceCategories m={m} currency={currency} />
       <ScheduleEditor m={m} />
       <div class="exp-save">
         <button type="submit" class="primary" aria-disabled={busy ? 'true' : undefined}>

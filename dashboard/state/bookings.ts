@@ -3,23 +3,25 @@
  * payments, its activity and the four changes an operator makes to it (cancel, move, resize, pay).
  */
 import { z } from 'zod';
-import { Activity, Availability, Booking, DailyReport, Payment } from '../../shared/index.js';
+import { Activity, Availability, Booking, DailyReport, Experience, Payment } from '../../shared/index.js';
 import type { TimeSlotAvailability } from '../../shared/index.js';
 import { ApiError, type ListPage, type Query } from '../api.js';
 import { pathTo, type Location } from '../router.js';
 import { batch, signal } from './signals.js';
 import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
 
-/** One ticket of a price category, as the booking record carries them once categories exist. */
-const Ticket = z.object({ categoryId: z.string(), name: z.string(), type: z.string(), quantity: z.int(), unitPrice: z.int() });
+/** The booking record, tickets and all. */
+export const BookingRecord = Booking;
+export type BookingRecord = Booking;
 
-/**
- * The booking record, read a little wider than the shared schema: `tickets` is kept when the
- * server sends it (the shared object strips unknown keys), and a ticketed booking's `unitPrice`
- * is null.
- */
-export const BookingRecord = Booking.extend({ unitPrice: z.int().nullable(), tickets: z.array(Ticket).optional() });
-export type BookingRecord = z.infer<typeof BookingRecord>;
+/** A kind of ticket the Change participants dialog offers: the booking's own, then the experience's others. */
+export interface TicketChoice {
+  categoryId: string;
+  name: string;
+  /** Cents per ticket: the booking's own price for its categories, today's for the others. */
+  unitPrice: number;
+  quantity: number;
+}
 
 /** Only what the zones need of an experience record. */
 const ExperienceZone = z.object({ id: z.string(), schedule: z.object({ timezone: z.string().nullable() }).nullable() });
@@ -136,6 +138,8 @@ export interface ActionDialog {
   loadingSlots?: boolean;
   /** What was last submitted. */
   values?: Record<string, string>;
+  /** Change participants of a booking with tickets: a quantity per category. */
+  choices?: TicketChoice[];
 }
 
 const noPage = (id = ''): BookingPageState => ({ id, booking: null, payments: null, activity: null, loading: false, error: null });
@@ -250,6 +254,27 @@ export function createBookingsModel(ctx: AreaContext) {
     if (dialog.peek()?.kind === d.kind) dialog.value = { ...dialog.peek()!, form };
   };
 
+  /** The ticket kinds a ticketed booking may change to: its own (at its prices), then the experience's others (at today's). */
+  async function loadChoices(): Promise<void> {
+    const b = page.peek().booking;
+    if (!b || !b.tickets.length) return;
+    const own: TicketChoice[] = b.tickets.map((t) => ({ categoryId: t.categoryId, name: t.name, unitPrice: t.unitPrice, quantity: t.quantity }));
+    const set = (choices: TicketChoice[]) => {
+      const d = dialog.peek();
+      if (d?.kind === 'participants' && !d.choices) dialog.value = { ...d, choices };
+    };
+    try {
+      const exp = await ctx.http.get(Experience, `/v1/experiences/${encodeURIComponent(b.experience.id)}`);
+      const more = exp.priceCategories
+        .filter((c) => !own.some((o) => o.categoryId === c.id))
+        .map((c) => ({ categoryId: c.id, name: c.name, unitPrice: c.price, quantity: 0 }));
+      set([...own, ...more]);
+    } catch (e) {
+      if (ctx.ended(e)) return;
+      set(own);
+    }
+  }
+
   async function loadSlots(from?: string): Promise<void> {
     const booking = page.peek().booking;
     const d = dialog.peek();
@@ -321,6 +346,7 @@ export function createBookingsModel(ctx: AreaContext) {
         dialog.value = { kind, form: idleForm };
       });
       if (kind === 'time') void loadSlots();
+      if (kind === 'participants') void loadChoices();
     },
     close(): void {
       const d = dialog.peek();
@@ -365,6 +391,27 @@ export function createBookingsModel(ctx: AreaContext) {
         // A slot that filled or closed meanwhile: say so, and offer the times as they are now.
         refuse(d, { ...idleForm, error: sentenceFor(e) });
         void loadSlots();
+      }
+    },
+
+    /** A booking with tickets changes its tickets: `quantities` by category id, 0 dropping one. */
+    async changeTickets(quantities: Record<string, string>): Promise<void> {
+      const b = page.peek().booking;
+      const choices = dialog.peek()?.choices;
+      if (!b || !choices || dialog.peek()?.kind !== 'participants') return;
+      const tickets = choices.map((c) => ({ categoryId: c.categoryId, quantity: Number(quantities[c.categoryId] ?? 0) }));
+      const wrong = choices.find((c) => !/^\d{1,4}$/.test((quantities[c.categoryId] ?? '').trim()));
+      if (wrong) return invalid(`qty-${wrong.categoryId}`, 'Enter a whole number, 0 or more.', quantities);
+      const d = busy(quantities);
+      if (!d) return;
+      const mine = generation;
+      try {
+        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id), { tickets: tickets.filter((t) => t.quantity > 0) });
+        await settle(mine, saved, `Booking ${saved.bookingNumber} now has ${saved.tickets.map((t) => `${t.quantity} × ${t.name}`).join(', ')}.`);
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        // A refusal about the tickets (no place, the slot full) is about the whole list: said in the dialog.
+        refuse(d, { ...idleForm, error: sentenceFor(e) });
       }
     },
 

@@ -13,6 +13,7 @@ import {
   Experience,
   Organization,
   WEEKDAYS,
+  type PriceCategory,
   type ScheduleInput,
   type Weekday,
 } from '../../shared/index.js';
@@ -34,6 +35,13 @@ export interface ExceptionRow {
   times: TimeRow[];
 }
 
+/** A price category's row in the form: its fields are read from the form on submit, by the row's key. */
+export interface CategoryRow {
+  key: number;
+  /** The saved category this row edits (kept on save, so bookings keep pointing at it); undefined: a new one. */
+  saved?: PriceCategory;
+}
+
 /** The schedule as the editor holds it; '' stands for "not set" in every text field. */
 export interface ScheduleDraft {
   /** '' follows the organization's zone (the API's `timezone: null`). */
@@ -42,6 +50,8 @@ export interface ScheduleDraft {
   startDate: string;
   endDate: string;
   exceptions: ExceptionRow[];
+  /** The price categories' rows, in the order shown (a refusal's index names one). */
+  categories: CategoryRow[];
 }
 
 /** What the screen reads from its submitted form. */
@@ -69,8 +79,12 @@ const row = (value = ''): TimeRow => ({ key: ++lastKey, value });
 export function emptyDraft(): ScheduleDraft {
   const weekly = {} as Record<Weekday, TimeRow[]>;
   for (const day of WEEKDAYS) weekly[day] = [];
-  return { timezone: '', weekly, startDate: '', endDate: '', exceptions: [] };
+  return { timezone: '', weekly, startDate: '', endDate: '', exceptions: [], categories: [] };
 }
+
+/** The form controls of a category row: `pc-<key>-name`, `pc-<key>-price`, … */
+export const categoryField = (key: number, field: string): string => `pc-${key}-${field}`;
+const CATEGORY_FIELDS = ['name', 'price', 'type', 'occupiesPlace', 'minAge', 'maxAge'];
 
 export function draftOf(schedule: Experience['schedule']): ScheduleDraft {
   const draft = emptyDraft();
@@ -121,6 +135,12 @@ export const ids = {
 
 /** The control a refused path is about, in the draft as it was sent; undefined: not one of this form's. */
 export function fieldOfPath(path: string, sent: ScheduleDraft): string | undefined {
+  const pc = /^priceCategories(?:\[(\d+)\](?:\.(\w+))?)?/.exec(path);
+  if (pc) {
+    const at = pc[1] === undefined ? undefined : sent.categories[Number(pc[1])];
+    if (!at) return 'add-category';
+    return categoryField(at.key, CATEGORY_FIELDS.includes(pc[2] ?? '') ? pc[2]! : 'name');
+  }
   if (!path.startsWith('schedule')) {
     const top = path.split(/[.[]/)[0] ?? '';
     return (EXPERIENCE_FIELDS as readonly string[]).includes(top) ? top : undefined;
@@ -204,8 +224,34 @@ function bodyOf(form: FormValues, draft: ScheduleDraft): { body: Record<string, 
     for (const t of x.times) if (!t.value) fields[ids.exceptionTime(x.key, t.key)] = 'Enter a time, or remove it.';
   }
   if (draft.startDate && draft.endDate && draft.endDate < draft.startDate) fields['schedule-endDate'] = 'The last day cannot be before the first.';
+  body['priceCategories'] = draft.categories.map((c) => {
+    const field = (name: string) => categoryField(c.key, name);
+    const age = (name: string): number | null => {
+      const text = form.value(field(name)).trim();
+      if (!text) return null;
+      if (!WHOLE.test(text) || Number(text) > 120) fields[field(name)] = 'Enter an age from 0 to 120, or leave it empty.';
+      return Number(text);
+    };
+    const name = form.value(field('name')).trim();
+    if (!name) fields[field('name')] = 'Enter the name guests will see, such as Adult.';
+    const cents = centsOf(form.value(field('price')));
+    if (cents === null) fields[field('price')] = 'Enter a price such as 12.50 (0 for free).';
+    return {
+      ...(c.saved ? { id: c.saved.id } : {}),
+      name,
+      price: cents,
+      type: form.value(field('type')) || 'OTHER',
+      occupiesPlace: form.checked(field('occupiesPlace')),
+      minAge: age('minAge'),
+      maxAge: age('maxAge'),
+    };
+  });
   return { body, fields };
 }
+
+/** A category list as the server would store it, to tell whether the form changed it. */
+const canonicalCategories = (list: readonly Record<string, unknown>[]): string =>
+  JSON.stringify(list.map((c) => [c['id'] ?? null, c['name'], c['price'], c['type'], c['occupiesPlace'], c['minAge'] ?? null, c['maxAge'] ?? null]));
 
 /** Only what changed, so a save never overwrites a field with the value it had when the page opened. */
 function changesOf(body: Record<string, unknown>, saved: Experience): Record<string, unknown> {
@@ -213,6 +259,8 @@ function changesOf(body: Record<string, unknown>, saved: Experience): Record<str
   for (const [k, v] of Object.entries(body)) {
     if (k === 'schedule') {
       if (canonical(v as ScheduleInput | null) !== canonical(saved.schedule)) patch[k] = v;
+    } else if (k === 'priceCategories') {
+      if (canonicalCategories(v as Record<string, unknown>[]) !== canonicalCategories(saved.priceCategories)) patch[k] = v;
     } else if (v !== saved[k as keyof Experience]) patch[k] = v;
   }
   return patch;
@@ -310,7 +358,7 @@ export function createExperiencesModel(ctx: AreaContext) {
   function show(experience: Experience): void {
     batch(() => {
       one.value = { id: experience.id, experience, loading: false, error: null };
-      draft.value = draftOf(experience.schedule);
+      draft.value = { ...draftOf(experience.schedule), categories: experience.priceCategories.map((saved) => ({ key: ++lastKey, saved })) };
     });
     void loadPreview(experience.id);
   }
@@ -382,6 +430,13 @@ export function createExperiencesModel(ctx: AreaContext) {
     },
     set(field: 'timezone' | 'startDate' | 'endDate', value: string): void {
       edit((d) => (d[field] = value));
+    },
+    addCategory(): void {
+      const key = ++lastKey;
+      edit((d) => d.categories.push({ key }), categoryField(key, 'name'));
+    },
+    removeCategory(key: number): void {
+      edit((d) => (d.categories = d.categories.filter((c) => c.key !== key)), 'add-category');
     },
   };
 
@@ -472,6 +527,7 @@ export function createExperiencesModel(ctx: AreaContext) {
         // Unset on a new experience: the server's defaults (and its following maxParticipants).
         if (body['maxPerBooking'] === null) delete body['maxPerBooking'];
         if (body['schedule'] === null) delete body['schedule'];
+        if ((body['priceCategories'] as unknown[]).length === 0) delete body['priceCategories'];
       }
       const mine = generation;
       form.value = { busy: true, error: null, fields: {} };
