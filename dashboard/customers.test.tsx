@@ -24,6 +24,7 @@ const bookingOf = (customerId: string, guestName: string, guestEmail: string) =>
   guestPhone: null,
   totalParticipants: 2,
   unitPrice: 2500,
+  tickets: [],
   total: '50.00',
   currency: 'EUR',
   source: 'WIDGET',

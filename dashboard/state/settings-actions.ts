@@ -23,7 +23,7 @@ import {
 import { ApiError, type ListPage } from '../api.js';
 import type { Signal } from './signals.js';
 import type { AreaContext } from './context.js';
-import type { Asking, Revealed } from './settings.js';
+import type { Asking, Revealed } from './settings-types.js';
 import type { z } from 'zod';
 
 type Apply = () => void;

@@ -22,42 +22,15 @@ import { formFailure, idleForm, sentenceFor, type Area, type AreaContext, type F
 import { settingsActions, type OrganizationDraft } from './settings-actions.js';
 
 /** The sections in the order the section navigation lists them: [address segment, label]. */
-export const SECTIONS = [
-  ['organization', 'Organization'],
-  ['api-keys', 'API keys'],
-  ['webhooks', 'Webhooks'],
-  ['calendars', 'Calendars'],
-  ['team', 'Team'],
-  ['activity', 'Activity'],
-] as const;
-export type Section = (typeof SECTIONS)[number][0];
+export { SECTIONS } from './settings-types.js';
+export type { Section, Revealed, Asking } from './settings-types.js';
+import { SECTIONS, type Section, type Revealed, type Asking } from './settings-types.js';
 
 /** Entries of the activity log and of a delivery log per page. */
 export const PAGE = 20;
 /** The short lists (keys, endpoints, feeds, imports, users) come in one page: an organization has a handful. */
 const ALL = { limit: 100 } satisfies Query;
 
-/** A value Outing shows once (a key, a signing secret, a feed's address, a setup link), until the person is done with it. */
-export interface Revealed {
-  section: Section;
-  title: string;
-  label: string;
-  value: string;
-  /** What it is for, and that it will not be shown again. */
-  text: string;
-}
-
-/** The question of the confirmation dialog and what answering yes does. */
-export interface Asking {
-  title: string;
-  confirmLabel: string;
-  text: string;
-  run: () => Promise<void>;
-  /** Where keyboard focus returns when the dialog closes without doing anything. */
-  from: string;
-  busy: boolean;
-  error: string | null;
-}
 
 export interface SectionView {
   section: Section | null;
