@@ -143,6 +143,7 @@ const eventBooking = {
   guestEmail: guest.customerEmail,
   guestPhone: '+351 912 345 678',
   totalParticipants: 2,
+  tickets: [],
   unitPrice: 4500,
   total: '90.00',
   currency: 'EUR',
@@ -166,6 +167,7 @@ const experience = {
   currency: 'EUR',
   maxParticipants: 12,
   maxPerBooking: 6,
+  priceCategories: [],
 };
 
 const customer = {
@@ -331,6 +333,7 @@ export const EXAMPLES: Record<string, unknown> = {
     experience: experienceRef,
     timeSlot: timeSlotRef,
     totalParticipants: 2,
+    tickets: [],
     total: '90.00',
     currency: 'EUR',
     guestName: guest.customerName,
@@ -344,6 +347,7 @@ export const EXAMPLES: Record<string, unknown> = {
     experience: experienceRef,
     timeSlot: timeSlotRef,
     totalParticipants: 2,
+    tickets: [],
     total: '90.00',
     currency: 'EUR',
     checkoutUrl: null,

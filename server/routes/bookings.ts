@@ -20,7 +20,9 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         summary: 'Book a time slot',
         description:
           'Checks, in order: the body (400), the experience (404), the slot (409 SLOT_UNAVAILABLE), the places left ' +
-          '(409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED.',
+          '(409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. ' +
+          'An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count ' +
+          'the categories that occupy one.',
         tag,
         auth: 'secret',
         scope: 'bookings:write',
