@@ -121,7 +121,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time slot
-         * @description Checks, in order: the body (400), the experience (404), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED.
+         * @description Checks, in order: the body (400), the experience (404), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -2374,6 +2374,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "maxParticipants": 12,
                      *           "maxPerBooking": 6,
+                     *           "priceCategories": [],
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -2503,6 +2504,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
+                     *         "priceCategories": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -2589,6 +2591,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
+                     *         "priceCategories": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -2731,6 +2734,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
+                     *         "priceCategories": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -2898,6 +2902,7 @@ export interface operations {
                      *           "guestEmail": "ana.costa@example.com",
                      *           "guestPhone": "+351 912 345 678",
                      *           "totalParticipants": 2,
+                     *           "tickets": [],
                      *           "unitPrice": 4500,
                      *           "total": "90.00",
                      *           "currency": "EUR",
@@ -3000,6 +3005,7 @@ export interface operations {
                      *         "guestEmail": "ana.costa@example.com",
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
+                     *         "tickets": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -3080,6 +3086,7 @@ export interface operations {
                      *         "guestEmail": "ana.costa@example.com",
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
+                     *         "tickets": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -3165,6 +3172,7 @@ export interface operations {
                      *         "guestEmail": "ana.costa@example.com",
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
+                     *         "tickets": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -3253,6 +3261,7 @@ export interface operations {
                      *         "guestEmail": "ana.costa@example.com",
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
+                     *         "tickets": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -3412,6 +3421,7 @@ export interface operations {
                      *             "guestEmail": "ana.costa@example.com",
                      *             "guestPhone": "+351 912 345 678",
                      *             "totalParticipants": 2,
+                     *             "tickets": [],
                      *             "unitPrice": 4500,
                      *             "total": "90.00",
                      *             "currency": "EUR",
@@ -4063,6 +4073,7 @@ export interface operations {
                      *               "guestEmail": "ana.costa@example.com",
                      *               "guestPhone": "+351 912 345 678",
                      *               "totalParticipants": 2,
+                     *               "tickets": [],
                      *               "unitPrice": 4500,
                      *               "total": "90.00",
                      *               "currency": "EUR",
@@ -5580,7 +5591,8 @@ export interface operations {
                      *           "price": 4500,
                      *           "currency": "EUR",
                      *           "maxParticipants": 12,
-                     *           "maxPerBooking": 6
+                     *           "maxPerBooking": 6,
+                     *           "priceCategories": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5639,7 +5651,8 @@ export interface operations {
                      *         "price": 4500,
                      *         "currency": "EUR",
                      *         "maxParticipants": 12,
-                     *         "maxPerBooking": 6
+                     *         "maxPerBooking": 6,
+                     *         "priceCategories": []
                      *       }
                      *     }
                      */
@@ -5779,6 +5792,7 @@ export interface operations {
                      *           "endTime": "2026-06-13T18:30:00.000Z"
                      *         },
                      *         "totalParticipants": 2,
+                     *         "tickets": [],
                      *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "guestName": "Ana Costa",
@@ -5844,6 +5858,7 @@ export interface operations {
                      *           "endTime": "2026-06-13T18:30:00.000Z"
                      *         },
                      *         "totalParticipants": 2,
+                     *         "tickets": [],
                      *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "checkoutUrl": null,
@@ -6138,6 +6153,7 @@ export interface operations {
                  *           "guestEmail": "ana.costa@example.com",
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
+                 *           "tickets": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
@@ -6227,6 +6243,7 @@ export interface operations {
                  *           "guestEmail": "ana.costa@example.com",
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 3,
+                 *           "tickets": [],
                  *           "unitPrice": 4500,
                  *           "total": "135.00",
                  *           "currency": "EUR",
@@ -6322,6 +6339,7 @@ export interface operations {
                  *           "guestEmail": "ana.costa@example.com",
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
+                 *           "tickets": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
@@ -6411,6 +6429,7 @@ export interface operations {
                  *           "guestEmail": "ana.costa@example.com",
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
+                 *           "tickets": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
@@ -6508,6 +6527,7 @@ export interface operations {
                  *           "guestEmail": "ana.costa@example.com",
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
+                 *           "tickets": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
