@@ -3,7 +3,7 @@ import { startFakeStripe, type FakeStripe } from '../payments/test-helpers/fake-
 import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
 import { expectData, expectError, manualClock } from '../test-helpers/index.js';
 import { hostPageOf, returnUrl } from './online-checkout.js';
-import { Booking, Payment, PublicBooking } from '../../shared/index.js';
+import { Booking, Experience, Payment, PublicBooking } from '../../shared/index.js';
 
 const MINUTE = 60_000;
 
@@ -56,6 +56,44 @@ describe('online payment with Stripe Checkout', () => {
 
     const [created] = await h.events();
     expect(created).toMatchObject({ event: 'BOOKING_CREATED', data: { booking: { status: 'PENDING', holdExpiresAt: booking.holdExpiresAt } } });
+  });
+
+  it('charges a ticketed booking with one checkout line per category with a price', async () => {
+    const cats = expectData(
+      await h.t.request('PATCH', `/v1/experiences/${h.experienceId}`, {
+        body: {
+          priceCategories: [
+            { name: 'Adult', price: 4500, type: 'ADULT' },
+            { name: 'Child', price: 2000, type: 'CHILD' },
+            { name: 'Infant', price: 0, type: 'INFANT', occupiesPlace: false },
+          ],
+        },
+      }),
+      Experience,
+    ).priceCategories;
+    const res = await h.t.request('POST', '/public/v1/bookings', {
+      body: {
+        experienceId: h.experienceId,
+        startTime: h.startTime,
+        tickets: cats.map((c, i) => ({ categoryId: c.id, quantity: i === 0 ? 2 : 1 })),
+        customerName: 'Ana Lima',
+        customerEmail: 'ana@example.com',
+      },
+      headers: { origin: 'https://tours.example.com', referer: 'https://tours.example.com/book/sunset-kayak' },
+    });
+    const booking = expectData(res, PublicBooking, 201);
+    expect(booking.total).toBe('110.00');
+    expect(booking.tickets.map((t) => [t.name, t.quantity])).toEqual([['Adult', 2], ['Child', 1], ['Infant', 1]]);
+    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    expect(create?.params).toMatchObject({
+      line_items: [
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '4500', product_data: { name: 'Sunset kayak · Adult' } } },
+        { quantity: '1', price_data: { currency: 'eur', unit_amount: '2000', product_data: { name: 'Sunset kayak · Child' } } },
+      ],
+    });
+    expect(stripe.lastSession().amount_total).toBe(11000);
+    // The infant is free and takes no place: three of the four places are held.
+    expect(await h.remaining()).toBe(1);
   });
 
   it('counts held places against the slot', async () => {
