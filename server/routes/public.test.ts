@@ -8,7 +8,7 @@ import { Availability, Booking, Experience, PublicBooking, PublicExperience } fr
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
 const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
-const PUBLIC_FIELDS = ['id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking'];
+const PUBLIC_FIELDS = ['id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking', 'priceCategories'];
 
 let t: TestApp;
 let clock: ManualClock;
@@ -44,7 +44,7 @@ describe('public experiences', () => {
     const { active } = await setup();
     const list = expectList(await t.request('GET', '/public/v1/experiences'), PublicExperience);
     expect(list.data).toEqual([
-      { id: active.id, name: 'Alfama walk', description: 'Old town', duration: 90, price: 2000, currency: 'EUR', maxParticipants: 8, maxPerBooking: 4 },
+      { id: active.id, name: 'Alfama walk', description: 'Old town', duration: 90, price: 2000, currency: 'EUR', maxParticipants: 8, maxPerBooking: 4, priceCategories: [] },
     ]);
     expect(Object.keys(list.data[0]!).sort()).toEqual([...PUBLIC_FIELDS].sort());
     expect(list.pagination).toEqual({ total: 1, limit: 20, offset: 0, hasMore: false });
@@ -96,6 +96,7 @@ describe('POST /public/v1/bookings', () => {
       experience: { id: active.id, title: 'Alfama walk' },
       timeSlot: { id: expect.stringMatching(/^ts_/), startTime: S1, endTime: '2027-03-02T11:30:00.000Z' },
       totalParticipants: 2,
+      tickets: [],
       total: '40.00',
       currency: 'EUR',
       guestName: 'Web Guest',
@@ -104,7 +105,7 @@ describe('POST /public/v1/bookings', () => {
       holdExpiresAt: null,
     });
     expect(Object.keys(b).sort()).toEqual(
-      ['bookingNumber', 'status', 'experience', 'timeSlot', 'totalParticipants', 'total', 'currency', 'guestName', 'guestEmail', 'checkoutUrl', 'holdExpiresAt'].sort(),
+      ['bookingNumber', 'status', 'experience', 'timeSlot', 'totalParticipants', 'tickets', 'total', 'currency', 'guestName', 'guestEmail', 'checkoutUrl', 'holdExpiresAt'].sort(),
     );
     const full = expectData(await t.request('GET', `/v1/bookings/${b.bookingNumber}`), Booking);
     expect(full).toMatchObject({ source: 'WIDGET', status: 'CONFIRMED', guestPhone: '+351 1', metadata: {} });

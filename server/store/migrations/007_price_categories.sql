@@ -10,6 +10,7 @@ ALTER TABLE bookings ADD COLUMN tickets TEXT;
 ALTER TABLE bookings ADD COLUMN places INTEGER CHECK (places IS NULL OR places >= 1);
 ALTER TABLE bookings ADD COLUMN total_cents INTEGER CHECK (total_cents IS NULL OR total_cents >= 0);
 
--- The daily report sums totals from its covering index alone: the index gains total_cents.
-DROP INDEX bookings_org_created;
-CREATE INDEX bookings_org_created ON bookings(org_id, created_at, status, participants, unit_price, total_cents);
+-- The daily report sums revenue from covering indexes alone. A booking with tickets stores
+-- unit_price 0, so bookings_org_created (migration 006) already sums every other booking's revenue;
+-- this partial index holds the ticketed ones' totals, and a booking without tickets never writes it.
+CREATE INDEX bookings_org_created_tickets ON bookings(org_id, created_at, status, total_cents) WHERE total_cents IS NOT NULL;
