@@ -7,6 +7,7 @@ import { pathTo } from '../router.js';
 import { paidOf, type ActionKind, type BookingRecord } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 export const titleBooking = (m: Model): string => {
   const b = m.bookings.page.value.booking;
@@ -173,14 +174,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
         {titleBooking(m)}
       </h1>
       {loading && !booking ? <p role="status">Loading the booking…</p> : null}
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => b.retry()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => b.retry()} />
       {booking ? (
         <>
           <p class="bk-notice" id="booking-notice" role="status" tabIndex={-1}>

@@ -6,6 +6,7 @@ import { plural } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 export const titleBookings = (m: Model): string => (void m, 'Bookings');
 
@@ -64,14 +65,7 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
       <p class="status-line" role="status">
         {loading ? 'Loading bookings…' : page ? `${plural(page.pagination.total, 'booking', 'bookings')}${filtered ? ' match' : ''}` : ''}
       </p>
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => b.retry()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => b.retry()} />
       {page && !page.data.length ? (
         <div class="empty">
           {filtered ? (

@@ -6,6 +6,7 @@ import type { CalendarRow } from '../state/calendar.js';
 import { addDays } from '../state/dates.js';
 import type { Model } from '../state/model.js';
 import '../styles/calendar.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 export const titleCalendar = (m: Model): string => (void m, 'Calendar');
 
@@ -121,14 +122,7 @@ export function Calendar({ m }: { m: Model }): JSX.Element {
         {loading ? 'Loading the week…' : rows ? `${plural(rows.reduce((n, r) => n + (r.availability?.slots.length ?? 0), 0), 'slot', 'slots')} this week` : ''}
       </p>
       <p class="hint">Each slot shows booked places out of its capacity; open one for that day’s guests. Slots that have started are not listed.</p>
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => m.calendar.retry()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => m.calendar.retry()} />
       {rows && !rows.length ? (
         <div class="empty">
           <h2>No active experiences</h2>

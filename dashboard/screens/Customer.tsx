@@ -6,6 +6,7 @@ import { pathTo } from '../router.js';
 import { isErased } from '../state/customers.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 export const titleCustomer = (m: Model): string => {
   const c = m.customers.page.value.customer;
@@ -26,14 +27,7 @@ export function Customer({ m }: { m: Model }): JSX.Element {
         {titleCustomer(m)}
       </h1>
       {loading && !c ? <p role="status">Loading the customer…</p> : null}
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => cm.retry()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => cm.retry()} />
       {c ? (
         <>
           <p class="bk-notice" id="customer-notice" role="status" tabIndex={-1}>

@@ -6,6 +6,7 @@ import { pathTo } from '../router.js';
 import { isErased } from '../state/customers.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 export const titleCustomers = (m: Model): string => (void m, 'Customers');
 
@@ -33,14 +34,7 @@ export function Customers({ m }: { m: Model }): JSX.Element {
       <p class="status-line" role="status">
         {loading ? 'Loading customers…' : page ? plural(page.pagination.total, 'customer', 'customers') : ''}
       </p>
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => c.retry()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => c.retry()} />
       {page && !page.data.length ? (
         <div class="empty">
           {search ? (

@@ -8,6 +8,7 @@ import { PriceCategories } from '../components/experience-categories.js';
 import type { Model } from '../state/model.js';
 import { WEEKDAYS } from '../../shared/index.js';
 import '../styles/experiences.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 export const titleExperience = (m: Model): string => {
   const { id, experience } = m.experiences.one.value;
@@ -156,14 +157,7 @@ export function Experience({ m }: { m: Model }): JSX.Element {
         {experience ? <p class={experience.active ? 'exp-state active' : 'exp-state'}>{experience.active ? 'Active' : 'Inactive'}</p> : null}
       </div>
       {loading ? <p role="status">Loading the experience…</p> : null}
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => x.retry()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => x.retry()} />
       {id === 'new' || experience ? <Form m={m} experience={experience} /> : null}
       {experience ? <SlotPreview m={m} experience={experience} /> : null}
       {experience ? <Embed m={m} experience={experience} /> : null}

@@ -5,6 +5,7 @@ import { money, plural } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Model } from '../state/model.js';
 import '../styles/experiences.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 export const titleExperiences = (m: Model): string => (void m, 'Experiences');
 
@@ -50,14 +51,7 @@ export function Experiences({ m }: { m: Model }): JSX.Element {
       <p class="status-line" role="status">
         {loading ? 'Loading experiences…' : page ? plural(page.pagination.total, 'experience', 'experiences') : ''}
       </p>
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => m.experiences.retry()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => m.experiences.retry()} />
       {page && !page.data.length ? (
         <div class="empty">
           <h2>{active ? `No ${active === 'true' ? 'active' : 'inactive'} experiences` : 'No experiences yet'}</h2>

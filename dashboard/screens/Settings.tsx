@@ -10,6 +10,7 @@ import { Revealed } from './settings-parts.js';
 import { TeamSection } from './settings-team.js';
 import { WebhooksSection } from './settings-webhooks.js';
 import '../styles/settings.css';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 const VIEWS: Record<Section, (p: { m: Model }) => JSX.Element | null> = {
   organization: OrganizationSection,
@@ -62,14 +63,7 @@ export function Settings({ m }: { m: Model }): JSX.Element {
               {s.alert.value}
             </p>
           ) : null}
-          {error ? (
-            <div class="alert" role="alert">
-              <p>{error}</p>
-              <button type="button" onClick={() => s.retry()}>
-                Try again
-              </button>
-            </div>
-          ) : null}
+          <RetryAlert error={error} onRetry={() => s.retry()} />
           <Revealed m={m} />
           <View m={m} />
         </section>

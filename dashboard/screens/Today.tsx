@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import type { ManifestBooking, ManifestSlot } from '../../shared/index.js';
 import { dateIn, longDate, money, plural, timeIn } from '../format.js';
 import type { Model } from '../state/model.js';
+import { RetryAlert } from '../components/RetryAlert.js';
 
 const STATUS: Record<ManifestBooking['status'], string> = {
   CONFIRMED: 'Confirmed',
@@ -142,14 +143,7 @@ export function Today({ m }: { m: Model }): JSX.Element {
           {alert}
         </p>
       ) : null}
-      {error ? (
-        <div class="alert" role="alert">
-          <p>{error}</p>
-          <button type="button" onClick={() => m.retryDay()}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      <RetryAlert error={error} onRetry={() => m.retryDay()} />
       {manifest && !bookings ? (
         <div class="empty">
           <h2>No bookings on this day</h2>
