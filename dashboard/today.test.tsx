@@ -25,6 +25,19 @@ describe('the Today screen', () => {
     expect(screen.getByRole('link', { name: 'Today' }).getAttribute('aria-current')).toBe('page');
   });
 
+  it('names a ticketed party’s tickets beside its size', async () => {
+    const t = mountAt('/dashboard', { signedIn: true });
+    const day = await t.api.getManifest();
+    day.slots[0]!.bookings[0]!.tickets = [
+      { categoryId: 'pc_a', name: 'Adult', type: 'ADULT', quantity: 1, unitPrice: 2500 },
+      { categoryId: 'pc_c', name: 'Child', type: 'CHILD', quantity: 1, unitPrice: 1200 },
+    ];
+    fireEvent.click(await screen.findByRole('button', { name: 'Next day' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Previous day' }));
+    const row = (await screen.findByText('Ana Lima')).closest('li')!;
+    expect(row.textContent).toContain('2 guests: 1 × Adult, 1 × Child');
+  });
+
   it('checks a guest in and out with a toggle button that says its state', async () => {
     const t = mountAt('/dashboard', { signedIn: true });
     await screen.findByText('Ana Lima');

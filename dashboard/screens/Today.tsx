@@ -20,7 +20,10 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
     <li class={checked ? 'guest checked' : 'guest'}>
       <div class="who">
         <strong id={`guest-${b.id}`}>{b.guestName}</strong>
-        <span class="party">{plural(b.totalParticipants, 'guest', 'guests')}</span>
+        <span class="party">
+          {plural(b.totalParticipants, 'guest', 'guests')}
+          {b.tickets.length ? `: ${b.tickets.map((t) => `${t.quantity} × ${t.name}`).join(', ')}` : ''}
+        </span>
         {checked ? <span class="when">Arrived {timeIn(b.checkedInAt!, zone)}</span> : null}
       </div>
       <dl class="facts">
