@@ -7,7 +7,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The budget for widget.js, styles included, gzipped (docs/PERFORMANCE.md reports the figure). */
-const BUDGET = 16_384;
+const BUDGET = 17_408;
 
 let outDir: string;
 let bundle: string;

@@ -35,7 +35,8 @@ export function Confirmation({ w }: Props) {
           w={w}
           experience={booking.experience.title}
           startTime={booking.timeSlot.startTime}
-          participants={booking.totalParticipants}
+          participants={booking.tickets?.length ? undefined : booking.totalParticipants}
+          tickets={booking.tickets}
           total={fmt.money(Number(booking.total), booking.currency)}
         />
       )}

@@ -5,7 +5,9 @@
  */
 import { h } from 'preact';
 import type { ContactField } from '../state/validate.js';
+import { Stepper } from './Stepper.js';
 import { Summary } from './Summary.js';
+import { Tickets } from './Tickets.js';
 import type { Props } from './widget.js';
 
 interface FieldProps extends Props {
@@ -45,26 +47,15 @@ function Field({ w: { model, t }, field, label, type, autoComplete, required, ma
   );
 }
 
-/** Party size, then the guest's name and e-mail (and phone), then "Book". */
+/** Party size (or tickets), then the guest's name and e-mail (and phone), then "Book". */
 export function DetailsStep({ w }: Props) {
   const { model, t, fmt } = w;
   const slot = model.slot.value;
   const experience = model.experience.value;
   if (!slot || !experience) return null;
   const participants = model.participants.value;
-  const max = model.maxParticipants.value;
+  const tickets = model.tickets.value;
   const busy = model.busy.value;
-  const stepButton = (by: number, label: string, enabled: boolean, sign: string) => (
-    <button
-      type="button"
-      class="icon"
-      aria-label={label}
-      aria-disabled={!enabled}
-      onClick={() => model.setParticipants(participants + by)}
-    >
-      <span aria-hidden="true">{sign}</span>
-    </button>
-  );
 
   return (
     <form
@@ -74,23 +65,23 @@ export function DetailsStep({ w }: Props) {
         void model.submit();
       }}
     >
-      <Summary w={w} experience={experience.name} startTime={slot.startTime} />
-      <div class="field">
-        <label for="participants">{t.participants}</label>
-        <div class="stepper">
-          {stepButton(-1, t.fewer, participants > 1, '−')}
-          <input
+      <Summary w={w} experience={experience.name} startTime={slot.startTime} tickets={tickets.filter((c) => c.quantity)} />
+      {tickets.length ? (
+        <Tickets w={w} />
+      ) : (
+        <div class="field">
+          <label for="participants">{t.participants}</label>
+          <Stepper
             id="participants"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={max}
             value={participants}
-            onChange={(e) => model.setParticipants(Number(e.currentTarget.value))}
+            min={1}
+            max={model.maxParticipants.value}
+            fewer={t.fewer}
+            more={t.more}
+            set={model.setParticipants}
           />
-          {stepButton(1, t.more, participants < max, '+')}
         </div>
-      </div>
+      )}
       <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required maxLength={200} />
       <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required maxLength={254} />
       <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" maxLength={40} />
@@ -106,9 +97,12 @@ export function DetailsStep({ w }: Props) {
           onInput={(e) => model.setContact('website', e.currentTarget.value)}
         />
       </div>
-      <p class="total">
-        {t.total}: <strong>{fmt.money((experience.price * participants) / 100, experience.currency)}</strong>
-      </p>
+      {/* With tickets, the total runs under them. */}
+      {!tickets.length && (
+        <p class="total">
+          {t.total}: <strong>{fmt.money((experience.price * participants) / 100, experience.currency)}</strong>
+        </p>
+      )}
       {/* aria-disabled, not disabled, while sending: a disabled button would drop keyboard focus. */}
       <button type="submit" class="primary" aria-disabled={busy}>
         {busy ? t.booking : t.book}

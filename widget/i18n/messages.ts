@@ -30,6 +30,17 @@ export interface Messages {
   fewer: string;
   more: string;
   participants: string;
+  /** The price categories' group, and the summary's line of them ("2 × Adult, 1 × Child"). */
+  tickets: string;
+  /** The quantity buttons of one price category, by its name. */
+  ticketFewer: (name: string) => string;
+  ticketMore: (name: string) => string;
+  /** A category's ages, either bound null (0 as no lower bound); '' when neither is set. */
+  ages: (min: number | null, max: number | null) => string;
+  /** No ticket takes a place; `names` are the categories that do ("Adult, Child"). */
+  noPlace: (names: string) => string;
+  /** The tickets take all the places one booking may have (the places left at the time say `placesLeft`). */
+  perBooking: (n: number) => string;
   name: string;
   email: string;
   phone: string;

@@ -29,6 +29,13 @@ export const pt: Messages = {
   fewer: 'Menos um participante',
   more: 'Mais um participante',
   participants: 'Participantes',
+  tickets: 'Bilhetes',
+  ticketFewer: (name) => `${name}: menos um bilhete`,
+  ticketMore: (name) => `${name}: mais um bilhete`,
+  ages: (min, max) =>
+    max === null ? (min ? `${min}+ anos` : '') : min ? `${min}–${max} anos` : `Menos de ${max + 1} ano${max ? 's' : ''}`,
+  noPlace: (names) => `Escolha pelo menos um bilhete que ocupe lugar (${names}).`,
+  perBooking: (n) => `Até ${n} por reserva.`,
   name: 'Nome',
   email: 'E-mail',
   phone: 'Telefone (opcional)',

@@ -6,6 +6,7 @@ import type { Slot } from './availability.js';
 import { go } from './calendar-actions.js';
 import { problemOf } from './requests.js';
 import { batch } from './signals.js';
+import { MAX_TICKETS } from './state.js';
 import type { BookingState } from './state.js';
 import { checkContact } from './validate.js';
 import type { Contact, ContactField, FieldProblems } from './validate.js';
@@ -19,6 +20,9 @@ export interface BookedDetail {
   total: string;
   currency: string;
 }
+
+/** A price category with the quantity chosen (state.ts). */
+export type Ticketed = BookingState['tickets']['value'][number];
 
 const FIELDS: Record<string, ContactField> = { customerName: 'name', customerEmail: 'email', customerPhone: 'phone' };
 
@@ -58,11 +62,21 @@ export function createBookingActions(
       s.trouble.value = null;
       go(s, 'details');
       s.participants.value = Math.min(s.participants.value, s.maxParticipants.value);
+      // Fewer places at this time than the tickets chosen take: the last categories give way.
+      for (const c of [...s.tickets.value].reverse()) setTicket(c, c.quantity);
     });
   }
 
+  const count = (n: number, least: number, most: number) => Math.max(least, Math.min(Math.floor(n) || 0, most));
+
   function setParticipants(n: number): void {
-    s.participants.value = Math.min(Math.max(1, Math.floor(n) || 1), s.maxParticipants.value);
+    s.participants.value = count(n, 1, s.maxParticipants.value);
+  }
+
+  /** A category's quantity, within the places left for it; one that takes no place is not limited by them. */
+  function setTicket(c: Ticketed, n: number): void {
+    const most = c.occupiesPlace ? s.maxParticipants.value - s.places.value + c.quantity : MAX_TICKETS;
+    s.quantities.value = { ...s.quantities.value, [c.id]: count(n, 0, most) };
   }
 
   function setContact(field: keyof Contact, value: string): void {
@@ -74,7 +88,12 @@ export function createBookingActions(
 
   /** Shows the problems beside their fields and sends focus to the first; false when there are none. */
   function showFieldProblems(problems: FieldProblems): boolean {
-    const first = (['name', 'email', 'phone'] as const).find((f) => problems[f]);
+    const tickets = s.tickets.value;
+    // Tickets that take no place cannot be booked alone: the note under them says so, and focus
+    // goes to the first category that takes one.
+    const first = tickets.length && !s.places.value
+      ? `ticket-${tickets.findIndex((c) => c.occupiesPlace)}`
+      : (['name', 'email', 'phone'] as const).find((f) => problems[f]);
     if (first) s.session.focusId = first;
     s.fieldProblems.value = problems;
     return !!first;
@@ -82,10 +101,13 @@ export function createBookingActions(
 
   function bookingBody(slot: Slot, experienceId: string): PublicBookingCreate {
     const { name, email, phone, website } = s.contact.value;
+    const tickets = s.tickets.value;
     return {
       experienceId,
       startTime: slot.startTime,
-      participants: s.participants.value,
+      ...(tickets.length
+        ? { tickets: tickets.filter((c) => c.quantity).map((c) => ({ categoryId: c.id, quantity: c.quantity })) }
+        : { participants: s.participants.value }),
       customerName: name.trim(),
       customerEmail: email.trim(),
       ...(phone.trim() ? { customerPhone: phone.trim() } : {}),
@@ -152,5 +174,5 @@ export function createBookingActions(
     }
   }
 
-  return { chooseSlot, setParticipants, setContact, submit, show };
+  return { chooseSlot, setParticipants, setTicket, setContact, submit, show };
 }

@@ -55,6 +55,7 @@ export function createBookingModel({ api, experienceId, onBooked, now = () => ne
       s.contact.value = emptyContact;
       s.fieldProblems.value = {};
       s.participants.value = 1;
+      s.quantities.value = {};
       if (same) s.calendar.value = null;
       go(s, same ? 'calendar' : s.firstStep);
     });

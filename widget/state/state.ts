@@ -26,6 +26,9 @@ export interface Trouble {
 // A booking window reaches up to 730 days ahead (maxAdvanceDays in shared/schemas/experience.ts).
 const MONTHS_AHEAD = 24;
 
+/** TicketInput's largest quantity (shared/schemas/booking.ts): the only limit of a ticket that takes no place. */
+export const MAX_TICKETS = 10_000;
+
 export const emptyContact: Contact = { name: '', email: '', phone: '', website: '' };
 
 export function createBookingState(experienceId: string | undefined, now: () => Date) {
@@ -36,6 +39,14 @@ export function createBookingState(experienceId: string | undefined, now: () => 
   const month = signal<string>(monthOf(now().toISOString()));
   const date = signal<string | null>(null);
   const slot = signal<Slot | null>(null);
+  const quantities = signal<Record<string, number>>({});
+  // One ticket of the first category that takes a place until the guest says otherwise: as a
+  // party of one is where the participants field starts.
+  const tickets = computed(() => {
+    const categories = experience.value?.priceCategories ?? [];
+    const first = categories.find((c) => c.occupiesPlace);
+    return categories.map((c) => ({ ...c, quantity: quantities.value[c.id] ?? +(c === first) }));
+  });
 
   return {
     experienceId,
@@ -53,6 +64,12 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     cursor: signal<string | null>(null),
     slot,
     participants: signal(1),
+    /** The quantities the guest chose, by price category id (shared/schemas/experience.ts). */
+    quantities,
+    /** The experience's price categories, each with its quantity; [] when it books by participants. */
+    tickets,
+    /** The places the tickets take: infants on a lap take none (server/domain/tickets.ts). */
+    places: computed(() => tickets.value.reduce((n, c) => n + (c.occupiesPlace ? c.quantity : 0), 0)),
     contact: signal<Contact>(emptyContact),
     fieldProblems: signal<FieldProblems>({}),
     busy: signal(false),

@@ -3,7 +3,7 @@
  * It answers like the real one from a small in-memory schedule: every day but Monday at 09:00 and
  * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
  */
-import type { BookingStatus, PublicBooking, PublicExperience, TimeSlotAvailability } from '../../shared/index.js';
+import type { BookingStatus, PublicBooking, PublicExperience, Ticket, TicketInput, TimeSlotAvailability } from '../../shared/index.js';
 
 export interface FakeOutingOptions {
   experiences?: PublicExperience[];
@@ -50,6 +50,23 @@ export const tram: PublicExperience = {
   priceCategories: [],
 };
 
+/** Sold in price categories (SPEC §14): an infant on a lap takes no place. */
+export const family: PublicExperience = {
+  id: 'exp_family',
+  name: 'Family Tile Workshop',
+  description: 'Paint your own azulejo.',
+  duration: 90,
+  price: 2500,
+  currency: 'EUR',
+  maxParticipants: 8,
+  maxPerBooking: 4,
+  priceCategories: [
+    { id: 'pc_adult', name: 'Adult', price: 2500, type: 'ADULT', occupiesPlace: true, minAge: 18, maxAge: null },
+    { id: 'pc_child', name: 'Child', price: 1200, type: 'CHILD', occupiesPlace: true, minAge: 4, maxAge: 17 },
+    { id: 'pc_infant', name: 'Infant', price: 0, type: 'INFANT', occupiesPlace: false, minAge: null, maxAge: 2 },
+  ],
+};
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 function json(status: number, body: unknown): Response {
@@ -67,7 +84,16 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
   let bookingSeq = 0;
   const bookings = new Map<string, PublicBooking>();
 
-  function store(experience: PublicExperience, startTime: string, participants: number, guestName: string, guestEmail: string, status: BookingStatus) {
+  function store(
+    experience: PublicExperience,
+    startTime: string,
+    participants: number,
+    guestName: string,
+    guestEmail: string,
+    status: BookingStatus,
+    tickets: Ticket[] = [],
+  ) {
+    const cents = tickets.length ? tickets.reduce((sum, t) => sum + t.quantity * t.unitPrice, 0) : experience.price * participants;
     const id = `ts_${experience.id}_${new Date(startTime).getTime()}`;
     const data: PublicBooking = {
       bookingNumber: `BK-TEST${String(++bookingSeq).padStart(4, '0')}`,
@@ -75,8 +101,8 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       experience: { id: experience.id, title: experience.name },
       timeSlot: { id, startTime, endTime: new Date(new Date(startTime).getTime() + experience.duration * 60_000).toISOString() },
       totalParticipants: participants,
-      tickets: [],
-      total: ((experience.price * participants) / 100).toFixed(2),
+      tickets,
+      total: (cents / 100).toFixed(2),
       currency: experience.currency,
       guestName,
       guestEmail,
@@ -159,18 +185,31 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       });
     }
     if (method === 'POST' && path === 'bookings') {
-      const b = body as { experienceId: string; startTime: string; participants: number; customerName: string; customerEmail: string };
+      const b = body as { experienceId: string; startTime: string; participants?: number; tickets?: TicketInput[]; customerName: string; customerEmail: string };
       const experience = experiences.find((e) => e.id === b.experienceId)!;
+      const invalid = (path: string) => json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: [{ path, message: 'Invalid' }] } });
+      // As the server prices them (server/domain/tickets.ts): places count the categories that take one.
+      const categories = experience.priceCategories;
+      if (!categories.length !== (b.tickets === undefined)) return invalid('tickets');
+      const tickets: Ticket[] = (b.tickets ?? []).map((t) => {
+        const c = categories.find((c) => c.id === t.categoryId)!;
+        return { categoryId: c.id, name: c.name, type: c.type, quantity: t.quantity, unitPrice: c.price };
+      });
+      const placesOf = (t: Ticket) => (categories.find((c) => c.id === t.categoryId)!.occupiesPlace ? t.quantity : 0);
+      const places = tickets.length ? tickets.reduce((n, t) => n + placesOf(t), 0) : b.participants!;
+      if (!places) return invalid('tickets');
       const id = `ts_${experience.id}_${new Date(b.startTime).getTime()}`;
       const taken = booked.get(id) ?? 0;
-      if (taken + b.participants > capacity) {
+      if (taken + places > capacity) {
         return json(409, {
           success: false,
           error: { code: 'CAPACITY_EXCEEDED', message: 'Not enough places', details: [{ path: 'participants', message: `${capacity - taken} remaining` }] },
         });
       }
-      booked.set(id, taken + b.participants);
-      const data = store(experience, b.startTime, b.participants, b.customerName, b.customerEmail, options.checkoutUrl ? 'PENDING' : 'CONFIRMED');
+      booked.set(id, taken + places);
+      const participants = tickets.length ? tickets.reduce((n, t) => n + t.quantity, 0) : places;
+      const status = options.checkoutUrl ? 'PENDING' : 'CONFIRMED';
+      const data = store(experience, b.startTime, participants, b.customerName, b.customerEmail, status, tickets);
       return json(201, { success: true, data });
     }
     const number = /^bookings\/([^/]+)$/.exec(path)?.[1];
