@@ -25,6 +25,12 @@ describe('languages', () => {
     expect([en.placesLeft(1), en.placesLeft(3)]).toEqual(['1 place left', '3 places left']);
     expect([pt.placesLeft(1), pt.placesLeft(3)]).toEqual(['Resta 1 lugar', 'Restam 3 lugares']);
   });
+
+  it('says a price category’s ages in both languages, and nothing when none are set', () => {
+    const ages: [number | null, number | null][] = [[4, 17], [null, 2], [0, 2], [18, null], [null, 0], [null, null]];
+    expect(ages.map(([min, max]) => en.ages(min, max))).toEqual(['Ages 4–17', 'Under 3', 'Under 3', '18+', 'Under 1', '']);
+    expect(ages.map(([min, max]) => pt.ages(min, max))).toEqual(['4–17 anos', 'Menos de 3 anos', 'Menos de 3 anos', '18+ anos', 'Menos de 1 ano', '']);
+  });
 });
 
 describe('formats', () => {
