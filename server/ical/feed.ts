@@ -2,7 +2,7 @@
 // UTC. The text depends only on the bookings (DTSTAMP is the booking's last change, not the time
 // of the request), so an unchanged feed has an unchanged ETag and calendar apps get their 304.
 import { createHash } from 'node:crypto';
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import ical, { ICalCalendarMethod, ICalEventStatus, type ICalEventData } from 'ical-generator';
 import { formatMoney } from '../domain/money.js';
 import { bookingTotalCents } from '../domain/bookings.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
@@ -45,6 +45,27 @@ export function bookingDescription(b: BookingView): string {
   return cleanText(lines.join('\n'));
 }
 
+/**
+ * One booking as the feed's VEVENT. The UID and SEQUENCE are the booking's identity in every
+ * calendar that holds it, so anything else that hands out this event (the guest's `booking.ics`)
+ * takes it from here and a later copy replaces the earlier one instead of adding a second.
+ */
+export function bookingEvent(b: BookingView, host: string): ICalEventData {
+  return {
+    id: `${b.id}@${host}`,
+    sequence: b.sequence,
+    stamp: new Date(b.updatedAt),
+    created: new Date(b.createdAt),
+    lastModified: new Date(b.updatedAt),
+    start: new Date(b.slotStart),
+    end: new Date(b.slotEnd),
+    timezone: null,
+    summary: bookingSummary(b),
+    description: bookingDescription(b),
+    status: b.status === 'CONFIRMED' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE,
+  };
+}
+
 /** The feed's text, CRLF line ends, lines folded at 75 octets (ical-generator) and escaped. */
 export function renderBookingsFeed(input: FeedInput): string {
   const name = escapeText(input.calendarName);
@@ -56,19 +77,7 @@ export function renderBookingsFeed(input: FeedInput): string {
   });
   for (const b of input.bookings) {
     if (b.status === 'CANCELLED') continue;
-    calendar.createEvent({
-      id: `${b.id}@${input.host}`,
-      sequence: b.sequence,
-      stamp: new Date(b.updatedAt),
-      created: new Date(b.createdAt),
-      lastModified: new Date(b.updatedAt),
-      start: new Date(b.slotStart),
-      end: new Date(b.slotEnd),
-      timezone: null,
-      summary: bookingSummary(b),
-      description: bookingDescription(b),
-      status: b.status === 'CONFIRMED' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE,
-    });
+    calendar.createEvent(bookingEvent(b, input.host));
   }
   // RFC 5545 ends every content line, the last one too, with CRLF.
   return `${calendar.toString()}\r\n`;

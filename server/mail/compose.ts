@@ -1,0 +1,191 @@
+// One e-mail to a booking's guest (SPEC §15 "Messages"), composed from data alone: no clock, no
+// database, no network. The worker that sends it stores nothing here but what comes out.
+//
+// Guest names, experience names and the organization's words are strangers' text: in HTML every one
+// is escaped; in the subject and headers every line break becomes a space, so no value can end a
+// header early or start another (header injection).
+import ical, { ICalCalendarMethod } from 'ical-generator';
+import { bookingTotalCents } from '../domain/bookings.js';
+import { formatMoney } from '../domain/money.js';
+import { ticketsLine, ticketsOf } from '../domain/tickets.js';
+import { zoneOffsetMs } from '../domain/time.js';
+import { bookingEvent } from '../ical/feed.js';
+import type { BookingView } from '../store/bookings.js';
+import type { MailMessage } from './message.js';
+import { GUEST_TEXTS, type GuestLocale, type GuestMessageKind, type GuestTexts } from './texts.js';
+
+export { GUEST_LOCALES, GUEST_MESSAGE_KINDS, type GuestLocale, type GuestMessageKind } from './texts.js';
+
+export interface GuestMessageInput {
+  kind: GuestMessageKind;
+  locale: GuestLocale;
+  booking: BookingView;
+  /** The experience's IANA zone: the guest reads the time where the tour happens. */
+  timeZone: string;
+  organization: { name: string; email: string; phone: string | null };
+  /** `{PUBLIC_URL}/manage#<token>`; left out of a cancellation even when given. */
+  manageUrl?: string;
+  /** `msg_…`: the message record's id, stable across retries. */
+  messageId: string;
+  /** Host of PUBLIC_URL: the right-hand side of the Message-ID and of the calendar UID. */
+  host: string;
+}
+
+export interface GuestMessage extends MailMessage {
+  kind: GuestMessageKind;
+}
+
+const ICS_TYPE = 'text/calendar; charset=utf-8; method=PUBLISH';
+const MESSAGE_ID = /^msg_[A-Za-z0-9_-]+$/;
+const ADDRESS = /^[^\s<>()[\]",;:\\@]+@[^\s<>()[\]",;:\\@]+$/;
+const DOMAIN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/;
+
+/** Text for one line: line breaks, tabs and other control characters become one space. */
+export function oneLine(value: string): string {
+  return value.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function messageIdHeader(messageId: string, host: string): string {
+  const domain = host.replace(/:\d+$/, '');
+  if (!MESSAGE_ID.test(messageId)) throw new Error(`Not a message id: ${JSON.stringify(messageId)}`);
+  if (!DOMAIN.test(domain)) throw new Error(`Not a host for a Message-ID: ${JSON.stringify(host)}`);
+  return `<${messageId}@${domain}>`;
+}
+
+function manageLink(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error('The manage link must be an http(s) URL');
+  return parsed.href;
+}
+
+/** `UTC+1`, `UTC-3`, `UTC+5:30`: the offset in force at an instant. */
+function utcOffset(instant: number, zone: string): string {
+  const minutes = Math.round(zoneOffsetMs(instant, zone) / 60_000);
+  const abs = Math.abs(minutes);
+  const hm = abs % 60 === 0 ? `${abs / 60}` : `${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, '0')}`;
+  return `UTC${minutes < 0 ? '-' : '+'}${hm}`;
+}
+
+/** `Thursday, 1 July 2027, 10:00–12:00 (Europe/Lisbon, UTC+1)`, in the guest's language. */
+function localWhen(start: number, end: number, zone: string, texts: GuestTexts): string {
+  const date = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+  const time = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const startDate = date.format(start);
+  const endDate = date.format(end);
+  const until = endDate === startDate ? time.format(end) : `${endDate}, ${time.format(end)}`;
+  return `${startDate}, ${time.format(start)}–${until} (${zone}, ${utcOffset(start, zone)})`;
+}
+
+/** `1 July, 10:00`: short enough for a subject line. */
+function shortWhen(start: number, zone: string, texts: GuestTexts): string {
+  const day = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, day: 'numeric', month: 'long' }).format(start);
+  const time = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(start);
+  return `${day}, ${time}`;
+}
+
+interface Details {
+  rows: [label: string, value: string][];
+  contact: string[];
+  manageUrl: string | null;
+}
+
+function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
+  const b = input.booking;
+  const tickets = ticketsOf(b.tickets);
+  const total = texts.money(formatMoney(bookingTotalCents(b)), b.currency);
+  const number = b.status === 'PENDING' ? `${b.bookingNumber} (${texts.awaitingPayment})` : b.bookingNumber;
+  const org = input.organization;
+  return {
+    rows: [
+      [texts.label.experience, oneLine(b.experienceName)],
+      [texts.label.when, localWhen(b.slotStart, b.slotEnd, input.timeZone, texts)],
+      tickets.length > 0
+        ? [texts.label.tickets, oneLine(ticketsLine(tickets))]
+        : [texts.label.participants, texts.participants(b.participants)],
+      [texts.label.total, total],
+      [texts.label.bookingNumber, oneLine(number)],
+    ],
+    contact: [org.name, org.email, ...(org.phone ? [org.phone] : [])].map(oneLine).filter((s) => s !== ''),
+    manageUrl: input.kind !== 'BOOKING_CANCELLED' && input.manageUrl !== undefined ? manageLink(input.manageUrl) : null,
+  };
+}
+
+function textBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withCalendar: boolean): string {
+  const lines = [
+    texts.greeting(oneLine(input.booking.guestName)),
+    '',
+    texts.lead[input.kind],
+    '',
+    ...d.rows.map(([label, value]) => `${label}: ${value}`),
+    ...(d.manageUrl ? ['', `${texts.manage}:`, d.manageUrl] : []),
+    ...(withCalendar ? ['', texts.calendar] : []),
+    '',
+    texts.questions,
+    ...d.contact,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function htmlBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withCalendar: boolean): string {
+  const e = escapeHtml;
+  const rows = d.rows.map(([label, value]) => `<tr><th align="left" style="padding:4px 16px 4px 0">${e(label)}</th><td style="padding:4px 0">${e(value)}</td></tr>`);
+  const parts = [
+    '<!doctype html>',
+    `<html lang="${input.locale}"><head><meta charset="utf-8"><title>${e(texts.heading[input.kind])}</title></head>`,
+    '<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a">',
+    `<h1 style="font-size:20px">${e(texts.heading[input.kind])}</h1>`,
+    `<p>${e(texts.greeting(oneLine(input.booking.guestName)))}</p>`,
+    `<p>${e(texts.lead[input.kind])}</p>`,
+    `<table role="presentation" cellpadding="0" cellspacing="0">${rows.join('')}</table>`,
+    ...(d.manageUrl ? [`<p><a href="${e(d.manageUrl)}">${e(texts.manage)}</a></p>`] : []),
+    ...(withCalendar ? [`<p>${e(texts.calendar)}</p>`] : []),
+    `<p>${e(texts.questions)}<br>${d.contact.map(e).join('<br>')}</p>`,
+    '</body></html>',
+  ];
+  return `${parts.join('\n')}\n`;
+}
+
+/**
+ * `booking.ics`: the feed's event for this booking (same UID, SEQUENCE, times and status), so the
+ * guest's calendar updates the event it already has; the title and notes are the guest's, not the
+ * operator's.
+ */
+function bookingIcs(input: GuestMessageInput, d: Details): string {
+  const calendar = ical({
+    prodId: { company: 'Outing', product: 'Outing booking', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+  });
+  calendar.createEvent({
+    ...bookingEvent(input.booking, input.host),
+    summary: oneLine(input.booking.experienceName),
+    description: [...d.rows.map(([label, value]) => `${label}: ${value}`), ...(d.manageUrl ? [d.manageUrl] : []), '', ...d.contact].join('\n'),
+    url: d.manageUrl,
+  });
+  return `${calendar.toString()}\r\n`;
+}
+
+export function composeGuestMessage(input: GuestMessageInput): GuestMessage {
+  const texts = GUEST_TEXTS[input.locale];
+  const b = input.booking;
+  const to = oneLine(b.guestEmail);
+  if (!ADDRESS.test(to)) throw new Error('The guest e-mail is not one address');
+  const d = detailsOf(input, texts);
+  const withCalendar = input.kind === 'BOOKING_CONFIRMED' || input.kind === 'BOOKING_CHANGED';
+  const replyTo = oneLine(input.organization.email);
+  return {
+    kind: input.kind,
+    to,
+    subject: oneLine(texts.subject[input.kind](oneLine(b.experienceName), shortWhen(b.slotStart, input.timeZone, texts))),
+    text: textBody(input, texts, d, withCalendar),
+    html: htmlBody(input, texts, d, withCalendar),
+    headers: {
+      'Message-ID': messageIdHeader(input.messageId, input.host),
+      ...(ADDRESS.test(replyTo) ? { 'Reply-To': replyTo } : {}),
+    },
+    attachments: withCalendar ? [{ filename: 'booking.ics', content: bookingIcs(input, d), contentType: ICS_TYPE }] : [],
+  };
+}

@@ -1,0 +1,102 @@
+// The words of the guest e-mails, one table per language. Values (names, experiences, links) are
+// passed in raw: compose.ts escapes them for HTML after the sentence is built, never before.
+
+export const GUEST_MESSAGE_KINDS = ['BOOKING_CONFIRMED', 'BOOKING_CHANGED', 'BOOKING_CANCELLED', 'BOOKING_REMINDER'] as const;
+export type GuestMessageKind = (typeof GUEST_MESSAGE_KINDS)[number];
+
+export const GUEST_LOCALES = ['en', 'pt'] as const;
+export type GuestLocale = (typeof GUEST_LOCALES)[number];
+
+export interface GuestTexts {
+  /** The BCP 47 tag Intl formats dates with. */
+  intlLocale: string;
+  subject: Record<GuestMessageKind, (experience: string, when: string) => string>;
+  heading: Record<GuestMessageKind, string>;
+  greeting: (name: string) => string;
+  lead: Record<GuestMessageKind, string>;
+  label: { experience: string; when: string; tickets: string; participants: string; total: string; bookingNumber: string };
+  participants: (n: number) => string;
+  awaitingPayment: string;
+  manage: string;
+  calendar: string;
+  questions: string;
+  /** Money as the language writes it; the amount arrives as the contract's "90.00". */
+  money: (amount: string, currency: string) => string;
+}
+
+const en: GuestTexts = {
+  intlLocale: 'en-GB',
+  subject: {
+    BOOKING_CONFIRMED: (experience, when) => `Booking confirmed: ${experience}, ${when}`,
+    BOOKING_CHANGED: (experience, when) => `Booking changed: ${experience}, ${when}`,
+    BOOKING_CANCELLED: (experience, when) => `Booking cancelled: ${experience}, ${when}`,
+    BOOKING_REMINDER: (experience, when) => `Reminder: ${experience}, ${when}`,
+  },
+  heading: {
+    BOOKING_CONFIRMED: 'Your booking is confirmed',
+    BOOKING_CHANGED: 'Your booking has changed',
+    BOOKING_CANCELLED: 'Your booking has been cancelled',
+    BOOKING_REMINDER: 'See you soon',
+  },
+  greeting: (name) => `Hello ${name},`,
+  lead: {
+    BOOKING_CONFIRMED: 'Thank you for your booking. Here are the details.',
+    BOOKING_CHANGED: 'Your booking has been changed. These are the new details.',
+    BOOKING_CANCELLED: 'Your booking has been cancelled. This is the booking that no longer stands.',
+    BOOKING_REMINDER: 'A reminder of your booking, coming up soon.',
+  },
+  label: {
+    experience: 'Experience',
+    when: 'Date and time',
+    tickets: 'Tickets',
+    participants: 'Participants',
+    total: 'Total',
+    bookingNumber: 'Booking number',
+  },
+  participants: (n) => (n === 1 ? '1 participant' : `${n} participants`),
+  awaitingPayment: 'awaiting payment',
+  manage: 'See, change or cancel your booking',
+  calendar: 'Open the attached booking.ics to add it to your calendar.',
+  questions: 'Questions? Reply to this e-mail or contact us:',
+  money: (amount, currency) => `${amount} ${currency}`,
+};
+
+// European Portuguese, as the widget speaks it.
+const pt: GuestTexts = {
+  intlLocale: 'pt-PT',
+  subject: {
+    BOOKING_CONFIRMED: (experience, when) => `Reserva confirmada: ${experience}, ${when}`,
+    BOOKING_CHANGED: (experience, when) => `Reserva alterada: ${experience}, ${when}`,
+    BOOKING_CANCELLED: (experience, when) => `Reserva cancelada: ${experience}, ${when}`,
+    BOOKING_REMINDER: (experience, when) => `Lembrete: ${experience}, ${when}`,
+  },
+  heading: {
+    BOOKING_CONFIRMED: 'A sua reserva está confirmada',
+    BOOKING_CHANGED: 'A sua reserva foi alterada',
+    BOOKING_CANCELLED: 'A sua reserva foi cancelada',
+    BOOKING_REMINDER: 'Até breve',
+  },
+  greeting: (name) => `Olá ${name},`,
+  lead: {
+    BOOKING_CONFIRMED: 'Obrigado pela sua reserva. Seguem os detalhes.',
+    BOOKING_CHANGED: 'A sua reserva foi alterada. Estes são os novos detalhes.',
+    BOOKING_CANCELLED: 'A sua reserva foi cancelada. Esta é a reserva que deixou de estar válida.',
+    BOOKING_REMINDER: 'Lembramos que a sua reserva está para breve.',
+  },
+  label: {
+    experience: 'Experiência',
+    when: 'Data e hora',
+    tickets: 'Bilhetes',
+    participants: 'Participantes',
+    total: 'Total',
+    bookingNumber: 'Número da reserva',
+  },
+  participants: (n) => (n === 1 ? '1 participante' : `${n} participantes`),
+  awaitingPayment: 'a aguardar pagamento',
+  manage: 'Ver, alterar ou cancelar a reserva',
+  calendar: 'Abra o ficheiro booking.ics em anexo para acrescentar a reserva ao seu calendário.',
+  questions: 'Alguma dúvida? Responda a este e-mail ou contacte-nos:',
+  money: (amount, currency) => `${amount.replace('.', ',')} ${currency}`,
+};
+
+export const GUEST_TEXTS: Record<GuestLocale, GuestTexts> = { en, pt };
