@@ -9,8 +9,21 @@ import type { PriceCategory, PriceCategoryInput, Ticket, TicketInput } from '../
 /** An experience's categories from their stored JSON; `[]`: it books by participants at its price. */
 export const categoriesOf = (json: string): PriceCategory[] => JSON.parse(json) as PriceCategory[];
 
-/** A booking's tickets from their stored JSON; null (a booking without categories) is `[]`. */
-export const ticketsOf = (json: string | null): Ticket[] => (json === null ? [] : (JSON.parse(json) as Ticket[]));
+/**
+ * A ticket as a booking stores it: the record's fields, and whether its category occupied a place
+ * when booked (so that a later change of the category, or its removal, does not move the places a
+ * booking already holds).
+ */
+export interface StoredTicket extends Ticket {
+  occupiesPlace: boolean;
+}
+
+/** A booking's tickets as stored; null (a booking without categories) is `[]`. */
+export const storedTicketsOf = (json: string | null): StoredTicket[] => (json === null ? [] : (JSON.parse(json) as StoredTicket[]));
+
+/** A booking's tickets as the record shows them. */
+export const ticketsOf = (json: string | null): Ticket[] =>
+  storedTicketsOf(json).map(({ categoryId, name, type, quantity, unitPrice }) => ({ categoryId, name, type, quantity, unitPrice }));
 
 /**
  * The list to store from the list sent: new entries get an id and the defaults, entries with an
@@ -36,7 +49,7 @@ export function resolveCategories(sent: readonly PriceCategoryInput[], current: 
 
 /** A priced list of tickets: what it stores and what it counts. */
 export interface PricedTickets {
-  tickets: Ticket[];
+  tickets: StoredTicket[];
   /** Places in the slot: the tickets of categories that occupy one. */
   places: number;
   /** Every ticket: the booking's `totalParticipants`. */
@@ -53,7 +66,7 @@ export interface PricedTickets {
 export function priceTickets(
   requested: readonly TicketInput[],
   offered: readonly PriceCategory[],
-  own: readonly Ticket[] = [],
+  own: readonly StoredTicket[] = [],
   participants?: number,
 ): PricedTickets {
   const byId = new Map(offered.map((c) => [c.id, c]));
@@ -61,15 +74,22 @@ export function priceTickets(
   let places = 0;
   let count = 0;
   let totalCents = 0;
-  const tickets = requested.map((t, i): Ticket => {
+  const tickets = requested.map((t, i): StoredTicket => {
     const kept = ownById.get(t.categoryId);
     const category = byId.get(t.categoryId);
     if (!kept && !category) throw invalid(`tickets[${i}].categoryId`, 'Not a price category of this experience');
-    const ticket: Ticket = kept
+    // A category the booking has keeps what it was booked at: name, price, and whether it takes a place.
+    const ticket: StoredTicket = kept
       ? { ...kept, quantity: t.quantity }
-      : { categoryId: t.categoryId, name: category!.name, type: category!.type, quantity: t.quantity, unitPrice: category!.price };
-    // A kept category occupies places as the experience says today, or as a place if it was dropped.
-    if (category?.occupiesPlace ?? true) places += t.quantity;
+      : {
+          categoryId: t.categoryId,
+          name: category!.name,
+          type: category!.type,
+          quantity: t.quantity,
+          unitPrice: category!.price,
+          occupiesPlace: category!.occupiesPlace,
+        };
+    if (ticket.occupiesPlace !== false) places += t.quantity;
     count += t.quantity;
     totalCents += t.quantity * ticket.unitPrice;
     return ticket;

@@ -200,6 +200,20 @@ describe('changing tickets', () => {
     expect(events[0]!.data.booking.tickets).toEqual(next.tickets);
   });
 
+  it('keeps whether a booked category takes a place, after the experience drops or changes it', async () => {
+    const b = await book({ tickets: tickets({ Adult: 2, Infant: 1 }) });
+    expect(await slot()).toMatchObject({ booked: 2 });
+    // The infants' category is dropped and the adults' repriced: the booking keeps both as booked.
+    await t.request('PATCH', `/v1/experiences/${exp.id}`, {
+      body: { priceCategories: [{ id: category('Adult'), name: 'Adult', price: 3000, type: 'ADULT' }] },
+    });
+    const next = expectData(await patch(b.id, { tickets: [...tickets({ Adult: 3 }), { categoryId: category('Infant'), quantity: 2 }] }), Booking);
+    expect(next.tickets.map((x) => [x.name, x.quantity, x.unitPrice])).toEqual([['Adult', 3, 2500], ['Infant', 2, 0]]);
+    expect(Object.keys(next.tickets[1]!).sort()).toEqual(['categoryId', 'name', 'quantity', 'type', 'unitPrice']);
+    // Three places: the infants still take none.
+    expect(await slot()).toMatchObject({ booked: 3 });
+  });
+
   it('refuses places a full slot has not got, participants on a ticketed booking, and tickets on a plain one', async () => {
     const b = await book({ tickets: tickets({ Adult: 6 }) });
     await book({ tickets: tickets({ Adult: 4 }), customerEmail: 'other@example.com' });

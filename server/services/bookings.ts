@@ -1,7 +1,7 @@
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { BOOKING_NUMBER_RE, newBookingNumber, newId } from '../domain/ids.js';
 import { assertPlacesFor, assertStatusMove, bookingTotalCents, holdsPlaces, maxPartySize, placesOf } from '../domain/bookings.js';
-import { categoriesOf, priceTickets, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
+import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney } from '../domain/money.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import { serializeTimeSlot } from '../serializers/booking.js';
@@ -293,7 +293,7 @@ export function saveBookingChange(
  * without tickets.
  */
 function changedParty(exp: ExperienceRow, before: BookingRow, p: ReturnType<typeof normalizePatch>): Party {
-  const own = ticketsOf(before.tickets);
+  const own = storedTicketsOf(before.tickets);
   if (p.tickets !== undefined) {
     const offered = categoriesOf(exp.priceCategories);
     if (offered.length === 0 && own.length === 0) {
@@ -325,7 +325,7 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
       start !== before.slotStart ||
       party.participants !== before.participants ||
       party.places !== placesOf(before) ||
-      (party.priced !== null && !sameJson(party.priced.tickets, ticketsOf(before.tickets))) ||
+      (party.priced !== null && !sameJson(party.priced.tickets, storedTicketsOf(before.tickets))) ||
       (p.name !== undefined && p.name !== before.guestName) ||
       (p.email !== undefined && p.email !== before.guestEmail) ||
       (p.phone !== undefined && p.phone !== before.guestPhone);
