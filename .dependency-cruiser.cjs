@@ -11,7 +11,7 @@ module.exports = {
       comment: 'Domain rules take data and return data: they know no HTTP, no database, no use case and no wire format.',
       severity: 'error',
       from: { path: '^server/domain/', pathNot: TESTS },
-      to: { path: '^server/(http|store|routes|services|serializers|jobs|payments|webhooks|ical|net)/|^server/(app|main|cli|config)\\.ts$' },
+      to: { path: '^server/(http|store|routes|services|serializers|jobs|payments|webhooks|ical|net|mail)/|^server/(app|main|cli|config)\\.ts$' },
     },
     {
       name: 'store-knows-no-http',
@@ -24,7 +24,7 @@ module.exports = {
       name: 'services-know-no-http',
       comment: 'Use cases refuse with a Refusal; only server/http/ knows statuses, so the CLI and jobs can call them.',
       severity: 'error',
-      from: { path: '^server/(services|jobs|payments|webhooks|ical)/', pathNot: TESTS },
+      from: { path: '^server/(services|jobs|payments|webhooks|ical|mail)/', pathNot: TESTS },
       to: { path: '^server/(http|routes)/' },
     },
     {
