@@ -204,6 +204,7 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
           tickets: null,
           places: null,
           totalCents: null,
+          locale: null,
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };

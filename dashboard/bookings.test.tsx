@@ -28,6 +28,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     currency: 'EUR',
     source: 'API',
     metadata: { room: '12' },
+    locale: 'en',
     cancellationReason: null,
     cancelledAt: null,
     holdExpiresAt: null,

@@ -65,7 +65,7 @@ function fakeOuting() {
     ...noHttp,
     get: (s, path, query) => {
       calls.push({ method: 'GET', path, query });
-      if (path === '/v1/organization') return answer(() => ({ id: 'org_1', name: 'Lisbon Walks', email: 'a@b.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, createdAt: at, updatedAt: at }));
+      if (path === '/v1/organization') return answer(() => ({ id: 'org_1', name: 'Lisbon Walks', email: 'a@b.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, createdAt: at, updatedAt: at }));
       if (path === '/v1/availability') return answer(() => availability(String(query?.['experienceId'])));
       const found = /^\/v1\/experiences\/(\w+)$/.exec(path);
       if (found) return answer(() => store.get(found[1]!) ?? (() => { throw new ApiError(404, 'NOT_FOUND', 'No such experience'); })());

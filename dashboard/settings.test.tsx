@@ -18,7 +18,7 @@ function settingsHttp() {
   let gate: Promise<void> = Promise.resolve();
   let release = () => {};
   const db = {
-    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, createdAt: at, updatedAt: at },
+    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, createdAt: at, updatedAt: at },
     keys: [
       { id: 'key_live', name: 'Website sync', type: 'secret', scopes: ['*'], prefix: 'osk_abc', createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
       { id: 'key_pub', name: 'Widget', type: 'publishable', scopes: ['*'], prefix: 'opk_def', createdAt: at, lastUsedAt: at, revokedAt: null as string | null },
@@ -161,6 +161,19 @@ describe('the Settings screen', () => {
     await screen.findByText('The organization is saved.');
     expect(fake.db.org.email).toBe('team@lisbonwalks.example');
     expect(screen.queryByText('Expected an e-mail address.')).toBeNull();
+  });
+
+  it('sets what guests may do on their own: self-service and the cancellation cutoff', async () => {
+    const { fake } = await open('/dashboard/settings', 'Organization');
+    const cutoff = screen.getByLabelText('Cancellation cutoff') as HTMLInputElement;
+    expect(cutoff.value).toBe('24');
+    const selfService = screen.getByLabelText('Guests may cancel or change their bookings themselves') as HTMLInputElement;
+    expect(selfService.checked).toBe(true);
+    fireEvent.input(cutoff, { target: { value: '48' } });
+    fireEvent.click(selfService);
+    fireEvent.submit(cutoff.closest('form')!);
+    await screen.findByText('The organization is saved.');
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', body: { cancellationCutoffHours: 48, guestSelfService: false } });
   });
 
   it('puts the currency refusal (once there are bookings) next to the currency', async () => {

@@ -20,7 +20,7 @@ export {
   BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, BookingCreate, PublicBookingCreate, BookingPatch,
   BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery,
   PublicBooking,
-  PublicBookingStatus, TicketInput, TicketsInput, Ticket,
+  PublicBookingStatus, TicketInput, TicketsInput, Ticket, LOCALES, Locale,
 } from './schemas/booking.js';
 export { Customer, CustomerDetail, CustomerListQuery, CustomerErased } from './schemas/customer.js';
 export { PAYMENT_STATUSES, PaymentStatus, PaymentCreate, Payment, PaymentListQuery, EventPayment } from './schemas/payment.js';

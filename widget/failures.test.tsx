@@ -137,6 +137,11 @@ describe('languages', () => {
     expect(s.ui.getByLabelText('Nome')).toBeTruthy();
     expect(s.ui.getByRole('button', { name: 'Reservar' })).toBeTruthy();
     expect(s.ui.getByText(/25,00\s€/)).toBeTruthy();
+    // The booking carries the guest's language, for the e-mails they will get.
+    fill(s, { Nome: 'Rui Sousa', 'E-mail': 'rui@example.com' });
+    fireEvent.click(s.ui.getByRole('button', { name: 'Reservar' }));
+    await waitFor(() => expect(s.outing.requests.at(-1)!.method).toBe('POST'));
+    expect(s.outing.requests.at(-1)!.body).toMatchObject({ locale: 'pt', customerName: 'Rui Sousa' });
   });
 
   it('follows the browser’s languages without data-locale, and falls back to English', async () => {

@@ -42,6 +42,8 @@ describe('booking through the widget', () => {
       participants: 3,
       customerName: 'Ana Lima',
       customerEmail: 'ana@example.com',
+      // The guest's language, for their e-mails.
+      locale: 'en',
       website: '',
     });
     expect(post.headers['X-Outing-Key']).toBe('opk_test');

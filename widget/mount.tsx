@@ -3,6 +3,7 @@
  * @jsx h
  * @jsxFrag Fragment
  */
+import type { Locale } from '../shared/index.js';
 import { h, render } from 'preact';
 import { effect } from './state/signals.js';
 import { createApi } from './api.js';
@@ -69,6 +70,8 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     api: createApi({ base: options.api ?? data['api'] ?? defaultApi, key: key ?? '', signal: controller.signal }),
     experienceId: experienceId || undefined,
     onBooked: (detail) => host.dispatchEvent(new CustomEvent('outing:booked', { detail, bubbles: true, composed: true })),
+    // The catalogs are the contract's languages: the primary subtag names one.
+    lang: tag.slice(0, 2) as Locale,
   });
   const w: Widget = { model, t, fmt: createFormats(tag), locale: tag };
 

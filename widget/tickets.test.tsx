@@ -67,6 +67,7 @@ describe('tickets of an experience with price categories', () => {
       ],
       customerName: 'Ana Lima',
       customerEmail: 'ana@example.com',
+      locale: 'en',
       website: '',
     });
     const summary = s.root.querySelector('.summary')!;

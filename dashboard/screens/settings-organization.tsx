@@ -19,7 +19,7 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
   const s = m.settings;
   const o = s.org.value;
   if (!o) return null;
-  const d = s.orgDraft.value ?? { ...o, phone: o.phone ?? '' };
+  const d = s.orgDraft.value ?? { ...o, phone: o.phone ?? '', cancellationCutoffHours: String(o.cancellationCutoffHours) };
   const f = s.form('organization');
   const p = { idPrefix: 'org-' };
   const field = fieldOf(f, 'org-');
@@ -32,6 +32,8 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
       timezone: v.value('timezone'),
       currency: v.value('currency'),
       onlinePayments: v.checked('onlinePayments'),
+      cancellationCutoffHours: v.value('cancellationCutoffHours'),
+      guestSelfService: v.checked('guestSelfService'),
     });
   };
   return (
@@ -65,6 +67,19 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
         checked={d.onlinePayments}
         error={f.fields['onlinePayments']}
       />
+      <Checkbox
+        {...p}
+        name="guestSelfService"
+        label="Guests may cancel or change their bookings themselves"
+        hint="From the link in their e-mails, until the cutoff below."
+        checked={d.guestSelfService}
+        error={f.fields['guestSelfService']}
+      />
+      {field('cancellationCutoffHours', 'Cancellation cutoff', {
+        value: d.cancellationCutoffHours,
+        type: 'number',
+        hint: 'Hours before the start after which guests can no longer cancel or change on their own (0 to 720).',
+      })}
       <button class="primary" type="submit" aria-disabled={f.busy ? 'true' : undefined}>
         {f.busy ? 'Saving…' : 'Save changes'}
       </button>

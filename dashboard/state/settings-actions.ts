@@ -63,6 +63,9 @@ export interface OrganizationDraft {
   timezone: string;
   currency: string;
   onlinePayments: boolean;
+  /** As typed: a whole number of hours is sent as a number, anything else as typed for the server to refuse. */
+  cancellationCutoffHours: string;
+  guestSelfService: boolean;
 }
 
 const path = (...parts: string[]) => `/v1/${parts.map(encodeURIComponent).join('/')}`;
@@ -111,6 +114,8 @@ export function settingsActions(core: SettingsCore) {
       const o = core.org.peek();
       if (!o) return;
       const phone = draft.phone.trim() || null;
+      const typed = draft.cancellationCutoffHours.trim();
+      const cutoff = /^\d{1,4}$/.test(typed) ? Number(typed) : typed;
       const patch = {
         ...(draft.name !== o.name && { name: draft.name }),
         ...(draft.email !== o.email && { email: draft.email.trim() }),
@@ -118,6 +123,8 @@ export function settingsActions(core: SettingsCore) {
         ...(draft.timezone !== o.timezone && { timezone: draft.timezone }),
         ...(draft.currency !== o.currency && { currency: draft.currency }),
         ...(draft.onlinePayments !== o.onlinePayments && { onlinePayments: draft.onlinePayments }),
+        ...(cutoff !== o.cancellationCutoffHours && { cancellationCutoffHours: cutoff }),
+        ...(draft.guestSelfService !== o.guestSelfService && { guestSelfService: draft.guestSelfService }),
       };
       if (!Object.keys(patch).length) {
         notice.value = 'Nothing to save: no field has changed.';

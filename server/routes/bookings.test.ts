@@ -142,6 +142,7 @@ describe('POST /v1/bookings', () => {
       currency: 'EUR',
       source: 'API',
       metadata: { ref: 'A-1' },
+      locale: 'en',
       cancellationReason: null,
       cancelledAt: null,
       holdExpiresAt: null,
@@ -845,5 +846,25 @@ describe('the booking lifecycle seen from outside', () => {
     expectData(await cancel(b.id), Booking);
     expect(await slot(S1)).toMatchObject({ booked: 0, remaining: 10 });
     expect(expectData(await t.request('GET', `/v1/customers/${b.customerId}`), Customer)).toMatchObject({ bookingCount: 1, totalSpent: '0.00' });
+  });
+});
+
+describe('the guest’s language', () => {
+  it('is en by default, taken on create and PATCH, reported in changes, and refused when unknown', async () => {
+    const plain = await book();
+    expect(plain.locale).toBe('en');
+    const pt = await book({ locale: 'pt', customerEmail: 'rui@example.com' });
+    expect(pt.locale).toBe('pt');
+    expectValidationError(await post(bookingBody({ locale: 'fr' })), 'locale');
+    const changed = expectData(await patch(plain.id, { locale: 'pt' }), Booking);
+    expect(changed.locale).toBe('pt');
+    const updated = (await events()).find((e) => e.event === 'BOOKING_UPDATED')!;
+    expect(updated.data.changes).toEqual({ locale: { from: 'en', to: 'pt' } });
+    expectValidationError(await patch(plain.id, { locale: 'EN' }), 'locale');
+    // The widget sends its language on /public/v1.
+    const res = await t.request('POST', '/public/v1/bookings', { key: t.publishableKey, body: { ...bookingBody({ customerEmail: 'w@example.com' }), locale: 'pt' } });
+    expect(res.status).toBe(201);
+    const widget = expectData(await t.request('GET', `/v1/bookings/${(res.body as { data: { bookingNumber: string } }).data.bookingNumber}`), Booking);
+    expect(widget.locale).toBe('pt');
   });
 });

@@ -25,11 +25,13 @@ describe('organization', () => {
       timezone: 'Europe/Lisbon',
       currency: 'EUR',
       onlinePayments: false,
+      cancellationCutoffHours: 24,
+      guestSelfService: true,
       createdAt: '2026-03-01T09:00:00.000Z',
       updatedAt: '2026-03-01T09:00:00.000Z',
     });
     expect(Object.keys(org).sort()).toEqual(
-      ['id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'createdAt', 'updatedAt'].sort(),
+      ['id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService', 'createdAt', 'updatedAt'].sort(),
     );
   });
 
@@ -42,7 +44,16 @@ describe('organization', () => {
   it('changes every field and returns the updated record', async () => {
     clock.advance(60_000);
     const updated = expectData(
-      await patch({ name: 'Lisbon Walks & Talks', email: 'team@lw.example', phone: '+351 21 000 0000', timezone: 'America/New_York', currency: 'USD', onlinePayments: true }),
+      await patch({
+        name: 'Lisbon Walks & Talks',
+        email: 'team@lw.example',
+        phone: '+351 21 000 0000',
+        timezone: 'America/New_York',
+        currency: 'USD',
+        onlinePayments: true,
+        cancellationCutoffHours: 48,
+        guestSelfService: false,
+      }),
       Organization,
     );
     expect(updated).toMatchObject({
@@ -53,6 +64,8 @@ describe('organization', () => {
       timezone: 'America/New_York',
       currency: 'USD',
       onlinePayments: true,
+      cancellationCutoffHours: 48,
+      guestSelfService: false,
       createdAt: '2026-03-01T09:00:00.000Z',
       updatedAt: '2026-03-01T09:01:00.000Z',
     });
@@ -74,6 +87,10 @@ describe('organization', () => {
     expectData(await patch({ phone: '1'.repeat(40) }), Organization);
     expectValidationError(await patch({ phone: '1'.repeat(41) }), 'phone');
     expectValidationError(await patch({ phone: 351 }), 'phone');
+    expectValidationError(await patch({ cancellationCutoffHours: -1 }), 'cancellationCutoffHours');
+    expectValidationError(await patch({ cancellationCutoffHours: 721 }), 'cancellationCutoffHours');
+    expectValidationError(await patch({ cancellationCutoffHours: 1.5 }), 'cancellationCutoffHours');
+    expectValidationError(await patch({ guestSelfService: 'yes' }), 'guestSelfService');
   });
 
   it('accepts IANA time zones the runtime knows and refuses others', async () => {

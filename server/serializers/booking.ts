@@ -28,6 +28,7 @@ export function serializeBooking(b: BookingView): Booking {
     currency: b.currency,
     source: b.source,
     metadata: JSON.parse(b.metadata) as Record<string, string>,
+    locale: b.locale ?? 'en',
     cancellationReason: b.cancellationReason,
     cancelledAt: isoOrNull(b.cancelledAt),
     holdExpiresAt: isoOrNull(b.holdExpiresAt),

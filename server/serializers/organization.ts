@@ -11,6 +11,8 @@ export function serializeOrganization(row: OrganizationRow): Organization {
     timezone: row.timezone,
     currency: row.currency,
     onlinePayments: row.onlinePayments === 1,
+    cancellationCutoffHours: row.cancellationCutoffHours,
+    guestSelfService: row.guestSelfService === 1,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

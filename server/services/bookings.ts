@@ -165,6 +165,7 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
       currency: org.currency,
       source: options.source,
       metadata: JSON.stringify(input.metadata ?? {}),
+      locale: input.locale ?? null,
       cancellationReason: null,
       cancelledAt: null,
       holdExpiresAt: options.holdExpiresAt ?? null,
@@ -195,6 +196,7 @@ function normalizePatch(patch: BookingPatch) {
     email: patch.customerEmail ?? patch.guestEmail,
     phone: patch.customerPhone !== undefined ? patch.customerPhone : patch.guestPhone,
     metadata: patch.metadata,
+    locale: patch.locale,
     checkedIn: patch.checkedIn,
   };
 }
@@ -219,6 +221,7 @@ function changesBetween(before: BookingRow, after: BookingRow): Changes {
   note('customerId', before.customerId, after.customerId);
   note('metadata', JSON.parse(before.metadata), JSON.parse(after.metadata));
   note('checkedInAt', isoOrNull(before.checkedInAt), isoOrNull(after.checkedInAt));
+  note('locale', before.locale ?? 'en', after.locale ?? 'en');
   return changes;
 }
 
@@ -316,6 +319,7 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
     const org = getOrganization(store, orgId);
     let next: BookingRow = { ...before };
     if (p.metadata !== undefined) next.metadata = JSON.stringify(p.metadata);
+    if (p.locale !== undefined) next.locale = p.locale;
 
     const start = p.startTime === undefined ? before.slotStart : Date.parse(p.startTime);
     const exp = experienceFor(store, orgId, before.experienceId);

@@ -29,6 +29,8 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
       timezone: input.timezone,
       currency: input.currency,
       onlinePayments: 0,
+      cancellationCutoffHours: 24,
+      guestSelfService: 1,
       createdAt: now,
       updatedAt: now,
     };
@@ -63,6 +65,8 @@ export function updateOrganization(store: Store, orgId: string, patch: Organizat
       timezone: patch.timezone ?? current.timezone,
       currency: patch.currency ?? current.currency,
       onlinePayments: patch.onlinePayments === undefined ? current.onlinePayments : patch.onlinePayments ? 1 : 0,
+      cancellationCutoffHours: patch.cancellationCutoffHours ?? current.cancellationCutoffHours,
+      guestSelfService: patch.guestSelfService === undefined ? current.guestSelfService : patch.guestSelfService ? 1 : 0,
       updatedAt: now,
     };
     store.updateOrganization(next);

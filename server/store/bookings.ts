@@ -32,6 +32,8 @@ export interface BookingRow {
   places: number | null;
   /** What the tickets cost, in cents; null: unitPrice × participants. */
   totalCents: number | null;
+  /** The guest's language (migration 008); null is English. */
+  locale: 'en' | 'pt' | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -56,7 +58,7 @@ const COLUMNS = `b.id, b.org_id AS orgId, b.booking_number AS bookingNumber, b.e
   b.unit_price AS unitPrice, b.currency, b.source, b.metadata, b.cancellation_reason AS cancellationReason,
   b.cancelled_at AS cancelledAt, b.hold_expires_at AS holdExpiresAt, b.checkout_session_id AS checkoutSessionId,
   b.checkout_url AS checkoutUrl, b.sequence, b.checked_in_at AS checkedInAt, b.tickets, b.places, b.total_cents AS totalCents,
-  b.created_at AS createdAt, b.updated_at AS updatedAt, e.name AS experienceName`;
+  b.locale, b.created_at AS createdAt, b.updated_at AS updatedAt, e.name AS experienceName`;
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
 
 /** The columns of COLUMNS as a row of values: a page of a list is read raw and shaped here, since
@@ -64,11 +66,11 @@ const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
 const RAW_COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_id, b.slot_start, b.slot_end, b.status,
   b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
-  b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents`;
+  b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale`;
 type RawBooking = [
   string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
   string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
-  number, number, string, number | null, string | null, number | null, number | null,
+  number, number, string, number | null, string | null, number | null, number | null, BookingRow['locale'],
 ];
 function viewOf(r: RawBooking): BookingView {
   return {
@@ -76,7 +78,7 @@ function viewOf(r: RawBooking): BookingView {
     status: r[7], guestName: r[8], guestEmail: r[9], guestPhone: r[10], participants: r[11], unitPrice: r[12],
     currency: r[13], source: r[14], metadata: r[15], cancellationReason: r[16], cancelledAt: r[17], holdExpiresAt: r[18],
     checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24], checkedInAt: r[25],
-    tickets: r[26], places: r[27], totalCents: r[28],
+    tickets: r[26], places: r[27], totalCents: r[28], locale: r[29],
   };
 }
 
@@ -94,17 +96,17 @@ export function bookingStore(db: Db) {
   const insert = db.prepare(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id,
     slot_start, slot_end, status, guest_name, guest_email, guest_phone, participants, unit_price, currency, source,
     metadata, cancellation_reason, cancelled_at, hold_expires_at, checkout_session_id, checkout_url, sequence,
-    checked_in_at, tickets, places, total_cents, created_at, updated_at)
+    checked_in_at, tickets, places, total_cents, locale, created_at, updated_at)
     VALUES (@id, @orgId, @bookingNumber, @experienceId, @customerId, @slotStart, @slotEnd, @status, @guestName,
     @guestEmail, @guestPhone, @participants, @unitPrice, @currency, @source, @metadata, @cancellationReason,
     @cancelledAt, @holdExpiresAt, @checkoutSessionId, @checkoutUrl, @sequence, @checkedInAt, @tickets, @places,
-    @totalCents, @createdAt, @updatedAt)`);
+    @totalCents, @locale, @createdAt, @updatedAt)`);
   const update = db.prepare(`UPDATE bookings SET customer_id = @customerId, slot_start = @slotStart,
     slot_end = @slotEnd, status = @status, guest_name = @guestName, guest_email = @guestEmail,
     guest_phone = @guestPhone, participants = @participants, metadata = @metadata,
     cancellation_reason = @cancellationReason, cancelled_at = @cancelledAt, hold_expires_at = @holdExpiresAt,
     checkout_session_id = @checkoutSessionId, checkout_url = @checkoutUrl, sequence = @sequence,
-    checked_in_at = @checkedInAt, tickets = @tickets, places = @places, total_cents = @totalCents,
+    checked_in_at = @checkedInAt, tickets = @tickets, places = @places, total_cents = @totalCents, locale = @locale,
     updated_at = @updatedAt WHERE id = @id`);
   const byId = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.id = ?`);
   const byNumber = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.booking_number = ?`);

@@ -27,7 +27,7 @@ function world() {
   const orgs = ['org_a', 'org_b'];
   const experiences: Record<string, string[]> = {};
   for (const orgId of orgs) {
-    store.insertOrganization({ id: orgId, name: orgId, email: `${orgId}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: 0, createdAt: T0, updatedAt: T0 });
+    store.insertOrganization({ id: orgId, name: orgId, email: `${orgId}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
     experiences[orgId] = [1, 2, 3].map((k) => {
       const id = `exp_${orgId}_${k}`;
       store.insertExperience({
@@ -49,7 +49,7 @@ function booking(orgId: string, n: number, experienceId: string, customerId: str
     id: `bk_${orgId}_${n}`, orgId, bookingNumber: `BK-${orgId.slice(-1).toUpperCase()}${String(n).padStart(7, '0')}`, experienceId, customerId,
     slotStart, slotEnd: slotStart + 3_600_000, status, guestName: `Guest ${n}`, guestEmail: `g${n}@example.com`, guestPhone: null,
     participants: 1 + (n % 3), unitPrice: 1000, currency: 'EUR', source: 'API', metadata: '{}', cancellationReason: null, cancelledAt: null,
-    holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, createdAt: T0 + n, updatedAt: T0 + n,
+    holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, createdAt: T0 + n, updatedAt: T0 + n,
   };
 }
 
@@ -186,7 +186,7 @@ describe('list counters (migration 003)', () => {
     const db = openDatabase(':memory:');
     migrate(db);
     const store = createStore(db);
-    store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, createdAt: T0, updatedAt: T0 });
+    store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
     store.insertExperience({
       id: 'exp_a', orgId: 'org_a', name: 'a', description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
       minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,

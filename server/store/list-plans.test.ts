@@ -51,7 +51,7 @@ describe('list query plans', () => {
     spy = capture(db);
     store = createStore(db);
     prepared = spy.take();
-    store.insertOrganization({ id: ORG, name: 'P', email: 'p@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, createdAt: 0, updatedAt: 0 });
+    store.insertOrganization({ id: ORG, name: 'P', email: 'p@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: 0, updatedAt: 0 });
   });
   afterEach(() => store.close());
 
@@ -128,7 +128,7 @@ describe('list query plans', () => {
           slotStart: DAY + (n % 37) * 3_600_000, slotEnd: DAY + (n % 37) * 3_600_000 + 1, status: n % 7 === 0 ? 'CANCELLED' : 'CONFIRMED',
           guestName: 'G', guestEmail: 'g@example.com', guestPhone: null, participants: 1, unitPrice: 100, currency: 'EUR', source: 'API',
           metadata: '{}', cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null,
-          sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, createdAt: n % 5, updatedAt: 0,
+          sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, createdAt: n % 5, updatedAt: 0,
         });
       }
     });

@@ -8,20 +8,24 @@ export interface OrganizationRow {
   timezone: string;
   currency: string;
   onlinePayments: number;
+  cancellationCutoffHours: number;
+  guestSelfService: number;
   createdAt: number;
   updatedAt: number;
 }
 
 const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS onlinePayments,
-  created_at AS createdAt, updated_at AS updatedAt`;
+  cancellation_cutoff_hours AS cancellationCutoffHours, guest_self_service AS guestSelfService, created_at AS createdAt, updated_at AS updatedAt`;
 
 export function organizationStore(db: Db) {
   const insert = db.prepare(`INSERT INTO organizations
-    (id, name, email, phone, timezone, currency, online_payments, created_at, updated_at)
-    VALUES (@id, @name, @email, @phone, @timezone, @currency, @onlinePayments, @createdAt, @updatedAt)`);
+    (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service, created_at, updated_at)
+    VALUES (@id, @name, @email, @phone, @timezone, @currency, @onlinePayments, @cancellationCutoffHours, @guestSelfService,
+    @createdAt, @updatedAt)`);
   const get = db.prepare(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`);
   const update = db.prepare(`UPDATE organizations SET name = @name, email = @email, phone = @phone,
-    timezone = @timezone, currency = @currency, online_payments = @onlinePayments, updated_at = @updatedAt
+    timezone = @timezone, currency = @currency, online_payments = @onlinePayments,
+    cancellation_cutoff_hours = @cancellationCutoffHours, guest_self_service = @guestSelfService, updated_at = @updatedAt
     WHERE id = @id`);
   const count = db.prepare('SELECT count(*) AS n FROM organizations');
 

@@ -52,6 +52,7 @@ export function insertBookingRow(
     tickets: null,
     places: null,
     totalCents: null,
+    locale: null,
     createdAt: now,
     updatedAt: now,
     ...input,

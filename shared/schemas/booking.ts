@@ -58,6 +58,11 @@ export const TicketsInput = z
   })
   .describe("Required for an experience with price categories (one entry per category); refused for one without");
 
+/** The languages guests read Outing's messages and pages in. */
+export const LOCALES = ['en', 'pt'] as const;
+export const Locale = z.enum(LOCALES).describe('The language of the guest’s e-mails and pages');
+export type Locale = z.infer<typeof Locale>;
+
 /** A ticket as the booking keeps it: the category's name, type and price as they were when booked. */
 export const Ticket = z.object({
   categoryId: z.string(),
@@ -81,6 +86,7 @@ const bookingCreateFields = {
   customerName: guestFields.customerName,
   customerEmail: guestFields.customerEmail,
   customerPhone: guestFields.customerPhone.optional(),
+  locale: Locale.optional().describe('Default en; the widget sends its own language'),
 };
 
 function participantsOrTickets(b: { participants?: number | undefined; tickets?: TicketInput[] | undefined }, ctx: z.RefinementCtx) {
@@ -123,6 +129,7 @@ export const BookingPatch = z
     customerPhone: guestFields.customerPhone,
     guestPhone: guestFields.customerPhone,
     metadata: Metadata,
+    locale: Locale,
     checkedIn: z.boolean().describe('true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only.'),
   })
   .partial()
@@ -161,6 +168,7 @@ export const Booking = z.object({
   currency: z.string(),
   source: z.enum(BOOKING_SOURCES),
   metadata: z.record(z.string(), z.string()),
+  locale: Locale,
   cancellationReason: z.string().nullable(),
   cancelledAt: Instant.nullable(),
   holdExpiresAt: Instant.nullable(),

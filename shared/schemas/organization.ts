@@ -22,6 +22,8 @@ export const Organization = z.object({
   timezone: z.string(),
   currency: z.string(),
   onlinePayments: z.boolean(),
+  cancellationCutoffHours: z.int().describe('Guests may cancel or change a booking on their own until this many hours before it starts'),
+  guestSelfService: z.boolean().describe('Whether guests may cancel or change their bookings on their own at all'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -35,6 +37,8 @@ export const OrganizationPatch = z
     timezone: TimeZone,
     currency: CurrencyCode,
     onlinePayments: z.boolean(),
+    cancellationCutoffHours: z.int().min(0).max(720),
+    guestSelfService: z.boolean(),
   })
   .partial()
   .refine((o) => Object.keys(o).length > 0, { message: 'Send at least one field to change' });

@@ -1,5 +1,5 @@
 /** Choosing a time, the party and the guest's details, and booking it (shared/schemas/booking.ts). */
-import type { PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
+import type { Locale, PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
 import { ApiError, newIdempotencyKey } from '../api.js';
 import type { OutingApi } from '../api.js';
 import type { Slot } from './availability.js';
@@ -51,6 +51,7 @@ export function createBookingActions(
   api: OutingApi,
   refreshAfterSlotTaken: () => Promise<void>,
   onBooked?: (detail: BookedDetail) => void,
+  lang?: Locale,
 ) {
   // The key of the submission whose outcome is unknown, reused while its body stays the same.
   let attempt: { body: string; key: string } | null = null;
@@ -111,6 +112,7 @@ export function createBookingActions(
       customerName: name.trim(),
       customerEmail: email.trim(),
       ...(phone.trim() ? { customerPhone: phone.trim() } : {}),
+      ...(lang ? { locale: lang } : {}),
       website,
     };
   }

@@ -3,6 +3,7 @@
  * Components never fetch; every call to Outing starts here (STYLE: state in signals with actions).
  */
 import type { OutingApi } from '../api.js';
+import type { Locale } from '../../shared/index.js';
 import { createBookingActions } from './booking-actions.js';
 import type { BookedDetail } from './booking-actions.js';
 import { createCalendarActions, go } from './calendar-actions.js';
@@ -18,16 +19,18 @@ export interface ModelOptions {
   /** A pinned experience (`data-experience`): no list step. */
   experienceId?: string;
   onBooked?: (detail: BookedDetail) => void;
+  /** The language the guest reads, sent with the booking for its e-mails. */
+  lang?: Locale;
   /** The clock, for tests. */
   now?: () => Date;
 }
 
 export type BookingModel = ReturnType<typeof createBookingModel>;
 
-export function createBookingModel({ api, experienceId, onBooked, now = () => new Date() }: ModelOptions) {
+export function createBookingModel({ api, experienceId, onBooked, lang, now = () => new Date() }: ModelOptions) {
   const s = createBookingState(experienceId, now);
   const calendar = createCalendarActions(s, api);
-  const booking = createBookingActions(s, api, calendar.refreshAfterSlotTaken, onBooked);
+  const booking = createBookingActions(s, api, calendar.refreshAfterSlotTaken, onBooked, lang);
   const payment = createPaymentActions(s, api, calendar.loadExperience, booking.show);
 
   function back(): void {

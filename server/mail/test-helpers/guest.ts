@@ -36,6 +36,7 @@ export function bookingView(overrides: Partial<BookingView> = {}): BookingView {
     tickets: null,
     places: null,
     totalCents: null,
+    locale: null,
     createdAt: Date.parse('2027-06-01T12:00:00Z'),
     updatedAt: Date.parse('2027-06-01T12:00:00Z'),
     experienceName: 'Alfama Walk',
