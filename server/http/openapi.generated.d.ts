@@ -1015,6 +1015,10 @@ export interface components {
             timezone: string;
             currency: string;
             onlinePayments: boolean;
+            /** @description Guests may cancel or change a booking on their own until this many hours before it starts */
+            cancellationCutoffHours: number;
+            /** @description Whether guests may cancel or change their bookings on their own at all */
+            guestSelfService: boolean;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1037,6 +1041,8 @@ export interface components {
             /** @description ISO 4217 code with two decimal places */
             currency?: string;
             onlinePayments?: boolean;
+            cancellationCutoffHours?: number;
+            guestSelfService?: boolean;
         };
         /** @description A bookable tour or activity with its weekly schedule. */
         Experience: {
@@ -1279,6 +1285,11 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            locale: "en" | "pt";
             cancellationReason: string | null;
             /**
              * Format: date-time
@@ -1355,6 +1366,11 @@ export interface components {
             /** Format: email */
             customerEmail: string;
             customerPhone?: string | null;
+            /**
+             * @description Default en; the widget sends its own language
+             * @enum {string}
+             */
+            locale?: "en" | "pt";
             metadata?: components["schemas"]["Metadata"];
         };
         /** @description Up to 20 string values; keys ≤ 40 chars, values ≤ 500 chars */
@@ -1389,6 +1405,11 @@ export interface components {
             customerPhone?: string | null;
             guestPhone?: string | null;
             metadata?: components["schemas"]["Metadata"];
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            locale?: "en" | "pt";
             /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. */
             checkedIn?: boolean;
         };
@@ -1588,6 +1609,11 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            locale: "en" | "pt";
             cancellationReason: string | null;
             /**
              * Format: date-time
@@ -2006,6 +2032,11 @@ export interface components {
             /** Format: email */
             customerEmail: string;
             customerPhone?: string | null;
+            /**
+             * @description Default en; the widget sends its own language
+             * @enum {string}
+             */
+            locale?: "en" | "pt";
             /** @description Honeypot: must be absent or empty */
             website?: string;
         };
@@ -2256,6 +2287,8 @@ export interface operations {
                      *         "timezone": "Europe/Lisbon",
                      *         "currency": "EUR",
                      *         "onlinePayments": false,
+                     *         "cancellationCutoffHours": 24,
+                     *         "guestSelfService": true,
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -2314,6 +2347,8 @@ export interface operations {
                      *         "timezone": "Europe/Lisbon",
                      *         "currency": "EUR",
                      *         "onlinePayments": false,
+                     *         "cancellationCutoffHours": 24,
+                     *         "guestSelfService": true,
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -2910,6 +2945,7 @@ export interface operations {
                      *           "metadata": {
                      *             "channel": "front-desk"
                      *           },
+                     *           "locale": "en",
                      *           "cancellationReason": null,
                      *           "cancelledAt": null,
                      *           "holdExpiresAt": null,
@@ -3013,6 +3049,7 @@ export interface operations {
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
+                     *         "locale": "en",
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
@@ -3094,6 +3131,7 @@ export interface operations {
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
+                     *         "locale": "en",
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
@@ -3180,6 +3218,7 @@ export interface operations {
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
+                     *         "locale": "en",
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
@@ -3269,6 +3308,7 @@ export interface operations {
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
+                     *         "locale": "en",
                      *         "cancellationReason": null,
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
@@ -3429,6 +3469,7 @@ export interface operations {
                      *             "metadata": {
                      *               "channel": "front-desk"
                      *             },
+                     *             "locale": "en",
                      *             "cancellationReason": null,
                      *             "cancelledAt": null,
                      *             "holdExpiresAt": null,
@@ -4081,6 +4122,7 @@ export interface operations {
                      *               "metadata": {
                      *                 "channel": "front-desk"
                      *               },
+                     *               "locale": "en",
                      *               "cancellationReason": null,
                      *               "cancelledAt": null,
                      *               "holdExpiresAt": null,
@@ -6161,6 +6203,7 @@ export interface operations {
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
+                 *           "locale": "en",
                  *           "cancellationReason": null,
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
@@ -6251,6 +6294,7 @@ export interface operations {
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
+                 *           "locale": "en",
                  *           "cancellationReason": null,
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
@@ -6347,6 +6391,7 @@ export interface operations {
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
+                 *           "locale": "en",
                  *           "cancellationReason": "Guest is ill",
                  *           "cancelledAt": "2026-06-05T17:20:00.000Z",
                  *           "holdExpiresAt": null,
@@ -6437,6 +6482,7 @@ export interface operations {
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
+                 *           "locale": "en",
                  *           "cancellationReason": null,
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
@@ -6535,6 +6581,7 @@ export interface operations {
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
+                 *           "locale": "en",
                  *           "cancellationReason": null,
                  *           "cancelledAt": "2026-06-01T10:45:42.120Z",
                  *           "holdExpiresAt": null,
