@@ -9,8 +9,8 @@ import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.
 useDashboardTests();
 
 /**
- * Fields of the record that these screens do not edit yet (price categories, section 14), spread in
- * so that the fixtures fit the Experience type with or without them.
+ * The fixtures' experiences have no price categories: they book by participants at their price
+ * (docs/price-categories.md).
  */
 const later = { priceCategories: [] };
 

@@ -1,4 +1,4 @@
-// One e-mail to a booking's guest (SPEC §15 "Messages"), composed from data alone: no clock, no
+// One e-mail to a booking's guest, composed from data alone: no clock, no
 // database, no network. The worker that sends it stores nothing here but what comes out.
 //
 // Guest names, experience names and the organization's words are strangers' text: in HTML every one

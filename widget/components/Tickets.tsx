@@ -9,7 +9,7 @@ import { Stepper } from './Stepper.js';
 import type { Props } from './widget.js';
 
 /**
- * The party of an experience with price categories (SPEC §14): a quantity per category with its
+ * The party of an experience with price categories (docs/price-categories.md): a quantity per category with its
  * name, price and ages, then the running total. The total and the note about places sit in a
  * polite live region, so a screen reader hears them change as the quantities do.
  */

@@ -50,7 +50,7 @@ export const tram: PublicExperience = {
   priceCategories: [],
 };
 
-/** Sold in price categories (SPEC §14): an infant on a lap takes no place. */
+/** Sold in price categories (docs/price-categories.md): an infant on a lap takes no place. */
 export const family: PublicExperience = {
   id: 'exp_family',
   name: 'Family Tile Workshop',

@@ -1,4 +1,4 @@
--- What guests may do on their own (section 15): cancel or change a booking up to a number of hours
+-- What guests may do on their own: cancel or change a booking up to a number of hours
 -- before it starts, if the organization allows it at all. Defaults: 24 hours, allowed.
 ALTER TABLE organizations ADD COLUMN cancellation_cutoff_hours INTEGER NOT NULL DEFAULT 24
   CHECK (cancellation_cutoff_hours BETWEEN 0 AND 720);
