@@ -107,6 +107,16 @@ function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: st
   }
 }
 
+/** Refuses arguments past the `expected` ones a command takes. */
+function noMoreArguments(positionals: readonly string[], expected = 0): void {
+  if (positionals.length > expected) throw new CliError(`Unexpected argument: ${positionals[expected]}`);
+}
+
+/** The organization a command names, which must exist. */
+function requireOrganization(store: Store, orgId: string): void {
+  if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+}
+
 function required(value: string | boolean | undefined, flag: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new CliError(`${flag} is required`);
   return value;
@@ -133,7 +143,7 @@ function init(args: string[]): void {
     currency: { type: 'string' },
     db: { type: 'string' },
   });
-  if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+  noMoreArguments(positionals);
   const name = required(values.name, '--name').trim();
   if (name.length > 200) throw new CliError('--name must be at most 200 characters');
   const email = required(values.email, '--email').trim();
@@ -180,7 +190,7 @@ function keys(args: string[]): void {
       publishable: { type: 'boolean' },
       db: { type: 'string' },
     });
-    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
     const name = required(values.name, '--name').trim();
     if (name.length > 200) throw new CliError('--name must be at most 200 characters');
@@ -189,7 +199,7 @@ function keys(args: string[]): void {
     const scopes = typeof values.scopes === 'string' ? parseScopes(values.scopes) : undefined;
     const config = loadConfig(process.env, { db: values.db });
     const key = withStore(config, (store) => {
-      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      requireOrganization(store, orgId);
       return issueApiKey(store, { orgId, scopes: ['*'], actor: CLI }, { name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
     });
     process.stderr.write('The key is shown only now: store it safely.\n');
@@ -199,11 +209,11 @@ function keys(args: string[]): void {
   }
   if (action === 'list') {
     const { values, positionals } = parse(rest, { org: { type: 'string' }, db: { type: 'string' } });
-    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
     const config = loadConfig(process.env, { db: values.db });
     const data = withStore(config, (store) => {
-      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      requireOrganization(store, orgId);
       return store.listApiKeys(orgId).map(serializeApiKey);
     });
     printJson({ data });
@@ -213,7 +223,7 @@ function keys(args: string[]): void {
     const { values, positionals } = parse(rest, { db: { type: 'string' } });
     const keyId = positionals[0];
     if (!keyId) throw new CliError('keys revoke needs a KEY_ID');
-    if (positionals.length > 1) throw new CliError(`Unexpected argument: ${positionals[1]}`);
+    noMoreArguments(positionals, 1);
     const config = loadConfig(process.env, { db: values.db });
     const revoked = withStore(config, (store) => {
       const row = idPattern('apiKey').test(keyId) ? store.getApiKey(keyId) : undefined;
@@ -237,7 +247,7 @@ function users(args: string[]): void {
       role: { type: 'string' },
       db: { type: 'string' },
     });
-    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
     const email = required(values.email, '--email').trim();
     if (!Email.safeParse(email).success) throw new CliError(`--email is not an e-mail address: ${email}`);
@@ -247,7 +257,7 @@ function users(args: string[]): void {
     if (!(ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}: ${role}`);
     const config = loadConfig(process.env, { db: values.db });
     const done = withStore(config, (store) => {
-      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      requireOrganization(store, orgId);
       return createUser(store, orgId, CLI, { email, name, role: role as Role }, config.publicUrl, Date.now());
     });
     process.stderr.write(`User ${done.user.id} created. Send them the setup link (valid 72 hours, shown only now).\n`);
@@ -256,11 +266,11 @@ function users(args: string[]): void {
   }
   if (action === 'list') {
     const { values, positionals } = parse(rest, { org: { type: 'string' }, db: { type: 'string' } });
-    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
     const config = loadConfig(process.env, { db: values.db });
     const data = withStore(config, (store) => {
-      if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+      requireOrganization(store, orgId);
       return listUsers(store, orgId).map(serializeUser);
     });
     printJson({ data });
@@ -268,7 +278,7 @@ function users(args: string[]): void {
   }
   if (action === 'reset') {
     const { values, positionals } = parse(rest, { email: { type: 'string' }, db: { type: 'string' } });
-    if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+    noMoreArguments(positionals);
     const email = required(values.email, '--email').trim();
     const config = loadConfig(process.env, { db: values.db });
     const done = withStore(config, (store) => {
@@ -286,7 +296,7 @@ async function backup(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { db: { type: 'string' } });
   const file = positionals[0];
   if (!file) throw new CliError('backup needs a FILE');
-  if (positionals.length > 1) throw new CliError(`Unexpected argument: ${positionals[1]}`);
+  noMoreArguments(positionals, 1);
   const config = loadConfig(process.env, { db: values.db });
   const target = resolve(file);
   if (isDatabaseFile(target, config.databasePath)) {
@@ -324,7 +334,7 @@ function restore(args: string[]): void {
   const { values, positionals } = parse(args, { db: { type: 'string' } });
   const file = positionals[0];
   if (!file) throw new CliError('restore needs a FILE');
-  if (positionals.length > 1) throw new CliError(`Unexpected argument: ${positionals[1]}`);
+  noMoreArguments(positionals, 1);
   const config = loadConfig(process.env, { db: values.db });
   let bytes: number;
   try {
@@ -368,7 +378,7 @@ async function serve(args: string[]): Promise<void> {
     db: { type: 'string' },
     demo: { type: 'boolean' },
   });
-  if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
+  noMoreArguments(positionals);
   const config = loadConfig(process.env, {
     port: values.port,
     host: values.host,
