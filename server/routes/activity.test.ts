@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, expectData, expectError, expectList, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { everyDay, createTestApp, expectData, expectError, expectList, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { pruneExpired } from '../services/retention.js';
 import { Activity, Booking, Experience, PublicBooking, WebhookEvent } from '../../shared/index.js';
 
@@ -7,7 +7,6 @@ import { Activity, Booking, Experience, PublicBooking, WebhookEvent } from '../.
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
 const S2 = '2027-03-02T15:00:00.000Z';
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 
 let t: TestApp;
 let clock: ManualClock;

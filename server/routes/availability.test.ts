@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
+import { everyDay,
   createTestApp, expectData, expectError, expectValidationError, manualClock, type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
 import { Availability, Booking, Experience, Organization } from '../../shared/index.js';
@@ -7,7 +7,6 @@ import { Availability, Booking, Experience, Organization } from '../../shared/in
 // Monday 2027-03-01, 08:00 UTC (= 08:00 in Lisbon, which is on WET until 2027-03-28).
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 
 describe('GET /v1/availability', () => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SYSTEM } from '../domain/actor.js';
-import {
+import { everyDay, harbourCruise,
   createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp,
   type TestResponse,
 } from '../test-helpers/index.js';
@@ -15,24 +15,12 @@ const S3 = '2027-03-03T10:00:00.000Z';
 const BOOKING_NUMBER = /^BK-[0-9A-HJKMNP-TV-Z]{8}$/;
 const HOUR = 3_600_000;
 
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 
 let t: TestApp;
 let clock: ManualClock;
 let exp: Experience;
 
-async function newExperience(fields: Record<string, unknown> = {}): Promise<Experience> {
-  const body = {
-    name: 'Harbour cruise',
-    description: 'Two hours on the river',
-    duration: 120,
-    price: 4500,
-    maxParticipants: 10,
-    schedule: { weekly: everyDay(['10:00', '15:00']) },
-    ...fields,
-  };
-  return expectData(await t.request('POST', '/v1/experiences', { body }), Experience, 201);
-}
+const newExperience = (fields: Record<string, unknown> = {}): Promise<Experience> => harbourCruise(t, fields);
 
 function bookingBody(fields: Record<string, unknown> = {}) {
   return {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SYSTEM } from '../domain/actor.js';
-import {
+import { everyDay,
   createTestApp, expectData, expectError, expectList, insertBookingRow, manualClock, type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
 import { createBooking } from '../services/bookings.js';
@@ -11,7 +11,6 @@ const S1 = '2027-03-02T10:00:00.000Z';
 const S2 = '2027-03-02T15:00:00.000Z';
 const S3 = '2027-03-03T10:00:00.000Z';
 const iso = (ms: number) => new Date(ms).toISOString();
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 
 let t: TestApp;
 let clock: ManualClock;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
+import { everyDay,
   createTestApp, expectData, expectList, expectValidationError, manualClock, type TestApp,
 } from '../test-helpers/index.js';
 import { Booking, Customer, Experience } from '../../shared/index.js';
@@ -7,7 +7,6 @@ import { Booking, Customer, Experience } from '../../shared/index.js';
 // Monday 2027-03-01, 08:00 UTC; the experience runs daily at 10:00 (Lisbon = UTC in March).
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const START = '2027-03-02T10:00:00.000Z';
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 
 let t: TestApp;
 let exp: Experience;

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { everyDay, createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { Availability, Booking, CalendarFeedWithToken, DailyReport, Experience, Manifest, PublicExperience, WebhookEvent } from '../../shared/index.js';
 import { lineItemsOf } from '../services/online-checkout.js';
 
@@ -9,7 +9,6 @@ import { lineItemsOf } from '../services/online-checkout.js';
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
 const S2 = '2027-03-02T15:00:00.000Z';
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 
 const ADULT = { name: 'Adult', price: 2500, type: 'ADULT', minAge: 18 };
 const CHILD = { name: 'Child', price: 1200, type: 'CHILD', minAge: 4, maxAge: 17 };

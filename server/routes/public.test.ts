@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
+import { everyDay,
   createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp,
   type TestAppOptions,
 } from '../test-helpers/index.js';
@@ -7,7 +7,6 @@ import { Availability, Booking, Experience, PublicBooking, PublicExperience } fr
 
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 const PUBLIC_FIELDS = ['id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking', 'priceCategories'];
 
 let t: TestApp;

@@ -1,27 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, expectData, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { everyDay, harbourCruise, createTestApp, expectData, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { Booking, DailyReport, Experience, OccupancyReport } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon (WET, UTC+0, until 28 March).
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const HOUR = 3_600_000;
-const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
 
 let t: TestApp;
 let clock: ManualClock;
 
-async function newExperience(fields: Record<string, unknown> = {}): Promise<Experience> {
-  const body = {
-    name: 'Harbour cruise',
-    description: 'Two hours on the river',
-    duration: 120,
-    price: 4500,
-    maxParticipants: 10,
-    schedule: { weekly: everyDay(['10:00', '15:00']) },
-    ...fields,
-  };
-  return expectData(await t.request('POST', '/v1/experiences', { body }), Experience, 201);
-}
+const newExperience = (fields: Record<string, unknown> = {}): Promise<Experience> => harbourCruise(t, fields);
 
 let guests = 0;
 async function book(exp: Experience, startTime: string, participants = 2): Promise<Booking> {

@@ -1,4 +1,7 @@
 import { newBookingNumber, newId } from '../domain/ids.js';
+import type { TestApp } from './app.js';
+import { expectData } from './assert.js';
+import { Experience } from '../../shared/index.js';
 import type { BookingRow } from '../store/bookings.js';
 import type { Store } from '../store/index.js';
 
@@ -64,4 +67,21 @@ export function insertBookingRow(
     if (row.status !== 'CANCELLED') store.addBookedPlaces(row.experienceId, row.slotStart, row.participants);
   });
   return row;
+}
+
+/** A weekly schedule with the same start times every day. */
+export const everyDay = (times: string[]) => ({ mon: times, tue: times, wed: times, thu: times, fri: times, sat: times, sun: times });
+
+/** "Harbour cruise": ten places at 10:00 and 15:00 every day, €45.00, created through the API. */
+export async function harbourCruise(t: TestApp, fields: Record<string, unknown> = {}): Promise<Experience> {
+  const body = {
+    name: 'Harbour cruise',
+    description: 'Two hours on the river',
+    duration: 120,
+    price: 4500,
+    maxParticipants: 10,
+    schedule: { weekly: everyDay(['10:00', '15:00']) },
+    ...fields,
+  };
+  return expectData(await t.request('POST', '/v1/experiences', { body }), Experience, 201);
 }

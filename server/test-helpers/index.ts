@@ -9,7 +9,8 @@
  *   envelopes with the shared zod schemas.
  * - `runCli(args)`, `startTestServer(options?)`: the real built `outing` command (`bin/outing.js`;
  *   `npm run build:server` first); the server's URL and demo keys are parsed from its banner.
- * - `insertBookingRow(store, …)`: a booking row written directly, for tests that only need one to exist.
+ * - `insertBookingRow(store, …)`: a booking row written directly, for tests that only need one to exist;
+ *   `everyDay(times)` a weekly schedule, `harbourCruise(t, fields?)` the usual experience through the API.
  */
 export {
   createTestApp, manualClock, addOrganization,
@@ -20,4 +21,4 @@ export {
   runCli, startTestServer, cliEnv, tempDir, repoRoot, cliPath,
   type CliResult, type TestServer, type TestServerOptions, type DemoKeys,
 } from './cli.js';
-export { insertBookingRow } from './fixtures.js';
+export { insertBookingRow, everyDay, harbourCruise } from './fixtures.js';
