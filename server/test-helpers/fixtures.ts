@@ -5,6 +5,21 @@ import { Experience } from '../../shared/index.js';
 import type { BookingRow } from '../store/bookings.js';
 import type { Store } from '../store/index.js';
 
+/** The fields of a booking nobody has changed since it was made: no cancellation, hold, checkout, check-in, tickets or locale. */
+export const UNTOUCHED_BOOKING = {
+  cancellationReason: null,
+  cancelledAt: null,
+  holdExpiresAt: null,
+  checkoutSessionId: null,
+  checkoutUrl: null,
+  sequence: 0,
+  checkedInAt: null,
+  tickets: null,
+  places: null,
+  totalCents: null,
+  locale: null,
+} satisfies Partial<BookingRow>;
+
 /**
  * Writes a booking (and its customer) straight into the store, bypassing the booking rules: for
  * tests of other parts that only need "a booking exists" (CONFLICT on delete, currency changes…).
@@ -45,17 +60,7 @@ export function insertBookingRow(
     currency: 'EUR',
     source: 'API',
     metadata: '{}',
-    cancellationReason: null,
-    cancelledAt: null,
-    holdExpiresAt: null,
-    checkoutSessionId: null,
-    checkoutUrl: null,
-    sequence: 0,
-    checkedInAt: null,
-    tickets: null,
-    places: null,
-    totalCents: null,
-    locale: null,
+    ...UNTOUCHED_BOOKING,
     createdAt: now,
     updatedAt: now,
     ...input,

@@ -2,6 +2,7 @@
 import ICAL from 'ical.js';
 import type { BookingView } from '../../store/bookings.js';
 import type { GuestMessageInput } from '../compose.js';
+import { UNTOUCHED_BOOKING } from '../../test-helpers/fixtures.js';
 
 export const HOST = 'book.example.com';
 export const MANAGE_URL = 'https://book.example.com/manage#Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u';
@@ -26,17 +27,7 @@ export function bookingView(overrides: Partial<BookingView> = {}): BookingView {
     currency: 'EUR',
     source: 'WIDGET',
     metadata: '{}',
-    cancellationReason: null,
-    cancelledAt: null,
-    holdExpiresAt: null,
-    checkoutSessionId: null,
-    checkoutUrl: null,
-    sequence: 0,
-    checkedInAt: null,
-    tickets: null,
-    places: null,
-    totalCents: null,
-    locale: null,
+    ...UNTOUCHED_BOOKING,
     createdAt: Date.parse('2027-06-01T12:00:00Z'),
     updatedAt: Date.parse('2027-06-01T12:00:00Z'),
     experienceName: 'Alfama Walk',
