@@ -295,10 +295,10 @@ export function saveBookingChange(
  * booking already has keep its own name and unit price; participants change only a booking
  * without tickets.
  */
-function changedParty(exp: ExperienceRow, before: BookingRow, p: ReturnType<typeof normalizePatch>): Party {
+function changedParty(experience: () => ExperienceRow, before: BookingRow, p: ReturnType<typeof normalizePatch>): Party {
   const own = storedTicketsOf(before.tickets);
   if (p.tickets !== undefined) {
-    const offered = categoriesOf(exp.priceCategories);
+    const offered = categoriesOf(experience().priceCategories);
     if (offered.length === 0 && own.length === 0) {
       throw invalid('tickets', 'This experience has no price categories: change participants instead');
     }
@@ -322,8 +322,10 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
     if (p.locale !== undefined) next.locale = p.locale;
 
     const start = p.startTime === undefined ? before.slotStart : Date.parse(p.startTime);
-    const exp = experienceFor(store, orgId, before.experienceId);
-    const party = changedParty(exp, before, p);
+    // Read only by a change of tickets, time or party size: a check-in or a new name needs no experience.
+    let read: ExperienceRow | undefined;
+    const experience = () => (read ??= experienceFor(store, orgId, before.experienceId));
+    const party = changedParty(experience, before, p);
     const touchesMoreThanMetadata =
       (p.status !== undefined && p.status !== before.status) ||
       start !== before.slotStart ||
@@ -342,6 +344,7 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
     const grows = party.places > placesOf(before);
     const path = party.priced ? 'tickets' : 'participants';
     if (moves || grows) {
+      const exp = experience();
       assertPartySize(exp, party.places, path);
       const end = moves ? assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
