@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import type { Activity, Payment } from '../shared/index.js';
 import { ApiError, queryString, type Http, type Query } from './api.js';
-import type { BookingRecord } from './state/bookings.js';
+import type { Booking } from '../shared/index.js';
 import { session } from './test-helpers/fake-api.js';
 import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.js';
 
@@ -10,7 +10,7 @@ useDashboardTests();
 
 const NOW = '2026-11-20T10:00:00.000Z';
 
-function bookingOf(id: string, name: string, participants: number, startTime = '2026-12-01T10:00:00.000Z'): BookingRecord {
+function bookingOf(id: string, name: string, participants: number, startTime = '2026-12-01T10:00:00.000Z'): Booking {
   return {
     id,
     bookingNumber: `BK-${id.toUpperCase().replace('_', '').padEnd(8, '0').slice(0, 8)}`,

@@ -1,7 +1,8 @@
 import type { JSX } from 'preact';
 import type { TimeSlotAvailability } from '../../shared/index.js';
 import { dateIn, dateTimeIn, longDate, money, plural, timeIn } from '../format.js';
-import { fromCents, paidOf, type ActionDialog, type BookingRecord } from '../state/bookings.js';
+import type { Booking } from '../../shared/index.js';
+import { fromCents, paidOf, type ActionDialog } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import { Confirm } from './Confirm.js';
 import { Field, formOf, Select, TextArea } from './Field.js';
@@ -9,7 +10,7 @@ import { Field, formOf, Select, TextArea } from './Field.js';
 interface Props {
   m: Model;
   d: ActionDialog;
-  booking: BookingRecord;
+  booking: Booking;
   zone: string;
 }
 
@@ -224,7 +225,7 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
 const DIALOGS = { cancel: CancelDialog, time: TimeDialog, participants: ParticipantsDialog, payment: PaymentDialog };
 
 /** The open action's dialog, if any. */
-export function BookingDialog({ m, booking, zone }: { m: Model; booking: BookingRecord; zone: string }): JSX.Element | null {
+export function BookingDialog({ m, booking, zone }: { m: Model; booking: Booking; zone: string }): JSX.Element | null {
   const d = m.bookings.dialog.value;
   if (!d) return null;
   const Dialog = DIALOGS[d.kind];

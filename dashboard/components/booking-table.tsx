@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import type { BookingStatus } from '../../shared/index.js';
 import { dateTimeIn, money } from '../format.js';
 import { pathTo } from '../router.js';
-import type { BookingRecord } from '../state/bookings.js';
+import type { Booking } from '../../shared/index.js';
 
 export const STATUS_LABEL: Record<BookingStatus, string> = {
   CONFIRMED: 'Confirmed',
@@ -19,7 +19,7 @@ export function StatusBadge({ status }: { status: BookingStatus }): JSX.Element 
  * `data-label` names each value there, since the header row is out of sight.
  */
 export function BookingTable({ rows, zoneOf, caption, guest = true }: {
-  rows: readonly BookingRecord[];
+  rows: readonly Booking[];
   zoneOf: (experienceId: string) => string;
   caption: string;
   guest?: boolean;

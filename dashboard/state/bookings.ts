@@ -10,10 +10,6 @@ import { pathTo, type Location } from '../router.js';
 import { batch, signal } from './signals.js';
 import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
 
-/** The booking record, tickets and all. */
-export const BookingRecord = Booking;
-export type BookingRecord = Booking;
-
 /** A kind of ticket the Change participants dialog offers: the booking's own, then the experience's others. */
 export interface TicketChoice {
   categoryId: string;
@@ -110,14 +106,14 @@ export function filtersOf(search: URLSearchParams): BookingFilters {
 
 export interface BookingListState {
   filters: BookingFilters;
-  page: ListPage<BookingRecord> | null;
+  page: ListPage<Booking> | null;
   loading: boolean;
   error: string | null;
 }
 
 export interface BookingPageState {
   id: string;
-  booking: BookingRecord | null;
+  booking: Booking | null;
   payments: Payment[] | null;
   /** Null for staff, whose role cannot read the activity log, and while it loads. */
   activity: Activity[] | null;
@@ -187,7 +183,7 @@ export function createBookingsModel(ctx: AreaContext) {
     draft = typed;
     const query: Query = { q: filters.q, status: filters.status, startDate: filters.startDate, endDate: filters.endDate, limit: PAGE_SIZE, offset: filters.offset };
     try {
-      const [found] = await Promise.all([ctx.http.list(BookingRecord, '/v1/bookings', query), zones.loadAll()]);
+      const [found] = await Promise.all([ctx.http.list(Booking, '/v1/bookings', query), zones.loadAll()]);
       if (mine === generation) list.value = { filters, page: found, loading: false, error: null };
     } catch (e) {
       if (ctx.ended(e) || mine !== generation) return;
@@ -211,7 +207,7 @@ export function createBookingsModel(ctx: AreaContext) {
     const shown = page.peek();
     page.value = { ...(shown.id === id ? shown : noPage(id)), loading: true, error: null };
     try {
-      const [booking, payments] = await Promise.all([ctx.http.get(BookingRecord, path(id)), loadPayments(id)]);
+      const [booking, payments] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id)]);
       const [activity] = await Promise.all([loadActivity(booking.id), learnZone(booking.experience.id)]);
       if (mine === generation) page.value = { id, booking, payments, activity, loading: false, error: null };
     } catch (e) {
@@ -222,7 +218,7 @@ export function createBookingsModel(ctx: AreaContext) {
   }
 
   /** After a change: the new record, the payments and the activity entry it wrote. */
-  async function settle(mine: number, booking: BookingRecord, said: string, paymentsToo = false): Promise<void> {
+  async function settle(mine: number, booking: Booking, said: string, paymentsToo = false): Promise<void> {
     if (mine !== generation) return;
     ctx.focus('booking-notice');
     batch(() => {
@@ -369,7 +365,7 @@ export function createBookingsModel(ctx: AreaContext) {
       const text = reason.trim();
       const mine = generation;
       try {
-        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id, '/cancel'), text ? { reason: text } : undefined);
+        const saved = await ctx.http.send(Booking, 'PATCH', path(b.id, '/cancel'), text ? { reason: text } : undefined);
         await settle(mine, saved, `Booking ${saved.bookingNumber} is cancelled; its places are free again.`);
       } catch (e) {
         if (!ctx.ended(e)) refuse(d, formFailure(e));
@@ -384,7 +380,7 @@ export function createBookingsModel(ctx: AreaContext) {
       if (!d) return;
       const mine = generation;
       try {
-        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id), { startTime });
+        const saved = await ctx.http.send(Booking, 'PATCH', path(b.id), { startTime });
         await settle(mine, saved, `Booking ${saved.bookingNumber} now starts at the new time.`);
       } catch (e) {
         if (ctx.ended(e)) return;
@@ -406,7 +402,7 @@ export function createBookingsModel(ctx: AreaContext) {
       if (!d) return;
       const mine = generation;
       try {
-        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id), { tickets: tickets.filter((t) => t.quantity > 0) });
+        const saved = await ctx.http.send(Booking, 'PATCH', path(b.id), { tickets: tickets.filter((t) => t.quantity > 0) });
         await settle(mine, saved, `Booking ${saved.bookingNumber} now has ${saved.tickets.map((t) => `${t.quantity} × ${t.name}`).join(', ')}.`);
       } catch (e) {
         if (ctx.ended(e)) return;
@@ -426,7 +422,7 @@ export function createBookingsModel(ctx: AreaContext) {
       if (!d) return;
       const mine = generation;
       try {
-        const saved = await ctx.http.send(BookingRecord, 'PATCH', path(b.id), { participants });
+        const saved = await ctx.http.send(Booking, 'PATCH', path(b.id), { participants });
         await settle(mine, saved, `Booking ${saved.bookingNumber} is now for ${participants} ${participants === 1 ? 'participant' : 'participants'}.`);
       } catch (e) {
         if (ctx.ended(e)) return;
@@ -461,7 +457,7 @@ export function createBookingsModel(ctx: AreaContext) {
       try {
         await ctx.http.send(Payment, 'POST', path(b.id, '/payments'), body);
         // A payment may confirm a pending booking: read the record again.
-        const saved = await ctx.http.get(BookingRecord, path(b.id));
+        const saved = await ctx.http.get(Booking, path(b.id));
         await settle(mine, saved, failed ? `A failed payment of ${amount} is recorded.` : `A payment of ${amount} is recorded.`, true);
       } catch (e) {
         if (ctx.ended(e)) return;

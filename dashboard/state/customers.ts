@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { Customer, CustomerErased } from '../../shared/index.js';
 import { ApiError, type ListPage } from '../api.js';
 import { pathTo, type Location } from '../router.js';
-import { BookingRecord, createZones, PAGE_SIZE } from './bookings.js';
+import { Booking } from '../../shared/index.js';
+import { createZones, PAGE_SIZE } from './bookings.js';
 import { batch, signal } from './signals.js';
 import { idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
 
 /** A customer's page: the record and its bookings, read as the booking screens read them. */
-export const CustomerRecord = Customer.extend({ bookings: z.array(BookingRecord) });
+export const CustomerRecord = Customer.extend({ bookings: z.array(Booking) });
 export type CustomerRecord = z.infer<typeof CustomerRecord>;
 export type { Customer } from '../../shared/index.js';
 
