@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp,
+  createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, tampered, type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
 import { addUser, signIn, type TestSession } from '../test-helpers/accounts.js';
 import { resetUser } from '../services/users.js';
@@ -35,7 +35,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       const cookie = { cookie: owner.headers.cookie ?? '' };
       const missing = expectError(await t.request('PATCH', '/v1/organization', { key: null, headers: cookie, body: { name: 'Hijacked' } }), 403, 'FORBIDDEN');
       expect(missing.message).toMatch(/CSRF token/);
-      const wrong = { ...cookie, 'x-csrf-token': `${owner.csrfToken.slice(0, -1)}A` };
+      const wrong = { ...cookie, 'x-csrf-token': tampered(owner.csrfToken) };
       expectError(await t.request('PATCH', '/v1/organization', { key: null, headers: wrong, body: { name: 'Hijacked' } }), 403, 'FORBIDDEN');
       expectError(await t.request('GET', '/v1/organization', { key: null, headers: { ...cookie, 'x-csrf-token': '' } }), 403, 'FORBIDDEN');
       // Another session's CSRF token is no good either.

@@ -90,3 +90,12 @@ export async function harbourCruise(t: TestApp, fields: Record<string, unknown> 
   };
   return expectData(await t.request('POST', '/v1/experiences', { body }), Experience, 201);
 }
+
+/**
+ * The secret with its last character changed to another one, so a "wrong token" test never sends the
+ * right token by chance (a fixed replacement letter matches the real last character once in 64 runs).
+ */
+export function tampered(secret: string): string {
+  const last = secret.at(-1);
+  return `${secret.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+}
