@@ -30,6 +30,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { userRoutes } from './routes/users.js';
 import { dashboardSessionRoutes } from './routes/dashboard-session.js';
 import { dashboardAppRoutes } from './routes/dashboard-app.js';
+import { managePageRoutes } from './routes/manage-page.js';
 import { manifestRoutes } from './routes/manifest.js';
 import { reportRoutes } from './routes/reports.js';
 import { paymentProviderFrom } from './payments/configure.js';
@@ -67,8 +68,8 @@ const V1_ROUTES = [
   manifestRoutes,
   reportRoutes,
 ];
-/** What sits at the root: the widget and demo pages, the iCal feeds, the payment provider's callbacks, the dashboard's pages. */
-const ROOT_ROUTES = [staticRoutes, icalFeedRoutes, paymentCallbackRoutes, dashboardAppRoutes];
+/** What sits at the root: the widget and demo pages, the iCal feeds, the payment provider's callbacks, the dashboard's and the manage page. */
+const ROOT_ROUTES = [staticRoutes, icalFeedRoutes, paymentCallbackRoutes, dashboardAppRoutes, managePageRoutes];
 
 export function createApp(deps: AppDeps) {
   const { store, config, logger } = deps;

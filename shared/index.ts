@@ -40,4 +40,7 @@ export { SCOPES, Scope, ApiKeyType, ApiKey, ApiKeyWithSecret, ApiKeyCreate, ApiK
 export { ACTOR_TYPES, Activity, ActivityListQuery } from './schemas/activity.js';
 export { ROLES, Role, User, UserWithSetupUrl, UserCreate, UserPatch } from './schemas/user.js';
 export { Password, SessionCreate, PasswordSetup, Session, SignedOut } from './schemas/session.js';
+export {
+  MESSAGE_KINDS, MessageKind, MESSAGE_STATUSES, MessageStatus, Message, ManagedBooking, ManageCancel, ManageReschedule,
+} from './schemas/message.js';
 export { dataEnvelope, listEnvelope } from './schemas/envelope.js';

@@ -123,6 +123,7 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   setupToken: 'stp_6Vn1RhK8wM3yTc',
   session: 'ses_2Bp7XdQ4zL9mWf',
   priceCategory: 'pc_3Gt8WnR2kV5xLq',
+  message: 'msg_9Xc4TbL7qW2mRk',
 };
 const id = EXAMPLE_IDS;
 
@@ -527,6 +528,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: { pa
   SLOT_UNAVAILABLE: { message: 'No bookable time slot starts at 2026-06-13T16:30:00.000Z' },
   CAPACITY_EXCEEDED: { message: 'Not enough places left', details: [{ path: 'participants', message: '1 remaining' }] },
   INVALID_STATUS_TRANSITION: { message: 'A CANCELLED booking cannot become CONFIRMED' },
+  CHANGE_NOT_ALLOWED: { message: 'This booking can no longer be changed online: the cutoff was 2026-06-12T16:30:00.000Z' },
   CONFLICT: { message: 'The currency cannot change once the organization has bookings' },
   IDEMPOTENCY_KEY_IN_USE: { message: 'A request with this Idempotency-Key is still in progress' },
   PAYLOAD_TOO_LARGE: { message: 'The body is larger than 64 KiB' },

@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   setupToken: 'stp',
   session: 'ses',
   priceCategory: 'pc',
+  message: 'msg',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
