@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Instant, InstantInput } from './common.js';
-import { BookingCancel, PublicBooking } from './booking.js';
+import { BookingCancel, Locale, PublicBooking } from './booking.js';
 
 /** The e-mails Outing sends a booking's guest. */
 export const MESSAGE_KINDS = ['BOOKING_CONFIRMED', 'BOOKING_CHANGED', 'BOOKING_CANCELLED', 'BOOKING_REMINDER'] as const;
@@ -29,6 +29,9 @@ export type Message = z.infer<typeof Message>;
 /** What a guest holding a manage link sees and may do. */
 export const ManagedBooking = z.object({
   booking: PublicBooking,
+  /** The guest's language (the page speaks it) and the experience's zone (its times are read there). */
+  locale: Locale,
+  timezone: z.string(),
   canCancel: z.boolean(),
   canReschedule: z.boolean(),
   /** The last moment the guest may cancel or change the booking themselves. */
