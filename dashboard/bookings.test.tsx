@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { Activity, Payment } from '../shared/index.js';
+import type { Activity, Message, Payment } from '../shared/index.js';
 import { ApiError, queryString, type Http, type Query } from './api.js';
 import type { Booking } from '../shared/index.js';
 import { session } from './test-helpers/fake-api.js';
@@ -42,6 +42,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
 function fakeOuting() {
   const bookings = new Map([bookingOf('bk_ana', 'Ana Lima', 2), bookingOf('bk_bruno', 'Bruno Costa', 1)].map((b) => [b.id, b]));
   const payments: Payment[] = [];
+  const messages: Message[] = [];
   const activity: Activity[] = [];
   const calls: string[] = [];
   /** The next answer to this `METHOD path`, instead of the usual one. */
@@ -96,9 +97,17 @@ function fakeOuting() {
         slots: from === '2026-11-20' ? [slot('2026-12-01T10:00:00.000Z', 8), slot('2026-12-02T10:00:00.000Z', 1), slot('2026-12-03T15:00:00.000Z', 5)] : [slot('2026-12-22T10:00:00.000Z', 12)],
       };
     }
-    const m = /^\/v1\/bookings\/([^/]+)(\/cancel|\/payments)?$/.exec(path);
+    const m = /^\/v1\/bookings\/([^/]+)(\/cancel|\/payments|\/messages(?:\/([^/]+)\/resend)?)?$/.exec(path);
     if (!m) throw new ApiError(404, 'NOT_FOUND', `Not faked: ${key}`);
     const b = one(decodeURIComponent(m[1]!));
+    if (m[2]?.startsWith('/messages')) {
+      if (method === 'GET') return page(messages.filter((x) => x.bookingId === b.id));
+      const was = messages.find((x) => x.id === decodeURIComponent(m[3]!));
+      if (!was) throw new ApiError(404, 'NOT_FOUND', 'No such message');
+      const again: Message = { ...was, id: `msg_${messages.length + 1}`, status: 'PENDING', attempts: 0, lastError: null, nextAttemptAt: NOW, sentAt: null, createdAt: NOW };
+      messages.push(again);
+      return again;
+    }
     if (m[2] === '/payments') {
       if (method === 'GET') return page(payments.filter((p) => p.bookingId === b.id));
       const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', reference: (body['reference'] as string) ?? null, failureReason: null, refundRequired: false, createdAt: NOW };
@@ -136,6 +145,7 @@ function fakeOuting() {
   return {
     http,
     bookings,
+    messages,
     calls,
     refusals,
     hold(reads = false) {
@@ -239,6 +249,8 @@ describe('a booking’s page', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('Guest is ill');
     await waitFor(() => expect(screen.getByRole('region', { name: 'Activity' }).textContent).toContain('Cancelled the booking'));
+    // The cancellation queues an e-mail to the guest: the messages are read again with the activity.
+    expect(t.outing.calls.filter((c) => c.startsWith('GET /v1/bookings/bk_ana/messages'))).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'Change time' })).toBeNull();
   });
 
@@ -363,5 +375,89 @@ describe('a booking’s page', () => {
     const t = await openBooking('/dashboard/bookings/bk_bruno', 'staff');
     expect(screen.getByRole('region', { name: 'Activity' }).textContent).toContain('shown to owners');
     expect(t.outing.calls.some((c) => c.includes('/v1/activity'))).toBe(false);
+  });
+});
+
+describe('a booking’s e-mails', () => {
+  const mail = (id: string, kind: Message['kind'], status: Message['status'], more: Partial<Message> = {}): Message => ({
+    id, bookingId: 'bk_ana', kind, to: 'bk_ana@example.com', status, attempts: status === 'SKIPPED' ? 0 : 1, lastError: null,
+    nextAttemptAt: null, sentAt: status === 'SENT' ? '2026-11-20T10:00:05.000Z' : null, createdAt: NOW, ...more,
+  });
+
+  async function withMail(messages: Message[], role: 'owner' | 'staff' = 'owner', cancelled = false) {
+    const outing = fakeOuting();
+    outing.messages.push(...messages);
+    if (cancelled) Object.assign(outing.bookings.get('bk_ana')!, { status: 'CANCELLED', cancelledAt: NOW });
+    mountAt('/dashboard/bookings/bk_ana', { signedIn: true, http: outing.http, session: { ...session, user: { ...session.user, role } } });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
+    return { outing, section: screen.getByRole('region', { name: 'Messages' }) };
+  }
+
+  it('lists them oldest first, each status in words, times in the experience’s zone', async () => {
+    const { outing, section } = await withMail([
+      mail('msg_1', 'BOOKING_CONFIRMED', 'SENT'),
+      mail('msg_2', 'BOOKING_CHANGED', 'PENDING', { attempts: 2, lastError: '421 Try again later', nextAttemptAt: '2026-11-20T10:05:00.000Z' }),
+      mail('msg_3', 'BOOKING_REMINDER', 'FAILED', { lastError: '550 Mailbox unavailable' }),
+      mail('msg_4', 'BOOKING_CHANGED', 'SKIPPED'),
+      mail('msg_5', 'BOOKING_REMINDER', 'PENDING', { attempts: 0, nextAttemptAt: NOW }),
+    ]);
+    expect(outing.calls).toContain('GET /v1/bookings/bk_ana/messages?limit=100');
+    const rows = within(section).getAllByRole('row').slice(1);
+    const cell = (row: HTMLElement, label: string) => row.querySelector(`td[data-label="${label}"]`)!.textContent;
+    expect(rows.map((r) => cell(r, 'E-mail'))).toEqual(['Confirmation', 'Change', 'Reminder', 'Change', 'Reminder']);
+    expect(cell(rows[0]!, 'To')).toBe('bk_ana@example.com');
+    expect(cell(rows[0]!, 'Status')).toBe('Sent');
+    // Lisbon is on UTC in November: 10:00:05Z is 10:00 there.
+    expect(cell(rows[0]!, 'Sent')).toMatch(/Nov 20, 2026.*10:00/);
+    expect(cell(rows[1]!, 'Status')).toMatch(/^Waiting, will retry at .*10:05.* · last error: 421 Try again later$/);
+    expect(cell(rows[1]!, 'Attempts')).toBe('2');
+    expect(cell(rows[1]!, 'Sent')).toBe('Not yet');
+    expect(cell(rows[2]!, 'Status')).toBe('Failed · last error: 550 Mailbox unavailable');
+    expect(cell(rows[3]!, 'Status')).toBe('Not sent — no mail server is configured');
+    expect(cell(rows[4]!, 'Status')).toBe('Waiting');
+    expect(section.textContent).toContain('times in Europe/Lisbon time');
+    expect(within(section).getAllByRole('button', { name: 'Resend' })).toHaveLength(5);
+  });
+
+  it('says what happens when there are none yet', async () => {
+    const { section } = await withMail([]);
+    expect(section.textContent).toContain('No e-mails yet: guests get one when a booking is confirmed, changed or cancelled.');
+    expect(within(section).queryByRole('table')).toBeNull();
+  });
+
+  it('resends one: the request sent, the list read again, the news said politely', async () => {
+    const { outing, section } = await withMail([mail('msg_1', 'BOOKING_CONFIRMED', 'SENT')]);
+    const button = within(section).getByRole('button', { name: 'Resend' });
+    expect(button.getAttribute('aria-describedby')).toBe('mail-msg_1');
+    const release = outing.hold();
+    fireEvent.click(button);
+    await waitFor(() => expect(button.getAttribute('aria-disabled')).toBe('true'));
+    // A second press while it is on its way sends nothing more.
+    fireEvent.click(button);
+    release();
+    await within(section).findByText('A new confirmation e-mail to bk_ana@example.com is queued; it goes out in a moment.');
+    expect(outing.calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /v1/bookings/bk_ana/messages/msg_1/resend']);
+    expect(outing.calls.filter((c) => c.includes('/messages?'))).toHaveLength(2);
+    expect(within(section).getByRole('status').textContent).toContain('is queued');
+    const rows = within(section).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelector('td[data-label="Status"]')!.textContent)).toEqual(['Sent', 'Waiting']);
+    expect(button.getAttribute('aria-disabled')).toBeNull();
+  });
+
+  it('shows the API’s refusal in an alert and moves focus to it', async () => {
+    const { outing, section } = await withMail([mail('msg_1', 'BOOKING_CONFIRMED', 'FAILED')]);
+    outing.refusals.set('POST /v1/bookings/bk_ana/messages/msg_1/resend', new ApiError(403, 'FORBIDDEN', 'Missing scope bookings:write'));
+    fireEvent.click(within(section).getByRole('button', { name: 'Resend' }));
+    const alert = await within(section).findByRole('alert');
+    expect(alert.textContent).toBe('The e-mail could not be resent: Your role does not allow this. Ask an owner of the organization.');
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+    expect(outing.messages).toHaveLength(1);
+  });
+
+  it('offers Resend to staff, whose role writes bookings, but only the cancellation once a booking is cancelled', async () => {
+    const { section } = await withMail([mail('msg_1', 'BOOKING_CONFIRMED', 'SENT'), mail('msg_2', 'BOOKING_CANCELLED', 'SENT')], 'staff', true);
+    expect(screen.getByText(/This booking is cancelled/)).toBeTruthy();
+    const buttons = within(section).getAllByRole('button', { name: 'Resend' });
+    expect(buttons.map((x) => x.getAttribute('aria-describedby'))).toEqual(['mail-msg_2']);
   });
 });

@@ -1,11 +1,11 @@
 import type { ComponentChildren, JSX } from 'preact';
-import type { Activity, Payment } from '../../shared/index.js';
+import type { Activity, Message, Payment } from '../../shared/index.js';
 import { BookingDialog } from '../components/booking-actions.js';
 import { StatusBadge } from '../components/booking-table.js';
 import { dateTimeIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Booking as BookingRecord } from '../../shared/index.js';
-import { paidOf, type ActionKind } from '../state/bookings.js';
+import { KIND_WORDS, paidOf, type ActionKind, type BookingsModel } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
 import { RetryAlert } from '../components/RetryAlert.js';
@@ -137,6 +137,93 @@ function Payments({ payments, zone }: { payments: Payment[] | null; zone: string
   );
 }
 
+/** A guest e-mail's status in words, with when it went or will be tried again. */
+function mailStatus(x: Message, zone: string): string {
+  switch (x.status) {
+    case 'SENT':
+      return 'Sent';
+    case 'FAILED':
+      return 'Failed';
+    case 'SKIPPED':
+      return 'Not sent — no mail server is configured';
+    default:
+      return x.attempts && x.nextAttemptAt ? `Waiting, will retry at ${dateTimeIn(x.nextAttemptAt, zone)}` : 'Waiting';
+  }
+}
+
+/** On a cancelled booking only the cancellation is worth sending again, and before that never the cancellation. */
+const resendable = (x: Message, booking: BookingRecord): boolean => (x.kind === 'BOOKING_CANCELLED') === (booking.status === 'CANCELLED');
+
+function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingRecord; zone: string }): JSX.Element {
+  const messages = b.page.value.messages;
+  const { busy, notice, error } = b.mail.value;
+  return (
+    <section aria-labelledby="messages-heading">
+      <h2 id="messages-heading">Messages</h2>
+      <p class="bk-notice" role="status">
+        {notice ? <span class="notice">{notice}</span> : null}
+      </p>
+      {error ? (
+        <p class="alert" role="alert" id="messages-alert" tabIndex={-1}>
+          {error}
+        </p>
+      ) : null}
+      {messages === null ? (
+        <p class="quiet">Loading…</p>
+      ) : messages.length ? (
+        <>
+          <p class="quiet">E-mails to the guest, oldest first; times in {zone} time.</p>
+          <div class="table-wrap">
+            <table class="bk-records bk-mail" aria-labelledby="messages-heading">
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">
+                    Attempts
+                  </th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {messages.map((x) => (
+                  <tr key={x.id}>
+                    <td data-label="E-mail" id={`mail-${x.id}`}>
+                      {KIND_WORDS[x.kind]}
+                    </td>
+                    <td data-label="To">{x.to}</td>
+                    <td data-label="Status">
+                      {mailStatus(x, zone)}
+                      {x.lastError ? <span class="quiet"> · last error: {x.lastError}</span> : null}
+                    </td>
+                    <td data-label="Attempts" class="num">
+                      {x.attempts}
+                    </td>
+                    <td data-label="Sent">{x.sentAt ? <time dateTime={x.sentAt}>{dateTimeIn(x.sentAt, zone)}</time> : 'Not yet'}</td>
+                    <td data-label="">
+                      {resendable(x, booking) ? (
+                        <button type="button" aria-describedby={`mail-${x.id}`} aria-disabled={busy === x.id ? 'true' : undefined} onClick={() => void b.resend(x)}>
+                          {busy === x.id ? 'Resending…' : 'Resend'}
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : (
+        <p class="quiet">No e-mails yet: guests get one when a booking is confirmed, changed or cancelled.</p>
+      )}
+    </section>
+  );
+}
+
 function ActivityLog({ activity, owner, zone }: { activity: Activity[] | null; owner: boolean; zone: string }): JSX.Element {
   return (
     <section aria-labelledby="activity-heading">
@@ -209,6 +296,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
             </section>
           ) : null}
           <Payments payments={payments} zone={zone} />
+          <Messages b={b} booking={booking} zone={zone} />
           <ActivityLog activity={activity} owner={b.isOwner()} zone={zone} />
           <BookingDialog m={m} booking={booking} zone={zone} />
         </>

@@ -1,10 +1,11 @@
 /**
  * The Bookings screens' state and actions: the filtered list, and one booking's page with its
- * payments, its activity and the four changes an operator makes to it (cancel, move, resize, pay).
+ * payments, its guest e-mails, its activity and the four changes an operator makes to it (cancel,
+ * move, resize, pay), and the resending of an e-mail.
  */
 import { z } from 'zod';
-import { Activity, Availability, Booking, DailyReport, Experience, Payment } from '../../shared/index.js';
-import type { TimeSlotAvailability } from '../../shared/index.js';
+import { Activity, Availability, Booking, DailyReport, Experience, Message, Payment } from '../../shared/index.js';
+import type { MessageKind, TimeSlotAvailability } from '../../shared/index.js';
 import { ApiError, type ListPage, type Query } from '../api.js';
 import { pathTo, type Location } from '../router.js';
 import { batch, signal } from './signals.js';
@@ -115,6 +116,8 @@ export interface BookingPageState {
   id: string;
   booking: Booking | null;
   payments: Payment[] | null;
+  /** The guest's e-mails, oldest first; null while they load. */
+  messages: Message[] | null;
   /** Null for staff, whose role cannot read the activity log, and while it loads. */
   activity: Activity[] | null;
   loading: boolean;
@@ -138,7 +141,26 @@ export interface ActionDialog {
   choices?: TicketChoice[];
 }
 
-const noPage = (id = ''): BookingPageState => ({ id, booking: null, payments: null, activity: null, loading: false, error: null });
+/** What a guest e-mail is, in words. */
+export const KIND_WORDS: Record<MessageKind, string> = {
+  BOOKING_CONFIRMED: 'Confirmation',
+  BOOKING_CHANGED: 'Change',
+  BOOKING_CANCELLED: 'Cancellation',
+  BOOKING_REMINDER: 'Reminder',
+};
+
+export interface MailState {
+  /** The id of the e-mail being resent. */
+  busy: string | null;
+  /** What the last resend did, said politely. */
+  notice: string | null;
+  /** Why the last resend was refused, said in an alert. */
+  error: string | null;
+}
+
+const noMail: MailState = { busy: null, notice: null, error: null };
+
+const noPage = (id = ''): BookingPageState => ({ id, booking: null, payments: null, messages: null, activity: null, loading: false, error: null });
 const noList = (): BookingListState => ({ filters: filtersOf(new URLSearchParams()), page: null, loading: false, error: null });
 
 /** "90", "90.5", "90,50" → "90.50"; null for anything that is not an amount. */
@@ -168,6 +190,8 @@ export function createBookingsModel(ctx: AreaContext) {
   const dialog = signal<ActionDialog | null>(null);
   /** What the last action did, said politely. */
   const notice = signal<string | null>(null);
+  /** The Messages section: the e-mail being resent, and what came of the last resend. */
+  const mail = signal<MailState>(noMail);
   let generation = 0;
 
   const path = (id: string, rest = '') => `/v1/bookings/${encodeURIComponent(id)}${rest}`;
@@ -194,6 +218,7 @@ export function createBookingsModel(ctx: AreaContext) {
   const loadActivity = (id: string): Promise<Activity[] | null> =>
     isOwner() ? ctx.http.list(Activity, '/v1/activity', { targetId: id, limit: 50 }).then((p) => p.data) : Promise.resolve(null);
   const loadPayments = (id: string) => ctx.http.list(Payment, path(id, '/payments'), { limit: 100 }).then((p) => p.data);
+  const loadMessages = (id: string) => ctx.http.list(Message, path(id, '/messages'), { limit: 100 }).then((p) => p.data);
 
   /** The zone of the booking's experience, from its availability when no list has taught it yet. */
   async function learnZone(experienceId: string): Promise<void> {
@@ -207,9 +232,9 @@ export function createBookingsModel(ctx: AreaContext) {
     const shown = page.peek();
     page.value = { ...(shown.id === id ? shown : noPage(id)), loading: true, error: null };
     try {
-      const [booking, payments] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id)]);
+      const [booking, payments, messages] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id), loadMessages(id)]);
       const [activity] = await Promise.all([loadActivity(booking.id), learnZone(booking.experience.id)]);
-      if (mine === generation) page.value = { id, booking, payments, activity, loading: false, error: null };
+      if (mine === generation) page.value = { id, booking, payments, messages, activity, loading: false, error: null };
     } catch (e) {
       if (ctx.ended(e) || mine !== generation) return;
       const missing = e instanceof ApiError && e.code === 'NOT_FOUND';
@@ -227,9 +252,10 @@ export function createBookingsModel(ctx: AreaContext) {
       notice.value = said;
     });
     try {
-      const [activity, payments] = await Promise.all([loadActivity(booking.id), paymentsToo ? loadPayments(booking.id) : null]);
+      // A change may queue an e-mail to the guest: the messages are read again too.
+      const [activity, payments, messages] = await Promise.all([loadActivity(booking.id), paymentsToo ? loadPayments(booking.id) : null, loadMessages(booking.id)]);
       if (mine !== generation) return;
-      page.value = { ...page.peek(), activity, payments: payments ?? page.peek().payments };
+      page.value = { ...page.peek(), activity, messages, payments: payments ?? page.peek().payments };
     } catch (e) {
       if (!ctx.ended(e) && mine === generation) notice.value = `${said} The page could not show everything that follows: ${sentenceFor(e)}`;
     }
@@ -296,7 +322,7 @@ export function createBookingsModel(ctx: AreaContext) {
       if (location.screen === 'bookings') void loadList(filtersOf(location.search));
       else if (location.screen === 'booking') {
         // What was said about the last visit's change is not news on this one.
-        batch(() => ((dialog.value = null), (notice.value = null)));
+        batch(() => ((dialog.value = null), (notice.value = null), (mail.value = noMail)));
         void loadBooking(location.id);
       }
     },
@@ -308,6 +334,7 @@ export function createBookingsModel(ctx: AreaContext) {
         page.value = noPage();
         dialog.value = null;
         notice.value = null;
+        mail.value = noMail;
         zones.reset();
       });
     },
@@ -439,6 +466,31 @@ export function createBookingsModel(ctx: AreaContext) {
       }
     },
 
+    /** A new copy of one of the guest's e-mails, sent at once: the list read again, the outcome said politely. */
+    async resend(message: Message): Promise<void> {
+      const b = page.peek().booking;
+      if (!b || mail.peek().busy) return;
+      const mine = generation;
+      mail.value = { ...noMail, busy: message.id };
+      let said: Partial<MailState>;
+      try {
+        const queued = await ctx.http.send(Message, 'POST', path(b.id, `/messages/${encodeURIComponent(message.id)}/resend`));
+        said = { notice: `A new ${KIND_WORDS[queued.kind].toLowerCase()} e-mail to ${queued.to} is queued; it goes out in a moment.` };
+        try {
+          const messages = await loadMessages(b.id);
+          if (mine === generation) page.value = { ...page.peek(), messages };
+        } catch (e) {
+          if (ctx.ended(e)) return;
+          said = { notice: `${said.notice} The list could not be read again: ${sentenceFor(e)}` };
+        }
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        said = { error: `The e-mail could not be resent: ${sentenceFor(e)}` };
+        ctx.focus('messages-alert');
+      }
+      if (mine === generation) mail.value = { ...noMail, ...said };
+    },
+
     async recordPayment(input: { amount: string; status: string; reference: string; failureReason: string }): Promise<void> {
       const b = page.peek().booking;
       if (!b || dialog.peek()?.kind !== 'payment') return;
@@ -469,7 +521,7 @@ export function createBookingsModel(ctx: AreaContext) {
     },
   };
 
-  return { ...area, list, formKey, page, dialog, notice, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
+  return { ...area, list, formKey, page, dialog, notice, mail, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
 }
 
 export type BookingsModel = ReturnType<typeof createBookingsModel>;
