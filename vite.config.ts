@@ -58,4 +58,22 @@ const dashboard: UserConfig = {
   },
 };
 
-export default defineConfig(({ mode }) => (mode === 'dashboard' ? dashboard : widget));
+/**
+ * The guests' manage page (`vite build --mode manage`): widget/manage/main.tsx → dist/manage/manage.js,
+ * one minified IIFE with its styles inlined as strings and adopted as constructed sheets (the page
+ * runs under the dashboard's CSP), served by server/routes/manage-page.ts. It reuses the widget's
+ * components but is a bundle of its own: nothing of it counts against widget.js's budget.
+ */
+const manage: UserConfig = {
+  ...widget,
+  build: {
+    ...widget.build,
+    outDir: 'dist/manage',
+    rolldownOptions: {
+      input: 'widget/manage/main.tsx',
+      output: { format: 'iife', entryFileNames: 'manage.js', codeSplitting: false },
+    },
+  },
+};
+
+export default defineConfig(({ mode }) => (mode === 'dashboard' ? dashboard : mode === 'manage' ? manage : widget));

@@ -4,8 +4,8 @@
  *
  * 1. Vite (rolldown) bundles server/sea.ts and everything it imports, dependencies included, into
  *    one CommonJS file: a SEA's main script cannot load anything but built-in modules.
- * 2. The files the server reads at run time become SEA assets: the widget bundle and the dashboard
- *    (built before this script by `npm run build:widget` and `build:dashboard`), the demo pages, Scalar's bundle for /docs, the SQL migrations, better-sqlite3's addon and
+ * 2. The files the server reads at run time become SEA assets: the widget bundle, the manage page and the dashboard
+ *    (built before this script by `npm run build:widget`, `build:manage` and `build:dashboard`), the demo pages, Scalar's bundle for /docs, the SQL migrations, better-sqlite3's addon and
  *    the calendar reader's worker (server/ical/busy-worker.ts, bundled the same way), listed in
  *    `sea-manifest.json` for server/sea.ts.
  * 3. `node --experimental-sea-config` writes the blob; a copy of this node binary receives it with
@@ -92,6 +92,10 @@ function collectAssets(calendarWorker: string): { files: Record<string, string>;
   const widget = join(root, 'dist/widget/widget.js');
   if (!existsSync(widget)) fail('dist/widget/widget.js is missing: run npm run build:widget first');
   add(widget);
+  // The guests' manage page: one script, read through readAsset by manage-page.ts.
+  const manage = join(root, 'dist/manage/manage.js');
+  if (!existsSync(manage)) fail('dist/manage/manage.js is missing: run npm run build:manage first');
+  add(manage);
   // The dashboard: index.html and its hashed assets, all read through readAsset by dashboard-app.ts.
   const dashboard = join(root, 'dist/dashboard');
   if (!existsSync(join(dashboard, 'index.html'))) fail('dist/dashboard/index.html is missing: run npm run build:dashboard first');

@@ -1,0 +1,231 @@
+/**
+ * @jsxRuntime classic
+ * @jsx h
+ * @jsxFrag Fragment
+ */
+import { Fragment, h } from 'preact';
+import type { ManagedBooking } from '../../shared/index.js';
+import { Alerts } from '../components/Alerts.js';
+import { CalendarStep } from '../components/CalendarStep.js';
+import { TimesStep } from '../components/TimesStep.js';
+import type { Widget } from '../components/widget.js';
+import type { BookingModel } from '../state/booking.js';
+import { dateInZone } from '../state/dates.js';
+import type { Language, ManageModel } from './model.js';
+
+export interface PageProps {
+  model: ManageModel;
+}
+
+/** An instant as the guest reads it: the local date and time in the experience's zone, the zone named. */
+export function when({ fmt }: Language, instant: string, zone: string): string {
+  return `${fmt.longDate(dateInZone(instant, zone))}, ${fmt.time(instant, zone)} (${fmt.zone(instant, zone)})`;
+}
+
+/**
+ * The whole page under one heading: the booking, then what the guest may do with it (or why not),
+ * then the organization's contact. Cancelling and choosing a time each open a step of their own
+ * below the booking, under an h2 that takes focus.
+ */
+export function ManagePage({ model }: PageProps) {
+  const lang = model.language.value;
+  const { m } = lang;
+  const managed = model.managed.value;
+  const broken = model.broken.value;
+  const trouble = model.trouble.value;
+  return (
+    <div class="outing manage" lang={lang.tag}>
+      <h1 id="manage-top" tabIndex={-1}>
+        {broken ? m.brokenTitle : m.title}
+      </h1>
+      {model.busy.value && <p class="loading">{m.loading}</p>}
+      {trouble && (
+        <div class="error">
+          <p role="alert">{m.problems[trouble.problem]}</p>
+          {trouble.retry && (
+            <button type="button" onClick={trouble.retry}>
+              {m.retry}
+            </button>
+          )}
+        </div>
+      )}
+      {broken && <p>{m.broken}</p>}
+      {managed && !broken && <Booking model={model} managed={managed} lang={lang} />}
+    </div>
+  );
+}
+
+interface BookingProps extends PageProps {
+  managed: ManagedBooking;
+  lang: Language;
+}
+
+function Booking({ model, managed, lang }: BookingProps) {
+  const { m, fmt } = lang;
+  const { booking, timezone } = managed;
+  const start = booking.timeSlot.startTime;
+  const notice = model.notice.value;
+  const mode = model.mode.value;
+  const rows: [string, string][] = [
+    [m.bookingNumber, booking.bookingNumber],
+    [m.status, m.statuses[booking.status]],
+    [m.experience, booking.experience.title],
+    [m.date, fmt.longDate(dateInZone(start, timezone))],
+    [m.time, `${fmt.time(start, timezone)} · ${fmt.zone(start, timezone)}`],
+    booking.tickets.length
+      ? [m.tickets, booking.tickets.map((c) => `${c.quantity} × ${c.name}`).join(', ')]
+      : [m.participants, String(booking.totalParticipants)],
+    [m.total, fmt.money(Number(booking.total), booking.currency)],
+    [m.guest, booking.guestName],
+  ];
+  return (
+    <>
+      {notice && (
+        <p id="notice" class="notice" tabIndex={-1}>
+          {notice === 'cancelled' ? m.cancelled : m.changed(when(lang, start, timezone))}
+        </p>
+      )}
+      <dl class="summary">
+        {rows.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {mode === 'view' && <Actions model={model} managed={managed} lang={lang} />}
+      {mode === 'cancel' && <CancelStep model={model} lang={lang} />}
+      {mode === 'change' && <ChangeStep model={model} managed={managed} lang={lang} />}
+      <Contact managed={managed} lang={lang} />
+    </>
+  );
+}
+
+function Actions({ model, managed, lang }: BookingProps) {
+  const { m } = lang;
+  const { canCancel, canReschedule, reason, cutoffAt, timezone } = managed;
+  // Just cancelled: the notice says so, and "no longer changeable" would only repeat it.
+  const why = reason && !(reason === 'NOT_ACTIVE' && model.notice.value === 'cancelled') ? m.why[reason] : null;
+  return (
+    <>
+      {(canCancel || canReschedule) && <p class="hint">{m.until(when(lang, cutoffAt, timezone))}</p>}
+      {why && <p class="why">{why}</p>}
+      {(canCancel || canReschedule) && (
+        <p class="actions">
+          {canReschedule && (
+            <button type="button" id="change-button" class="primary" onClick={model.startChange}>
+              {m.changeTime}
+            </button>
+          )}
+          {canCancel && (
+            <button type="button" id="cancel-button" onClick={model.askCancel}>
+              {m.cancelBooking}
+            </button>
+          )}
+        </p>
+      )}
+    </>
+  );
+}
+
+function CancelStep({ model, lang: { m } }: PageProps & { lang: Language }) {
+  const busy = model.busy.value;
+  return (
+    <section class="step" aria-labelledby="manage-step">
+      <h2 id="manage-step" tabIndex={-1}>
+        {m.confirmCancelTitle}
+      </h2>
+      <p>{m.confirmCancelText}</p>
+      <div class="field">
+        <label for="cancel-reason">{m.reasonLabel}</label>
+        <textarea
+          id="cancel-reason"
+          rows={3}
+          maxLength={500}
+          value={model.reason.value}
+          onInput={(e) => model.setReason(e.currentTarget.value)}
+        />
+      </div>
+      <p class="actions">
+        <button type="button" class="primary danger" disabled={busy} onClick={() => void model.confirmCancel()}>
+          {busy ? m.cancelling : m.yesCancel}
+        </button>
+        <button type="button" onClick={model.keep}>
+          {m.keepBooking}
+        </button>
+      </p>
+    </section>
+  );
+}
+
+function ChangeStep({ model, managed, lang }: BookingProps) {
+  const picker = model.picker.value;
+  if (!picker) return null;
+  const { m, t } = lang;
+  const w: Widget = { model: picker, t, fmt: lang.fmt, locale: lang.tag };
+  const step = picker.step.value;
+  const slot = model.chosen.value;
+  const busy = model.busy.value;
+  const title = slot ? m.confirmChangeTitle : step === 'times' ? t.chooseTime : t.chooseDate;
+  return (
+    <section class="step" aria-labelledby="manage-step">
+      <p class="eyebrow">{m.newTimeTitle}</p>
+      <h2 id="manage-step" tabIndex={-1}>
+        {title}
+      </h2>
+      <Alerts w={w} />
+      <div aria-busy={picker.busy.value}>
+        {slot ? (
+          <>
+            <p class="lead">{m.moveTo(when(lang, slot.startTime, managed.timezone))}</p>
+            <p class="actions">
+              <button type="button" class="primary" disabled={busy} onClick={() => void model.confirmChange()}>
+                {busy ? m.changing : m.confirmChange}
+              </button>
+              <button type="button" onClick={picker.back}>
+                {m.otherTime}
+              </button>
+            </p>
+          </>
+        ) : step === 'times' ? (
+          <>
+            <TimesStep w={w} />
+            <Back picker={picker} label={t.back} />
+          </>
+        ) : (
+          <CalendarStep w={w} />
+        )}
+      </div>
+      <button type="button" class="link" onClick={model.keep}>
+        {m.keepTime}
+      </button>
+    </section>
+  );
+}
+
+function Back({ picker, label }: { picker: BookingModel; label: string }) {
+  return (
+    <button type="button" class="link back" onClick={picker.back}>
+      {label}
+    </button>
+  );
+}
+
+function Contact({ managed: { organization }, lang: { m } }: { managed: ManagedBooking; lang: Language }) {
+  return (
+    <section class="contact" aria-labelledby="contact-title">
+      <h2 id="contact-title">{m.contactTitle}</h2>
+      <p>{m.contactText(organization.name)}</p>
+      <ul>
+        <li>
+          {m.emailLabel}: <a href={`mailto:${organization.email}`}>{organization.email}</a>
+        </li>
+        {organization.phone && (
+          <li>
+            {m.phoneLabel}: <a href={`tel:${organization.phone.replace(/[^\d+]/g, '')}`}>{organization.phone}</a>
+          </li>
+        )}
+      </ul>
+    </section>
+  );
+}

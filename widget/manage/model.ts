@@ -1,0 +1,272 @@
+/**
+ * The manage page's state: signals the components read and the actions that change them.
+ * Components never fetch; every call to Outing starts here. Choosing a new time reuses the
+ * widget's own booking model (its calendar and times), fed by the manage API's availability.
+ */
+import type { Availability, Locale, ManagedBooking, PublicExperience } from '../../shared/index.js';
+import type { OutingApi } from '../api.js';
+import { createFormats } from '../i18n/format.js';
+import type { Formats } from '../i18n/format.js';
+import { pickLanguage } from '../i18n/index.js';
+import type { Messages } from '../i18n/messages.js';
+import { createBookingModel } from '../state/booking.js';
+import type { BookingModel } from '../state/booking.js';
+import { dateInZone } from '../state/dates.js';
+import { batch, computed, signal } from '../state/signals.js';
+import { ApiError } from './api.js';
+import type { ManageApi } from './api.js';
+import { en, pt } from './messages.js';
+import type { ManageMessages, ManageProblem } from './messages.js';
+
+export interface Trouble {
+  problem: ManageProblem;
+  /** Present when trying again can help. */
+  retry?: () => void;
+}
+
+/** What the guest is doing: looking, confirming a cancellation, or choosing another time. */
+export type Mode = 'view' | 'cancel' | 'change';
+
+/** The language the page speaks: its Intl tag, its own texts, the widget's texts and formats. */
+export interface Language {
+  tag: string;
+  m: ManageMessages;
+  t: Messages;
+  fmt: Formats;
+}
+
+/**
+ * The booking's language when known (the region from the browser when it speaks the same one,
+ * else Portugal's for `pt`, as the catalog is written), else the browser's first we speak.
+ */
+export function languageFor(wanted: Locale | null, browser: readonly string[]): Language {
+  const tags = wanted
+    ? [...browser.filter((b) => b.toLowerCase().split('-')[0] === wanted), wanted === 'pt' ? 'pt-PT' : 'en']
+    : browser;
+  const { locale, messages } = pickLanguage(tags);
+  return { tag: locale, m: locale.slice(0, 2) === 'pt' ? pt : en, t: messages, fmt: createFormats(locale) };
+}
+
+function problemOf(e: unknown): ManageProblem {
+  if (!(e instanceof ApiError)) return 'server';
+  if (e.status === 0) return 'network';
+  if (e.status === 429) return 'rateLimited';
+  if (e.code === 'CHANGE_NOT_ALLOWED') return 'notAllowed';
+  if (e.code === 'CAPACITY_EXCEEDED' || e.code === 'SLOT_UNAVAILABLE' || e.code === 'VALIDATION_ERROR') return 'slotTaken';
+  return 'server';
+}
+
+const notFound = (e: unknown): boolean => e instanceof ApiError && e.status === 404;
+
+export interface ManageOptions {
+  /** null when the address carries no token: the link is broken without asking. */
+  api: ManageApi | null;
+  /** The browser's languages, spoken until the booking names its own. */
+  browser: readonly string[];
+  /** The clock, for tests. */
+  now?: () => Date;
+}
+
+export type ManageModel = ReturnType<typeof createManageModel>;
+
+export function createManageModel({ api, browser, now = () => new Date() }: ManageOptions) {
+  const managed = signal<ManagedBooking | null>(null);
+  const broken = signal(!api);
+  const busy = signal(false);
+  const trouble = signal<Trouble | null>(null);
+  const mode = signal<Mode>('view');
+  const reason = signal('');
+  /** What just happened, said once in the status region and shown above the booking. */
+  const notice = signal<'cancelled' | 'changed' | null>(null);
+  /** The calendar of another time, while the guest chooses one. */
+  const picker = signal<BookingModel | null>(null);
+  const language = computed(() => languageFor(managed.value?.locale ?? null, browser));
+  const session = { generation: 0, disposed: false, focusId: null as string | null };
+
+  /** Runs one call with the loading state on; a failure shows, with `retry` where it can help. */
+  async function request<T>(call: (a: ManageApi) => Promise<T>, retry?: () => void): Promise<T | undefined> {
+    if (!api) return undefined;
+    const mine = ++session.generation;
+    const current = () => mine === session.generation && !session.disposed;
+    batch(() => {
+      busy.value = true;
+      trouble.value = null;
+    });
+    try {
+      const answer = await call(api);
+      return current() ? answer : undefined;
+    } catch (e) {
+      if (!current()) return undefined;
+      if (notFound(e)) {
+        batch(() => {
+          broken.value = true;
+          managed.value = null;
+          closePicker();
+        });
+        return undefined;
+      }
+      const problem = problemOf(e);
+      trouble.value = { problem, retry: problem === 'network' || problem === 'rateLimited' || problem === 'server' ? retry : undefined };
+      // The rules changed under the guest (the cutoff passed, the operator acted): show where it stands now.
+      if (problem === 'notAllowed') void refresh();
+      return undefined;
+    } finally {
+      if (mine === session.generation) busy.value = false;
+    }
+  }
+
+  async function load(): Promise<void> {
+    const answer = await request((a) => a.get(), () => void load());
+    if (answer) managed.value = answer;
+  }
+
+  /** A fresh look after a refusal, keeping the refusal's message on screen. */
+  async function refresh(): Promise<void> {
+    if (!api) return;
+    try {
+      const answer = await api.get();
+      if (session.disposed) return;
+      batch(() => {
+        managed.value = answer;
+        mode.value = 'view';
+        closePicker();
+      });
+    } catch {
+      // The refusal already says what happened.
+    }
+  }
+
+  function closePicker(): void {
+    picker.peek()?.dispose();
+    picker.value = null;
+  }
+
+  function show(next: Mode, focusId: string): void {
+    session.focusId = focusId;
+    batch(() => {
+      trouble.value = null;
+      notice.value = null;
+      mode.value = next;
+      if (next !== 'change') closePicker();
+    });
+  }
+
+  const askCancel = () => show('cancel', 'manage-step');
+  /** Back to the booking as it is, focus on the button that left it. */
+  const keep = () => show('view', mode.peek() === 'cancel' ? 'cancel-button' : 'change-button');
+
+  function setReason(text: string): void {
+    reason.value = text.slice(0, 500);
+  }
+
+  async function confirmCancel(): Promise<void> {
+    const text = reason.peek().trim();
+    const answer = await request((a) => a.cancel(text || undefined), () => void confirmCancel());
+    if (!answer) return;
+    session.focusId = 'notice';
+    batch(() => {
+      managed.value = answer;
+      mode.value = 'view';
+      reason.value = '';
+      notice.value = 'cancelled';
+    });
+  }
+
+  function startChange(): void {
+    const current = managed.peek();
+    if (!current || !api) return;
+    const { booking, timezone } = current;
+    const experience: PublicExperience = {
+      id: booking.experience.id,
+      name: booking.experience.title,
+      description: '',
+      duration: 0,
+      price: 0,
+      currency: booking.currency,
+      maxParticipants: booking.totalParticipants,
+      maxPerBooking: booking.totalParticipants,
+      priceCategories: [],
+    };
+    // The widget's model asks for an experience and its availability; the manage API answers
+    // for this booking's experience alone, and the booking's own time is no choice.
+    const adapter: OutingApi = {
+      listExperiences: () => Promise.resolve([experience]),
+      getExperience: () => Promise.resolve(experience),
+      getAvailability: async (range): Promise<Availability> => {
+        const answer = await api.availability(range.startDate ?? dateInZone(now(), timezone), range.endDate);
+        return {
+          ...answer,
+          slots: answer.slots.filter((s) => s.id !== booking.timeSlot.id && s.startTime !== booking.timeSlot.startTime),
+        };
+      },
+      createBooking: () => Promise.reject(new Error('The manage page books nothing')),
+      getBooking: () => Promise.reject(new Error('The manage page books nothing')),
+    };
+    const model = createBookingModel({ api: adapter, experienceId: experience.id, now });
+    show('change', 'manage-step');
+    picker.value = model;
+    void model.start();
+  }
+
+  /** The time chosen in the picker (its `details` step stands for "confirm"). */
+  const chosen = computed(() => {
+    const p = picker.value;
+    return p && p.step.value === 'details' ? p.slot.value : null;
+  });
+
+  async function confirmChange(): Promise<void> {
+    const p = picker.peek();
+    const slot = chosen.peek();
+    if (!p || !slot) return;
+    const answer = await request((a) => a.reschedule(slot.startTime), () => void confirmChange());
+    if (answer) {
+      session.focusId = 'notice';
+      batch(() => {
+        managed.value = answer;
+        mode.value = 'view';
+        notice.value = 'changed';
+        closePicker();
+      });
+      return;
+    }
+    // Taken meanwhile: back to that day's fresh times (or the calendar when the day has none left).
+    if (trouble.peek()?.problem === 'slotTaken' && picker.peek() === p) {
+      p.back();
+      await p.refreshAfterSlotTaken();
+    }
+  }
+
+  /** The element id to focus after this render, once. */
+  function takeFocusRequest(): string | null {
+    const id = session.focusId;
+    session.focusId = null;
+    return id;
+  }
+
+  function dispose(): void {
+    session.disposed = true;
+    closePicker();
+  }
+
+  return {
+    managed,
+    broken,
+    busy,
+    trouble,
+    mode,
+    reason,
+    notice,
+    picker,
+    chosen,
+    language,
+    load,
+    askCancel,
+    keep,
+    setReason,
+    confirmCancel,
+    startChange,
+    confirmChange,
+    takeFocusRequest,
+    dispose,
+  };
+}
