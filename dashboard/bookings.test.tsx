@@ -454,6 +454,20 @@ describe('a booking’s e-mails', () => {
     expect(outing.messages).toHaveLength(1);
   });
 
+  it('keeps the page when the e-mails cannot be read, and reads them again on request', async () => {
+    const outing = fakeOuting();
+    outing.messages.push(mail('msg_1', 'BOOKING_CONFIRMED', 'SENT'));
+    outing.refusals.set('GET /v1/bookings/bk_ana/messages', new ApiError(500, 'INTERNAL_ERROR', 'Boom'));
+    mountAt('/dashboard/bookings/bk_ana', { signedIn: true, http: outing.http });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
+    expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('Ana Lima');
+    const section = screen.getByRole('region', { name: 'Messages' });
+    expect(within(section).getByRole('alert').textContent).toContain('The e-mails could not be read: Outing could not answer just now.');
+    fireEvent.click(within(section).getByRole('button', { name: 'Try again' }));
+    await within(section).findByText('Confirmation');
+    expect(within(section).queryByRole('alert')).toBeNull();
+  });
+
   it('offers Resend to staff, whose role writes bookings, but only the cancellation once a booking is cancelled', async () => {
     const { section } = await withMail([mail('msg_1', 'BOOKING_CONFIRMED', 'SENT'), mail('msg_2', 'BOOKING_CANCELLED', 'SENT')], 'staff', true);
     expect(screen.getByText(/This booking is cancelled/)).toBeTruthy();

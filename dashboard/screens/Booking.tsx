@@ -155,7 +155,7 @@ function mailStatus(x: Message, zone: string): string {
 const resendable = (x: Message, booking: BookingRecord): boolean => (x.kind === 'BOOKING_CANCELLED') === (booking.status === 'CANCELLED');
 
 function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingRecord; zone: string }): JSX.Element {
-  const messages = b.page.value.messages;
+  const { messages, messagesError } = b.page.value;
   const { busy, notice, error } = b.mail.value;
   return (
     <section aria-labelledby="messages-heading">
@@ -168,8 +168,9 @@ function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingReco
           {error}
         </p>
       ) : null}
+      <RetryAlert error={messagesError} onRetry={() => b.retry()} />
       {messages === null ? (
-        <p class="quiet">Loading…</p>
+        messagesError ? null : <p class="quiet">Loading…</p>
       ) : messages.length ? (
         <>
           <p class="quiet">E-mails to the guest, oldest first; times in {zone} time.</p>

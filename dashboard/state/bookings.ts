@@ -116,8 +116,10 @@ export interface BookingPageState {
   id: string;
   booking: Booking | null;
   payments: Payment[] | null;
-  /** The guest's e-mails, oldest first; null while they load. */
+  /** The guest's e-mails, oldest first; null while they load or when they could not be read. */
   messages: Message[] | null;
+  /** Why the e-mails could not be read: the rest of the page stands without them. */
+  messagesError: string | null;
   /** Null for staff, whose role cannot read the activity log, and while it loads. */
   activity: Activity[] | null;
   loading: boolean;
@@ -160,7 +162,7 @@ export interface MailState {
 
 const noMail: MailState = { busy: null, notice: null, error: null };
 
-const noPage = (id = ''): BookingPageState => ({ id, booking: null, payments: null, messages: null, activity: null, loading: false, error: null });
+const noPage = (id = ''): BookingPageState => ({ id, booking: null, payments: null, messages: null, messagesError: null, activity: null, loading: false, error: null });
 const noList = (): BookingListState => ({ filters: filtersOf(new URLSearchParams()), page: null, loading: false, error: null });
 
 /** "90", "90.5", "90,50" → "90.50"; null for anything that is not an amount. */
@@ -218,7 +220,15 @@ export function createBookingsModel(ctx: AreaContext) {
   const loadActivity = (id: string): Promise<Activity[] | null> =>
     isOwner() ? ctx.http.list(Activity, '/v1/activity', { targetId: id, limit: 50 }).then((p) => p.data) : Promise.resolve(null);
   const loadPayments = (id: string) => ctx.http.list(Payment, path(id, '/payments'), { limit: 100 }).then((p) => p.data);
-  const loadMessages = (id: string) => ctx.http.list(Message, path(id, '/messages'), { limit: 100 }).then((p) => p.data);
+  /** The e-mails, or why they could not be read; only an ended session fails the whole page. */
+  const loadMessages = (id: string): Promise<Pick<BookingPageState, 'messages' | 'messagesError'>> =>
+    ctx.http.list(Message, path(id, '/messages'), { limit: 100 }).then(
+      (p) => ({ messages: p.data, messagesError: null }),
+      (e: unknown) => {
+        if (e instanceof ApiError && e.code === 'UNAUTHORIZED') throw e;
+        return { messages: null, messagesError: `The e-mails could not be read: ${sentenceFor(e)}` };
+      },
+    );
 
   /** The zone of the booking's experience, from its availability when no list has taught it yet. */
   async function learnZone(experienceId: string): Promise<void> {
@@ -234,7 +244,7 @@ export function createBookingsModel(ctx: AreaContext) {
     try {
       const [booking, payments, messages] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id), loadMessages(id)]);
       const [activity] = await Promise.all([loadActivity(booking.id), learnZone(booking.experience.id)]);
-      if (mine === generation) page.value = { id, booking, payments, messages, activity, loading: false, error: null };
+      if (mine === generation) page.value = { id, booking, payments, ...messages, activity, loading: false, error: null };
     } catch (e) {
       if (ctx.ended(e) || mine !== generation) return;
       const missing = e instanceof ApiError && e.code === 'NOT_FOUND';
@@ -255,7 +265,7 @@ export function createBookingsModel(ctx: AreaContext) {
       // A change may queue an e-mail to the guest: the messages are read again too.
       const [activity, payments, messages] = await Promise.all([loadActivity(booking.id), paymentsToo ? loadPayments(booking.id) : null, loadMessages(booking.id)]);
       if (mine !== generation) return;
-      page.value = { ...page.peek(), activity, messages, payments: payments ?? page.peek().payments };
+      page.value = { ...page.peek(), activity, ...messages, payments: payments ?? page.peek().payments };
     } catch (e) {
       if (!ctx.ended(e) && mine === generation) notice.value = `${said} The page could not show everything that follows: ${sentenceFor(e)}`;
     }
@@ -476,13 +486,8 @@ export function createBookingsModel(ctx: AreaContext) {
       try {
         const queued = await ctx.http.send(Message, 'POST', path(b.id, `/messages/${encodeURIComponent(message.id)}/resend`));
         said = { notice: `A new ${KIND_WORDS[queued.kind].toLowerCase()} e-mail to ${queued.to} is queued; it goes out in a moment.` };
-        try {
-          const messages = await loadMessages(b.id);
-          if (mine === generation) page.value = { ...page.peek(), messages };
-        } catch (e) {
-          if (ctx.ended(e)) return;
-          said = { notice: `${said.notice} The list could not be read again: ${sentenceFor(e)}` };
-        }
+        const messages = await loadMessages(b.id);
+        if (mine === generation) page.value = { ...page.peek(), ...messages };
       } catch (e) {
         if (ctx.ended(e)) return;
         said = { error: `The e-mail could not be resent: ${sentenceFor(e)}` };
