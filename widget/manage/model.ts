@@ -203,8 +203,10 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
       getBooking: () => Promise.reject(new Error('The manage page books nothing')),
     };
     const model = createBookingModel({ api: adapter, experienceId: experience.id, now });
-    show('change', 'manage-step');
-    picker.value = model;
+    batch(() => {
+      show('change', 'manage-step');
+      picker.value = model;
+    });
     void model.start();
   }
 

@@ -1,0 +1,230 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ManagedBooking } from '../../shared/index.js';
+import { fakeManage, managedBooking, TOKEN } from './fake-manage.js';
+import { mountManage } from './mount.js';
+import type { MountedManage } from './mount.js';
+
+const NOW = new Date('2026-12-01T10:00:00Z');
+const BASE = 'https://outing.test';
+// Intl may put a narrow no-break space before AM/PM.
+const at = (time: string) => new RegExp(time.replace(' ', '\\s'));
+
+let mounted: MountedManage[] = [];
+
+beforeEach(() => {
+  configure({ getElementError: (message) => new Error(message ?? 'Element not found') });
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => {
+  mounted.forEach((m) => m.unmount());
+  mounted = [];
+  document.body.replaceChildren();
+  document.documentElement.lang = '';
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+interface OpenOptions {
+  token?: string;
+  browser?: string[];
+  /** Sets the fake up before the first request. */
+  prepare?: (outing: ReturnType<typeof fakeManage>) => void;
+}
+
+function open(booking: ManagedBooking = managedBooking(), { token = TOKEN, browser = ['en-US'], prepare }: OpenOptions = {}) {
+  const outing = fakeManage(booking);
+  prepare?.(outing);
+  vi.stubGlobal('fetch', outing.fetch);
+  const el = document.createElement('main');
+  document.body.append(el);
+  mounted.push(mountManage(el, { token, base: BASE, browser }));
+  return { outing, el };
+}
+
+const button = (name: string | RegExp) => screen.getByRole('button', { name });
+const detail = (term: string) => screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+
+describe('the manage page', () => {
+  it('shows the booking in the experience’s zone, asking with the token in the header alone', async () => {
+    const { outing } = open();
+    await screen.findByText('BK-7QX2M4');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Your booking');
+    expect(detail('Experience')).toBe('Alfama at Dawn');
+    expect(detail('Date')).toBe('Saturday, December 5, 2026');
+    expect(detail('Time')).toMatch(/^9:00\sAM · Lisbon \(Western European Standard Time\)$/);
+    expect(detail('Participants')).toBe('2');
+    expect(detail('Total')).toBe('€50.00');
+    expect(detail('Name')).toBe('Ana Lima');
+    expect(detail('Status')).toBe('Confirmed');
+    expect(screen.getByText(/You can cancel or change this booking online until Friday, December 4, 2026, 9:00\sAM/)).toBeTruthy();
+    expect(document.title).toBe('Your booking · Lisbon Walks');
+    expect(document.documentElement.lang).toBe('en-US');
+
+    const [call] = outing.calls;
+    expect(call!.url.href).toBe(`${BASE}/public/v1/manage`);
+    expect(call!.headers['X-Manage-Token']).toBe(TOKEN);
+    expect(call!.referrerPolicy).toBe('no-referrer');
+    expect(call!.credentials).toBe('omit');
+    expect(outing.calls.every((c) => !c.url.href.includes(TOKEN))).toBe(true);
+  });
+
+  it('lists tickets rather than participants when booked by price category', async () => {
+    const booking = managedBooking();
+    booking.booking.tickets = [
+      { categoryId: 'pc_adult', name: 'Adult', type: 'ADULT', quantity: 2, unitPrice: 2500 },
+      { categoryId: 'pc_child', name: 'Child', type: 'CHILD', quantity: 1, unitPrice: 1200 },
+    ];
+    open(booking);
+    await screen.findByText('BK-7QX2M4');
+    expect(detail('Tickets')).toBe('2 × Adult, 1 × Child');
+    expect(screen.queryByText('Participants', { selector: 'dt' })).toBeNull();
+  });
+
+  it('cancels after asking, with the reason given, and then shows the cancelled booking', async () => {
+    const { outing } = open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking' }));
+    const heading = screen.getByRole('heading', { name: 'Cancel this booking?' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(outing.calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    // Keeping it changes nothing and puts focus back where it was.
+    fireEvent.click(button('Keep booking'));
+    await waitFor(() => expect(document.activeElement).toBe(button('Cancel booking')));
+
+    fireEvent.click(button('Cancel booking'));
+    fireEvent.input(screen.getByLabelText('Reason (optional)'), { target: { value: 'Flight moved' } });
+    fireEvent.click(button('Yes, cancel booking'));
+    const notice = await screen.findByText('Your booking is cancelled.');
+    await waitFor(() => expect(document.activeElement).toBe(notice));
+    const post = outing.calls.find((c) => c.method === 'POST')!;
+    expect(post.url.pathname).toBe('/public/v1/manage/cancel');
+    expect(post.body).toEqual({ reason: 'Flight moved' });
+    expect(post.headers['Content-Type']).toBe('application/json');
+    expect(detail('Status')).toBe('Cancelled');
+    expect(screen.queryByRole('button', { name: 'Cancel booking' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Change time' })).toBeNull();
+  });
+
+  it('changes the time to another free slot, never offering the booking’s own', async () => {
+    const { outing } = open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Change time' }));
+    const heading = await screen.findByRole('heading', { name: 'Choose a date' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const day = await waitFor(() => {
+      const el = document.getElementById('day-2026-12-05')!;
+      expect(el.getAttribute('aria-disabled')).toBe('false');
+      return el;
+    });
+    const availability = outing.calls.find((c) => c.url.pathname.endsWith('/availability'))!;
+    expect(availability.url.search).toBe('?startDate=2026-12-01&endDate=2027-01-31');
+    fireEvent.click(day);
+    await screen.findByRole('heading', { name: 'Choose a time' });
+    const times = screen.getAllByRole('button', { name: /places left/ });
+    // 09:00 is the booking's own time: only 14:00 is offered that day.
+    expect(times.map((b) => b.textContent)).toEqual([expect.stringMatching(at('2:00 PM'))]);
+    fireEvent.click(times[0]!);
+    await screen.findByRole('heading', { name: 'Confirm the new time' });
+    expect(screen.getByText(/^Move your booking to Saturday, December 5, 2026, 2:00\sPM \(Lisbon/)).toBeTruthy();
+    fireEvent.click(button('Confirm change'));
+    const notice = await screen.findByText(/^Your booking now starts Saturday, December 5, 2026, 2:00\sPM/);
+    await waitFor(() => expect(document.activeElement).toBe(notice));
+    const post = outing.calls.find((c) => c.method === 'POST')!;
+    expect(post.url.pathname).toBe('/public/v1/manage/reschedule');
+    expect(post.body).toEqual({ startTime: '2026-12-05T14:00:00.000Z' });
+    expect(detail('Time')).toMatch(at('2:00 PM'));
+  });
+
+  it('goes back to fresh times when the chosen one was taken meanwhile', async () => {
+    const { outing } = open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Change time' }));
+    await waitFor(() => expect(document.getElementById('day-2026-12-06')?.getAttribute('aria-disabled')).toBe('false'));
+    fireEvent.click(document.getElementById('day-2026-12-06')!);
+    fireEvent.click(await screen.findByRole('button', { name: at('9:00 AM') }));
+    await screen.findByRole('heading', { name: 'Confirm the new time' });
+    outing.fill('2026-12-06T09:00:00.000Z');
+    fireEvent.click(button('Confirm change'));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/that time has just been taken/);
+    await screen.findByRole('heading', { name: 'Choose a time' });
+    await waitFor(() => expect(button(at('9:00 AM')).hasAttribute('disabled')).toBe(true));
+    expect(outing.state.booking.timeSlot.startTime).toBe('2026-12-05T09:00:00.000Z');
+
+    // Changing one's mind: the booking stays as it was.
+    fireEvent.click(button('Keep the current time'));
+    await waitFor(() => expect(document.activeElement).toBe(button('Change time')));
+  });
+
+  it('says why the booking cannot be changed online and how to reach the organization', async () => {
+    open(managedBooking({ canCancel: false, canReschedule: false, reason: 'PAST_CUTOFF' }));
+    await screen.findByText('BK-7QX2M4');
+    expect(screen.getByText('It is too close to the start to change or cancel this booking online.')).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+    const contact = within(screen.getByRole('region', { name: 'Contact' }));
+    expect(contact.getByText('For any change or question, contact Lisbon Walks.')).toBeTruthy();
+    expect(contact.getByRole('link', { name: 'hello@lisbonwalks.test' }).getAttribute('href')).toBe('mailto:hello@lisbonwalks.test');
+    expect(contact.getByRole('link', { name: '+351 912 345 678' }).getAttribute('href')).toBe('tel:+351912345678');
+  });
+
+  it('leaves the phone out when the organization has none, and names self-service being off', async () => {
+    open(managedBooking({ canCancel: false, canReschedule: false, reason: 'SELF_SERVICE_OFF', organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null } }));
+    await screen.findByText('This booking cannot be changed or cancelled online.');
+    expect(screen.queryByText(/Phone/)).toBeNull();
+  });
+
+  it('shows the refusal and where the booking stands when the rules changed meanwhile', async () => {
+    const { outing } = open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking' }));
+    outing.failNext('POST /cancel', { status: 409, code: 'CHANGE_NOT_ALLOWED' });
+    fireEvent.click(button('Yes, cancel booking'));
+    expect((await screen.findByRole('alert')).textContent).toBe('This booking can no longer be changed online.');
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Cancel this booking?' })).toBeNull());
+  });
+
+  it('says the link does not work for an unknown token, and shows no booking', async () => {
+    const { outing } = open(managedBooking(), { token: 'tok_unknownunknownunknown' });
+    await screen.findByRole('heading', { name: 'This link does not work' });
+    expect(screen.queryByText('BK-7QX2M4')).toBeNull();
+    expect(outing.calls).toHaveLength(1);
+    expect(document.title).toBe('This link does not work');
+  });
+
+  it('asks nothing for an address without a token', async () => {
+    const { outing } = open(managedBooking(), { token: '' });
+    await screen.findByRole('heading', { name: 'This link does not work' });
+    expect(outing.calls).toEqual([]);
+  });
+
+  it('offers to retry when the service cannot be reached', async () => {
+    open(managedBooking(), { prepare: (outing) => outing.failNext('GET', 'network') });
+    expect((await screen.findByRole('alert')).textContent).toMatch(/could not reach the booking service/);
+    fireEvent.click(button('Retry'));
+    await screen.findByText('BK-7QX2M4');
+  });
+
+  it('speaks Portuguese for a Portuguese booking, whatever the browser says', async () => {
+    open(managedBooking({ locale: 'pt' }), { browser: ['en-US'] });
+    await screen.findByRole('heading', { name: 'A sua reserva' });
+    expect(document.documentElement.lang).toBe('pt-PT');
+    expect(detail('Data')).toBe('sábado, 5 de dezembro de 2026');
+    expect(detail('Estado')).toBe('Confirmada');
+    expect(detail('Total')).toMatch(/^50,00\s€$/);
+    expect(screen.getByText(/^Pode cancelar ou alterar esta reserva online até/)).toBeTruthy();
+    fireEvent.click(button('Alterar horário'));
+    await screen.findByRole('heading', { name: 'Escolha uma data' });
+    await screen.findByRole('button', { name: 'Mês seguinte' });
+    fireEvent.click(button('Manter o horário atual'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancelar reserva' }));
+    screen.getByRole('heading', { name: 'Cancelar esta reserva?' });
+    screen.getByLabelText('Motivo (opcional)');
+    fireEvent.click(button('Sim, cancelar reserva'));
+    await screen.findByText('A sua reserva foi cancelada.');
+  });
+
+  it('speaks the browser’s language before the booking names its own', async () => {
+    open(managedBooking(), { token: '', browser: ['pt-BR'] });
+    await screen.findByRole('heading', { name: 'Esta ligação não funciona' });
+    expect(document.documentElement.lang).toBe('pt-BR');
+  });
+});
