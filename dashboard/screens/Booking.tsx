@@ -196,10 +196,14 @@ function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingReco
                     <td data-label="E-mail" id={`mail-${x.id}`}>
                       {KIND_WORDS[x.kind]}
                     </td>
-                    <td data-label="To">{x.to}</td>
+                    <td data-label="To">
+                      <span class="bk-any">{x.to}</span>
+                    </td>
                     <td data-label="Status">
-                      {mailStatus(x, zone)}
-                      {x.lastError ? <span class="quiet"> · last error: {x.lastError}</span> : null}
+                      <span>
+                        {mailStatus(x, zone)}
+                        {x.lastError ? <span class="quiet bk-any"> · last error: {x.lastError}</span> : null}
+                      </span>
                     </td>
                     <td data-label="Attempts" class="num">
                       {x.attempts}
