@@ -19,7 +19,7 @@ export interface PageProps {
 
 /** An instant as the guest reads it: the local date and time in the experience's zone, the zone named. */
 export function when({ fmt }: Language, instant: string, zone: string): string {
-  return `${fmt.longDate(dateInZone(instant, zone))}, ${fmt.time(instant, zone)} (${fmt.zone(instant, zone)})`;
+  return `${fmt.longDate(dateInZone(instant, zone))}, ${fmt.time(instant, zone)} · ${fmt.zone(instant, zone)}`;
 }
 
 /**

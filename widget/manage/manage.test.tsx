@@ -126,7 +126,7 @@ describe('the manage page', () => {
     expect(times.map((b) => b.textContent)).toEqual([expect.stringMatching(at('2:00 PM'))]);
     fireEvent.click(times[0]!);
     await screen.findByRole('heading', { name: 'Confirm the new time' });
-    expect(screen.getByText(/^Move your booking to Saturday, December 5, 2026, 2:00\sPM \(Lisbon/)).toBeTruthy();
+    expect(screen.getByText(/^Move your booking to Saturday, December 5, 2026, 2:00\sPM · Lisbon \(/)).toBeTruthy();
     fireEvent.click(button('Confirm change'));
     const notice = await screen.findByText(/^Your booking now starts Saturday, December 5, 2026, 2:00\sPM/);
     await waitFor(() => expect(document.activeElement).toBe(notice));

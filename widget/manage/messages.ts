@@ -134,7 +134,7 @@ export const pt: ManageMessages = {
   otherTime: 'Escolher outro horário',
   keepTime: 'Manter o horário atual',
   changing: 'A alterar…',
-  changed: (when) => `A sua reserva passa a ser ${when}.`,
+  changed: (when) => `A sua reserva passa para ${when}.`,
   until: (when) => `Pode cancelar ou alterar esta reserva online até ${when}.`,
   why: {
     SELF_SERVICE_OFF: 'Esta reserva não pode ser alterada nem cancelada online.',
