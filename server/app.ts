@@ -23,6 +23,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
 import { activityRoutes } from './routes/activity.js';
 import { publicRoutes } from './routes/public.js';
+import { manageRoutes } from './routes/manage.js';
 import { staticRoutes } from './routes/static.js';
 import { paymentCallbackRoutes, paymentRoutes } from './routes/payments.js';
 import { calendarRoutes, icalFeedRoutes } from './routes/calendars.js';
@@ -100,6 +101,8 @@ export function createApp(deps: AppDeps) {
   }
   const publicApi = publicRoutes(ctx);
   app.route('/public/v1', publicApi.app);
+  const manageApi = manageRoutes(ctx);
+  app.route('/public/v1', manageApi.app);
   // Same-origin only: no CORS, so no other site's page can read an answer or send JSON here.
   const dashboardApi = dashboardSessionRoutes(ctx);
   app.route('/dashboard/api', dashboardApi.app);
@@ -110,7 +113,7 @@ export function createApp(deps: AppDeps) {
     (openApi ??= buildOpenApiDocument(
       [
         { prefix: '/v1', specs: v1.flatMap((r) => r.specs) },
-        { prefix: '/public/v1', specs: publicApi.specs },
+        { prefix: '/public/v1', specs: [...publicApi.specs, ...manageApi.specs] },
         { prefix: '/dashboard/api', specs: dashboardApi.specs },
       ],
       {

@@ -20,6 +20,12 @@ export interface Config {
   /** Where Stripe's API is reached; only tests point it elsewhere. */
   stripeApiBase: string | undefined;
   outboundAllowPrivate: boolean;
+  /** `smtp://…` or `smtps://…`; unset: guest e-mails are recorded SKIPPED and never sent. */
+  smtpUrl: string | undefined;
+  /** The From of guest e-mails. */
+  mailFrom: string;
+  /** Hours before the start a reminder goes out; 0 turns reminders off. */
+  reminderHours: number;
   logLevel: LogLevel;
 }
 
@@ -59,6 +65,37 @@ function schedule(raw: string | undefined): number[] {
   return parts.map(Number);
 }
 
+function hours(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(`${name} must be a number of hours (decimals allowed), got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value > 720) throw new ConfigError(`${name} must be at most 720 hours, got ${value}`);
+  return value;
+}
+
+function smtpUrl(raw: string | undefined): string | undefined {
+  const value = optional(raw);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    // The value may hold a password: never repeat it.
+    throw new ConfigError('SMTP_URL must be smtp://[user:pass@]host:port or smtps://…');
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError('SMTP_URL must be smtp://[user:pass@]host:port or smtps://…');
+  }
+  return value;
+}
+
+function mailFrom(raw: string | undefined, publicUrl: string): string {
+  const value = optional(raw) ?? `Outing <no-reply@${new URL(publicUrl).hostname}>`;
+  if (/[\r\n]/.test(value)) throw new ConfigError('MAIL_FROM must be one line');
+  if (!/@[^\s@>]+>?$/.test(value)) throw new ConfigError(`MAIL_FROM must be an address, optionally with a name: "Tours <book@example.com>", got "${value}"`);
+  return value;
+}
+
 function optional(raw: string | undefined): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 }
@@ -91,6 +128,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     stripeWebhookSecret: optional(env.STRIPE_WEBHOOK_SECRET),
     stripeApiBase: optional(env.STRIPE_API_BASE),
     outboundAllowPrivate: boolean('OUTBOUND_ALLOW_PRIVATE', env.OUTBOUND_ALLOW_PRIVATE),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: mailFrom(env.MAIL_FROM, publicUrl),
+    reminderHours: hours('REMINDER_HOURS', env.REMINDER_HOURS, 24),
     logLevel,
   };
 }

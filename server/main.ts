@@ -9,10 +9,12 @@ import { holdServerLock } from './store/server-lock.js';
 import { answerMalformedRequests } from './http/client-errors.js';
 import { seedDemo, type DemoSeed } from './demo.js';
 import type { Job } from './jobs/job.js';
+import type { MailTransport } from './mail/message.js';
 import { maintenanceJob } from './jobs/maintenance.js';
 import { webhookDeliveryJob } from './jobs/webhook-deliveries.js';
 import { calendarSyncJob } from './jobs/calendar-sync.js';
 import { holdExpiryJob } from './jobs/hold-expiry.js';
+import { guestMailJob } from './jobs/guest-mail.js';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +44,13 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 function servedConfig(config: Config, port: number): Readonly<Config> {
   const explicitPublicUrl = process.env.PUBLIC_URL !== undefined && process.env.PUBLIC_URL.trim() !== '';
   return Object.freeze({ ...config, port, publicUrl: explicitPublicUrl ? config.publicUrl : `http://localhost:${port}` });
+}
+
+/** The SMTP transport when SMTP_URL is set (nodemailer is loaded only then), else none: messages are SKIPPED. */
+async function mailTransportFrom(config: Readonly<Config>): Promise<MailTransport | null> {
+  if (config.smtpUrl === undefined) return null;
+  const { smtpTransport } = await import('./mail/smtp.js');
+  return smtpTransport({ url: config.smtpUrl, from: config.mailFrom });
 }
 
 /**
@@ -76,6 +85,7 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
     webhookDeliveryJob({ store, config, logger }),
     calendarSyncJob(calendarSync, logger),
     holdExpiryJob({ store, provider: payments, logger }),
+    guestMailJob({ store, config, logger, transport: await mailTransportFrom(config) }),
   ];
   for (const job of jobs) job.start();
   logger.info('listening', { host: config.host, port: address.port, database: config.databasePath });

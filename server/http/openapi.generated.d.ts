@@ -158,6 +158,50 @@ export interface paths {
         patch: operations["patchBookingsId"];
         trace?: never;
     };
+    "/v1/bookings/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mails sent to a booking’s guest
+         * @description Oldest first: confirmations, changes, cancellations and reminders, with their delivery status. `PENDING` messages wait for their (next) attempt at `nextAttemptAt`; `SKIPPED` ones were not sent because no mail server is configured.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getBookingsIdMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bookings/{id}/messages/{messageId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a guest e-mail again
+         * @description Queues a new message of the same kind to the booking’s current address, sent at once; the original stays as it was. A cancelled booking’s confirmation, change notice or reminder cannot be resent (409 CONFLICT): it is no longer true.
+         *
+         *     Needs a secret key with the scope `bookings:write`.
+         */
+        post: operations["postBookingsIdMessagesMessageIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bookings/{id}/cancel": {
         parameters: {
             query?: never;
@@ -844,6 +888,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/manage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guest’s booking, by the token of their manage link
+         * @description What the manage page shows: the booking, what the guest may do and the organization's contact. A guest may cancel or change the time while the booking is CONFIRMED or PENDING, the organization’s `guestSelfService` is on and the start is more than `cancellationCutoffHours` away (`cutoffAt`); otherwise 409 CHANGE_NOT_ALLOWED.
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        get: operations["getPublicManage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/manage/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The times a guest may move their booking to
+         * @description The experience’s availability counted for the booking’s places, without its own slot and without the slots that start inside the cutoff (a guest cannot move a booking to where they could no longer change it).
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        get: operations["getPublicManageAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/manage/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking as its guest
+         * @description Frees its places, fires BOOKING_CANCELED, e-mails the cancellation and logs the guest as the actor. A guest may cancel or change the time while the booking is CONFIRMED or PENDING, the organization’s `guestSelfService` is on and the start is more than `cancellationCutoffHours` away (`cutoffAt`); otherwise 409 CHANGE_NOT_ALLOWED.
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        post: operations["postPublicManageCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/manage/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a booking to another time as its guest
+         * @description Another bookable slot of the same experience with room for the booking’s places, starting after the cutoff; fires BOOKING_UPDATED and e-mails the change. A guest may cancel or change the time while the booking is CONFIRMED or PENDING, the organization’s `guestSelfService` is on and the start is more than `cancellationCutoffHours` away (`cutoffAt`); otherwise 409 CHANGE_NOT_ALLOWED. A full or non-bookable slot answers as PATCH /v1/bookings/{id} does.
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        post: operations["postPublicManageReschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/session": {
         parameters: {
             query?: never;
@@ -1377,8 +1509,37 @@ export interface components {
         Metadata: {
             [key: string]: string;
         };
-        /** @description The body may be empty. */
-        BookingCancel: {
+        /** @description An e-mail to a booking’s guest (confirmation, change, cancellation, reminder) and how its sending went. */
+        Message: {
+            id: string;
+            bookingId: string;
+            kind: components["schemas"]["MessageKind"];
+            /** Format: email */
+            to: string;
+            status: components["schemas"]["MessageStatus"];
+            attempts: number;
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @enum {string} */
+        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER";
+        /** @enum {string} */
+        MessageStatus: "PENDING" | "SENT" | "FAILED" | "SKIPPED";
+        ManageCancel: {
             reason?: string;
         };
         /** @description The fields to change; at least one. The guest fields also take their record names (`guestName`…, `totalParticipants`), but not both spellings at once. */
@@ -2057,6 +2218,38 @@ export interface components {
              */
             holdExpiresAt: string | null;
         };
+        /** @description What a guest sees through their manage link: the booking, what they may do, whom to ask. */
+        ManagedBooking: {
+            booking: components["schemas"]["PublicBooking"];
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            locale: "en" | "pt";
+            timezone: string;
+            canCancel: boolean;
+            canReschedule: boolean;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            cutoffAt: string;
+            /** @enum {string|null} */
+            reason: "SELF_SERVICE_OFF" | "PAST_CUTOFF" | "NOT_ACTIVE" | null;
+            organization: {
+                name: string;
+                /** Format: email */
+                email: string;
+                phone: string | null;
+            };
+        };
+        ManageReschedule: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            startTime: string;
+        };
         /** @description Who is signed in, and the CSRF token for `/v1` requests made with the session cookie. */
         Session: {
             user: components["schemas"]["User"];
@@ -2090,7 +2283,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "INVALID_STATUS_TRANSITION" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -3255,6 +3448,148 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getBookingsIdMessages: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Booking id (`bk_…`) or booking number (`BK-…`)
+                 * @example BK-7K3M9Q2D
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Message */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_9Xc4TbL7qW2mRk",
+                     *           "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *           "kind": "BOOKING_CONFIRMED",
+                     *           "to": "ana.costa@example.com",
+                     *           "status": "SENT",
+                     *           "attempts": 1,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null,
+                     *           "sentAt": "2026-06-01T10:15:43.050Z",
+                     *           "createdAt": "2026-06-01T10:15:42.120Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Message"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postBookingsIdMessagesMessageIdResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Booking id (`bk_…`) or booking number (`BK-…`)
+                 * @example BK-7K3M9Q2D
+                 */
+                id: string;
+                /**
+                 * @description Message id (`msg_…`)
+                 * @example msg_9Xc4TbL7qW2mRk
+                 */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: Message */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "msg_9Xc4TbL7qW2mRk",
+                     *         "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *         "kind": "BOOKING_CONFIRMED",
+                     *         "to": "ana.costa@example.com",
+                     *         "status": "SENT",
+                     *         "attempts": 1,
+                     *         "lastError": null,
+                     *         "nextAttemptAt": null,
+                     *         "sentAt": "2026-06-01T10:15:43.050Z",
+                     *         "createdAt": "2026-06-01T10:15:42.120Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Message"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     patchBookingsIdCancel: {
         parameters: {
             query?: never;
@@ -3272,10 +3607,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reason": "Guest is ill"
+                 *       "reason": "Our flight was moved"
                  *     }
                  */
-                "application/json": components["schemas"]["BookingCancel"];
+                "application/json": components["schemas"]["ManageCancel"];
             };
         };
         responses: {
@@ -5917,6 +6252,320 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPublicManage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ManagedBooking */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking": {
+                     *           "bookingNumber": "BK-7K3M9Q2D",
+                     *           "status": "CONFIRMED",
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "total": "90.00",
+                     *           "currency": "EUR",
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "checkoutUrl": null,
+                     *           "holdExpiresAt": null
+                     *         },
+                     *         "locale": "en",
+                     *         "timezone": "Europe/Lisbon",
+                     *         "canCancel": true,
+                     *         "canReschedule": true,
+                     *         "cutoffAt": "2026-06-12T16:30:00.000Z",
+                     *         "reason": null,
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ManagedBooking"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPublicManageAvailability: {
+        parameters: {
+            query?: {
+                /** @description Default: today in the experience's time zone */
+                startDate?: string;
+                /** @description Inclusive; default startDate + 30 days; at most 92 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Availability */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                     *         "timezone": "Europe/Lisbon",
+                     *         "startDate": "2026-06-13",
+                     *         "endDate": "2026-06-13",
+                     *         "slots": [
+                     *           {
+                     *             "id": "ts_3Gp7KwM2nV9xRc",
+                     *             "startTime": "2026-06-13T08:00:00.000Z",
+                     *             "endTime": "2026-06-13T10:00:00.000Z",
+                     *             "capacity": 12,
+                     *             "booked": 12,
+                     *             "remaining": 0,
+                     *             "available": false,
+                     *             "unavailableReason": "FULL"
+                     *           },
+                     *           {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z",
+                     *             "capacity": 12,
+                     *             "booked": 2,
+                     *             "remaining": 10,
+                     *             "available": true,
+                     *             "unavailableReason": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Availability"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postPublicManageCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Our flight was moved"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ManageCancel"];
+            };
+        };
+        responses: {
+            /** @description ManagedBooking */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking": {
+                     *           "bookingNumber": "BK-7K3M9Q2D",
+                     *           "status": "CONFIRMED",
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "total": "90.00",
+                     *           "currency": "EUR",
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "checkoutUrl": null,
+                     *           "holdExpiresAt": null
+                     *         },
+                     *         "locale": "en",
+                     *         "timezone": "Europe/Lisbon",
+                     *         "canCancel": true,
+                     *         "canReschedule": true,
+                     *         "cutoffAt": "2026-06-12T16:30:00.000Z",
+                     *         "reason": null,
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ManagedBooking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postPublicManageReschedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "startTime": "2026-06-14T08:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ManageReschedule"];
+            };
+        };
+        responses: {
+            /** @description ManagedBooking */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking": {
+                     *           "bookingNumber": "BK-7K3M9Q2D",
+                     *           "status": "CONFIRMED",
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "total": "90.00",
+                     *           "currency": "EUR",
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "checkoutUrl": null,
+                     *           "holdExpiresAt": null
+                     *         },
+                     *         "locale": "en",
+                     *         "timezone": "Europe/Lisbon",
+                     *         "canCancel": true,
+                     *         "canReschedule": true,
+                     *         "cutoffAt": "2026-06-12T16:30:00.000Z",
+                     *         "reason": null,
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ManagedBooking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

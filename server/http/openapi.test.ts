@@ -12,6 +12,8 @@ const NOT_IN_REFERENCE = [
   /^\/demo(\/|$|\.)/,
   // The dashboard's pages and files; its API under /dashboard/api is documented.
   /^\/dashboard(\/(?!api\/)|$)/,
+  // The guests' manage page and its script; its API under /public/v1/manage is documented.
+  /^\/manage(\/|$)/,
   /^\/api\/ical\//,
   /^\/payments\//,
   /^\/api\/v1\//,

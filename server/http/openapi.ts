@@ -128,6 +128,7 @@ const TAGS: Record<string, string> = {
   Reports: 'Figures over a range of days: bookings and revenue per day, how full the experiences are.',
   Calendars: 'Private iCal feeds of your bookings, and external calendars whose events block time slots.',
   'Public (widget)': 'The key-less-secret API the booking widget uses, with a publishable key: active experiences, availability and guest bookings.',
+  'Manage (guests)': 'The guests’ manage page’s API: a booking opened by the token of its e-mail link, cancelled or moved within the organization’s rules.',
   'API keys': 'Secret and publishable keys: list, create (never wider than your own) and revoke.',
   Users: 'The people who sign in to the dashboard, and their roles: `owner` holds every scope, `staff` reads experiences, customers and calendars and reads and writes bookings.',
   'Dashboard sessions': 'Signing in to the dashboard with an e-mail and password. The session lives in an HttpOnly, SameSite=Strict cookie; `/v1` accepts it instead of a key when the request also sends the session’s CSRF token as `X-CSRF-Token`.',
@@ -294,12 +295,14 @@ const SECURITY: Record<OpSpec['auth'], Json[]> = {
   secret: [{ secretKey: [] }, { sessionCookie: [], csrfToken: [] }],
   publishable: [{ publishableKey: [] }, { publishableKeyQuery: [] }],
   session: [{ sessionCookie: [] }],
+  manage: [{ manageToken: [] }],
   none: [{}],
 };
 
 function authNote(spec: OpSpec): string {
   if (spec.auth === 'publishable') return 'Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.';
   if (spec.auth === 'session') return 'Needs the dashboard’s session cookie.';
+  if (spec.auth === 'manage') return 'Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.';
   if (spec.auth === 'none') return 'Needs no authentication.';
   return spec.scope ? `Needs a secret key with the scope \`${spec.scope}\`.` : 'Needs a secret key.';
 }
@@ -497,6 +500,12 @@ export function buildOpenApiDocument(mounts: MountedSpecs[], info: DocumentInfo)
         secretKey: { type: 'http', scheme: 'bearer', description: 'Secret key `osk_…`, for `/v1`' },
         publishableKey: { type: 'apiKey', in: 'header', name: 'X-Outing-Key', description: 'Publishable key `opk_…`, for `/public/v1`' },
         publishableKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'Publishable key `opk_…`, for `/public/v1`' },
+        manageToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Manage-Token',
+          description: 'The token after `#` in a guest’s manage link (`{PUBLIC_URL}/manage#<token>`), for `/public/v1/manage`',
+        },
         sessionCookie: {
           type: 'apiKey',
           in: 'cookie',

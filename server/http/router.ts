@@ -17,9 +17,10 @@ export type Method = 'get' | 'post' | 'patch' | 'delete';
 /**
  * `secret`: `/v1`, a secret key or the dashboard's session cookie with its CSRF token;
  * `publishable`: `/public/v1`; `session`: the dashboard's own routes, the cookie alone;
- * `none`: signing in, where there is no caller yet (handlers of these must not read `caller`).
+ * `manage`: a guest's manage link, its token in `X-Manage-Token` (the handler's service checks it);
+ * `none`: signing in, where there is no caller yet (handlers of these and of `manage` must not read `caller`).
  */
-export type AuthKind = 'secret' | 'publishable' | 'session' | 'none';
+export type AuthKind = 'secret' | 'publishable' | 'session' | 'manage' | 'none';
 
 /** One operation: the single description from which requests are checked and the OpenAPI document is made. */
 export interface OpSpec<
@@ -172,7 +173,7 @@ export class ApiRoutes {
   private authenticate(spec: OpSpec, c: Context<AppEnv>): Caller | undefined {
     const now = this.ctx.now();
     const ip = c.get('clientIp');
-    if (spec.auth === 'none') return undefined;
+    if (spec.auth === 'none' || spec.auth === 'manage') return undefined;
     if (spec.auth === 'session') {
       const found = authenticateSession(c, this.ctx.store, now);
       const caller = { ...found, actor: { ...found.actor, ip } };

@@ -20,3 +20,27 @@ export interface MailMessage {
   };
   attachments: MailAttachment[];
 }
+
+export interface MailTransport {
+  /** Resolves once the server took the message; throws a SendFailure otherwise. */
+  send(message: MailMessage): Promise<{ accepted: boolean }>;
+}
+
+export type SendFailureKind = 'temporary' | 'permanent';
+
+/**
+ * Why a message was not sent. `temporary`: no answer (connection refused, DNS, TLS, a timeout) or a
+ * 4xx reply, worth another attempt later. `permanent`: a 5xx reply (or a message the transport
+ * cannot send at all), the same attempt would fail again. The message never holds credentials.
+ */
+export class SendFailure extends Error {
+  override readonly name = 'SendFailure';
+  constructor(
+    readonly kind: SendFailureKind,
+    message: string,
+    /** The SMTP reply code, when the server gave one. */
+    readonly responseCode: number | null = null,
+  ) {
+    super(message);
+  }
+}

@@ -1,6 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import { addressesOf, startSmtpServer, type SmtpHooks } from '../test-helpers/smtp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderBookingsFeed } from '../ical/feed.js';
 import { composeGuestMessage } from './compose.js';
@@ -9,42 +8,16 @@ import { bookingView, eventsOf, HOST, MANAGE_URL, messageInput, ORGANIZATION, st
 
 const FROM = 'Outing <no-reply@book.example.com>';
 
-interface Received {
-  from: string;
-  to: string[];
-  mail: ParsedMail;
-}
-
-type Hooks = Pick<SMTPServerOptions, 'onRcptTo' | 'onData' | 'onAuth'>;
-
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-/** A real SMTP server on a free local port; what it accepts is parsed as a mail client would. */
-async function smtpServer(hooks: Hooks = {}) {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-          received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), mail });
-          callback();
-        })
-        .catch(callback);
-    },
-    ...hooks,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port, received };
+/** A real SMTP server on a free local port, closed after the test. */
+async function smtpServer(hooks: SmtpHooks = {}) {
+  const server = await startSmtpServer(hooks);
+  closers.push(server.close);
+  return server;
 }
 
 /** A port nothing listens on: bound once for its number, then closed. */
@@ -75,7 +48,7 @@ async function silentServer(): Promise<number> {
 }
 
 const transportTo = (port: number, auth = '') => smtpTransport({ url: `smtp://${auth}127.0.0.1:${port}`, from: FROM, greetingTimeoutMs: 300 });
-const addresses = (a: AddressObject | AddressObject[] | undefined) => [a ?? []].flat().flatMap((o) => o.value.map((v) => v.address));
+const addresses = addressesOf;
 
 async function failureOf(promise: Promise<unknown>): Promise<SendFailure> {
   const error = await promise.then(() => null, (e: unknown) => e);

@@ -5,7 +5,12 @@ import { AnswerCache, cachedAnswer } from '../http/answer-cache.js';
 import { canonicalJson } from '../http/idempotency.js';
 import { serializeBooking } from '../serializers/booking.js';
 import { cancelBooking, createBooking, findBooking, listBookings, updateBooking } from '../services/bookings.js';
-import { Booking, BookingCancel, BookingCreate, BookingListQuery, BookingPatch } from '../../shared/index.js';
+import { serializeMessage } from '../serializers/message.js';
+import { listBookingMessages, resendMessage } from '../services/messages.js';
+import { Booking, BookingCancel, BookingCreate, BookingListQuery, BookingPatch, Message, PageQuery } from '../../shared/index.js';
+import { z } from 'zod';
+
+const MessageListQuery = z.strictObject({ ...PageQuery });
 
 export function bookingRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Bookings';
@@ -56,6 +61,46 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
     .op(
       { method: 'get', path: '/bookings/:id', summary: 'Get a booking by id or booking number', tag, auth: 'secret', scope: 'bookings:read', params: { id: 'booking' }, response: Booking },
       ({ caller, params }) => ok(serializeBooking(findBooking(store, caller.orgId, params.id))),
+    )
+    .op(
+      {
+        method: 'get',
+        path: '/bookings/:id/messages',
+        summary: 'The e-mails sent to a booking’s guest',
+        description:
+          'Oldest first: confirmations, changes, cancellations and reminders, with their delivery status. `PENDING` messages ' +
+          'wait for their (next) attempt at `nextAttemptAt`; `SKIPPED` ones were not sent because no mail server is configured.',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:read',
+        params: { id: 'booking' },
+        query: MessageListQuery,
+        response: Message,
+        list: true,
+      },
+      ({ caller, params, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = listBookingMessages(store, caller.orgId, params.id, page);
+        return list(rows.map(serializeMessage), total, page);
+      },
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/bookings/:id/messages/:messageId/resend',
+        summary: 'Send a guest e-mail again',
+        description:
+          'Queues a new message of the same kind to the booking’s current address, sent at once; the original stays as it was. ' +
+          'A cancelled booking’s confirmation, change notice or reminder cannot be resent (409 CONFLICT): it is no longer true.',
+        tag,
+        auth: 'secret',
+        scope: 'bookings:write',
+        params: { id: 'booking', messageId: 'message' },
+        response: Message,
+        status: 202,
+        errors: ['CONFLICT'],
+      },
+      ({ caller, params }) => ok(serializeMessage(resendMessage(store, caller.orgId, params.id, params.messageId, ctx.now())), 202),
     )
     .op(
       {

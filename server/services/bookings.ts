@@ -11,6 +11,7 @@ import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 import { customerForBooking, refreshCustomerTimes } from './customers.js';
 import { recordEvent } from './event-log.js';
+import { queueMessageForChange } from './message-queue.js';
 import { recordActivity, type ActivityEntry } from './activity.js';
 import type { Actor } from '../domain/actor.js';
 import { serializeBookingEventData, type Changes } from '../serializers/event.js';
@@ -180,6 +181,7 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
     store.addBookedPlaces(exp.id, start, placesOf(row));
     const view: BookingView = { ...row, experienceName: exp.name };
     recordEvent(store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), now);
+    queueMessageForChange(store, undefined, row, now);
     recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
     return view;
   });
@@ -286,6 +288,7 @@ export function saveBookingChange(
   const event = next.status === 'CANCELLED' && before.status !== 'CANCELLED' ? 'BOOKING_CANCELED' : 'BOOKING_UPDATED';
   const data = event === 'BOOKING_UPDATED' ? serializeBookingEventData(next, { changes, ...extra }) : serializeBookingEventData(next, extra);
   recordEvent(store, before.orgId, event, data, now);
+  queueMessageForChange(store, before, next, now);
   recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
   return next;
 }

@@ -75,6 +75,9 @@ export function eraseCustomer(store: Store, orgId: string, customerId: string, n
     store.updateCustomer({ ...customer, name: ERASED, email: placeholderEmail, phone: customer.phone === null ? null : ERASED, erasedAt: now, updatedAt: now });
     for (const booking of store.listCustomerBookings(customer.id, Number.MAX_SAFE_INTEGER)) {
       store.updateBooking(erasedGuest({ ...booking, updatedAt: now }, placeholderEmail));
+      // Its manage links die with the guest's data, and no e-mail goes to an erased address.
+      store.deleteManageTokens(booking.id);
+      store.eraseMessagesOf(booking.id, placeholderEmail, 'Not sent: the guest’s personal data were erased');
       for (const event of store.listBookingEvents(booking.id)) {
         const body = JSON.parse(event.payload) as { data: { booking: Record<string, unknown>; changes?: Record<string, { from: unknown; to: unknown }> } };
         body.data.booking = erasedGuest(body.data.booking, placeholderEmail);

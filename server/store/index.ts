@@ -15,6 +15,7 @@ import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
 import { userStore } from './users.js';
+import { messageStore } from './messages.js';
 
 /**
  * The store: every SQL statement of Outing, behind functions named in the domain's words.
@@ -52,6 +53,7 @@ export function createStore(db: Db) {
     ...reportStore(db),
     ...activityStore(db),
     ...userStore(db),
+    ...messageStore(db),
     /**
      * Runs `work` as one atomic unit that holds the write lock from its first statement
      * (BEGIN IMMEDIATE), so a read-check-write inside it cannot interleave with another writer.

@@ -1,0 +1,41 @@
+// What a guest may do with their own booking through its manage link (docs/guest-emails.md).
+import type { BookingStatus } from '../../shared/index.js';
+
+export type SelfServiceBlock = 'SELF_SERVICE_OFF' | 'PAST_CUTOFF' | 'NOT_ACTIVE';
+
+export interface SelfService {
+  /** Cancelling and changing the time follow the same rule. */
+  allowed: boolean;
+  /** Why not, when not; null when allowed. */
+  reason: SelfServiceBlock | null;
+  /** The last instant a guest may act: the start minus the organization's cutoff. */
+  cutoffAt: number;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * A guest may cancel or move a booking that is still on (CONFIRMED, or PENDING while its payment is
+ * open) while the organization allows self-service and the cutoff has not passed.
+ */
+export function selfServiceOf(
+  booking: { status: BookingStatus; slotStart: number },
+  org: { guestSelfService: number | boolean; cancellationCutoffHours: number },
+  now: number,
+): SelfService {
+  const cutoffAt = booking.slotStart - org.cancellationCutoffHours * HOUR;
+  const reason: SelfServiceBlock | null =
+    booking.status === 'CANCELLED' || now >= booking.slotStart
+      ? 'NOT_ACTIVE'
+      : !org.guestSelfService
+        ? 'SELF_SERVICE_OFF'
+        : now >= cutoffAt
+          ? 'PAST_CUTOFF'
+          : null;
+  return { allowed: reason === null, reason, cutoffAt };
+}
+
+/** Whether a guest may move their booking to a slot starting at `start`: not inside the cutoff either. */
+export function startsAfterCutoff(start: number, org: { cancellationCutoffHours: number }, now: number): boolean {
+  return start - org.cancellationCutoffHours * HOUR > now;
+}

@@ -1,0 +1,90 @@
+import { ApiRoutes } from '../http/router.js';
+import type { RouteContext } from './context.js';
+import { ok } from '../http/reply.js';
+import { publicRateLimit } from './public.js';
+import { serializeAvailability } from '../serializers/availability.js';
+import { serializeManagedBooking } from '../serializers/message.js';
+import { availabilityForGuest, cancelAsGuest, getManagedBooking, rescheduleAsGuest } from '../services/self-service.js';
+import { Availability, LocalDate, ManageCancel, ManagedBooking, ManageReschedule } from '../../shared/index.js';
+import { z } from 'zod';
+
+const ManageAvailabilityQuery = z.strictObject({
+  startDate: LocalDate.optional().describe("Default: today in the experience's time zone"),
+  endDate: LocalDate.optional().describe('Inclusive; default startDate + 30 days; at most 92 days after startDate'),
+});
+
+/**
+ * The guests' manage API under /public/v1/manage: no key, the token of the e-mail link in
+ * `X-Manage-Token`. Same-origin only (the manage page is served by Outing), so no CORS; the public
+ * API's per-IP limits apply.
+ */
+export function manageRoutes(ctx: RouteContext): ApiRoutes {
+  const tag = 'Manage (guests)';
+  const { store, config } = ctx;
+  const token = (header: string | undefined) => header?.trim();
+  const rules =
+    'A guest may cancel or change the time while the booking is CONFIRMED or PENDING, the organization’s ' +
+    '`guestSelfService` is on and the start is more than `cancellationCutoffHours` away (`cutoffAt`); otherwise 409 CHANGE_NOT_ALLOWED.';
+  return new ApiRoutes(ctx)
+    .use(publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.now))
+    .op(
+      {
+        method: 'get',
+        path: '/manage',
+        summary: 'A guest’s booking, by the token of their manage link',
+        description: `What the manage page shows: the booking, what the guest may do and the organization's contact. ${rules}`,
+        tag,
+        auth: 'manage',
+        response: ManagedBooking,
+      },
+      ({ c }) => ok(serializeManagedBooking(getManagedBooking(store, token(c.req.header('x-manage-token')), ctx.now()))),
+    )
+    .op(
+      {
+        method: 'get',
+        path: '/manage/availability',
+        summary: 'The times a guest may move their booking to',
+        description:
+          'The experience’s availability counted for the booking’s places, without its own slot and without the slots that ' +
+          'start inside the cutoff (a guest cannot move a booking to where they could no longer change it).',
+        tag,
+        auth: 'manage',
+        query: ManageAvailabilityQuery,
+        response: Availability,
+      },
+      ({ c, query }) =>
+        ok(serializeAvailability(availabilityForGuest(store, token(c.req.header('x-manage-token')), query, ctx.now()))),
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/manage/cancel',
+        summary: 'Cancel a booking as its guest',
+        description: `Frees its places, fires BOOKING_CANCELED, e-mails the cancellation and logs the guest as the actor. ${rules}`,
+        tag,
+        auth: 'manage',
+        body: ManageCancel,
+        response: ManagedBooking,
+        errors: ['CHANGE_NOT_ALLOWED', 'INVALID_STATUS_TRANSITION'],
+      },
+      ({ c, body }) =>
+        ok(serializeManagedBooking(cancelAsGuest(store, token(c.req.header('x-manage-token')), body.reason, ctx.now(), c.get('clientIp')))),
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/manage/reschedule',
+        summary: 'Move a booking to another time as its guest',
+        description:
+          'Another bookable slot of the same experience with room for the booking’s places, starting after the cutoff; fires ' +
+          `BOOKING_UPDATED and e-mails the change. ${rules} A full or non-bookable slot answers as PATCH /v1/bookings/{id} does.`,
+        tag,
+        auth: 'manage',
+        body: ManageReschedule,
+        response: ManagedBooking,
+        errors: ['CHANGE_NOT_ALLOWED', 'SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
+      },
+      ({ c, body }) =>
+        ok(serializeManagedBooking(rescheduleAsGuest(store, token(c.req.header('x-manage-token')), body.startTime, ctx.now(), c.get('clientIp')))),
+    );
+}

@@ -1,0 +1,34 @@
+import type { MessageRow } from '../store/messages.js';
+import type { ManagedBooking as ManagedView } from '../services/self-service.js';
+import { serializePublicBooking } from './booking.js';
+import { iso, isoOrNull } from './instant.js';
+import type { ManagedBooking, Message } from '../../shared/index.js';
+
+export function serializeMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    bookingId: row.bookingId,
+    kind: row.kind,
+    to: row.to,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    nextAttemptAt: row.status === 'PENDING' ? isoOrNull(row.nextAttemptAt) : null,
+    sentAt: isoOrNull(row.sentAt),
+    createdAt: iso(row.createdAt),
+  };
+}
+
+/** What the manage page shows: the guest's own booking, what they may do, and whom to ask. */
+export function serializeManagedBooking(m: ManagedView): ManagedBooking {
+  return {
+    booking: serializePublicBooking(m.booking),
+    locale: m.booking.locale ?? 'en',
+    timezone: m.timeZone,
+    canCancel: m.rules.allowed,
+    canReschedule: m.rules.allowed,
+    cutoffAt: iso(m.rules.cutoffAt),
+    reason: m.rules.reason,
+    organization: { name: m.organization.name, email: m.organization.email, phone: m.organization.phone },
+  };
+}

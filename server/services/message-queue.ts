@@ -1,0 +1,33 @@
+// Which booking change queues which guest e-mail. Apart from services/messages.ts so that the
+// booking use cases can queue messages without importing the message use cases (which read bookings).
+import type { BookingRow } from '../store/bookings.js';
+import type { MessageKind } from '../store/messages.js';
+import type { Store } from '../store/index.js';
+
+/**
+ * The message a booking change calls for, if any: a confirmation when it becomes CONFIRMED (made so,
+ * or paid), a cancellation when it is cancelled (by anyone, a lapsed hold too, but not a hold whose
+ * payment page never opened), and a change notice
+ * when a confirmed booking's time or party changes. `before` is undefined for a new booking.
+ */
+export function messageKindFor(before: BookingRow | undefined, after: BookingRow): MessageKind | undefined {
+  if (after.status === 'CANCELLED') {
+    if (before === undefined || before.status === 'CANCELLED') return undefined;
+    // A hold whose payment page never opened was never the guest's booking: the widget told them at once.
+    if (before.status === 'PENDING' && before.checkoutUrl === null) return undefined;
+    return 'BOOKING_CANCELLED';
+  }
+  if (after.status !== 'CONFIRMED') return undefined;
+  if (before === undefined || before.status !== 'CONFIRMED') return 'BOOKING_CONFIRMED';
+  const changed =
+    before.slotStart !== after.slotStart ||
+    before.participants !== after.participants ||
+    (before.tickets ?? null) !== (after.tickets ?? null);
+  return changed ? 'BOOKING_CHANGED' : undefined;
+}
+
+/** Queues the message a change calls for. Call it inside the change's transaction. */
+export function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): void {
+  const kind = messageKindFor(before, after);
+  if (kind) store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now });
+}

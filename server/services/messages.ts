@@ -1,0 +1,73 @@
+// Guest e-mails as use cases: the booking's message log, resending, reminders, and manage tokens.
+// Which change queues which message is message-queue.ts; composing a queued one is message-compose.ts.
+import { createHash, randomBytes } from 'node:crypto';
+import { Refusal, notFound } from '../domain/refusal.js';
+import type { MessageRow } from '../store/messages.js';
+import type { Store } from '../store/index.js';
+import type { Page, PageResult } from '../store/statements.js';
+import { findBooking } from './bookings.js';
+
+/** A booking's e-mails, oldest first. */
+export function listBookingMessages(store: Store, orgId: string, bookingRef: string, page: Page): PageResult<MessageRow> {
+  const booking = findBooking(store, orgId, bookingRef);
+  return store.listBookingMessages(orgId, booking.id, page);
+}
+
+/**
+ * Sends a message again: a new message of the same kind, queued now, to the booking's current
+ * address. A cancelled booking's confirmation, change or reminder is not repeated: it is no longer true.
+ */
+export function resendMessage(store: Store, orgId: string, bookingRef: string, messageId: string, now: number): MessageRow {
+  return store.transaction(() => {
+    const booking = findBooking(store, orgId, bookingRef);
+    const original = store.getMessage(messageId);
+    if (!original || original.orgId !== orgId || original.bookingId !== booking.id) throw notFound('Message');
+    if (booking.status === 'CANCELLED' && original.kind !== 'BOOKING_CANCELLED') {
+      throw new Refusal('CONFLICT', `This booking is cancelled: its ${original.kind} message is no longer true; resend its cancellation instead`);
+    }
+    const row = store.enqueueMessage({
+      orgId,
+      bookingId: booking.id,
+      kind: original.kind,
+      to: booking.guestEmail,
+      createdAt: now,
+      resendOf: original.id,
+      ...(original.kind === 'BOOKING_REMINDER' ? { reminderFor: booking.slotStart } : {}),
+    });
+    if (!row) throw new Error('A resent message was not queued');
+    return row;
+  });
+}
+
+/** Queues the reminders now due (at most `limit`); answers how many. */
+export function queueDueReminders(store: Store, reminderHours: number, now: number, limit = 500): number {
+  if (reminderHours <= 0) return 0;
+  const windowMs = Math.round(reminderHours * 3_600_000);
+  return store.transaction(() => {
+    let queued = 0;
+    for (const due of store.listRemindersDue(now, windowMs, limit)) {
+      const row = store.enqueueMessage({
+        orgId: due.orgId,
+        bookingId: due.bookingId,
+        kind: 'BOOKING_REMINDER',
+        to: due.to,
+        createdAt: now,
+        reminderFor: due.slotStart,
+      });
+      if (row) queued++;
+    }
+    return queued;
+  });
+}
+
+/** Only a hash of a manage token is stored; this is that hash. */
+export function manageTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+/** A new manage token for a booking: 32 random bytes, base64url; only its hash is kept. */
+export function issueManageToken(store: Store, bookingId: string, now: number): string {
+  const token = randomBytes(32).toString('base64url');
+  store.insertManageToken(manageTokenHash(token), bookingId, now);
+  return token;
+}

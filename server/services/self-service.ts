@@ -1,0 +1,104 @@
+// What a guest does through the manage link of their e-mails: see the booking, cancel it, or move
+// it to another time, within the organization's rules (docs/guest-emails.md).
+import { timingSafeEqual } from 'node:crypto';
+import { Refusal, invalid, notFound } from '../domain/refusal.js';
+import { guestActor } from '../domain/actor.js';
+import { selfServiceOf, startsAfterCutoff, type SelfService } from '../domain/self-service.js';
+import { placesOf } from '../domain/bookings.js';
+import type { ExperienceAvailability } from '../domain/availability.js';
+import type { BookingView } from '../store/bookings.js';
+import type { OrganizationRow } from '../store/organizations.js';
+import type { Store } from '../store/index.js';
+import { availabilityFor, zoneOf } from './availability.js';
+import { cancelBooking, updateBooking } from './bookings.js';
+import { manageTokenHash } from './messages.js';
+
+export interface ManagedBooking {
+  booking: BookingView;
+  organization: OrganizationRow;
+  /** The experience's zone: the guest reads its times there. */
+  timeZone: string;
+  rules: SelfService;
+}
+
+/** 32 random bytes in base64url: 43 characters. Anything else is no token of ours. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The booking a manage token opens; an unknown, malformed or dead token is 404 like any other. */
+function bookingOfToken(store: Store, token: string | undefined): BookingView {
+  if (token === undefined || !TOKEN.test(token)) throw notFound('Booking');
+  const hash = manageTokenHash(token);
+  const found = store.findManageToken(hash);
+  // The row was found by its hash; comparing again in constant time costs nothing and says so.
+  if (!found || !timingSafeEqual(Buffer.from(found.tokenHash), Buffer.from(hash))) throw notFound('Booking');
+  const booking = store.getBooking(found.orgId, found.bookingId);
+  if (!booking) throw notFound('Booking');
+  return booking;
+}
+
+function managed(store: Store, booking: BookingView, now: number): ManagedBooking {
+  const organization = store.getOrganization(booking.orgId);
+  const exp = store.getExperience(booking.orgId, booking.experienceId);
+  if (!organization || !exp) throw notFound('Booking');
+  return { booking, organization, timeZone: zoneOf(exp, organization.timezone), rules: selfServiceOf(booking, organization, now) };
+}
+
+export function getManagedBooking(store: Store, token: string | undefined, now: number): ManagedBooking {
+  return managed(store, bookingOfToken(store, token), now);
+}
+
+const WHY_NOT = {
+  SELF_SERVICE_OFF: 'This organization does not let guests change bookings online; please contact them',
+  PAST_CUTOFF: 'It is too late to change this booking online; please contact the organization',
+  NOT_ACTIVE: 'This booking is cancelled or has already started, so it cannot be changed',
+} as const;
+
+function assertAllowed(m: ManagedBooking): void {
+  if (m.rules.reason !== null) {
+    throw new Refusal('CHANGE_NOT_ALLOWED', `${WHY_NOT[m.rules.reason]} (the online cutoff was ${new Date(m.rules.cutoffAt).toISOString()})`);
+  }
+}
+
+export function cancelAsGuest(store: Store, token: string | undefined, reason: string | undefined, now: number, ip: string | null): ManagedBooking {
+  return store.transaction(() => {
+    const m = getManagedBooking(store, token, now);
+    assertAllowed(m);
+    const booking = cancelBooking(store, m.booking.orgId, m.booking.id, reason, now, guestActor(m.booking.guestName, ip));
+    return managed(store, booking, now);
+  });
+}
+
+export function rescheduleAsGuest(store: Store, token: string | undefined, startTime: string, now: number, ip: string | null): ManagedBooking {
+  return store.transaction(() => {
+    const m = getManagedBooking(store, token, now);
+    assertAllowed(m);
+    const start = Date.parse(startTime);
+    if (start === m.booking.slotStart) throw invalid('startTime', 'The booking already starts at this time');
+    // The new time must leave the guest the same freedom: a move into the cutoff is the operator's to make.
+    if (!startsAfterCutoff(start, m.organization, now)) {
+      throw new Refusal('CHANGE_NOT_ALLOWED', `Online, a booking can only move to a time more than ${m.organization.cancellationCutoffHours} hours ahead; please contact the organization`);
+    }
+    const booking = updateBooking(store, m.booking.orgId, m.booking.id, { startTime }, now, guestActor(m.booking.guestName, ip));
+    return managed(store, booking, now);
+  });
+}
+
+/**
+ * The times a guest may move their booking to: the experience's availability counted for the
+ * booking's places, with the slots inside the cutoff marked unavailable (they are not offered).
+ */
+export function availabilityForGuest(
+  store: Store,
+  token: string | undefined,
+  range: { startDate?: string | undefined; endDate?: string | undefined },
+  now: number,
+): ExperienceAvailability {
+  const m = getManagedBooking(store, token, now);
+  const places = placesOf(m.booking);
+  const answer = availabilityFor(store, m.booking.orgId, { experienceId: m.booking.experienceId, startDate: range.startDate, endDate: range.endDate, participants: places }, now, { activeOnly: true });
+  const ownSlot = m.booking.slotStart;
+  return {
+    ...answer,
+    slots: answer.slots.filter((slot) => slot.start !== ownSlot && startsAfterCutoff(slot.start, m.organization, now)),
+  };
+}
