@@ -38,6 +38,15 @@ interface Managed {
 const mailTo = (address: string) => received.filter((r) => r.to.includes(address)).map((r) => r.mail);
 const tokenOf = (link: string) => new URL(link).hash.slice(1);
 
+/** Waits for `done` (expect.poll works only inside a test, and the bookings are made before them). */
+async function until(done: () => boolean, what: string, timeout = 15_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}:\n${outing.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** What the manage API says about the booking behind a link, as the page would ask. */
 async function managed(link: string): Promise<Managed> {
   const res = await fetch(`${outing.origin}/public/v1/manage`, { headers: { 'X-Manage-Token': tokenOf(link) } });
@@ -63,7 +72,7 @@ async function book(name: string, email: string, locale: 'en' | 'pt'): Promise<s
     body: JSON.stringify({ experienceId: walk.id, startTime: slot.startTime, participants: 2, customerName: name, customerEmail: email, locale }),
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  await expect.poll(() => mailTo(email).length, { timeout: 15_000 }).toBe(before + 1);
+  await until(() => mailTo(email).length === before + 1, `the confirmation e-mail to ${email}`);
   const mail = mailTo(email).at(-1)!;
   const link = new RegExp(`${outing.origin.replace(/[.]/g, '\\.')}/manage#[A-Za-z0-9_-]+`).exec(`${mail.text ?? ''} ${mail.html || ''}`)?.[0];
   expect(link, mail.text).toBeTruthy();
@@ -144,7 +153,7 @@ describe('the manage page', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
     // The token is in the fragment, which no request carries.
     expect(requests.filter((r) => r.includes(tokenOf(links.en)))).toEqual([]);
-    expect(problems).toEqual([]);
+    expect(problems, requests.join('\n')).toEqual([]);
     await page.context().close();
   });
 

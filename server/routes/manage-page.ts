@@ -13,7 +13,8 @@ export const MANAGE_BUNDLE = 'dist/manage/manage.js';
 
 /**
  * The page itself: a heading for the moment before the script runs, the main landmark the script
- * renders into, and nothing inline (the CSP allows no inline script or style). The script says
+ * renders into, and nothing inline (the CSP allows no inline script or style). An empty icon spares
+ * the browser asking for /favicon.ico, which Outing does not have. The script says
  * the booking's language once it knows it; until then the page is English.
  */
 const PAGE = `<!doctype html>
@@ -24,6 +25,7 @@ const PAGE = `<!doctype html>
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
 <title>Your booking</title>
+<link rel="icon" href="data:,">
 <script src="/manage/manage.js" defer></script>
 </head>
 <body>
