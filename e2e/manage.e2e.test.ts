@@ -184,6 +184,7 @@ describe('the manage page', () => {
 
   it('changes the time by keyboard alone, and the API then shows the new time', async () => {
     const { page, problems } = await openManage(links.en);
+    const mailsBefore = mailTo(GUEST).length;
     await page.getByRole('button', { name: 'Change time' }).waitFor();
     await tabTo(page, 'Change time');
     await page.keyboard.press('Enter');
@@ -216,6 +217,9 @@ describe('the manage page', () => {
     // The page shows the time the API has: the clock read on the button chosen.
     const clock = chosen.split(/\s+\d+\s+place/)[0]!.trim();
     expect(await notice.innerText()).toContain(clock);
+    // The guest hears of the change by e-mail too, with a fresh link to this page.
+    await expect.poll(() => mailTo(GUEST).length, { timeout: 15_000 }).toBe(mailsBefore + 1);
+    expect(mailTo(GUEST).at(-1)!.text).toContain(`${outing.origin}/manage#`);
     expect(problems).toEqual([]);
     await page.context().close();
   });
