@@ -3,8 +3,8 @@ import manageCss from './manage.css?inline';
 
 /**
  * The widget's stylesheet and the page's own additions, adopted by the document as constructed
- * sheets: the page's Content-Security-Policy (`style-src 'self'`) forbids <style> elements and
- * style="" attributes, not the CSSOM.
+ * sheets: the page's Content-Security-Policy (`style-src 'self'`) refuses style elements and
+ * attributes, not the CSSOM.
  */
 export function adoptManageStyles(doc: Document): void {
   try {
