@@ -167,6 +167,10 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
     start() {
       if (started || stopped) return;
       started = true;
+      // The server holds the database's lock (one serving process per SQLite file), so a lease found
+      // now is a killed process's send: due again at once rather than when its lease would run out.
+      const taken = store.releaseAllMessageLeases();
+      if (taken > 0) logger.info('guest e-mails cut short by a stop are due again', { count: taken });
       unsubscribe = store.onMessagesDue(() => tick());
       schedule(0);
     },

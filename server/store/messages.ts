@@ -62,6 +62,7 @@ export function messageStore(db: Db) {
   const lease = db.prepare(`UPDATE messages SET leased_until = @until
     WHERE id = @id AND status = 'PENDING' AND (leased_until IS NULL OR leased_until <= @now)`);
   const release = db.prepare('UPDATE messages SET leased_until = NULL WHERE id = ?');
+  const releaseAll = db.prepare('UPDATE messages SET leased_until = NULL WHERE status = \'PENDING\' AND leased_until IS NOT NULL');
   const recordAttempt = db.prepare(`UPDATE messages SET status = @status, attempts = attempts + @counted,
     last_error = @lastError, next_attempt_at = @nextAttemptAt, sent_at = coalesce(@sentAt, sent_at), leased_until = NULL
     WHERE id = @id`);
@@ -144,6 +145,10 @@ export function messageStore(db: Db) {
     },
     releaseMessage(id: string): void {
       release.run(id);
+    },
+    /** Every lease: for a process that knows it is the database's only sender, at its start. */
+    releaseAllMessageLeases(): number {
+      return releaseAll.run().changes;
     },
     /** An attempt's outcome; `counted: false` for a message skipped without an attempt. */
     recordMessageAttempt(id: string, outcome: MessageAttempt, counted = true): void {
