@@ -90,14 +90,18 @@ async function openManage(link: string, options: Parameters<typeof dashboardPage
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement;
-    return { tag: el.tagName.toLowerCase(), id: el.id, text: el.textContent?.trim() ?? '', cls: el.className };
+    const style = getComputedStyle(el);
+    const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+    return { tag: el.tagName.toLowerCase(), id: el.id, text: el.textContent?.trim() ?? '', cls: el.className, outlined };
   });
 
-/** Presses Tab until the focused element's text is `text` (keyboard alone, as a guest would). */
+/** Presses Tab until the focused element's text is `text` (keyboard alone, as a guest would), each stop visibly focused. */
 async function tabTo(page: Page, text: string | RegExp): Promise<void> {
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');
     const at = await focused(page);
+    // Whatever Tab reaches shows that it has focus.
+    if (at.tag !== 'body') expect(at.outlined, `focus visible on ${at.tag} ${at.text}`).toBe(true);
     if (typeof text === 'string' ? at.text === text : text.test(at.text)) return;
   }
   throw new Error(`Tab never reached ${String(text)}`);
