@@ -203,6 +203,13 @@ describe('the manage page', () => {
     await screen.findByText('BK-7QX2M4');
   });
 
+  it('asks the guest to wait when rate limited, and tries again on request', async () => {
+    open(managedBooking(), { prepare: (outing) => outing.failNext('GET', { status: 429, code: 'RATE_LIMITED' }) });
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Please wait a moment and try again.');
+    fireEvent.click(button('Retry'));
+    await screen.findByText('BK-7QX2M4');
+  });
+
   it('speaks Portuguese for a Portuguese booking, whatever the browser says', async () => {
     open(managedBooking({ locale: 'pt' }), { browser: ['en-US'] });
     await screen.findByRole('heading', { name: 'A sua reserva' });
