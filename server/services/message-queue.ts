@@ -26,8 +26,13 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
   return changed ? 'BOOKING_CHANGED' : undefined;
 }
 
-/** Queues the message a change calls for. Call it inside the change's transaction. */
+/**
+ * Queues the message a change calls for. Call it inside the change's transaction. A booking whose
+ * time has come (one recorded afterwards, or changed while under way) gets no e-mail: it would only
+ * tell the guest what they are living.
+ */
 export function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): void {
+  if (after.slotStart <= now) return;
   const kind = messageKindFor(before, after);
   if (kind) store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now });
 }

@@ -83,6 +83,8 @@ export function messageStore(db: Db) {
         AND ((m.kind = 'BOOKING_REMINDER' AND m.reminder_for = b.slot_start)
           OR (m.kind IN ('BOOKING_CHANGED', 'BOOKING_CONFIRMED') AND m.created_at > b.slot_start - @windowMs)))
     LIMIT @limit`);
+  const skipOfOrg = db.prepare(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL
+    WHERE org_id = ? AND status = 'PENDING'`);
   const insertToken = db.prepare('INSERT INTO manage_tokens (token_hash, booking_id, created_at) VALUES (?, ?, ?)');
   const tokenBooking = db.prepare(`SELECT t.token_hash AS tokenHash, b.org_id AS orgId, b.id AS bookingId
     FROM manage_tokens t JOIN bookings b ON b.id = t.booking_id WHERE t.token_hash = ?`);
@@ -157,6 +159,10 @@ export function messageStore(db: Db) {
     /** A booking's guest was erased: its messages name a placeholder, and the unsent ones end FAILED. */
     eraseMessagesOf(bookingId: string, placeholder: string, reason: string): void {
       eraseOfBooking.run({ bookingId, placeholder, reason });
+    },
+    /** Ends an organization's unsent messages without sending them (the demo's made-up guests). */
+    skipPendingMessagesOf(orgId: string, reason: string): number {
+      return skipOfOrg.run(reason, orgId).changes;
     },
     listRemindersDue(now: number, windowMs: number, limit: number): ReminderDue[] {
       return remindersDue.all({ now, windowMs, limit }) as ReminderDue[];
