@@ -347,8 +347,15 @@ function restore(args: string[]): void {
   printJson({ restored: resolve(file), db: config.databasePath, bytes });
 }
 
-function banner(url: string, publicUrl: string, demo: RunningServer['demo']): string {
-  const lines = [`Outing is listening on ${url} (public URL ${publicUrl})`];
+/** Where guest e-mails go, without the credentials SMTP_URL may hold. */
+function mailLine(smtpUrl: string | undefined): string {
+  if (smtpUrl === undefined) return 'E-mails to guests: off (set SMTP_URL to send them; each is logged as SKIPPED)';
+  const url = new URL(smtpUrl);
+  return `E-mails to guests: sent through ${url.protocol}//${url.host}`;
+}
+
+function banner(url: string, publicUrl: string, demo: RunningServer['demo'], smtpUrl: string | undefined): string {
+  const lines = [`Outing is listening on ${url} (public URL ${publicUrl})`, mailLine(smtpUrl)];
   if (demo) {
     lines.push(
       '',
@@ -404,7 +411,7 @@ async function serve(args: string[]): Promise<void> {
   // Before the banner: whoever waits for it may signal at once, and a signal without a listener kills.
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  process.stderr.write(banner(running.url, running.publicUrl, running.demo));
+  process.stderr.write(banner(running.url, running.publicUrl, running.demo, config.smtpUrl));
 }
 
 export async function main(argv: string[]): Promise<void> {
