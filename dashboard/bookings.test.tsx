@@ -398,13 +398,14 @@ describe('a booking’s e-mails', () => {
       mail('msg_1', 'BOOKING_CONFIRMED', 'SENT'),
       mail('msg_2', 'BOOKING_CHANGED', 'PENDING', { attempts: 2, lastError: '421 Try again later', nextAttemptAt: '2026-11-20T10:05:00.000Z' }),
       mail('msg_3', 'BOOKING_REMINDER', 'FAILED', { lastError: '550 Mailbox unavailable' }),
-      mail('msg_4', 'BOOKING_CHANGED', 'SKIPPED'),
+      mail('msg_4', 'BOOKING_CHANGED', 'SKIPPED', { lastError: 'No mail server is configured (SMTP_URL)' }),
+      mail('msg_6', 'BOOKING_CANCELLED', 'SKIPPED', { lastError: 'Demo data: not sent' }),
       mail('msg_5', 'BOOKING_REMINDER', 'PENDING', { attempts: 0, nextAttemptAt: NOW }),
     ]);
     expect(outing.calls).toContain('GET /v1/bookings/bk_ana/messages?limit=100');
     const rows = within(section).getAllByRole('row').slice(1);
     const cell = (row: HTMLElement, label: string) => row.querySelector(`td[data-label="${label}"]`)!.textContent;
-    expect(rows.map((r) => cell(r, 'E-mail'))).toEqual(['Confirmation', 'Change', 'Reminder', 'Change', 'Reminder']);
+    expect(rows.map((r) => cell(r, 'E-mail'))).toEqual(['Confirmation', 'Change', 'Reminder', 'Change', 'Cancellation', 'Reminder']);
     expect(cell(rows[0]!, 'To')).toBe('bk_ana@example.com');
     expect(cell(rows[0]!, 'Status')).toBe('Sent');
     // Lisbon is on UTC in November: 10:00:05Z is 10:00 there.
@@ -414,8 +415,10 @@ describe('a booking’s e-mails', () => {
     expect(cell(rows[1]!, 'Sent')).toBe('Not yet');
     expect(cell(rows[2]!, 'Status')).toBe('Failed · last error: 550 Mailbox unavailable');
     expect(cell(rows[3]!, 'Status')).toBe('Not sent — no mail server is configured');
-    expect(cell(rows[4]!, 'Status')).toBe('Waiting');
+    expect(cell(rows[4]!, 'Status')).toBe('Not sent — Demo data: not sent');
+    expect(cell(rows[5]!, 'Status')).toBe('Waiting');
     expect(section.textContent).toContain('times in Europe/Lisbon time');
+    // The booking stands: everything but the cancellation may be sent again.
     expect(within(section).getAllByRole('button', { name: 'Resend' })).toHaveLength(5);
   });
 

@@ -39,6 +39,14 @@ const mailTo = (address: string) => received.filter((r) => r.to.includes(address
 const addresses = (a: AddressObject | AddressObject[] | undefined) => [a ?? []].flat().flatMap((o) => o.value.map((v) => v.address));
 const mailRows = (page: Page) => page.getByRole('region', { name: 'Messages' }).locator('tbody tr');
 
+/** Waits for `done` (expect.poll works only inside a test, and the booking is made before them). */
+async function until(done: () => boolean | Promise<boolean>, what: string, timeout = 15_000): Promise<void> {
+  for (const end = Date.now() + timeout; !(await done()); ) {
+    if (Date.now() > end) throw new Error(`Waited ${timeout} ms for ${what}:\n${outing.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
   smtp = new SMTPServer({
@@ -72,8 +80,8 @@ beforeAll(async () => {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   made = res.data;
   // The worker sends the confirmation on its own, at once.
-  await expect.poll(() => mailTo(GUEST).length, { timeout: 15_000 }).toBe(1);
-  await expect.poll(async () => (await messagesOf()).map((x) => `${x.kind} ${x.status}`), { timeout: 15_000 }).toEqual(['BOOKING_CONFIRMED SENT']);
+  await until(() => mailTo(GUEST).length === 1, 'the confirmation e-mail');
+  await until(async () => (await messagesOf()).map((x) => `${x.kind} ${x.status}`).join() === 'BOOKING_CONFIRMED SENT', 'the confirmation listed as SENT');
 });
 
 afterAll(async () => {

@@ -145,7 +145,8 @@ function mailStatus(x: Message, zone: string): string {
     case 'FAILED':
       return 'Failed';
     case 'SKIPPED':
-      return 'Not sent — no mail server is configured';
+      // The server's reason when it is another than the usual one (the demo's made-up guests).
+      return `Not sent — ${x.lastError && !x.lastError.includes('SMTP_URL') ? x.lastError : 'no mail server is configured'}`;
     default:
       return x.attempts && x.nextAttemptAt ? `Waiting, will retry at ${dateTimeIn(x.nextAttemptAt, zone)}` : 'Waiting';
   }
@@ -202,7 +203,7 @@ function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingReco
                     <td data-label="Status">
                       <span>
                         {mailStatus(x, zone)}
-                        {x.lastError ? <span class="quiet bk-any"> · last error: {x.lastError}</span> : null}
+                        {x.lastError && x.status !== 'SKIPPED' ? <span class="quiet bk-any"> · last error: {x.lastError}</span> : null}
                       </span>
                     </td>
                     <td data-label="Attempts" class="num">
