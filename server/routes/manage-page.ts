@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
 import type { AppEnv } from '../http/context.js';
 import { errorBody } from '../http/errors.js';
-import { matchesIfNoneMatch } from '../http/etag.js';
+import { appPageHeaders, encodeFile, sendStaticFile, type StaticFile } from '../http/static-file.js';
 import type { RouteContext } from './context.js';
-import { DASHBOARD_CSP } from './dashboard-app.js';
 
 /** Where `npm run build:manage` leaves the page's script (vite.config.ts, mode `manage`). */
 export const MANAGE_BUNDLE = 'dist/manage/manage.js';
@@ -36,22 +33,6 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-interface File {
-  raw: Buffer;
-  gzip: Buffer;
-  br: Buffer;
-  etag: string;
-}
-
-function encode(raw: Buffer): File {
-  return {
-    raw,
-    gzip: gzipSync(raw, { level: 9 }),
-    br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-    etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`,
-  };
-}
-
 /**
  * The guests' manage page at /manage (the link in their e-mails carries the token after `#`, so it
  * never reaches a server log) and its script at /manage/manage.js. Served under the dashboard's
@@ -60,57 +41,32 @@ function encode(raw: Buffer): File {
  */
 export function managePageRoutes(_ctx: RouteContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const page = encode(Buffer.from(PAGE));
+  const page = encodeFile(Buffer.from(PAGE));
   // Read once: the build does not change under a running server (a new build means a restart).
-  let bundle: File | null | undefined;
-  const loadBundle = (): File | null => {
+  let bundle: StaticFile | null | undefined;
+  const loadBundle = (): StaticFile | null => {
     if (bundle === undefined) {
       const raw = readAsset(MANAGE_BUNDLE);
-      bundle = raw ? encode(raw) : null;
+      bundle = raw ? encodeFile(raw) : null;
     }
     return bundle;
   };
 
-  const secure = (c: Context<AppEnv>) => {
-    c.header('Content-Security-Policy', DASHBOARD_CSP);
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Referrer-Policy', 'no-referrer');
-    c.header('X-Content-Type-Options', 'nosniff');
-  };
-
-  const send = (c: Context<AppEnv>, file: File, type: string, cacheControl: string): Response => {
-    c.header('Content-Type', type);
-    c.header('Cache-Control', cacheControl);
-    c.header('ETag', file.etag);
-    c.header('Vary', 'Accept-Encoding');
-    if (matchesIfNoneMatch(c.req.header('if-none-match'), file.etag)) return c.body(null, 304);
-    const accepts = c.req.header('accept-encoding') ?? '';
-    if (/\bbr\b/.test(accepts)) {
-      c.header('Content-Encoding', 'br');
-      return c.body(new Uint8Array(file.br));
-    }
-    if (/\bgzip\b/.test(accepts)) {
-      c.header('Content-Encoding', 'gzip');
-      return c.body(new Uint8Array(file.gzip));
-    }
-    return c.body(new Uint8Array(file.raw));
-  };
-
   const showPage = (c: Context<AppEnv>): Response => {
-    secure(c);
+    appPageHeaders(c);
     if (!loadBundle()) return c.json(errorBody('NOT_FOUND', 'The manage page is not built: run npm run build'), 404);
     // no-store: the page holds nothing personal, but nothing about a guest's visit is kept either.
-    return send(c, page, 'text/html; charset=utf-8', 'no-store');
+    return sendStaticFile(c, page, 'text/html; charset=utf-8', 'no-store');
   };
   app.get('/manage', showPage);
   app.get('/manage/', showPage);
 
   app.get('/manage/manage.js', (c) => {
-    secure(c);
+    appPageHeaders(c);
     const file = loadBundle();
     if (!file) return c.json(errorBody('NOT_FOUND', 'manage.js is not built: run npm run build'), 404);
     // Not a hashed name: the browser asks every time, and a matching ETag makes that a 304.
-    return send(c, file, 'text/javascript; charset=utf-8', 'no-cache');
+    return sendStaticFile(c, file, 'text/javascript; charset=utf-8', 'no-cache');
   });
   return app;
 }
