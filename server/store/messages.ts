@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { dueNotifier } from './due-notifier.js';
 import { newId } from '../domain/ids.js';
 import type { Page, PageResult } from './statements.js';
 
@@ -90,17 +91,7 @@ export function messageStore(db: Db) {
     FROM manage_tokens t JOIN bookings b ON b.id = t.booking_id WHERE t.token_hash = ?`);
   const deleteTokens = db.prepare('DELETE FROM manage_tokens WHERE booking_id = ?');
 
-  // Wakes the mail job when a message is queued, after the queuing transaction has ended.
-  const listeners = new Set<() => void>();
-  let notifyScheduled = false;
-  function notifyDue(): void {
-    if (notifyScheduled || listeners.size === 0) return;
-    notifyScheduled = true;
-    setImmediate(() => {
-      notifyScheduled = false;
-      for (const listener of listeners) listener();
-    });
-  }
+  const wake = dueNotifier();
 
   return {
     /**
@@ -119,7 +110,7 @@ export function messageStore(db: Db) {
       const id = newId('message');
       const inserted = insert.run({ ...input, id, reminderFor: input.reminderFor ?? null, resendOf: input.resendOf ?? null }).changes === 1;
       if (!inserted) return undefined;
-      notifyDue();
+      wake.notify();
       return byId.get(id) as MessageRow;
     },
     getMessage(id: string): MessageRow | undefined {
@@ -131,8 +122,7 @@ export function messageStore(db: Db) {
       return { rows: ofBooking.all(orgId, bookingId, page.limit, page.offset) as MessageRow[], total };
     },
     onMessagesDue(listener: () => void): () => void {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+      return wake.subscribe(listener);
     },
     listDueMessages(now: number, limit: number): string[] {
       return (due.all({ now, limit }) as { id: string }[]).map((r) => r.id);

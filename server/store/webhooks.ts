@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { dueNotifier } from './due-notifier.js';
 import { statementCache, type Page, type PageResult } from './statements.js';
 import { newId } from '../domain/ids.js';
 
@@ -118,18 +119,7 @@ export function webhookStore(db: Db) {
   const requeue = db.prepare(`UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ?
     WHERE org_id = ? AND endpoint_id = ? AND id = ?`);
 
-  // Wakes the delivery worker when work is queued. Deferred with setImmediate: the synchronous
-  // transaction that queued it has committed (or rolled back) by then, so the worker sees it.
-  const listeners = new Set<() => void>();
-  let notifyScheduled = false;
-  function notifyDue(): void {
-    if (notifyScheduled || listeners.size === 0) return;
-    notifyScheduled = true;
-    setImmediate(() => {
-      notifyScheduled = false;
-      for (const listener of listeners) listener();
-    });
-  }
+  const wake = dueNotifier();
 
   return {
     insertWebhookEndpoint(row: WebhookEndpointRow): void {
@@ -160,13 +150,12 @@ export function webhookStore(db: Db) {
     enqueueDeliveries(orgId: string, eventId: string, type: string, now: number): number {
       const endpoints = subscribers.all(orgId, type) as { id: string }[];
       for (const { id } of endpoints) insertDelivery.run(newId('delivery'), orgId, id, eventId, type, now, now);
-      if (endpoints.length > 0) notifyDue();
+      if (endpoints.length > 0) wake.notify();
       return endpoints.length;
     },
     /** Calls `listener` soon after deliveries become due; returns the unsubscribe function. */
     onDeliveriesDue(listener: () => void): () => void {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+      return wake.subscribe(listener);
     },
 
     getDelivery(orgId: string, endpointId: string, id: string): DeliveryRow | undefined {
@@ -208,7 +197,7 @@ export function webhookStore(db: Db) {
     /** Makes a delivery PENDING and due at `at` (a manual retry). */
     requeueDelivery(orgId: string, endpointId: string, id: string, at: number): boolean {
       const changed = requeue.run(at, orgId, endpointId, id).changes > 0;
-      if (changed) notifyDue();
+      if (changed) wake.notify();
       return changed;
     },
   };
