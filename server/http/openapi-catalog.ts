@@ -165,6 +165,20 @@ const eventBooking = {
   updatedAt: created,
 };
 const booking = { ...eventBooking, experience: experienceRef, timeSlot: timeSlotRef };
+const publicBooking = {
+  bookingNumber: booking.bookingNumber,
+  status: 'CONFIRMED',
+  experience: experienceRef,
+  timeSlot: timeSlotRef,
+  totalParticipants: 2,
+  tickets: [],
+  total: '90.00',
+  currency: 'EUR',
+  guestName: guest.customerName,
+  guestEmail: guest.customerEmail,
+  checkoutUrl: null,
+  holdExpiresAt: null,
+};
 
 const experience = {
   id: id.experience,
@@ -337,20 +351,7 @@ export const EXAMPLES: Record<string, unknown> = {
   BookingPatch: { participants: 3, customerPhone: '+351 913 000 111' },
   BookingCancel: { reason: 'Guest is ill' },
   PublicBookingCreate: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, ...guest },
-  PublicBooking: {
-    bookingNumber: booking.bookingNumber,
-    status: 'CONFIRMED',
-    experience: experienceRef,
-    timeSlot: timeSlotRef,
-    totalParticipants: 2,
-    tickets: [],
-    total: '90.00',
-    currency: 'EUR',
-    guestName: guest.customerName,
-    guestEmail: guest.customerEmail,
-    checkoutUrl: null,
-    holdExpiresAt: null,
-  },
+  PublicBooking: publicBooking,
   PublicBookingStatus: {
     bookingNumber: booking.bookingNumber,
     status: 'CONFIRMED',
@@ -408,20 +409,7 @@ export const EXAMPLES: Record<string, unknown> = {
     createdAt: created,
   },
   ManagedBooking: {
-    booking: {
-      bookingNumber: booking.bookingNumber,
-      status: 'CONFIRMED',
-      experience: experienceRef,
-      timeSlot: timeSlotRef,
-      totalParticipants: 2,
-      tickets: [],
-      total: '90.00',
-      currency: 'EUR',
-      guestName: guest.customerName,
-      guestEmail: guest.customerEmail,
-      checkoutUrl: null,
-      holdExpiresAt: null,
-    },
+    booking: publicBooking,
     locale: 'en',
     timezone: 'Europe/Lisbon',
     canCancel: true,
