@@ -1,14 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
 import { launchChromium } from './browser.js';
 import { apiAs, dashboardPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
 import { startOuting, type OutingServer } from './outing-server.js';
+import { addressesOf, startSmtpServer, type TestSmtpServer } from '../server/test-helpers/smtp.js';
 
 /**
  * A booking's guest e-mails on its dashboard page, in real Chromium against `outing serve --demo`
@@ -18,9 +16,8 @@ import { startOuting, type OutingServer } from './outing-server.js';
 const artifacts = resolve(import.meta.dirname, '../test-results');
 const GUEST = 'mira@e2e-mail.example';
 
-let smtp: SMTPServer;
+let smtp: TestSmtpServer | undefined;
 /** Every e-mail the SMTP server took, parsed as a mail client would. */
-const received: { to: string[]; mail: ParsedMail }[] = [];
 let outing: OutingServer;
 let browser: Browser;
 let owner: Owner;
@@ -35,8 +32,8 @@ interface Listed {
 
 const api = <T,>(path: string, init: RequestInit = {}) => apiAs<T>(outing, path, init);
 const messagesOf = async () => (await api<Listed[]>(`/v1/bookings/${made.id}/messages`)).data;
-const mailTo = (address: string) => received.filter((r) => r.to.includes(address));
-const addresses = (a: AddressObject | AddressObject[] | undefined) => [a ?? []].flat().flatMap((o) => o.value.map((v) => v.address));
+const mailTo = (address: string) => (smtp?.received ?? []).filter((r) => r.to.includes(address));
+const addresses = addressesOf;
 const mailRows = (page: Page) => page.getByRole('region', { name: 'Messages' }).locator('tbody tr');
 
 /** Waits for `done` (expect.poll works only inside a test, and the booking is made before them). */
@@ -49,23 +46,8 @@ async function until(done: () => boolean | Promise<boolean>, what: string, timeo
 
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
-  smtp = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((done) => smtp.listen(0, '127.0.0.1', done));
-  const { port } = smtp.server.address() as AddressInfo;
-  outing = await startOuting({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+  smtp = await startSmtpServer();
+  outing = await startOuting({ SMTP_URL: smtp.url });
   browser = await launchChromium();
   owner = ownerOf(outing);
 
@@ -87,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await outing?.stop();
-  await new Promise<void>((done) => (smtp ? smtp.close(() => done()) : done()));
+  if (smtp) await smtp.close();
 });
 
 describe('a booking’s guest e-mails on the dashboard', () => {

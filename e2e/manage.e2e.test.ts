@@ -1,14 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
 import { launchChromium } from './browser.js';
 import { dashboardPage, unexpected } from './dashboard-helpers.js';
 import { startOuting, type OutingServer } from './outing-server.js';
+import { startSmtpServer, type TestSmtpServer } from '../server/test-helpers/smtp.js';
 
 /**
  * The guests' manage page in real Chromium against `outing serve --demo`, which sends its e-mails
@@ -21,8 +19,7 @@ const artifacts = resolve(import.meta.dirname, '../test-results');
 const GUEST = 'lena@e2e-manage.example';
 const GUEST_PT = 'joao@e2e-manage.example';
 
-let smtp: SMTPServer;
-const received: { to: string[]; mail: ParsedMail }[] = [];
+let smtp: TestSmtpServer | undefined;
 let outing: OutingServer;
 let browser: Browser;
 /** The manage links of the English and the Portuguese booking, from their confirmation e-mails. */
@@ -35,7 +32,7 @@ interface Managed {
   canReschedule: boolean;
 }
 
-const mailTo = (address: string) => received.filter((r) => r.to.includes(address)).map((r) => r.mail);
+const mailTo = (address: string) => (smtp?.received ?? []).filter((r) => r.to.includes(address)).map((r) => r.mail);
 const tokenOf = (link: string) => new URL(link).hash.slice(1);
 
 /** Waits for `done` (expect.poll works only inside a test, and the bookings are made before them). */
@@ -109,23 +106,8 @@ async function tabTo(page: Page, text: string | RegExp): Promise<void> {
 
 beforeAll(async () => {
   await mkdir(artifacts, { recursive: true });
-  smtp = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((done) => smtp.listen(0, '127.0.0.1', done));
-  const { port } = smtp.server.address() as AddressInfo;
-  outing = await startOuting({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+  smtp = await startSmtpServer();
+  outing = await startOuting({ SMTP_URL: smtp.url });
   browser = await launchChromium();
   links.en = await book('Lena Berg', GUEST, 'en');
   links.pt = await book('João Matos', GUEST_PT, 'pt');
@@ -135,7 +117,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await outing?.stop();
-  await new Promise<void>((done) => (smtp ? smtp.close(() => done()) : done()));
+  if (smtp) await smtp.close();
 });
 
 describe('the manage page', () => {
