@@ -22,6 +22,9 @@ describe('configuration', () => {
       stripeSecretKey: undefined,
       stripeWebhookSecret: undefined,
       outboundAllowPrivate: false,
+      smtpUrl: undefined,
+      mailFrom: 'Outing <no-reply@localhost>',
+      reminderHours: 24,
       logLevel: 'info',
     });
   });
@@ -56,12 +59,24 @@ describe('configuration', () => {
     const bad: Record<string, string>[] = [
       { PORT: 'abc' }, { PORT: '70000' }, { PORT: '-1' }, { RATE_LIMIT_PER_MINUTE: '1.5' }, { TRUST_PROXY: 'maybe' },
       { LOG_LEVEL: 'loud' }, { PUBLIC_URL: 'book.example.com' }, { WEBHOOK_RETRY_SCHEDULE: '5,soon' }, { WEBHOOK_TIMEOUT_MS: '0' },
-      { PAYMENT_HOLD_MINUTES: '0' }, { EVENT_RETENTION_DAYS: 'x' },
+      { PAYMENT_HOLD_MINUTES: '0' }, { EVENT_RETENTION_DAYS: 'x' }, { SMTP_URL: 'http://mail.example.com' },
+      { SMTP_URL: 'smtp://' }, { MAIL_FROM: 'nobody' }, { MAIL_FROM: 'A <a@example.com>\r\nBcc: x@example.com' },
+      { REMINDER_HOURS: '-1' }, { REMINDER_HOURS: 'a day' }, { REMINDER_HOURS: '721' },
     ];
     for (const env of bad) {
       const name = Object.keys(env)[0] ?? '';
       expect(() => loadConfig(env), name).toThrow(ConfigError);
       if (name !== 'PORT') expect(() => loadConfig(env)).toThrow(name);
     }
+  });
+
+  it('reads the mail settings: decimal reminder hours, a From that follows PUBLIC_URL, never echoing SMTP_URL', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@smtp.example.com:465', REMINDER_HOURS: '0.5', PUBLIC_URL: 'https://book.example.com' })).toMatchObject({
+      smtpUrl: 'smtps://u:p@smtp.example.com:465', reminderHours: 0.5, mailFrom: 'Outing <no-reply@book.example.com>',
+    });
+    expect(loadConfig({ REMINDER_HOURS: '0', MAIL_FROM: 'Lisbon Walks <book@lisbonwalks.example>' })).toMatchObject({
+      reminderHours: 0, mailFrom: 'Lisbon Walks <book@lisbonwalks.example>',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'smtp://user:s3cret@' })).toThrow(/^(?!.*s3cret).*SMTP_URL/);
   });
 });
