@@ -154,7 +154,8 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
         kind: message.kind,
         attempt: attempts,
         outcome: delay === undefined ? 'FAILED' : 'retry',
-        error: failure.message,
+        // Mail servers quote the recipient in their refusals: the log keeps the reason, not the guest.
+        error: failure.message.replace(/[^\s<>@"']+@[^\s<>@"']+/g, '[address]'),
         durationMs: ended - startedAt,
       });
     }
