@@ -23,11 +23,13 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
   let job: GuestMailJob;
   let exp: Experience;
 
+  let logLines: string[] = [];
   const mailJob = (transport = smtpTransport({ url: smtp.url, from: 'Test Tours <book@test-tours.example>', greetingTimeoutMs: 500 })) =>
-    guestMailJob({ store: t.store, config: t.config, logger: quiet, transport, now: clock.now, random: () => 0.5 });
+    guestMailJob({ store: t.store, config: t.config, logger: createLogger('info', (line) => void logLines.push(line)), transport, now: clock.now, random: () => 0.5 });
 
   beforeEach(async () => {
     clock = manualClock();
+    logLines = [];
     smtp = await startSmtpServer();
     t = createTestApp({ now: clock.now, env: { PUBLIC_URL: 'https://book.test-tours.example', REMINDER_HOURS: '24' } });
     exp = await harbourCruise(t);
@@ -114,8 +116,8 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       await job.stop();
       await smtp.close();
       smtp = await startSmtpServer({
-        onRcptTo(_address, _session, callback) {
-          callback(Object.assign(new Error(answer === 451 ? 'Try again later' : 'No such user'), { responseCode: answer }));
+        onRcptTo(address, _session, callback) {
+          callback(Object.assign(new Error(answer === 451 ? 'Try again later' : `No such user <${address.address}>`), { responseCode: answer }));
         },
       });
       job = mailJob();
@@ -131,6 +133,11 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       answer = 550;
       await job.runOnce();
       expect((await messagesOf(booking.id))[0]).toMatchObject({ status: 'FAILED', attempts: 2, nextAttemptAt: null, lastError: expect.stringContaining('550') });
+      // The operator sees the server's words on the message; the log keeps them without the guest's address.
+      expect((await messagesOf(booking.id))[0]!.lastError).toContain('eve@example.com');
+      const failed = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'guest e-mail not sent');
+      expect(failed.map((l) => l.outcome)).toEqual(['retry', 'FAILED']);
+      expect(logLines.join('\n')).not.toContain('eve@example.com');
     });
 
     it('keeps a message PENDING while the mail server is down, and sends it once it is back', async () => {
