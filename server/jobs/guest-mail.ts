@@ -26,6 +26,8 @@ export interface GuestMailOptions {
   random?: () => number;
 }
 
+const NO_SMTP = 'No mail server is configured (SMTP_URL)';
+
 export interface GuestMailJob extends Job<void> {
   wake(): void;
   inFlight(): number;
@@ -72,6 +74,12 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
     try {
       const at = now();
       lookForReminders(at);
+      if (transport === null) {
+        // Nothing can be sent: one statement records every queued message SKIPPED.
+        store.skipAllPendingMessages(NO_SMTP);
+        schedule(pollMs);
+        return;
+      }
       const free = maxInFlight - running.size;
       let waiting = false;
       if (free > 0) {
@@ -116,10 +124,7 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
     const message = store.getMessage(id);
     if (!message || message.status !== 'PENDING') return;
     const at = now();
-    if (transport === null) {
-      store.recordMessageAttempt(id, { status: 'SKIPPED', lastError: 'No mail server is configured (SMTP_URL)', nextAttemptAt: null, sentAt: null }, false);
-      return;
-    }
+    if (transport === null) return;
     const { composeQueuedMessage } = await import('../services/message-compose.js');
     let mail;
     try {

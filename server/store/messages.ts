@@ -86,6 +86,8 @@ export function messageStore(db: Db) {
     LIMIT @limit`);
   const skipOfOrg = db.prepare(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL
     WHERE org_id = ? AND status = 'PENDING'`);
+  const skipAll = db.prepare(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL
+    WHERE status = 'PENDING'`);
   const insertToken = db.prepare('INSERT INTO manage_tokens (token_hash, booking_id, created_at) VALUES (?, ?, ?)');
   const tokenBooking = db.prepare(`SELECT t.token_hash AS tokenHash, b.org_id AS orgId, b.id AS bookingId
     FROM manage_tokens t JOIN bookings b ON b.id = t.booking_id WHERE t.token_hash = ?`);
@@ -153,6 +155,10 @@ export function messageStore(db: Db) {
     /** Ends an organization's unsent messages without sending them (the demo's made-up guests). */
     skipPendingMessagesOf(orgId: string, reason: string): number {
       return skipOfOrg.run(reason, orgId).changes;
+    },
+    /** Ends every unsent message without sending it (no mail server is configured); answers how many. */
+    skipAllPendingMessages(reason: string): number {
+      return skipAll.run(reason).changes;
     },
     listRemindersDue(now: number, windowMs: number, limit: number): ReminderDue[] {
       return remindersDue.all({ now, windowMs, limit }) as ReminderDue[];
