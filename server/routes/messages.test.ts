@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import {
-  createTestApp, expectData, expectError, expectList, harbourCruise, manualClock, tampered, type ManualClock, type TestApp,
+  createTestApp, expectData, expectError, expectList, harbourCruise, insertBookingRow, manualClock, tampered, type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
 import { startSmtpServer, type TestSmtpServer } from '../test-helpers/smtp.js';
 import { guestMailJob, type GuestMailJob } from '../jobs/guest-mail.js';
 import { smtpTransport } from '../mail/smtp.js';
 import { createLogger } from '../logger.js';
-import { Activity, Availability, Booking, CustomerErased, ManagedBooking, Message, Organization, type Experience } from '../../shared/index.js';
+import { Activity, Availability, Booking, CustomerErased, ManagedBooking, Message, Organization, Payment, type Experience } from '../../shared/index.js';
 
 const quiet = createLogger('silent');
 const HOUR = 3_600_000;
@@ -109,6 +109,21 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       const cancellation = smtp.received.find((r) => /cancel/i.test(r.mail.subject ?? ''));
       expect(cancellation?.mail.text).not.toContain('/manage#');
       expect(cancellation?.mail.attachments).toHaveLength(0);
+    });
+
+    it('confirms a held booking once it is paid; a hold cancelled after its payment page opened is told, one that never opened is not', async () => {
+      const held = insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', checkoutUrl: 'https://checkout.example/s/1', guestEmail: 'held@example.com' });
+      expect(await messagesOf(held.id)).toEqual([]);
+      expectData(await t.request('POST', `/v1/bookings/${held.id}/payments`, { body: { amount: '10.00', status: 'SUCCEEDED' } }), Payment, 201);
+      expect((await messagesOf(held.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED']);
+
+      const lapsed = insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', checkoutUrl: 'https://checkout.example/s/2', guestEmail: 'lapsed@example.com' });
+      expectData(await t.request('PATCH', `/v1/bookings/${lapsed.id}/cancel`, { body: {} }), Booking);
+      expect((await messagesOf(lapsed.id)).map((m) => m.kind)).toEqual(['BOOKING_CANCELLED']);
+
+      const unopened = insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', guestEmail: 'unopened@example.com' });
+      expectData(await t.request('PATCH', `/v1/bookings/${unopened.id}/cancel`, { body: {} }), Booking);
+      expect(await messagesOf(unopened.id)).toEqual([]);
     });
 
     it('retries a 451 on the retry schedule and ends FAILED on a 550', async () => {
