@@ -103,13 +103,21 @@ function Booking({ model, managed, lang }: BookingProps) {
 
 function Actions({ model, managed, lang }: BookingProps) {
   const { m } = lang;
-  const { canCancel, canReschedule, reason, cutoffAt, timezone } = managed;
+  const { canCancel, canReschedule, reason, cutoffAt, timezone, booking } = managed;
+  const payment = booking.status === 'PENDING' ? booking.checkoutUrl : null;
   // Just cancelled: the notice says so, and "no longer changeable" would only repeat it.
   const why = reason && !(reason === 'NOT_ACTIVE' && model.notice.value === 'cancelled') ? m.why[reason] : null;
   return (
     <>
       {(canCancel || canReschedule) && <p class="hint">{m.until(when(lang, cutoffAt, timezone))}</p>}
       {why && <p class="why">{why}</p>}
+      {payment && (
+        <p class="actions">
+          <a class="button primary" href={payment}>
+            {m.pay}
+          </a>
+        </p>
+      )}
       {(canCancel || canReschedule) && (
         <p class="actions">
           {canReschedule && (

@@ -166,6 +166,13 @@ describe('the manage page', () => {
     expect(contact.getByRole('link', { name: '+351 912 345 678' }).getAttribute('href')).toBe('tel:+351912345678');
   });
 
+  it('leads a booking awaiting its online payment back to the payment page', async () => {
+    const pending = managedBooking();
+    open({ ...pending, booking: { ...pending.booking, status: 'PENDING', checkoutUrl: 'https://checkout.stripe.test/c/pay_1' } });
+    await screen.findByText('Awaiting payment');
+    expect(screen.getByRole('link', { name: 'Continue to payment' }).getAttribute('href')).toBe('https://checkout.stripe.test/c/pay_1');
+  });
+
   it('leaves the phone out when the organization has none, and names self-service being off', async () => {
     open(managedBooking({ canCancel: false, canReschedule: false, reason: 'SELF_SERVICE_OFF', organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null } }));
     await screen.findByText('This booking cannot be changed or cancelled online.');

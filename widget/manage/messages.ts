@@ -22,6 +22,8 @@ export interface ManageMessages {
   total: string;
   guest: string;
   cancelBooking: string;
+  /** A booking still awaiting its online payment: the way back to the payment page. */
+  pay: string;
   changeTime: string;
   confirmCancelTitle: string;
   confirmCancelText: string;
@@ -66,6 +68,7 @@ export const en: ManageMessages = {
   total: 'Total',
   guest: 'Name',
   cancelBooking: 'Cancel booking',
+  pay: 'Continue to payment',
   changeTime: 'Change time',
   confirmCancelTitle: 'Cancel this booking?',
   confirmCancelText: 'Your places will be given up. This cannot be undone.',
@@ -119,6 +122,7 @@ export const pt: ManageMessages = {
   total: 'Total',
   guest: 'Nome',
   cancelBooking: 'Cancelar reserva',
+  pay: 'Continuar para o pagamento',
   changeTime: 'Alterar horário',
   confirmCancelTitle: 'Cancelar esta reserva?',
   confirmCancelText: 'Os seus lugares serão libertados. Esta ação não pode ser desfeita.',
