@@ -152,8 +152,10 @@ function mailStatus(x: Message, zone: string): string {
   }
 }
 
-/** On a cancelled booking only the cancellation is worth sending again, and before that never the cancellation. */
-const resendable = (x: Message, booking: BookingRecord): boolean => (x.kind === 'BOOKING_CANCELLED') === (booking.status === 'CANCELLED');
+// A message still being tried goes out by itself (a resend would only add a copy); a cancelled
+// booking's confirmation is no longer true, and a live booking's cancellation never was.
+const resendable = (x: Message, booking: BookingRecord): boolean =>
+  x.status !== 'PENDING' && (x.kind === 'BOOKING_CANCELLED') === (booking.status === 'CANCELLED');
 
 function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingRecord; zone: string }): JSX.Element {
   const { messages, messagesError } = b.page.value;

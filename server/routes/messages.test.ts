@@ -175,6 +175,9 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
 
     it('resends as a new message, refuses a cancelled booking’s confirmation, and keeps other organizations out', async () => {
       const booking = await book();
+      const [queued] = await messagesOf(booking.id);
+      // Still being sent: it goes out by itself, a resend would only add a copy.
+      expectError(await t.request('POST', `/v1/bookings/${booking.id}/messages/${queued!.id}/resend`), 409, 'CONFLICT');
       await job.runOnce();
       const [original] = await messagesOf(booking.id);
       const again = expectData(await t.request('POST', `/v1/bookings/${booking.id}/messages/${original!.id}/resend`), Message, 202);

@@ -15,13 +15,17 @@ export function listBookingMessages(store: Store, orgId: string, bookingRef: str
 
 /**
  * Sends a message again: a new message of the same kind, queued now, to the booking's current
- * address. A cancelled booking's confirmation, change or reminder is not repeated: it is no longer true.
+ * address. A message still being tried is not doubled, and a cancelled booking's confirmation, change
+ * or reminder is not repeated: it is no longer true.
  */
 export function resendMessage(store: Store, orgId: string, bookingRef: string, messageId: string, now: number): MessageRow {
   return store.transaction(() => {
     const booking = findBooking(store, orgId, bookingRef);
     const original = store.getMessage(messageId);
     if (!original || original.orgId !== orgId || original.bookingId !== booking.id) throw notFound('Message');
+    if (original.status === 'PENDING') {
+      throw new Refusal('CONFLICT', 'This message is still being sent; it is tried again on its own at nextAttemptAt');
+    }
     if (booking.status === 'CANCELLED' && original.kind !== 'BOOKING_CANCELLED') {
       throw new Refusal('CONFLICT', `This booking is cancelled: its ${original.kind} message is no longer true; resend its cancellation instead`);
     }
