@@ -75,7 +75,9 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
       const at = now();
       lookForReminders(at);
       if (transport === null) {
-        // Nothing can be sent: one statement records every queued message SKIPPED.
+        // Nothing can be sent: one statement per pass (a commit of its own) records every queued
+        // message SKIPPED. The job is not woken per message then, so a busy server pays one such
+        // commit a second, not one per booking.
         store.skipAllPendingMessages(NO_SMTP);
         schedule(pollMs);
         return;
@@ -177,7 +179,7 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
       // now is a killed process's send: due again at once rather than when its lease would run out.
       const taken = store.releaseAllMessageLeases();
       if (taken > 0) logger.info('guest e-mails cut short by a stop are due again', { count: taken });
-      unsubscribe = store.onMessagesDue(() => tick());
+      if (transport !== null) unsubscribe = store.onMessagesDue(() => tick());
       schedule(0);
     },
     wake: () => tick(),

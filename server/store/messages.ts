@@ -50,7 +50,7 @@ const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, kind, to_address 
 export function messageStore(db: Db) {
   const insert = db.prepare(`INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts,
     next_attempt_at, reminder_for, resend_of, created_at)
-    VALUES (@id, @orgId, @bookingId, @kind, @to, 'PENDING', 0, @createdAt, @reminderFor, @resendOf, @createdAt)
+    VALUES (@id, @orgId, @bookingId, @kind, @to, @status, @attempts, @nextAttemptAt, @reminderFor, @resendOf, @createdAt)
     ON CONFLICT DO NOTHING`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = ?`);
   const ofBooking = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE org_id = ? AND booking_id = ?
@@ -109,11 +109,25 @@ export function messageStore(db: Db) {
       reminderFor?: number;
       resendOf?: string;
     }): MessageRow | undefined {
-      const id = newId('message');
-      const inserted = insert.run({ ...input, id, reminderFor: input.reminderFor ?? null, resendOf: input.resendOf ?? null }).changes === 1;
-      if (!inserted) return undefined;
+      const row: MessageRow = {
+        id: newId('message'),
+        orgId: input.orgId,
+        bookingId: input.bookingId,
+        kind: input.kind,
+        to: input.to,
+        status: 'PENDING',
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: input.createdAt,
+        leasedUntil: null,
+        reminderFor: input.reminderFor ?? null,
+        resendOf: input.resendOf ?? null,
+        sentAt: null,
+        createdAt: input.createdAt,
+      };
+      if (insert.run(row).changes !== 1) return undefined;
       wake.notify();
-      return byId.get(id) as MessageRow;
+      return row;
     },
     getMessage(id: string): MessageRow | undefined {
       return byId.get(id) as MessageRow | undefined;
