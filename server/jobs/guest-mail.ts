@@ -4,6 +4,7 @@ import type { Store } from '../store/index.js';
 import { SendFailure, type MailTransport } from '../mail/message.js';
 import { retryDelayMs } from '../webhooks/retry.js';
 import { queueDueReminders } from '../services/messages.js';
+import { GUEST_MAIL_SETTING, NO_MAIL_SERVER } from '../services/message-queue.js';
 import type { Job } from './job.js';
 
 export interface GuestMailOptions {
@@ -25,8 +26,6 @@ export interface GuestMailOptions {
   leaseMs?: number;
   random?: () => number;
 }
-
-const NO_SMTP = 'No mail server is configured (SMTP_URL)';
 
 export interface GuestMailJob extends Job<void> {
   wake(): void;
@@ -75,10 +74,7 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
       const at = now();
       lookForReminders(at);
       if (transport === null) {
-        // Nothing can be sent: one statement per pass (a commit of its own) records every queued
-        // message SKIPPED. The job is not woken per message then, so a busy server pays one such
-        // commit a second, not one per booking.
-        store.skipAllPendingMessages(NO_SMTP);
+        // Nothing can be sent: messages are queued SKIPPED (the setting written at start).
         schedule(pollMs);
         return;
       }
@@ -175,6 +171,13 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
     start() {
       if (started || stopped) return;
       started = true;
+      // Tells the booking use cases how to queue: without a mail server, straight to SKIPPED (and
+      // what an earlier run with SMTP_URL left queued is recorded the same way).
+      store.setSetting(GUEST_MAIL_SETTING, transport === null ? 'off' : 'on');
+      if (transport === null) {
+        const skipped = store.skipAllPendingMessages(NO_MAIL_SERVER);
+        if (skipped > 0) logger.info('guest e-mails left queued are not sent: no mail server is configured', { count: skipped });
+      }
       // The server holds the database's lock (one serving process per SQLite file), so a lease found
       // now is a killed process's send: due again at once rather than when its lease would run out.
       const taken = store.releaseAllMessageLeases();

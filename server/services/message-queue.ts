@@ -4,6 +4,18 @@ import type { BookingRow } from '../store/bookings.js';
 import type { MessageKind } from '../store/messages.js';
 import type { Store } from '../store/index.js';
 
+/** The setting the server writes at start: `off` when no mail server is configured (SMTP_URL unset). */
+export const GUEST_MAIL_SETTING = 'guest_mail';
+export const NO_MAIL_SERVER = 'No mail server is configured (SMTP_URL)';
+
+/**
+ * How a message is queued now: for the mail job, or (when the server runs without SMTP_URL)
+ * recorded SKIPPED at once, so a message that cannot go out costs no later write.
+ */
+export function queueingOf(store: Store): { skippedBecause?: string } {
+  return store.getSetting(GUEST_MAIL_SETTING) === 'off' ? { skippedBecause: NO_MAIL_SERVER } : {};
+}
+
 /**
  * The message a booking change calls for, if any: a confirmation when it becomes CONFIRMED (made so,
  * or paid), a cancellation when it is cancelled (by anyone, a lapsed hold too, but not a hold whose
@@ -34,5 +46,5 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
 export function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): void {
   if (after.slotStart <= now) return;
   const kind = messageKindFor(before, after);
-  if (kind) store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now });
+  if (kind) store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingOf(store) });
 }

@@ -6,6 +6,7 @@ import type { MessageRow } from '../store/messages.js';
 import type { Store } from '../store/index.js';
 import type { Page, PageResult } from '../store/statements.js';
 import { findBooking } from './bookings.js';
+import { queueingOf } from './message-queue.js';
 
 /** A booking's e-mails, oldest first. */
 export function listBookingMessages(store: Store, orgId: string, bookingRef: string, page: Page): PageResult<MessageRow> {
@@ -36,6 +37,7 @@ export function resendMessage(store: Store, orgId: string, bookingRef: string, m
       to: booking.guestEmail,
       createdAt: now,
       resendOf: original.id,
+      ...queueingOf(store),
       ...(original.kind === 'BOOKING_REMINDER' ? { reminderFor: booking.slotStart } : {}),
     });
     if (!row) throw new Error('A resent message was not queued');
@@ -48,6 +50,7 @@ export function queueDueReminders(store: Store, reminderHours: number, now: numb
   if (reminderHours <= 0) return 0;
   const windowMs = Math.round(reminderHours * 3_600_000);
   return store.transaction(() => {
+    const queueing = queueingOf(store);
     let queued = 0;
     for (const due of store.listRemindersDue(now, windowMs, limit)) {
       const row = store.enqueueMessage({
@@ -57,6 +60,7 @@ export function queueDueReminders(store: Store, reminderHours: number, now: numb
         to: due.to,
         createdAt: now,
         reminderFor: due.slotStart,
+        ...queueing,
       });
       if (row) queued++;
     }

@@ -49,8 +49,8 @@ const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, kind, to_address 
  */
 export function messageStore(db: Db) {
   const insert = db.prepare(`INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts,
-    next_attempt_at, reminder_for, resend_of, created_at)
-    VALUES (@id, @orgId, @bookingId, @kind, @to, @status, @attempts, @nextAttemptAt, @reminderFor, @resendOf, @createdAt)
+    last_error, next_attempt_at, reminder_for, resend_of, created_at)
+    VALUES (@id, @orgId, @bookingId, @kind, @to, @status, @attempts, @lastError, @nextAttemptAt, @reminderFor, @resendOf, @createdAt)
     ON CONFLICT DO NOTHING`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = ?`);
   const ofBooking = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE org_id = ? AND booking_id = ?
@@ -108,6 +108,8 @@ export function messageStore(db: Db) {
       createdAt: number;
       reminderFor?: number;
       resendOf?: string;
+      /** Recorded SKIPPED at once, with this reason, when no mail can be sent. */
+      skippedBecause?: string;
     }): MessageRow | undefined {
       const row: MessageRow = {
         id: newId('message'),
@@ -115,10 +117,10 @@ export function messageStore(db: Db) {
         bookingId: input.bookingId,
         kind: input.kind,
         to: input.to,
-        status: 'PENDING',
+        status: input.skippedBecause === undefined ? 'PENDING' : 'SKIPPED',
         attempts: 0,
-        lastError: null,
-        nextAttemptAt: input.createdAt,
+        lastError: input.skippedBecause ?? null,
+        nextAttemptAt: input.skippedBecause === undefined ? input.createdAt : null,
         leasedUntil: null,
         reminderFor: input.reminderFor ?? null,
         resendOf: input.resendOf ?? null,
@@ -126,7 +128,7 @@ export function messageStore(db: Db) {
         createdAt: input.createdAt,
       };
       if (insert.run(row).changes !== 1) return undefined;
-      wake.notify();
+      if (row.status === 'PENDING') wake.notify();
       return row;
     },
     getMessage(id: string): MessageRow | undefined {

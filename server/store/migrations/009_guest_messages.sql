@@ -1,5 +1,6 @@
 -- E-mails to guests: an outbox written in the transaction of the booking change that causes each
--- one, sent by a background job. A message's content is composed when it is sent, from the booking
+-- one, sent by a background job (WITHOUT ROWID: the id is the table's key, one B-tree less to write
+-- on every booking). A message's content is composed when it is sent, from the booking
 -- as it stands then; the row keeps what the log must show (kind, recipient, status, attempts).
 CREATE TABLE messages (
   id              TEXT PRIMARY KEY,
@@ -18,7 +19,7 @@ CREATE TABLE messages (
   resend_of       TEXT,
   sent_at         INTEGER,
   created_at      INTEGER NOT NULL
-);
+) WITHOUT ROWID;
 CREATE INDEX messages_booking ON messages(booking_id, created_at, id);
 CREATE INDEX messages_due ON messages(next_attempt_at) WHERE status = 'PENDING';
 CREATE UNIQUE INDEX messages_one_reminder ON messages(booking_id, reminder_for)
