@@ -15,6 +15,7 @@ import { webhookDeliveryJob } from './jobs/webhook-deliveries.js';
 import { calendarSyncJob } from './jobs/calendar-sync.js';
 import { holdExpiryJob } from './jobs/hold-expiry.js';
 import { guestMailJob } from './jobs/guest-mail.js';
+import { setGuestMail } from './services/message-queue.js';
 
 export interface RunningServer {
   url: string;
@@ -62,6 +63,8 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
   // Held while serving, so that `outing restore` refuses to replace the database under us.
   const serverLock = holdServerLock(initial.databasePath, (msg, fields) => logger.warn(msg, fields));
   const store = openStore(initial.databasePath);
+  // Before any request can queue a guest e-mail: whether it can go out (the mail job says it again).
+  setGuestMail(store, initial.smtpUrl !== undefined);
   // The socket is bound before the app exists; the request listener is attached in the same
   // turn of the event loop as `listening`, before any connection can be read.
   const server = createServer();

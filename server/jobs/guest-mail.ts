@@ -4,7 +4,7 @@ import type { Store } from '../store/index.js';
 import { SendFailure, type MailTransport } from '../mail/message.js';
 import { retryDelayMs } from '../webhooks/retry.js';
 import { queueDueReminders } from '../services/messages.js';
-import { GUEST_MAIL_SETTING, NO_MAIL_SERVER } from '../services/message-queue.js';
+import { NO_MAIL_SERVER, setGuestMail } from '../services/message-queue.js';
 import type { Job } from './job.js';
 
 export interface GuestMailOptions {
@@ -173,7 +173,7 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
       started = true;
       // Tells the booking use cases how to queue: without a mail server, straight to SKIPPED (and
       // what an earlier run with SMTP_URL left queued is recorded the same way).
-      store.setSetting(GUEST_MAIL_SETTING, transport === null ? 'off' : 'on');
+      setGuestMail(store, transport !== null);
       if (transport === null) {
         const skipped = store.skipAllPendingMessages(NO_MAIL_SERVER);
         if (skipped > 0) logger.info('guest e-mails left queued are not sent: no mail server is configured', { count: skipped });

@@ -8,6 +8,11 @@ import type { Store } from '../store/index.js';
 export const GUEST_MAIL_SETTING = 'guest_mail';
 export const NO_MAIL_SERVER = 'No mail server is configured (SMTP_URL)';
 
+/** Says whether guest e-mails can go out; the server says it at start, before any request. */
+export function setGuestMail(store: Store, canSend: boolean): void {
+  store.setSetting(GUEST_MAIL_SETTING, canSend ? 'on' : 'off');
+}
+
 /**
  * How a message is queued now: for the mail job, or (when the server runs without SMTP_URL)
  * recorded SKIPPED at once, so a message that cannot go out costs no later write.
