@@ -191,7 +191,7 @@ export interface paths {
         put?: never;
         /**
          * Send a guest e-mail again
-         * @description Queues a new message of the same kind to the booking’s current address, sent at once; the original stays as it was. A cancelled booking’s confirmation, change notice or reminder cannot be resent (409 CONFLICT): it is no longer true.
+         * @description Queues a new message of the same kind to the booking’s current address, sent at once; the original stays as it was. A message still PENDING is tried again on its own and cannot be resent (409 CONFLICT); nor can a cancelled booking’s confirmation, change notice or reminder, which is no longer true.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
