@@ -12,6 +12,8 @@ export default defineConfig({
           pool: 'forks',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // A throwaway PostgreSQL cluster for the tests of the PostgreSQL engine (skipped without one).
+          globalSetup: ['server/test-helpers/postgres-global-setup.ts'],
         },
       },
       {
