@@ -48,7 +48,7 @@ export interface OperatorLoad {
  * 10:00 or 15:00 slot of the seed's daily schedules; one in ten of the year's is cancelled an hour
  * after it was made, and half of the day's are paid.
  */
-export function addOperatorLoad(s: SeedResult, now: number): OperatorLoad {
+export async function addOperatorLoad(s: SeedResult, now: number): Promise<OperatorLoad> {
   const db = openDatabase(s.dbPath);
   db.pragma('synchronous = OFF');
   const store = createStore(db);
@@ -56,32 +56,32 @@ export function addOperatorLoad(s: SeedResult, now: number): OperatorLoad {
   const manifestDate = addDays(today, MANIFEST_DAY_AHEAD);
   const yearEnd = addDays(today, -YEAR_ENDS_DAYS_AGO);
   const yearStart = addDays(yearEnd, -364);
-  const experiences = s.experienceIds.map((id) => store.getExperience(s.orgId, id)!);
+  const experiences = await Promise.all(s.experienceIds.map(async (id) => (await store.getExperience(s.orgId, id))!));
 
   const customers: { id: string; email: string; name: string }[] = [];
-  store.transaction(() => {
+  await store.transaction(async () => {
     for (let c = 0; c < CUSTOMERS; c++) {
       const row = { id: newId('customer'), orgId: s.orgId, email: `operator${c}@bench.example`, name: `Operator Guest ${c}`, phone: null,
         firstBookingAt: null, lastBookingAt: null, erasedAt: null, createdAt: now, updatedAt: now };
-      store.insertCustomer(row);
+      await store.insertCustomer(row);
       customers.push(row);
     }
   });
 
-  const bookingNumber = (): string => {
+  const bookingNumber = async (): Promise<string> => {
     for (;;) {
       const candidate = newBookingNumber();
-      if (!store.bookingNumberTaken(candidate)) return candidate;
+      if (!await store.bookingNumberTaken(candidate)) return candidate;
     }
   };
   let n = 0;
   const places = new Map<string, { experienceId: string; start: number; booked: number }>();
-  const book = (e: number, start: number, createdAt: number, cancelled: boolean, participants: number): BookingRow => {
+  const book = async (e: number, start: number, createdAt: number, cancelled: boolean, participants: number): Promise<BookingRow> => {
     const exp = experiences[e % experiences.length]!;
     const guest = customers[n++ % customers.length]!;
     // Built loosely and then typed: the row gains columns over time (check-in) that default to null.
     const row = {
-      id: newId('booking'), orgId: s.orgId, bookingNumber: bookingNumber(), experienceId: exp.id, customerId: guest.id,
+      id: newId('booking'), orgId: s.orgId, bookingNumber: await bookingNumber(), experienceId: exp.id, customerId: guest.id,
       slotStart: start, slotEnd: start + exp.duration * 60_000, status: cancelled ? 'CANCELLED' : 'CONFIRMED',
       guestName: guest.name, guestEmail: guest.email, guestPhone: n % 3 === 0 ? '+351 912 000 000' : null, participants,
       unitPrice: exp.price, currency: 'EUR', source: 'API', metadata: n % 5 === 0 ? '{"channel":"partner"}' : '{}',
@@ -89,7 +89,7 @@ export function addOperatorLoad(s: SeedResult, now: number): OperatorLoad {
       holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, checkedInAt: null, sequence: cancelled ? 1 : 0,
       createdAt, updatedAt: cancelled ? createdAt + 3_600_000 : createdAt,
     } as BookingRow;
-    store.insertBooking(row);
+    await store.insertBooking(row);
     if (!cancelled) {
       const key = `${exp.id} ${start}`;
       const slot = places.get(key) ?? { experienceId: exp.id, start, booked: 0 };
@@ -99,13 +99,13 @@ export function addOperatorLoad(s: SeedResult, now: number): OperatorLoad {
     return row;
   };
 
-  store.transaction(() => {
+  await store.transaction(async () => {
     // The day: 25 bookings in each of the 40 slots (20 experiences × 10:00 and 15:00).
     const starts = ['10:00', '15:00'].map((t) => zonedTimeToInstant(manifestDate, t, BENCH_ZONE));
     for (let i = 0; i < MANIFEST_BOOKINGS; i++) {
-      const row = book(i, starts[Math.floor(i / experiences.length) % 2]!, now - (i % 90) * DAY_MS, false, 1 + (i % 3));
+      const row = await book(i, starts[Math.floor(i / experiences.length) % 2]!, now - (i % 90) * DAY_MS, false, 1 + (i % 3));
       if (i % 2 === 0) {
-        store.insertPayment({ id: newId('payment'), orgId: s.orgId, bookingId: row.id, amount: row.unitPrice * row.participants,
+        await store.insertPayment({ id: newId('payment'), orgId: s.orgId, bookingId: row.id, amount: row.unitPrice * row.participants,
           currency: 'EUR', status: 'SUCCEEDED', provider: 'manual', reference: null, failureReason: null, refundRequired: 0, createdAt: now });
       }
     }
@@ -114,18 +114,18 @@ export function addOperatorLoad(s: SeedResult, now: number): OperatorLoad {
   const from = zonedTimeToInstant(yearStart, '00:00', BENCH_ZONE);
   const step = (365 * DAY_MS) / YEAR_BOOKINGS;
   for (let b0 = 0; b0 < YEAR_BOOKINGS; b0 += 50_000) {
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (let i = b0; i < Math.min(YEAR_BOOKINGS, b0 + 50_000); i++) {
         const createdAt = Math.floor(from + i * step);
         const slotDate = addDays(yearStart, Math.floor((createdAt - from) / DAY_MS) + 3);
-        book(i, zonedTimeToInstant(slotDate, '10:00', BENCH_ZONE), createdAt, i % 10 === 9, 1 + (i % 2));
+        await book(i, zonedTimeToInstant(slotDate, '10:00', BENCH_ZONE), createdAt, i % 10 === 9, 1 + (i % 2));
       }
     });
   }
-  store.transaction(() => {
-    for (const slot of places.values()) store.addBookedPlaces(slot.experienceId, slot.start, slot.booked);
+  await store.transaction(async () => {
+    for (const slot of places.values()) await store.addBookedPlaces(slot.experienceId, slot.start, slot.booked);
   });
-  store.close();
+  await store.close();
   return { manifestDate, yearStart, yearEnd };
 }
 
@@ -212,8 +212,8 @@ export async function operatorBench(o: OperatorBenchOptions): Promise<string[]> 
     const now = Date.now();
     process.stderr.write(`Seeding ${label} bookings and the operator's day and year…\n`);
     const began = performance.now();
-    const s = seed(join(o.dir, `operator-${label}.db`), size, now);
-    const load = addOperatorLoad(s, now);
+    const s = await seed(join(o.dir, `operator-${label}.db`), size, now);
+    const load = await addOperatorLoad(s, now);
     notes.push(`${label}: ${fmt(size + MANIFEST_BOOKINGS + YEAR_BOOKINGS)} bookings seeded in ${((performance.now() - began) / 1000).toFixed(1)} s`);
 
     const env = { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' };

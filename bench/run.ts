@@ -287,7 +287,7 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     const label = labelOf(size);
     process.stderr.write(`Seeding ${label} bookings…\n`);
-    const s = seed(join(args.dir, `bench-${label}.db`), size);
+    const s = await seed(join(args.dir, `bench-${label}.db`), size);
     seeds.push({ size, seconds: s.seconds, customers: s.customers });
     process.stderr.write(`  ${fmt(size)} bookings, ${fmt(s.customers)} customers, ${fmt(s.slots)} slots in ${s.seconds.toFixed(1)} s\n`);
 

@@ -77,7 +77,7 @@ function benchBookingNumber(i: number): string {
   return `BK-${out}`;
 }
 
-export function seed(dbPath: string, bookings: number, now = Date.now()): SeedResult {
+export async function seed(dbPath: string, bookings: number, now = Date.now()): Promise<SeedResult> {
   const started = performance.now();
   for (const suffix of ['', '-wal', '-shm', '.lock']) if (existsSync(dbPath + suffix)) rmSync(dbPath + suffix);
   const db = openDatabase(dbPath);
@@ -93,18 +93,21 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
   for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
   const store = createStore(db);
 
-  const created = createOrganization(store, { name: 'Bench Tours', email: 'bench@example.com', timezone: BENCH_ZONE, currency: 'EUR' }, 'http://localhost', now);
+  const created = await createOrganization(store, { name: 'Bench Tours', email: 'bench@example.com', timezone: BENCH_ZONE, currency: 'EUR' }, 'http://localhost', now);
   const orgId = created.organization.id;
   const weekly = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, TIMES]));
-  const experiences = Array.from({ length: EXPERIENCES }, (_, e) =>
-    createExperience(
-      store,
-      orgId,
-      { name: `Experience ${e + 1}`, description: 'Benchmark', duration: 90, price: 2500 + e * 100, maxParticipants: CAPACITY, maxPerBooking: 10, schedule: { weekly } },
-      now,
-      SYSTEM,
-    ),
-  );
+  const experiences = [];
+  for (let e = 0; e < EXPERIENCES; e++) {
+    experiences.push(
+      await createExperience(
+        store,
+        orgId,
+        { name: `Experience ${e + 1}`, description: 'Benchmark', duration: 90, price: 2500 + e * 100, maxParticipants: CAPACITY, maxPerBooking: 10, schedule: { weekly } },
+        now,
+        SYSTEM,
+      ),
+    );
+  }
 
   // Every slot of every experience from HISTORY_DAYS ago to FUTURE_DAYS ahead, as the schedule gives them.
   const today = localTodayOf(now, BENCH_ZONE);
@@ -146,7 +149,7 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
 
   // Customers first (bookings reference them): first and latest bookings follow from i ≡ c (mod C).
   for (let c0 = 0; c0 < customerCount; c0 += BATCH) {
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (let c = c0; c < Math.min(customerCount, c0 + BATCH); c++) {
         const last = c + Math.floor((bookings - 1 - c) / customerCount) * customerCount;
         const row: CustomerRow = {
@@ -162,14 +165,14 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
           updatedAt: createdAt(last),
         };
         customerIds[c] = row.id;
-        store.insertCustomer(row);
+        await store.insertCustomer(row);
       }
     });
   }
 
   const places = new Map<number, number>(); // slot index → live places
   for (let b0 = 0; b0 < bookings; b0 += BATCH) {
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (let i = b0; i < Math.min(bookings, b0 + BATCH); i++) {
         const slotIndex = i % slots.length;
         const slot = slots[slotIndex]!;
@@ -208,22 +211,22 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };
-        store.insertBooking(row);
+        await store.insertBooking(row);
         if (!cancelled) places.set(slotIndex, (places.get(slotIndex) ?? 0) + participants);
       }
     });
   }
-  store.transaction(() => {
+  await store.transaction(async () => {
     for (const [slotIndex, booked] of places) {
       const slot = slots[slotIndex]!;
       if (booked > CAPACITY) throw new Error(`seed would overbook slot ${slotIndex}: ${booked}`);
-      store.addBookedPlaces(slot.experience.id, slot.start, booked);
+      await store.addBookedPlaces(slot.experience.id, slot.start, booked);
     }
   });
   for (const index of indexes) db.exec(index.sql);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  store.close();
+  await store.close();
 
   return {
     dbPath,
@@ -242,7 +245,7 @@ export function seed(dbPath: string, bookings: number, now = Date.now()): SeedRe
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const { values } = parseArgs({ options: { bookings: { type: 'string', default: '10000' }, db: { type: 'string' } } });
   if (!values.db) throw new Error('--db PATH is required');
-  const result = seed(values.db, Number(values.bookings));
+  const result = await seed(values.db, Number(values.bookings));
   const { futureSlots: _slots, ...summary } = result;
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 }

@@ -114,7 +114,7 @@ describe('the Experiences screens', () => {
 
     // The preview is the server's own next slots, in the experience's zone.
     const preview = page.getByRole('region', { name: 'Next slots' });
-    await expect.poll(() => previewTimes(page)).toEqual(await nextSlots(id!));
+    await expect.poll(async () => await previewTimes(page)).toEqual(await nextSlots(id!));
     expect(await preview.innerText()).toContain('America/New_York');
 
     // Edit: a refusal first (a party larger than the slot), shown by its field, then a good save.
@@ -136,7 +136,7 @@ describe('the Experiences screens', () => {
     expect(edited.maxPerBooking).toBe(5);
     expect(edited.schedule.weekly).toEqual({ mon: ['09:00', '14:30'] });
     expect(edited.schedule.exceptions).toHaveLength(2);
-    await expect.poll(() => previewTimes(page)).toEqual(await nextSlots(id!));
+    await expect.poll(async () => await previewTimes(page)).toEqual(await nextSlots(id!));
 
     // The embed snippet, with the publishable key pasted in, copied to the clipboard.
     await page.getByLabel('Publishable key').fill(outing.publishableKey);

@@ -6,8 +6,8 @@ const walk = { name: 'Harbour walk', description: 'Along the quay', duration: 60
 
 describe('the app', () => {
   let t: TestApp;
-  beforeEach(() => {
-    t = createTestApp();
+  beforeEach(async () => {
+    t = await createTestApp();
   });
   afterEach(() => t.close());
 
@@ -106,7 +106,7 @@ describe('the app', () => {
 
   describe('500 INTERNAL_ERROR', () => {
     it('answers a fault with a bare message: no stack, no SQL, but the request id', async () => {
-      t.store.close(); // every statement now throws inside the store
+      await t.store.close(); // every statement now throws inside the store
       const res = await t.request('GET', '/v1/experiences', { headers: { 'x-request-id': 'fault-1' } });
       const err = expectError(res, 500, 'INTERNAL_ERROR');
       expect(res.headers.get('x-request-id')).toBe('fault-1');

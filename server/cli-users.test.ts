@@ -26,12 +26,12 @@ async function init(db: string) {
   return printed(await runCli(['init', '--name', 'Lisbon Walks', '--email', 'Hello@LisbonWalks.example', '--db', db], { env }));
 }
 
-function activityOf(db: string, orgId: string) {
+async function activityOf(db: string, orgId: string) {
   const store = openStore(db);
   try {
-    return store.listActivity(orgId, {}, { limit: 100, offset: 0 }).rows;
+    return (await store.listActivity(orgId, {}, { limit: 100, offset: 0 })).rows;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -68,7 +68,7 @@ describe.concurrent('outing users', { timeout: 120_000 }, () => {
     expect(reset.setupUrl).toMatch(SETUP_URL);
     expect(reset.setupUrl).not.toBe(made.setupUrl);
 
-    const entries = activityOf(db, org);
+    const entries = await activityOf(db, org);
     expect(entries.filter((e) => e.action === 'user.create').map((e) => e.targetId)).toEqual(expect.arrayContaining([made.id, owner.id]));
     expect(entries.find((e) => e.action === 'user.reset')).toMatchObject({ targetId: made.id, actorType: 'cli' });
     expect(entries.every((e) => e.actorType === 'cli')).toBe(true);
@@ -80,7 +80,7 @@ describe.concurrent('outing users', { timeout: 120_000 }, () => {
     const key = printed(await runCli(['keys', 'create', '--org', org, '--name', 'Ops', '--scopes', 'users:read,keys:read', '--db', db]));
     expect(key.scopes).toEqual(['users:read', 'keys:read']);
     printed(await runCli(['keys', 'revoke', String(key.id), '--db', db]));
-    const entries = activityOf(db, org);
+    const entries = await activityOf(db, org);
     expect(entries.find((e) => e.action === 'api_key.create')).toMatchObject({ targetId: key.id, actorType: 'cli' });
     expect(entries.find((e) => e.action === 'api_key.revoke')).toMatchObject({ targetId: key.id, actorType: 'cli' });
   });

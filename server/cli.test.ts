@@ -76,10 +76,10 @@ describe.concurrent('outing init', () => {
     expect(result.stderr).not.toContain(String(out.apiKey));
     const store = openStore(db);
     try {
-      const org = store.getOrganization(String(out.organizationId));
+      const org = await store.getOrganization(String(out.organizationId));
       expect(org).toMatchObject({ name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -89,9 +89,9 @@ describe.concurrent('outing init', () => {
     expect(out.icalFeedUrl).toMatch(/^https:\/\/book\.example\.com\/api\/ical\/[A-Za-z0-9_-]+$/);
     const store = openStore(db);
     try {
-      expect(store.getOrganization(String(out.organizationId))).toMatchObject({ timezone: 'UTC', currency: 'USD' });
+      expect(await store.getOrganization(String(out.organizationId))).toMatchObject({ timezone: 'UTC', currency: 'USD' });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -113,9 +113,9 @@ describe.concurrent('outing init', () => {
       if (existsSync(db)) {
         const store = openStore(db);
         try {
-          expect(store.countOrganizations()).toBe(0);
+          expect(await store.countOrganizations()).toBe(0);
         } finally {
-          store.close();
+          await store.close();
         }
       }
     });
@@ -490,10 +490,10 @@ describe.concurrent('outing serve (each test its own server)', () => {
     // The request's work was committed before the database closed.
     const store = openStore(server.dbPath);
     try {
-      const orgId = store.getSetting('demo.organizationId') ?? '';
-      expect(store.listAllExperiences(orgId).map((e) => e.name)).toContain('In flight');
+      const orgId = await store.getSetting('demo.organizationId') ?? '';
+      expect((await store.listAllExperiences(orgId)).map((e) => e.name)).toContain('In flight');
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

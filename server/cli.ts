@@ -113,8 +113,8 @@ function noMoreArguments(positionals: readonly string[], expected = 0): void {
 }
 
 /** The organization a command names, which must exist. */
-function requireOrganization(store: Store, orgId: string): void {
-  if (!idPattern('organization').test(orgId) || !store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+async function requireOrganization(store: Store, orgId: string): Promise<void> {
+  if (!idPattern('organization').test(orgId) || !await store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
 }
 
 function required(value: string | boolean | undefined, flag: string): string {
@@ -123,19 +123,19 @@ function required(value: string | boolean | undefined, flag: string): string {
 }
 
 /** Opens the database; only `init` may create it, the other commands need one that exists. */
-function withStore<T>(config: Config, work: (store: Store) => T, options: { create?: boolean } = {}): T {
+async function withStore<T>(config: Config, work: (store: Store) => T | Promise<T>, options: { create?: boolean } = {}): Promise<T> {
   if (!options.create && !existsSync(config.databasePath)) {
     throw new CliError(`No database at ${config.databasePath}: run outing init first, or pass --db`);
   }
   const store = openStore(config.databasePath);
   try {
-    return work(store);
+    return await work(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function init(args: string[]): void {
+async function init(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, {
     name: { type: 'string' },
     email: { type: 'string' },
@@ -156,9 +156,9 @@ function init(args: string[]): void {
     throw new CliError(`--currency must be an ISO 4217 code with two decimals (EUR, USD, GBP…): ${currency}`);
   }
   const config = loadConfig(process.env, { db: values.db });
-  const created = withStore(
+  const created = await withStore(
     config,
-    (store) => createOrganization(store, { name, email, timezone, currency, owner: { email, name } }, config.publicUrl, Date.now()),
+    async (store) => await createOrganization(store, { name, email, timezone, currency, owner: { email, name } }, config.publicUrl, Date.now()),
     { create: true },
   );
   process.stderr.write(`Organization ${created.organization.id} created. The keys are shown only now: store them safely.\n`);
@@ -180,7 +180,7 @@ function parseScopes(raw: string): Scope[] {
   return scopes as Scope[];
 }
 
-function keys(args: string[]): void {
+async function keys(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   if (action === 'create') {
     const { values, positionals } = parse(rest, {
@@ -198,9 +198,9 @@ function keys(args: string[]): void {
     if (publishable && values.scopes !== undefined) throw new CliError('Publishable keys take no scopes');
     const scopes = typeof values.scopes === 'string' ? parseScopes(values.scopes) : undefined;
     const config = loadConfig(process.env, { db: values.db });
-    const key = withStore(config, (store) => {
-      requireOrganization(store, orgId);
-      return issueApiKey(store, { orgId, scopes: ['*'], actor: CLI }, { name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
+    const key = await withStore(config, async (store) => {
+      await requireOrganization(store, orgId);
+      return await issueApiKey(store, { orgId, scopes: ['*'], actor: CLI }, { name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
     });
     process.stderr.write('The key is shown only now: store it safely.\n');
     const { id, type, scopes: granted } = serializeApiKey(key.row);
@@ -212,9 +212,9 @@ function keys(args: string[]): void {
     noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
     const config = loadConfig(process.env, { db: values.db });
-    const data = withStore(config, (store) => {
-      requireOrganization(store, orgId);
-      return store.listApiKeys(orgId).map(serializeApiKey);
+    const data = await withStore(config, async (store) => {
+      await requireOrganization(store, orgId);
+      return (await store.listApiKeys(orgId)).map(serializeApiKey);
     });
     printJson({ data });
     return;
@@ -225,10 +225,10 @@ function keys(args: string[]): void {
     if (!keyId) throw new CliError('keys revoke needs a KEY_ID');
     noMoreArguments(positionals, 1);
     const config = loadConfig(process.env, { db: values.db });
-    const revoked = withStore(config, (store) => {
-      const row = idPattern('apiKey').test(keyId) ? store.getApiKey(keyId) : undefined;
+    const revoked = await withStore(config, async (store) => {
+      const row = idPattern('apiKey').test(keyId) ? await store.getApiKey(keyId) : undefined;
       if (!row) throw new CliError(`No API key ${keyId}`);
-      return serializeApiKey(revokeApiKey(store, row.orgId, CLI, keyId, Date.now()));
+      return serializeApiKey(await revokeApiKey(store, row.orgId, CLI, keyId, Date.now()));
     });
     process.stderr.write(`Key ${revoked.id} revoked; requests with it are refused from now on.\n`);
     printJson({ id: revoked.id, revokedAt: revoked.revokedAt });
@@ -237,7 +237,7 @@ function keys(args: string[]): void {
   throw new CliError(`Unknown keys command ${action ?? ''}; use keys create, keys list or keys revoke`);
 }
 
-function users(args: string[]): void {
+async function users(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   if (action === 'create') {
     const { values, positionals } = parse(rest, {
@@ -256,9 +256,9 @@ function users(args: string[]): void {
     const role = typeof values.role === 'string' ? values.role : 'staff';
     if (!(ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}: ${role}`);
     const config = loadConfig(process.env, { db: values.db });
-    const done = withStore(config, (store) => {
-      requireOrganization(store, orgId);
-      return createUser(store, orgId, CLI, { email, name, role: role as Role }, config.publicUrl, Date.now());
+    const done = await withStore(config, async (store) => {
+      await requireOrganization(store, orgId);
+      return await createUser(store, orgId, CLI, { email, name, role: role as Role }, config.publicUrl, Date.now());
     });
     process.stderr.write(`User ${done.user.id} created. Send them the setup link (valid 72 hours, shown only now).\n`);
     printJson({ id: done.user.id, email: done.user.email, name: done.user.name, role: done.user.role, setupUrl: done.setupUrl });
@@ -269,9 +269,9 @@ function users(args: string[]): void {
     noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
     const config = loadConfig(process.env, { db: values.db });
-    const data = withStore(config, (store) => {
-      requireOrganization(store, orgId);
-      return listUsers(store, orgId).map(serializeUser);
+    const data = await withStore(config, async (store) => {
+      await requireOrganization(store, orgId);
+      return (await listUsers(store, orgId)).map(serializeUser);
     });
     printJson({ data });
     return;
@@ -281,9 +281,9 @@ function users(args: string[]): void {
     noMoreArguments(positionals);
     const email = required(values.email, '--email').trim();
     const config = loadConfig(process.env, { db: values.db });
-    const done = withStore(config, (store) => {
-      if (!store.getUserByEmail(email)) throw new CliError(`No user with the e-mail ${email}`);
-      return resetUser(store, CLI, email, config.publicUrl, Date.now());
+    const done = await withStore(config, async (store) => {
+      if (!await store.getUserByEmail(email)) throw new CliError(`No user with the e-mail ${email}`);
+      return await resetUser(store, CLI, email, config.publicUrl, Date.now());
     });
     process.stderr.write(`Password of ${done.user.id} reset and every session ended. Send them the new setup link (valid 72 hours).\n`);
     printJson({ id: done.user.id, setupUrl: done.setupUrl });
@@ -324,7 +324,7 @@ async function backup(args: string[]): Promise<void> {
   } catch (err) {
     throw new CliError(`Backup failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
-    store.close();
+    await store.close();
   }
   printJson({ file: target, bytes: statSync(target).size });
 }
@@ -432,11 +432,11 @@ export async function main(argv: string[]): Promise<void> {
       case 'serve':
         return await serve(args);
       case 'init':
-        return init(args);
+        return await init(args);
       case 'keys':
-        return keys(args);
+        return await keys(args);
       case 'users':
-        return users(args);
+        return await users(args);
       case 'backup':
         return await backup(args);
       case 'restore':

@@ -95,7 +95,7 @@ function guestOf(random: () => number): Guest {
 
 interface Step {
   at: number;
-  run: (at: number) => void;
+  run: (at: number) => Promise<void>;
 }
 
 interface PlannedSlot {
@@ -180,8 +180,8 @@ function planBookings(random: () => number, slots: PlannedSlot[], days: { from: 
  * and most turn up. Runs inside the demo's transaction, after the experiences exist (their creation
  * must be older than the history's start). Returns how many bookings it made.
  */
-export function seedDemoHistory(store: Store, orgId: string, experiences: readonly DemoExperience[], owner: Actor, now: number): number {
-  const zone = getOrganization(store, orgId).timezone;
+export async function seedDemoHistory(store: Store, orgId: string, experiences: readonly DemoExperience[], owner: Actor, now: number): Promise<number> {
+  const zone = (await getOrganization(store, orgId)).timezone;
   const today = localTodayOf(now, zone);
   const from = historyStart(now, zone);
   const tomorrow = startOfLocalDay(addDays(today, 1), zone);
@@ -214,7 +214,7 @@ export function seedDemoHistory(store: Store, orgId: string, experiences: readon
     const booking = { id: '' };
     steps.push({
       at,
-      run: (t) => {
+      run: async (t) => {
         const input = {
           experienceId: row.id,
           startTime: new Date(start).toISOString(),
@@ -224,7 +224,7 @@ export function seedDemoHistory(store: Store, orgId: string, experiences: readon
           ...(guest.phone ? { customerPhone: guest.phone } : {}),
         };
         const options = byPhone ? { source: 'API' as const, actor: owner } : { source: 'WIDGET' as const, actor: guestActor(guest.name, null) };
-        booking.id = createBooking(store, orgId, input, options, t).id;
+        booking.id = (await createBooking(store, orgId, input, options, t)).id;
       },
     });
     if (random() < 0.1) {
@@ -233,22 +233,22 @@ export function seedDemoHistory(store: Store, orgId: string, experiences: readon
       const reason = pick(random, ['Plans changed', 'Flight moved', 'Feeling unwell', 'Booked twice by mistake']);
       // A guest cancels from their booking page; sometimes they call and the owner does it.
       const actor = random() < 0.5 ? guestActor(guest.name, null) : owner;
-      steps.push({ at: when, run: (t) => void cancelBooking(store, orgId, booking.id, reason, t, actor) });
+      steps.push({ at: when, run: async (t) => void (await cancelBooking(store, orgId, booking.id, reason, t, actor)) });
       continue;
     }
     const amount = formatMoney(row.price * participants);
     const paying = random();
-    const pay = (reference: string) => (t: number) =>
-      void recordManualPayment(store, orgId, booking.id, { amount, status: 'SUCCEEDED', reference }, t, owner);
+    const pay = (reference: string) => async (t: number) =>
+      void (await recordManualPayment(store, orgId, booking.id, { amount, status: 'SUCCEEDED', reference }, t, owner));
     if (paying < 0.45) steps.push({ at: at + 3 * MINUTE_MS, run: pay('Bank transfer') });
     else if (started && paying < 0.85) steps.push({ at: start - 5 * MINUTE_MS, run: pay('Paid on the day') });
     if (started && random() < 0.9) {
       const arrived = Math.min(toMinute(start - 10 * MINUTE_MS + random() * 15 * MINUTE_MS), now);
-      steps.push({ at: arrived, run: (t) => void updateBooking(store, orgId, booking.id, { checkedIn: true }, t, owner) });
+      steps.push({ at: arrived, run: async (t) => void (await updateBooking(store, orgId, booking.id, { checkedIn: true }, t, owner)) });
     }
   }
   // A stable sort: steps of the same minute keep the order they were planned in (a booking before its payment).
   steps.sort((a, b) => a.at - b.at);
-  for (const step of steps) step.run(step.at);
+  for (const step of steps) await step.run(step.at);
   return plan.length;
 }

@@ -21,24 +21,23 @@ const MOMENTS = {
 };
 
 const stores: Store[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
 });
 
-function planted(now: number) {
+async function planted(now: number) {
   const store = openStore(':memory:');
   stores.push(store);
-  const seed = plantDemo(store, 'http://localhost:3000', 'not-a-real-hash', now);
+  const seed = await plantDemo(store, 'http://localhost:3000', 'not-a-real-hash', now);
   if (!seed) throw new Error('The demo was not planted');
   return { store, orgId: seed.organizationId, seed };
 }
 
-const bookingsOf = (store: Store, orgId: string): BookingView[] => store.listBookings(orgId, {}, ALL).rows;
+const bookingsOf = async (store: Store, orgId: string): Promise<BookingView[]> => (await store.listBookings(orgId, {}, ALL)).rows;
 
 /** What the history is made of, without the ids and booking numbers (random by design). */
-function history(store: Store, orgId: string) {
-  return bookingsOf(store, orgId)
-    .map((b) => ({
+async function history(store: Store, orgId: string) {
+  const rows = await Promise.all((await bookingsOf(store, orgId)).map(async (b) => ({
       experience: b.experienceName,
       slotStart: b.slotStart,
       participants: b.participants,
@@ -48,35 +47,35 @@ function history(store: Store, orgId: string) {
       createdAt: b.createdAt,
       cancelledAt: b.cancelledAt,
       checkedInAt: b.checkedInAt,
-      payments: store.listPayments(b.id, ALL).rows.map((p) => [p.amount, p.status, p.reference, p.createdAt]),
-    }))
-    .sort((a, b) => a.createdAt - b.createdAt || a.slotStart - b.slotStart || a.guest[0]!.localeCompare(b.guest[0]!));
+      payments: (await store.listPayments(b.id, ALL)).rows.map((p) => [p.amount, p.status, p.reference, p.createdAt]),
+    })));
+  return rows.sort((a, b) => a.createdAt - b.createdAt || a.slotStart - b.slotStart || a.guest[0]!.localeCompare(b.guest[0]!));
 }
 
 describe('the demo', () => {
-  it('is the same history every time for the same moment (ids aside)', () => {
+  it('is the same history every time for the same moment (ids aside)', async () => {
     const now = MOMENTS['a Monday evening, every tour of the day under way or over'];
-    const one = planted(now);
-    const two = planted(now);
-    const first = history(one.store, one.orgId);
+    const one = await planted(now);
+    const two = await planted(now);
+    const first = await history(one.store, one.orgId);
     expect(first.length).toBeGreaterThan(100);
-    expect(history(two.store, two.orgId)).toEqual(first);
-    expect(bookingsOf(one.store, one.orgId)[0]!.id).not.toBe(bookingsOf(two.store, two.orgId)[0]!.id);
+    expect(await history(two.store, two.orgId)).toEqual(first);
+    expect((await bookingsOf(one.store, one.orgId))[0]!.id).not.toBe((await bookingsOf(two.store, two.orgId))[0]!.id);
   });
 
   it('is planted only on an empty database', async () => {
-    const { store, orgId } = planted(Date.now());
-    const before = history(store, orgId);
-    expect(plantDemo(store, 'http://localhost:3000', 'not-a-real-hash', Date.now())).toBeUndefined();
+    const { store, orgId } = await planted(Date.now());
+    const before = await history(store, orgId);
+    expect(await plantDemo(store, 'http://localhost:3000', 'not-a-real-hash', Date.now())).toBeUndefined();
     expect(await seedDemo(store, 'http://localhost:3000', Date.now())).toBeUndefined();
-    expect(store.countOrganizations()).toBe(1);
-    expect(history(store, orgId)).toEqual(before);
+    expect(await store.countOrganizations()).toBe(1);
+    expect(await history(store, orgId)).toEqual(before);
   });
 
-  it('takes a fraction of a second', () => {
-    planted(Date.now()); // warms up the code paths, as a server has by the time it seeds
+  it('takes a fraction of a second', async () => {
+    await planted(Date.now()); // warms up the code paths, as a server has by the time it seeds
     const started = performance.now();
-    planted(Date.now());
+    await planted(Date.now());
     const took = performance.now() - started;
     console.info(`The demo's records took ${took.toFixed(0)} ms to plant`);
     // About 0.15 s on a quiet laptop; the password's hash before it takes longer on purpose.
@@ -84,13 +83,13 @@ describe('the demo', () => {
   });
 
   describe.each(Object.entries(MOMENTS))('started on %s', (_, now) => {
-    it('has guests today, bookings on most days of the last 30, and a few cancellations and payments', () => {
-      const { store, orgId } = planted(now);
-      const today = manifestFor(store, orgId, {}, now);
+    it('has guests today, bookings on most days of the last 30, and a few cancellations and payments', async () => {
+      const { store, orgId } = await planted(now);
+      const today = await manifestFor(store, orgId, {}, now);
       expect(today.date).toBe(localTodayOf(now, ZONE));
       expect(today.slots.flatMap((s) => s.bookings).length).toBeGreaterThan(0);
 
-      const report = dailyReport(store, orgId, {}, now);
+      const report = await dailyReport(store, orgId, {}, now);
       expect(report.days).toHaveLength(HISTORY_DAYS);
       const busyDays = report.days.filter((d) => d.bookings > 0).length;
       expect(busyDays).toBeGreaterThanOrEqual(HISTORY_DAYS - 3);
@@ -99,15 +98,15 @@ describe('the demo', () => {
       expect(sum((d) => d.cancellations)).toBeGreaterThan(3);
       expect(sum((d) => d.revenueCents)).toBeGreaterThan(0);
       // Varied parties.
-      const sizes = new Set(bookingsOf(store, orgId).map((b) => b.participants));
+      const sizes = new Set((await bookingsOf(store, orgId)).map((b) => b.participants));
       expect(sizes.size).toBeGreaterThanOrEqual(4);
     });
 
-    it('oversells nothing, and leaves the open tours with room for visitors to book', () => {
-      const { store, orgId } = planted(now);
-      const experiences = new Map(store.listAllExperiences(orgId).map((e) => [e.id, e]));
+    it('oversells nothing, and leaves the open tours with room for visitors to book', async () => {
+      const { store, orgId } = await planted(now);
+      const experiences = new Map((await store.listAllExperiences(orgId)).map((e) => [e.id, e]));
       const perSlot = new Map<string, { experienceId: string; start: number; places: number }>();
-      for (const b of bookingsOf(store, orgId)) {
+      for (const b of await bookingsOf(store, orgId)) {
         const key = `${b.experienceId}@${b.slotStart}`;
         const slot = perSlot.get(key) ?? { experienceId: b.experienceId, start: b.slotStart, places: 0 };
         if (b.status !== 'CANCELLED') slot.places += b.participants;
@@ -118,7 +117,7 @@ describe('the demo', () => {
         const exp = experiences.get(slot.experienceId)!;
         expect(slot.places).toBeLessThanOrEqual(exp.maxParticipants);
         // The per-slot counters availability reads agree with the rows.
-        expect(store.bookedPlaces(exp.id, slot.start)).toBe(slot.places);
+        expect(await store.bookedPlaces(exp.id, slot.start)).toBe(slot.places);
         expect(slot.start).toBeLessThan(lastDay);
         const open = slot.start - exp.minNoticeMinutes * MINUTE > now;
         if (!open) continue;
@@ -128,13 +127,13 @@ describe('the demo', () => {
       }
     });
 
-    it('writes every booking, payment, cancellation and check-in at its own moment, in order, with its event and activity', () => {
-      const { store, orgId } = planted(now);
+    it('writes every booking, payment, cancellation and check-in at its own moment, in order, with its event and activity', async () => {
+      const { store, orgId } = await planted(now);
       const from = historyStart(now, ZONE);
-      const bookings = bookingsOf(store, orgId);
-      const org = store.getOrganization(orgId)!;
+      const bookings = await bookingsOf(store, orgId);
+      const org = (await store.getOrganization(orgId))!;
       expect(org.createdAt).toBeLessThan(from);
-      for (const exp of store.listAllExperiences(orgId)) expect(exp.createdAt).toBeLessThan(from);
+      for (const exp of await store.listAllExperiences(orgId)) expect(exp.createdAt).toBeLessThan(from);
 
       let payments = 0;
       for (const b of bookings) {
@@ -145,7 +144,7 @@ describe('the demo', () => {
           expect(at).toBeGreaterThan(b.createdAt);
           expect(at).toBeLessThanOrEqual(now);
         }
-        for (const p of store.listPayments(b.id, ALL).rows) {
+        for (const p of (await store.listPayments(b.id, ALL)).rows) {
           payments++;
           expect(p.createdAt).toBeGreaterThan(b.createdAt);
           expect(p.createdAt).toBeLessThanOrEqual(now);
@@ -154,7 +153,7 @@ describe('the demo', () => {
       }
       expect(payments).toBeGreaterThan(bookings.length / 3);
 
-      const events = store.listEvents(orgId, {}, ALL).rows;
+      const events = (await store.listEvents(orgId, {}, ALL)).rows;
       const times = events.map((e) => e.createdAt);
       expect(times).toEqual([...times].sort((a, b) => a - b));
       const count = (type: string) => events.filter((e) => e.type === type).length;
@@ -163,7 +162,7 @@ describe('the demo', () => {
       expect(count('PAYMENT_SUCCEEDED')).toBe(payments);
       expect(count('BOOKING_UPDATED')).toBe(bookings.filter((b) => b.checkedInAt !== null).length);
 
-      const activity = store.listActivity(orgId, {}, ALL).rows;
+      const activity = (await store.listActivity(orgId, {}, ALL)).rows;
       expect(activity.filter((a) => a.action === 'booking.create')).toHaveLength(bookings.length);
       expect(activity.filter((a) => a.action === 'booking.check_in').length).toBeGreaterThan(0);
       expect(new Set(activity.filter((a) => a.action === 'booking.create').map((a) => a.actorType))).toEqual(new Set(['guest', 'user']));
@@ -171,11 +170,11 @@ describe('the demo', () => {
     });
   });
 
-  it('still plants a history on a day the walk does not run (Christmas), with nothing open taken beyond its share', () => {
+  it('still plants a history on a day the walk does not run (Christmas), with nothing open taken beyond its share', async () => {
     const now = Date.UTC(2026, 11, 25, 9, 0);
-    const { store, orgId } = planted(now);
-    expect(dailyReport(store, orgId, {}, now).days.filter((d) => d.bookings > 0).length).toBeGreaterThan(HISTORY_DAYS - 4);
+    const { store, orgId } = await planted(now);
+    expect((await dailyReport(store, orgId, {}, now)).days.filter((d) => d.bookings > 0).length).toBeGreaterThan(HISTORY_DAYS - 4);
     // The sail is the only tour of Christmas Day and still open at nine: no guests yet, as the sail's rule wants.
-    expect(manifestFor(store, orgId, {}, now).slots.map((s) => [s.experience.name, s.booked])).toEqual([['Sunset Sail on the Tagus', 0]]);
+    expect((await manifestFor(store, orgId, {}, now)).slots.map((s) => [s.experience.name, s.booked])).toEqual([['Sunset Sail on the Tagus', 0]]);
   });
 });

@@ -26,11 +26,11 @@ export interface DemoSeed {
  * embed it on later starts; it is meant for web pages.
  */
 export async function seedDemo(store: Store, publicUrl: string, now: number): Promise<DemoSeed | undefined> {
-  if (store.countOrganizations() > 0) return undefined;
+  if (await store.countOrganizations() > 0) return undefined;
   // Generated, never a fixed demo password: a demo left running on a public address stays closed.
   const ownerPassword = randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(ownerPassword);
-  const planted = plantDemo(store, publicUrl, passwordHash, now);
+  const planted = await plantDemo(store, publicUrl, passwordHash, now);
   return planted && { ...planted, ownerPassword };
 }
 
@@ -38,15 +38,15 @@ export async function seedDemo(store: Store, publicUrl: string, now: number): Pr
  * The demo's records, in one transaction: seedDemo after the password's hash, which takes its
  * time on purpose. Undefined when the database has an organization already.
  */
-export function plantDemo(store: Store, publicUrl: string, passwordHash: string, now: number): Omit<DemoSeed, 'ownerPassword'> | undefined {
+export async function plantDemo(store: Store, publicUrl: string, passwordHash: string, now: number): Promise<Omit<DemoSeed, 'ownerPassword'> | undefined> {
   const ownerEmail = 'hello@lisbonwalks.example';
   const timezone = 'Europe/Lisbon';
   // The company opened the morning before its month of history, so every booking finds its tours there.
   const opened = historyStart(now, timezone) - 15 * HOUR_MS;
-  return store.transaction(() => {
+  return await store.transaction(async () => {
     // Checked again: the hash took a moment, in which another process may have seeded the file.
-    if (store.countOrganizations() > 0) return undefined;
-    const created = createOrganization(
+    if (await store.countOrganizations() > 0) return undefined;
+    const created = await createOrganization(
       store,
       {
         name: 'Lisbon Walks',
@@ -59,7 +59,7 @@ export function plantDemo(store: Store, publicUrl: string, passwordHash: string,
       opened,
     );
     const orgId = created.organization.id;
-    const walk = createExperience(store, orgId, {
+    const walk = await createExperience(store, orgId, {
       name: 'Alfama Old Town Walk',
       description:
         'Two hours through the oldest quarter of Lisbon: tiled façades, fado houses, the Sé cathedral and the view from Miradouro de Santa Luzia.',
@@ -73,7 +73,7 @@ export function plantDemo(store: Store, publicUrl: string, passwordHash: string,
         exceptions: [{ date: '2026-12-25', times: [] }, { date: '2027-01-01', times: [] }],
       },
     }, opened + 1, SYSTEM);
-    const sail = createExperience(store, orgId, {
+    const sail = await createExperience(store, orgId, {
       name: 'Sunset Sail on the Tagus',
       description: 'Ninety minutes on a classic sailboat past Belém Tower and under the 25 de Abril bridge, with a glass of vinho verde.',
       duration: 90,
@@ -82,7 +82,7 @@ export function plantDemo(store: Store, publicUrl: string, passwordHash: string,
       minNoticeMinutes: 120,
       schedule: { weekly: { wed: ['18:30'], fri: ['18:30'], sat: ['18:00'], sun: ['18:00'] } },
     }, opened + 2, SYSTEM);
-    const workshop = createExperience(store, orgId, {
+    const workshop = await createExperience(store, orgId, {
       name: 'Pastel de Nata Workshop',
       description: 'Learn to bake the famous custard tarts with a local pastry chef, then eat your work with a bica.',
       duration: 150,
@@ -93,11 +93,11 @@ export function plantDemo(store: Store, publicUrl: string, passwordHash: string,
       schedule: { weekly: { tue: ['14:00'], thu: ['14:00'], sat: ['10:00'] } },
     }, opened + 3, SYSTEM);
     const owner: Actor = { type: 'user', id: created.ownerId ?? null, name: 'Lisbon Walks', ip: null };
-    seedDemoHistory(store, orgId, [{ row: walk }, { row: sail, keepOpenSlotsEmpty: true }, { row: workshop }], owner, now);
+    await seedDemoHistory(store, orgId, [{ row: walk }, { row: sail, keepOpenSlotsEmpty: true }, { row: workshop }], owner, now);
     // The history's guests are made up (example.net): their e-mails show in the log, never go out.
-    store.skipPendingMessagesOf(orgId, 'Demo data: not sent');
-    store.setSetting(DEMO_ORG_SETTING, orgId);
-    store.setSetting(DEMO_KEY_SETTING, created.publishableKey);
+    await store.skipPendingMessagesOf(orgId, 'Demo data: not sent');
+    await store.setSetting(DEMO_ORG_SETTING, orgId);
+    await store.setSetting(DEMO_KEY_SETTING, created.publishableKey);
     return {
       organizationId: orgId,
       apiKey: created.apiKey,
@@ -110,6 +110,6 @@ export function plantDemo(store: Store, publicUrl: string, passwordHash: string,
 }
 
 /** The demo organization's publishable key, which `/demo` embeds; undefined without a demo. */
-export function demoPublishableKey(store: Store): string | undefined {
-  return store.getSetting(DEMO_KEY_SETTING);
+export async function demoPublishableKey(store: Store): Promise<string | undefined> {
+  return await store.getSetting(DEMO_KEY_SETTING);
 }

@@ -64,7 +64,7 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
   const serverLock = holdServerLock(initial.databasePath, (msg, fields) => logger.warn(msg, fields));
   const store = openStore(initial.databasePath);
   // Before any request can queue a guest e-mail: whether it can go out (the mail job says it again).
-  setGuestMail(store, initial.smtpUrl !== undefined);
+  await setGuestMail(store, initial.smtpUrl !== undefined);
   // The socket is bound before the app exists; the request listener is attached in the same
   // turn of the event loop as `listening`, before any connection can be read.
   const server = createServer();
@@ -74,7 +74,7 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
   try {
     address = await listen(server, initial.port, initial.host);
   } catch (err) {
-    store.close();
+    await store.close();
     serverLock.release();
     throw err;
   }
@@ -90,7 +90,7 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
     holdExpiryJob({ store, provider: payments, logger }),
     guestMailJob({ store, config, logger, transport: await mailTransportFrom(config) }),
   ];
-  for (const job of jobs) job.start();
+  for (const job of jobs) await job.start();
   logger.info('listening', { host: config.host, port: address.port, database: config.databasePath });
 
   let closing: Promise<void> | undefined;
@@ -115,7 +115,7 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
         clearInterval(sweep);
         clearTimeout(force);
         await jobsStopped;
-        store.close();
+        await store.close();
         serverLock.release();
       })()),
   };

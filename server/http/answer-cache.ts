@@ -57,30 +57,31 @@ export class AnswerCache {
 }
 
 /** The answer for `key`: reused while valid, else computed; `validUntil` may cut its life shorter. */
-export function cachedAnswer(
+export async function cachedAnswer(
   cache: AnswerCache,
-  store: { changeMarker(): string },
+  store: { changeMarker(): Promise<string> },
   key: string,
   now: number,
-  compute: () => { body: unknown; validUntil?: number },
-): Reply {
-  const marker = store.changeMarker();
+  compute: () => Promise<{ body: unknown; validUntil?: number }>,
+): Promise<Reply> {
+  // Read before computing: a write meanwhile changes the marker, so this answer is never reused after it.
+  const marker = await store.changeMarker();
   const hit = cache.get(key, marker, now);
   if (hit) return hit;
-  const { body, validUntil } = compute();
+  const { body, validUntil } = await compute();
   return cache.set(key, marker, body, validUntil ?? Number.POSITIVE_INFINITY, now);
 }
 
 /** Availability stays true until its first slot enters the experience's notice period. */
-export function cachedAvailability(
+export async function cachedAvailability(
   cache: AnswerCache,
-  store: { changeMarker(): string },
+  store: { changeMarker(): Promise<string> },
   key: string,
   now: number,
-  compute: () => ExperienceAvailability,
-): Reply {
-  return cachedAnswer(cache, store, key, now, () => {
-    const availability = compute();
+  compute: () => Promise<ExperienceAvailability>,
+): Promise<Reply> {
+  return await cachedAnswer(cache, store, key, now, async () => {
+    const availability = await compute();
     const first = availability.slots[0];
     return {
       body: { success: true, data: serializeAvailability(availability) },

@@ -11,9 +11,9 @@ const KEY_FORMAT = /^(osk|opk)_[0-9A-Za-z]{43}[0-9A-Za-z]{6}$/;
 describe('authentication with secret keys on /v1', () => {
   let t: TestApp;
   let clock: ManualClock;
-  beforeEach(() => {
+  beforeEach(async () => {
     clock = manualClock();
-    t = createTestApp({ now: clock.now });
+    t = await createTestApp({ now: clock.now });
   });
   afterEach(() => t.close());
 
@@ -66,22 +66,22 @@ describe('authentication with secret keys on /v1', () => {
 
   it('refuses a revoked key at once', async () => {
     expectData(await t.request('GET', '/v1/organization'), Organization);
-    t.store.revokeApiKey(t.apiKeyId, clock.now());
+    await t.store.revokeApiKey(t.apiKeyId, clock.now());
     const err = expectError(await t.request('GET', '/v1/organization'), 401, 'INVALID_API_KEY');
     expect(err.message).toMatch(/revoked/);
   });
 
   it('keeps several keys active at once, each revocable on its own', async () => {
-    const second = t.createKey({ name: 'CI' });
+    const second = await t.createKey({ name: 'CI' });
     expectData(await t.request('GET', '/v1/organization'), Organization);
     expectData(await t.request('GET', '/v1/organization', { key: second.key }), Organization);
-    t.store.revokeApiKey(second.id, clock.now());
+    await t.store.revokeApiKey(second.id, clock.now());
     expectError(await t.request('GET', '/v1/organization', { key: second.key }), 401, 'INVALID_API_KEY');
     expectData(await t.request('GET', '/v1/organization'), Organization);
   });
 
   it('stores keys only as SHA-256 hashes, never in plain text', async () => {
-    const extra = t.createKey({ scopes: ['experiences:read'] });
+    const extra = await t.createKey({ scopes: ['experiences:read'] });
     const keys = [t.secretKey, t.publishableKey, extra.key];
     // Everything in every table, as text.
     const db = new Database(t.dbPath, { readonly: true });
@@ -107,39 +107,39 @@ describe('authentication with secret keys on /v1', () => {
   });
 
   it('records lastUsedAt, writing it at most once a minute', async () => {
-    expect(t.store.getApiKey(t.apiKeyId)?.lastUsedAt).toBeNull();
+    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBeNull();
     const first = clock.now();
     await t.request('GET', '/v1/organization');
-    expect(t.store.getApiKey(t.apiKeyId)?.lastUsedAt).toBe(first);
+    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first);
     clock.advance(30_000);
     await t.request('GET', '/v1/organization');
-    expect(t.store.getApiKey(t.apiKeyId)?.lastUsedAt).toBe(first);
+    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first);
     clock.advance(31_000);
     await t.request('GET', '/v1/organization');
-    expect(t.store.getApiKey(t.apiKeyId)?.lastUsedAt).toBe(first + 61_000);
+    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first + 61_000);
   });
 
   it('does not record lastUsedAt for a refused key', async () => {
-    t.store.revokeApiKey(t.apiKeyId, clock.now());
+    await t.store.revokeApiKey(t.apiKeyId, clock.now());
     await t.request('GET', '/v1/organization');
-    expect(t.store.getApiKey(t.apiKeyId)?.lastUsedAt).toBeNull();
+    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBeNull();
   });
 });
 
 describe('scopes', () => {
   let t: TestApp;
-  beforeEach(() => {
-    t = createTestApp();
+  beforeEach(async () => {
+    t = await createTestApp();
   });
   afterEach(() => t.close());
 
-  it('gives a key created without scopes every scope, shown as ["*"]', () => {
-    const row = t.store.getApiKey(t.apiKeyId);
+  it('gives a key created without scopes every scope, shown as ["*"]', async () => {
+    const row = await t.store.getApiKey(t.apiKeyId);
     expect(JSON.parse(row?.scopes ?? '')).toEqual(['*']);
   });
 
   it('lets a key use the routes of its scopes and answers 403 naming the missing scope elsewhere', async () => {
-    const reader = t.createKey({ scopes: ['experiences:read'] });
+    const reader = await t.createKey({ scopes: ['experiences:read'] });
     expectList(await t.request('GET', '/v1/experiences', { key: reader.key }), Experience);
     const write = expectError(
       await t.request('POST', '/v1/experiences', { key: reader.key, body: { name: 'x' } }),
@@ -158,7 +158,7 @@ describe('scopes', () => {
   });
 
   it('does not let a write scope imply the read scope', async () => {
-    const writer = t.createKey({ scopes: ['organization:write'] });
+    const writer = await t.createKey({ scopes: ['organization:write'] });
     expectData(await t.request('PATCH', '/v1/organization', { key: writer.key, body: { name: 'Renamed' } }), Organization);
     expectError(await t.request('GET', '/v1/organization', { key: writer.key }), 403, 'FORBIDDEN');
   });
@@ -174,7 +174,7 @@ describe('scopes', () => {
       'UNAUTHORIZED',
     );
     expectError(await t.request('GET', '/v1/experiences?limit=abc', { key: null }), 401, 'UNAUTHORIZED');
-    const reader = t.createKey({ scopes: ['experiences:read'] });
+    const reader = await t.createKey({ scopes: ['experiences:read'] });
     expectError(await t.request('POST', '/v1/experiences', { ...bad, key: reader.key }), 403, 'FORBIDDEN');
     expectError(await t.request('GET', '/v1/organization?foo=1', { key: reader.key }), 403, 'FORBIDDEN');
   });

@@ -15,7 +15,7 @@ function invalidKey(message = 'The API key is not valid') {
 }
 
 /** Resolves a presented key to its caller, or throws `401 INVALID_API_KEY`. */
-export function resolveKey(store: Store, presented: string, expected: ApiKeyType, now: number): Caller {
+export async function resolveKey(store: Store, presented: string, expected: ApiKeyType, now: number): Promise<Caller> {
   const type = parseApiKey(presented);
   if (type === null) throw invalidKey('The API key is malformed or mistyped');
   if (type !== expected) {
@@ -26,11 +26,11 @@ export function resolveKey(store: Store, presented: string, expected: ApiKeyType
     );
   }
   const hash = hashSecret(presented);
-  const row = store.getApiKeyByHash(hash);
+  const row = await store.getApiKeyByHash(hash);
   if (!row || !sameHash(row.keyHash, hash)) throw invalidKey();
   if (row.revokedAt !== null) throw invalidKey('The API key has been revoked');
   // lastUsedAt is written at most once a minute per key, so reads do not turn into writes.
-  if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) store.touchApiKey(row.id, now);
+  if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) await store.touchApiKey(row.id, now);
   // Publishable keys act for guests in a browser; the activity log names them as such.
   const actor: Caller['actor'] =
     row.type === 'secret' ? { type: 'key', id: row.id, name: row.name, ip: null } : { type: 'guest', id: null, name: 'Guest', ip: null };
@@ -38,19 +38,19 @@ export function resolveKey(store: Store, presented: string, expected: ApiKeyType
 }
 
 /** `/v1`: `Authorization: Bearer osk_…`. */
-export function authenticateSecret(c: Context, store: Store, now: number): Caller {
+export async function authenticateSecret(c: Context, store: Store, now: number): Promise<Caller> {
   const header = c.req.header('authorization');
   if (!header) throw new Refusal('UNAUTHORIZED', 'Send your secret key as Authorization: Bearer osk_…');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw new Refusal('UNAUTHORIZED', 'Use the Bearer scheme: Authorization: Bearer osk_…');
-  return resolveKey(store, match[1], 'secret', now);
+  return await resolveKey(store, match[1], 'secret', now);
 }
 
 /** `/public/v1`: the publishable key in `X-Outing-Key` or `?key=`. */
-export function authenticatePublishable(c: Context, store: Store, now: number): Caller {
+export async function authenticatePublishable(c: Context, store: Store, now: number): Promise<Caller> {
   const presented = c.req.header('x-outing-key') ?? c.req.query('key');
   if (!presented) throw new Refusal('UNAUTHORIZED', 'Send a publishable key in X-Outing-Key or ?key=');
-  return resolveKey(store, presented, 'publishable', now);
+  return await resolveKey(store, presented, 'publishable', now);
 }
 
 export function requireScope(caller: Caller, scope: Scope): void {
@@ -62,9 +62,9 @@ export function requireScope(caller: Caller, scope: Scope): void {
 export const SESSION_COOKIE = 'outing_session';
 
 /** The session of the request's cookie, while it lives; `undefined` without one. */
-export function sessionOf(c: Context, store: Store, now: number): LiveSession | undefined {
+export async function sessionOf(c: Context, store: Store, now: number): Promise<LiveSession | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
-  return token ? resolveSession(store, token, now) : undefined;
+  return token ? await resolveSession(store, token, now) : undefined;
 }
 
 /** The caller a live session stands for: its user, with the scopes of the user's role. */
@@ -86,9 +86,9 @@ export function sessionCaller(live: LiveSession): Caller {
  * token in `X-CSRF-Token`, which only a page of Outing's origin can read (SameSite=Strict is the
  * second lock, the absence of CORS on `/v1` the third).
  */
-export function authenticateSessionOnApi(c: Context, store: Store, now: number): Caller | undefined {
+export async function authenticateSessionOnApi(c: Context, store: Store, now: number): Promise<Caller | undefined> {
   if (c.req.header('authorization') !== undefined || getCookie(c, SESSION_COOKIE) === undefined) return undefined;
-  const live = sessionOf(c, store, now);
+  const live = await sessionOf(c, store, now);
   if (!live) throw new Refusal('UNAUTHORIZED', 'Your session has ended: sign in again, or send a secret key as Authorization: Bearer osk_…');
   if (!csrfTokenMatches(live.session, c.req.header('x-csrf-token'))) {
     throw new Refusal('FORBIDDEN', 'Requests with the session cookie must send the session’s CSRF token as X-CSRF-Token');
@@ -97,8 +97,8 @@ export function authenticateSessionOnApi(c: Context, store: Store, now: number):
 }
 
 /** The dashboard's own routes: the cookie's live session, or `401 UNAUTHORIZED`. */
-export function authenticateSession(c: Context, store: Store, now: number): Caller {
-  const live = sessionOf(c, store, now);
+export async function authenticateSession(c: Context, store: Store, now: number): Promise<Caller> {
+  const live = await sessionOf(c, store, now);
   if (!live) throw new Refusal('UNAUTHORIZED', 'Sign in first: no live session');
   return sessionCaller(live);
 }

@@ -24,8 +24,8 @@ function rawRequest(url: string, options: { method: string; path: string; header
 
 describe('request bodies', () => {
   let t: TestApp;
-  beforeAll(() => {
-    t = createTestApp();
+  beforeAll(async () => {
+    t = await createTestApp();
   });
   afterAll(() => t.close());
 

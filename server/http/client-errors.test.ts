@@ -71,7 +71,7 @@ describe('a client that sends its request too slowly, against the whole app', ()
   const limits = { headersMs: 300, requestMs: 600, checkEveryMs: 50 };
 
   beforeEach(async () => {
-    t = createTestApp();
+    t = await createTestApp();
     appServer = createAdaptorServer({ fetch: t.app.fetch }) as Server;
     answerMalformedRequests(appServer, limits);
     await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', () => resolve()));

@@ -16,9 +16,9 @@ describe('GroupCommit', () => {
     other = openStore(join(dir, 'o.db'));
     writes = new GroupCommit(store);
   });
-  afterEach(() => {
-    store.close();
-    other.close();
+  afterEach(async () => {
+    await store.close();
+    await other.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -26,52 +26,52 @@ describe('GroupCommit', () => {
     const seenByOthers: (string | undefined)[] = [];
     const results = await Promise.all(
       [1, 2, 3].map((n) =>
-        writes.run(() => {
-          store.setSetting(`job.${n}`, String(n));
-          seenByOthers.push(other.getSetting('job.1'));
-          return store.getSetting(`job.${n - 1}`) ?? 'none';
+        writes.run(async () => {
+          await store.setSetting(`job.${n}`, String(n));
+          seenByOthers.push(await other.getSetting('job.1'));
+          return await store.getSetting(`job.${n - 1}`) ?? 'none';
         }),
       ),
     );
     expect(results).toEqual(['none', '1', '2']);
     // Until the shared commit, another connection saw none of it.
     expect(seenByOthers).toEqual([undefined, undefined, undefined]);
-    expect(['job.1', 'job.2', 'job.3'].map((k) => other.getSetting(k))).toEqual(['1', '2', '3']);
+    expect(await Promise.all(['job.1', 'job.2', 'job.3'].map((k) => other.getSetting(k)))).toEqual(['1', '2', '3']);
   });
 
   it('answers only once the work is committed and visible to other connections', async () => {
-    await writes.run(() => store.setSetting('durable', 'yes'));
-    expect(other.getSetting('durable')).toBe('yes');
+    await writes.run(async () => await store.setSetting('durable', 'yes'));
+    expect(await other.getSetting('durable')).toBe('yes');
   });
 
   it('rolls back a job that throws, alone, and rejects it with its own error', async () => {
     const outcomes = await Promise.allSettled([
-      writes.run(() => store.setSetting('a', '1')),
-      writes.run(() => {
-        store.setSetting('b', '2');
+      writes.run(async () => await store.setSetting('a', '1')),
+      writes.run(async () => {
+        await store.setSetting('b', '2');
         throw new Error('refused');
       }),
-      writes.run(() => store.setSetting('c', '3')),
+      writes.run(async () => await store.setSetting('c', '3')),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('refused'));
-    expect(['a', 'b', 'c'].map((k) => other.getSetting(k))).toEqual(['1', undefined, '3']);
+    expect(await Promise.all(['a', 'b', 'c'].map((k) => other.getSetting(k)))).toEqual(['1', undefined, '3']);
   });
 
   it('takes later arrivals in the next commit', async () => {
-    const first = writes.run(() => store.setSetting('x', '1'));
+    const first = writes.run(async () => await store.setSetting('x', '1'));
     await first;
-    const second = await writes.run(() => {
-      store.setSetting('x', '2');
-      return other.getSetting('x');
+    const second = await writes.run(async () => {
+      await store.setSetting('x', '2');
+      return await other.getSetting('x');
     });
     expect(second).toBe('1');
-    expect(other.getSetting('x')).toBe('2');
+    expect(await other.getSetting('x')).toBe('2');
   });
 
   it('splits a very large burst into several commits without losing any job', async () => {
-    const all = await Promise.all(Array.from({ length: 600 }, (_, i) => writes.run(() => (store.setSetting(`k${i}`, String(i)), i))));
+    const all = await Promise.all(Array.from({ length: 600 }, (_, i) => writes.run(async () => (await store.setSetting(`k${i}`, String(i)), i))));
     expect(all).toEqual(Array.from({ length: 600 }, (_, i) => i));
-    expect(other.getSetting('k599')).toBe('599');
+    expect(await other.getSetting('k599')).toBe('599');
   });
 });

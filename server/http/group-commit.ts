@@ -4,13 +4,13 @@ import type { Store } from '../store/index.js';
 const MAX_JOBS_PER_COMMIT = 256;
 
 interface Job {
-  work: () => unknown;
+  work: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
 }
 
 /**
- * Group commit: the synchronous write work of requests that arrive together runs in ONE immediate
+ * Group commit: the write work (awaiting only the store) of requests that arrive together runs in ONE immediate
  * transaction, each job in its own savepoint, and is made durable by one commit — one fsync of the
  * WAL under synchronous=FULL, which costs ~2 ms on an ordinary disk and otherwise caps writes near
  * 500 per second. Nothing is answered before the commit that holds it has returned, so a 201 still
@@ -19,8 +19,8 @@ interface Job {
  * Jobs run one after another, in arrival order, inside the write lock: a job sees every earlier
  * job's writes (a capacity check counts the places booked just before it), and a job that throws
  * is rolled back to its savepoint alone. If the commit itself fails, every job of the batch fails.
- * While a commit runs the event loop is blocked, requests queue up in the sockets, and the next
- * batch takes them all: batches grow with the load, and a lone request is committed at once.
+ * On SQLite a batch never waits for I/O until its commit, so requests queue up in the sockets meanwhile
+ * and the next batch takes them all: batches grow with the load, and a lone request is committed at once.
  */
 export class GroupCommit {
   private queue: Job[] = [];
@@ -29,27 +29,27 @@ export class GroupCommit {
   constructor(private readonly store: Pick<Store, 'transaction'>) {}
 
   /** Runs `work` in the next group commit; resolves with its result once that commit is durable. */
-  run<T>(work: () => T): Promise<T> {
+  run<T>(work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => void this.flush());
       }
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     const jobs = this.queue.splice(0, MAX_JOBS_PER_COMMIT);
     this.scheduled = this.queue.length > 0;
-    if (this.scheduled) setImmediate(() => this.flush());
+    if (this.scheduled) setImmediate(() => void this.flush());
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
-      this.store.transaction(() => {
+      await this.store.transaction(async () => {
         for (const job of jobs) {
           try {
             // A nested transaction is a savepoint: a job that throws leaves no trace.
-            outcomes.push({ ok: true, value: this.store.transaction(job.work) });
+            outcomes.push({ ok: true, value: await this.store.transaction(job.work) });
           } catch (err) {
             outcomes.push({ ok: false, value: err });
           }

@@ -10,9 +10,9 @@ const walk = { name: 'Harbour walk', description: 'Along the quay', duration: 60
 describe('Idempotency-Key on POST /v1/experiences', () => {
   let t: TestApp;
   let clock: ManualClock;
-  beforeEach(() => {
+  beforeEach(async () => {
     clock = manualClock();
-    t = createTestApp({ now: clock.now });
+    t = await createTestApp({ now: clock.now });
   });
   afterEach(() => t.close());
 
@@ -61,7 +61,7 @@ describe('Idempotency-Key on POST /v1/experiences', () => {
 
   it('does not store refused authentication or scope', async () => {
     expectError(await post('k-4', walk, '/v1/experiences', 'osk_nope'), 401, 'INVALID_API_KEY');
-    const reader = t.createKey({ scopes: ['experiences:read'] });
+    const reader = await t.createKey({ scopes: ['experiences:read'] });
     expectError(await post('k-4', walk, '/v1/experiences', reader.key), 403, 'FORBIDDEN');
     expectError(
       await t.request('POST', '/v1/experiences', { body: JSON.stringify(walk), headers: { 'idempotency-key': 'k-4', 'content-type': 'text/plain' } }),
@@ -72,7 +72,7 @@ describe('Idempotency-Key on POST /v1/experiences', () => {
   });
 
   it('scopes keys to the organization', async () => {
-    const other = t.addOrganization({ name: 'Other Org' });
+    const other = await t.addOrganization({ name: 'Other Org' });
     const mine = expectData(await post('shared-key', walk), Experience, 201);
     const theirs = await post('shared-key', walk, '/v1/experiences', other.secretKey);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
@@ -98,8 +98,8 @@ describe('Idempotency-Key on POST /v1/experiences', () => {
 
 describe('Idempotency (unit)', () => {
   let t: TestApp;
-  beforeEach(() => {
-    t = createTestApp();
+  beforeEach(async () => {
+    t = await createTestApp();
   });
   afterEach(() => t.close());
 
@@ -122,19 +122,19 @@ describe('Idempotency (unit)', () => {
     expect(replay).toEqual({ reply: { status: 201, body: { success: true, data: { n: 1 } } }, replayed: true });
   });
 
-  it('stores a business refusal (404, 409) for replay, but not a 5xx', () => {
+  it('stores a business refusal (404, 409) for replay, but not a 5xx', async () => {
     const idem = new Idempotency(t.store, Date.now);
-    const refused = idem.runSync({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, () => {
+    const refused = await idem.runInTransaction({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, async () => {
       throw new Refusal('CONFLICT', 'No');
     });
     expect(refused.reply.status).toBe(409);
-    expect(idem.runSync({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, () => ok({})).replayed).toBe(true);
-    expect(() =>
-      idem.runSync({ orgId: t.orgId, key: 'b', fingerprint: 'f' }, () => {
+    expect((await idem.runInTransaction({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, async () => ok({}))).replayed).toBe(true);
+    await expect(
+      idem.runInTransaction({ orgId: t.orgId, key: 'b', fingerprint: 'f' }, async () => {
         throw new Error('boom');
       }),
-    ).toThrow('boom');
-    expect(idem.runSync({ orgId: t.orgId, key: 'b', fingerprint: 'f' }, () => ok({})).replayed).toBe(false);
+    ).rejects.toThrow('boom');
+    expect((await idem.runInTransaction({ orgId: t.orgId, key: 'b', fingerprint: 'f' }, async () => ok({}))).replayed).toBe(false);
   });
 
   it('makes canonical JSON independent of key order', () => {

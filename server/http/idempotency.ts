@@ -51,8 +51,8 @@ export class Idempotency {
     private readonly now: () => number,
   ) {}
 
-  private stored(req: IdempotentRequest): Reply | undefined {
-    const row = this.store.getIdempotentResponse(req.orgId, req.key);
+  private async stored(req: IdempotentRequest): Promise<Reply | undefined> {
+    const row = await this.store.getIdempotentResponse(req.orgId, req.key);
     if (!row || row.createdAt < this.now() - IDEMPOTENCY_TTL_MS) return undefined;
     if (row.fingerprint !== req.fingerprint) {
       throw new Refusal('IDEMPOTENCY_KEY_REUSED',
@@ -62,9 +62,9 @@ export class Idempotency {
     return { status: row.responseStatus as Reply['status'], body: JSON.parse(row.responseBody) };
   }
 
-  private save(req: IdempotentRequest, reply: Reply): void {
+  private async save(req: IdempotentRequest, reply: Reply): Promise<void> {
     if (!storable(reply.status)) return;
-    this.store.saveIdempotentResponse({
+    await this.store.saveIdempotentResponse({
       ...req,
       responseStatus: reply.status,
       responseBody: JSON.stringify(reply.body),
@@ -72,20 +72,23 @@ export class Idempotency {
     });
   }
 
-  /** Runs synchronous `work` once for this key; returns its reply and whether it was replayed. */
-  runSync(req: IdempotentRequest, work: () => Reply): { reply: Reply; replayed: boolean } {
-    return this.store.transaction(() => {
-      const previous = this.stored(req);
+  /**
+   * Runs `work`, which only awaits the store, once for this key, in one transaction with the check
+   * and the saved reply; returns its reply and whether it was replayed.
+   */
+  async runInTransaction(req: IdempotentRequest, work: () => Promise<Reply>): Promise<{ reply: Reply; replayed: boolean }> {
+    return await this.store.transaction(async () => {
+      const previous = await this.stored(req);
       if (previous) return { reply: previous, replayed: true };
-      const reply = replyOf(() => this.store.transaction(work));
-      this.save(req, reply);
+      const reply = await replyOf(async () => await this.store.transaction(work));
+      await this.save(req, reply);
       return { reply, replayed: false };
     });
   }
 
   /** Runs asynchronous `work` once for this key; a concurrent duplicate gets `409 IDEMPOTENCY_KEY_IN_USE`. */
   async runAsync(req: IdempotentRequest, work: () => Promise<Reply>): Promise<{ reply: Reply; replayed: boolean }> {
-    const previous = this.stored(req);
+    const previous = await this.stored(req);
     if (previous) return { reply: previous, replayed: true };
     const slot = `${req.orgId}\u0000${req.key}`;
     if (this.inFlight.has(slot)) {
@@ -93,8 +96,8 @@ export class Idempotency {
     }
     this.inFlight.add(slot);
     try {
-      const reply = await replyOfAsync(work);
-      this.save(req, reply);
+      const reply = await replyOf(work);
+      await this.save(req, reply);
       return { reply, replayed: false };
     } finally {
       this.inFlight.delete(slot);
@@ -111,16 +114,7 @@ const replayable = (err: unknown): err is Refusal =>
   err instanceof Refusal && storable(STATUS_OF[err.code]) && err.retryAfterSeconds === undefined;
 
 /** A business refusal (404, 409…) is a result worth replaying; anything else propagates. */
-function replyOf(work: () => Reply): Reply {
-  try {
-    return work();
-  } catch (err) {
-    if (replayable(err)) return errorReply(err);
-    throw err;
-  }
-}
-
-async function replyOfAsync(work: () => Promise<Reply>): Promise<Reply> {
+async function replyOf(work: () => Promise<Reply>): Promise<Reply> {
   try {
     return await work();
   } catch (err) {

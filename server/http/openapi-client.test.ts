@@ -77,7 +77,7 @@ describe('openapi.generated.d.ts', () => {
   let t: TestApp;
   let doc: unknown;
   beforeAll(async () => {
-    t = createTestApp();
+    t = await createTestApp();
     doc = (await t.request('GET', '/v1/openapi.json', { key: null })).body;
   });
   afterAll(() => t.close());

@@ -14,7 +14,7 @@ describe('OpenAPI document lint', () => {
   beforeAll(async () => {
     // Linted as a deployment serves it: the default PUBLIC_URL (localhost) is right for a dev server,
     // and Redocly's no-server-example.com rightly flags it in a published document.
-    t = createTestApp({ env: { PUBLIC_URL: 'https://tours.outing.test' } });
+    t = await createTestApp({ env: { PUBLIC_URL: 'https://tours.outing.test' } });
     const res = await t.request('GET', '/v1/openapi.json', { key: null });
     expect(res.status).toBe(200);
     source = JSON.stringify(res.body, null, 2);

@@ -31,7 +31,7 @@ describe('OpenAPI document', () => {
   let t: TestApp;
   let doc: Doc;
   beforeAll(async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.request('GET', '/v1/openapi.json', { key: null });
     expect(res.status).toBe(200);
     doc = res.body as Doc;
@@ -118,7 +118,7 @@ describe('OpenAPI document, for client generators', () => {
     components: Record<string, Record<string, Record<string, unknown>>>;
   };
   beforeAll(async () => {
-    t = createTestApp();
+    t = await createTestApp();
     doc = (await t.request('GET', '/v1/openapi.json', { key: null })).body as typeof doc;
   });
   afterAll(() => t.close());
@@ -270,8 +270,8 @@ describe('buildOpenApiDocument', () => {
 
 describe('/docs', () => {
   let t: TestApp;
-  beforeAll(() => {
-    t = createTestApp();
+  beforeAll(async () => {
+    t = await createTestApp();
   });
   afterAll(() => t.close());
 

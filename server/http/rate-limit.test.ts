@@ -9,7 +9,7 @@ describe('rate limit on /v1', () => {
 
   it('carries the IETF RateLimit fields on every authenticated /v1 response', async () => {
     const clock = manualClock();
-    t = createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    t = await createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '5' } });
     const first = await t.request('GET', '/v1/organization');
     expectData(first, Organization);
     expect(first.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
@@ -28,7 +28,7 @@ describe('rate limit on /v1', () => {
 
   it('answers 429 RATE_LIMITED with Retry-After once the limit is used, and lets the key in again after the window', async () => {
     const clock = manualClock();
-    t = createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    t = await createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '2' } });
     expectData(await t.request('GET', '/v1/organization'), Organization);
     clock.advance(10_500);
     const second = await t.request('GET', '/v1/organization');
@@ -47,8 +47,8 @@ describe('rate limit on /v1', () => {
 
   it('counts each key on its own', async () => {
     const clock = manualClock();
-    t = createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '1' } });
-    const other = t.createKey();
+    t = await createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    const other = await t.createKey();
     expectData(await t.request('GET', '/v1/organization'), Organization);
     expectError(await t.request('GET', '/v1/organization'), 429, 'RATE_LIMITED');
     expectData(await t.request('GET', '/v1/organization', { key: other.key }), Organization);
@@ -56,20 +56,20 @@ describe('rate limit on /v1', () => {
 
   it('does not rate-limit /api/v1 separately from /v1', async () => {
     const clock = manualClock();
-    t = createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    t = await createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '1' } });
     expectData(await t.request('GET', '/v1/organization'), Organization);
     expectError(await t.request('GET', '/api/v1/organization'), 429, 'RATE_LIMITED');
   });
 
   it('limits before validating the request', async () => {
     const clock = manualClock();
-    t = createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    t = await createTestApp({ now: clock.now, env: { RATE_LIMIT_PER_MINUTE: '1' } });
     expectData(await t.request('GET', '/v1/organization'), Organization);
     expectError(await t.request('PATCH', '/v1/organization', { body: { nope: 1 } }), 429, 'RATE_LIMITED');
   });
 
   it('sends no RateLimit fields when RATE_LIMIT_PER_MINUTE is 0, and never limits', async () => {
-    t = createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     for (let i = 0; i < 30; i++) {
       const res = await t.request('GET', '/v1/organization');
       expect(res.status).toBe(200);
@@ -79,7 +79,7 @@ describe('rate limit on /v1', () => {
   });
 
   it('uses the default of 1200 a minute', async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.request('GET', '/v1/organization');
     expect(res.headers.get('ratelimit-policy')).toBe('"default";q=1200;w=60');
     expect(res.headers.get('ratelimit')).toMatch(/^"default";r=1199;t=(59|60)$/);

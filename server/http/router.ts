@@ -50,11 +50,15 @@ export interface OpSpec<
   list?: boolean;
   status?: 200 | 201 | 202;
   errors?: ErrorCode[];
-  /** Work that awaits (network calls): idempotency then guards it with an in-flight marker. */
+  /**
+   * Work that awaits more than the store (network calls): idempotency then guards it with an
+   * in-flight marker instead of a transaction. Without it, a handler awaits the store alone, so it
+   * may run inside a transaction (an Idempotency-Key's, or a group commit's).
+   */
   async?: boolean;
   /**
-   * Synchronous write work that may share its transaction and fsync with concurrent requests
-   * (see `GroupCommit`): for hot write routes, whose rate one fsync per request would cap.
+   * Write work that only awaits the store and may share its transaction and fsync with concurrent
+   * requests (see `GroupCommit`): for hot write routes, whose rate one fsync per request would cap.
    */
   groupCommit?: boolean;
 }
@@ -132,7 +136,7 @@ export class ApiRoutes {
   ): this {
     this.specs.push(spec as OpSpec);
     this.app.on(spec.method.toUpperCase(), spec.path, async (c) => {
-      const found = this.authenticate(spec, c);
+      const found = await this.authenticate(spec, c);
       if (spec.scope && found) requireScope(found, spec.scope);
       const caller = found as Caller;
       const params = checkParams(spec as OpSpec, c);
@@ -144,7 +148,7 @@ export class ApiRoutes {
       const commit = spec.groupCommit && !spec.async ? this.ctx.writes : undefined;
       let reply: Reply;
       if (key === undefined) {
-        reply = commit ? await commit.run(() => handler(input) as Reply) : await handler(input);
+        reply = commit ? await commit.run(async () => await handler(input)) : await handler(input);
       } else {
         const request = {
           orgId: caller.orgId,
@@ -154,8 +158,8 @@ export class ApiRoutes {
         const outcome = spec.async
           ? await this.ctx.idempotency.runAsync(request, async () => handler(input))
           : commit
-            ? await commit.run(() => this.ctx.idempotency.runSync(request, () => handler(input) as Reply))
-            : this.ctx.idempotency.runSync(request, () => handler(input) as Reply);
+            ? await commit.run(async () => await this.ctx.idempotency.runInTransaction(request, async () => await handler(input)))
+            : await this.ctx.idempotency.runInTransaction(request, async () => await handler(input));
         if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
         reply = outcome.reply;
       }
@@ -170,23 +174,23 @@ export class ApiRoutes {
     return this;
   }
 
-  private authenticate(spec: OpSpec, c: Context<AppEnv>): Caller | undefined {
+  private async authenticate(spec: OpSpec, c: Context<AppEnv>): Promise<Caller | undefined> {
     const now = this.ctx.now();
     const ip = c.get('clientIp');
     if (spec.auth === 'none' || spec.auth === 'manage') return undefined;
     if (spec.auth === 'session') {
-      const found = authenticateSession(c, this.ctx.store, now);
+      const found = await authenticateSession(c, this.ctx.store, now);
       const caller = { ...found, actor: { ...found.actor, ip } };
       c.set('caller', caller);
       return caller;
     }
     if (spec.auth === 'publishable') {
-      const found = authenticatePublishable(c, this.ctx.store, now);
+      const found = await authenticatePublishable(c, this.ctx.store, now);
       const caller = { ...found, actor: { ...found.actor, ip } };
       c.set('caller', caller);
       return caller;
     }
-    const found = authenticateSessionOnApi(c, this.ctx.store, now) ?? authenticateSecret(c, this.ctx.store, now);
+    const found = await authenticateSessionOnApi(c, this.ctx.store, now) ?? await authenticateSecret(c, this.ctx.store, now);
     const caller = { ...found, actor: { ...found.actor, ip } };
     c.set('caller', caller);
     if (this.ctx.rateLimitPerMinute > 0) {

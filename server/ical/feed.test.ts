@@ -12,9 +12,9 @@ afterEach(async () => {
   t = undefined;
 });
 
-function setup() {
+async function setup() {
   const clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now, env: { PUBLIC_URL: 'https://book.example.com' } });
+  t = await createTestApp({ now: clock.now, env: { PUBLIC_URL: 'https://book.example.com' } });
   return { t, clock };
 }
 
@@ -47,7 +47,7 @@ const prop = (c: ICAL.Component, name: string) => c.getFirstProperty(name);
 
 describe('the bookings feed', () => {
   it('publishes each booking as an RFC 5545 event a calendar app can read', async () => {
-    const { t } = setup();
+    const { t } = await setup();
     const exp = await experience(t);
     const booking = await book(t, exp.id, '2027-03-03T10:00:00Z', 3, 'Eve Adams');
     const single = await book(t, exp.id, '2027-03-04T10:00:00Z', 1, 'Bob');
@@ -87,7 +87,7 @@ describe('the bookings feed', () => {
   });
 
   it('escapes guest names so that no property can be injected', async () => {
-    const { t } = setup();
+    const { t } = await setup();
     const exp = await experience(t);
     const evil = 'Eve\r\nATTENDEE;ROLE=CHAIR:mailto:x@evil.example\r\nEND:VEVENT, "a;b" \\ c\nd\re';
     await book(t, exp.id, '2027-03-03T10:00:00Z', 2, evil);
@@ -105,7 +105,7 @@ describe('the bookings feed', () => {
   });
 
   it('grows SEQUENCE with each change, marks pending bookings tentative and leaves cancelled ones out', async () => {
-    const { t, clock } = setup();
+    const { t, clock } = await setup();
     const exp = await experience(t);
     const booking = await book(t, exp.id, '2027-03-03T10:00:00Z', 2, 'Eve');
     const feed = await newFeed(t);
@@ -126,7 +126,7 @@ describe('the bookings feed', () => {
     expect(moved.getFirstPropertyValue('sequence')).toBe(2);
     expect((moved.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2027-03-05T10:00:00.000Z');
 
-    const pending = insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: Date.parse('2027-03-06T10:00:00Z'), status: 'PENDING' });
+    const pending = await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: Date.parse('2027-03-06T10:00:00Z'), status: 'PENDING' });
     expect((await eventOf(`${pending.id}@book.example.com`))!.getFirstPropertyValue('status')).toBe('TENTATIVE');
 
     expectData(await t.request('PATCH', `/v1/bookings/${booking.id}/cancel`, { body: {} }), Booking);
@@ -134,15 +134,15 @@ describe('the bookings feed', () => {
   });
 
   it('holds bookings from the last 90 days to the next 730, and one experience in a per-experience feed', async () => {
-    const { t } = setup();
+    const { t } = await setup();
     const walk = await experience(t);
     const sail = await experience(t, 'Sunset Sail');
-    const row = (slotStart: number, experienceId = walk.id) => insertBookingRow(t.store, { orgId: t.orgId, experienceId, slotStart }).id;
-    const old = row(NOW - 91 * DAY);
-    const recent = row(NOW - 89 * DAY);
-    const far = row(NOW + 729 * DAY);
-    const tooFar = row(NOW + 731 * DAY);
-    const sailing = row(NOW + DAY, sail.id);
+    const row = async (slotStart: number, experienceId = walk.id) => (await insertBookingRow(t.store, { orgId: t.orgId, experienceId, slotStart })).id;
+    const old = await row(NOW - 91 * DAY);
+    const recent = await row(NOW - 89 * DAY);
+    const far = await row(NOW + 729 * DAY);
+    const tooFar = await row(NOW + 731 * DAY);
+    const sailing = await row(NOW + DAY, sail.id);
     const uids = async (url: string) =>
       (await subscribe(t, url)).calendar!.getAllSubcomponents('vevent').map((e) => String(e.getFirstPropertyValue('uid')).split('@')[0]);
 
@@ -156,7 +156,7 @@ describe('the bookings feed', () => {
   });
 
   it('answers 304 to If-None-Match until a booking changes', async () => {
-    const { t } = setup();
+    const { t } = await setup();
     const exp = await experience(t);
     const feed = await newFeed(t);
     const first = await subscribe(t, `${feed.url}.ics`);
@@ -174,10 +174,10 @@ describe('the bookings feed', () => {
   });
 
   it('answers one JSON 404 that reveals nothing for unknown, malformed and deleted tokens', async () => {
-    const { t } = setup();
+    const { t } = await setup();
     const feed = await newFeed(t);
-    const other = t.addOrganization({ name: 'Other' });
-    const otherKey = t.createKey({ orgId: other.orgId }).key;
+    const other = await t.addOrganization({ name: 'Other' });
+    const otherKey = (await t.createKey({ orgId: other.orgId })).key;
     const bodies = new Set<string>();
     const expect404 = async (path: string) => {
       const res = await t.app.request(path);
@@ -198,7 +198,7 @@ describe('the bookings feed', () => {
   });
 
   it('never writes a feed token to the request log', async () => {
-    const { t } = setup();
+    const { t } = await setup();
     const feed = await newFeed(t);
     await subscribe(t, feed.url);
     await subscribe(t, `${feed.url}.ics`);
@@ -212,7 +212,7 @@ describe('the bookings feed', () => {
 
 describe('the feeds API', () => {
   it('lists feeds without their tokens and refuses an unknown experience', async () => {
-    const { t, clock } = setup();
+    const { t, clock } = await setup();
     clock.advance(1_000); // after the feed init made
     const made = await newFeed(t, { name: 'Office screen' });
     const page = expectList(await t.request('GET', '/v1/calendar-feeds?limit=10'), CalendarFeed);
@@ -226,9 +226,9 @@ describe('the feeds API', () => {
   });
 
   it('needs the calendars scopes', async () => {
-    const { t } = setup();
-    const reader = t.createKey({ scopes: ['calendars:read'] }).key;
-    const none = t.createKey({ scopes: ['bookings:read'] }).key;
+    const { t } = await setup();
+    const reader = (await t.createKey({ scopes: ['calendars:read'] })).key;
+    const none = (await t.createKey({ scopes: ['bookings:read'] })).key;
     expectList(await t.request('GET', '/v1/calendar-feeds', { key: reader }), CalendarFeed);
     expectError(await t.request('POST', '/v1/calendar-feeds', { key: reader, body: { name: 'x' } }), 403, 'FORBIDDEN');
     expectError(await t.request('GET', '/v1/calendar-feeds', { key: none }), 403, 'FORBIDDEN');
@@ -236,7 +236,7 @@ describe('the feeds API', () => {
   });
 
   it('serves the feed init printed', async () => {
-    const { t } = setup();
+    const { t } = await setup();
     const { res, calendar } = await subscribe(t, t.icalFeedUrl);
     expect(res.status).toBe(200);
     expect(calendar!.getFirstPropertyValue('x-wr-calname')).toBe('Test Tours · All bookings');

@@ -14,7 +14,7 @@ export function calendarSyncJob(sync: CalendarSync, logger: Logger): Job<void> {
     logger,
     everyMs: Math.min(MAX_TICK_MS, sync.intervalSeconds * 1000),
     idle: undefined,
-    pass: () => sync.syncDue(),
+    pass: async () => await sync.syncDue(),
   });
   return {
     ...job,

@@ -60,19 +60,19 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
     timer.unref();
   }
 
-  function lookForReminders(at: number): void {
+  async function lookForReminders(at: number): Promise<void> {
     if (config.reminderHours <= 0 || at < nextReminderLook) return;
     nextReminderLook = at + reminderEveryMs;
-    const queued = queueDueReminders(store, config.reminderHours, at);
+    const queued = await queueDueReminders(store, config.reminderHours, at);
     if (queued > 0) logger.info('reminders queued', { count: queued });
   }
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     if (stopped || !started) return;
     clearTimeout(timer);
     try {
       const at = now();
-      lookForReminders(at);
+      await lookForReminders(at);
       if (transport === null) {
         // Nothing can be sent: messages are queued SKIPPED (the setting written at start).
         schedule(pollMs);
@@ -81,9 +81,9 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
       const free = maxInFlight - running.size;
       let waiting = false;
       if (free > 0) {
-        const candidates = store.listDueMessages(at, free);
+        const candidates = await store.listDueMessages(at, free);
         for (const id of candidates) {
-          if (running.has(id) || !store.leaseMessage(id, at, at + leaseMs)) continue;
+          if (running.has(id) || !await store.leaseMessage(id, at, at + leaseMs)) continue;
           begin(id);
         }
         waiting = candidates.length >= free;
@@ -92,7 +92,7 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
       }
       if (waiting) schedule(pollMs);
       else {
-        const next = store.nextMessageDueAt();
+        const next = await store.nextMessageDueAt();
         schedule(next === undefined ? pollMs : Math.max(next - now(), 10));
       }
     } catch (err) {
@@ -103,10 +103,10 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
 
   function begin(id: string): void {
     const done = attempt(id)
-      .catch((err: unknown) => {
+      .catch(async (err: unknown) => {
         logger.error('guest e-mail attempt failed unexpectedly', { messageId: id, error: err instanceof Error ? err.message : String(err) });
         try {
-          store.releaseMessage(id);
+          await store.releaseMessage(id);
         } catch {
           // the database is closing; the lease simply runs out
         }
@@ -119,34 +119,34 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
   }
 
   async function attempt(id: string): Promise<void> {
-    const message = store.getMessage(id);
+    const message = await store.getMessage(id);
     if (!message || message.status !== 'PENDING') return;
     const at = now();
     if (transport === null) return;
     const { composeQueuedMessage } = await import('../services/message-compose.js');
     let mail;
     try {
-      mail = store.transaction(() => composeQueuedMessage(store, message, { publicUrl: config.publicUrl }, at));
+      mail = await store.transaction(async () => await composeQueuedMessage(store, message, { publicUrl: config.publicUrl }, at));
     } catch (err) {
       // A message that cannot be composed (an address that is not one) would fail again: it ends here.
-      store.recordMessageAttempt(id, { status: 'FAILED', lastError: `Not sent: ${err instanceof Error ? err.message : String(err)}`, nextAttemptAt: null, sentAt: null });
+      await store.recordMessageAttempt(id, { status: 'FAILED', lastError: `Not sent: ${err instanceof Error ? err.message : String(err)}`, nextAttemptAt: null, sentAt: null });
       return;
     }
     if (!mail) {
-      store.recordMessageAttempt(id, { status: 'FAILED', lastError: 'Not sent: the booking no longer exists', nextAttemptAt: null, sentAt: null }, false);
+      await store.recordMessageAttempt(id, { status: 'FAILED', lastError: 'Not sent: the booking no longer exists', nextAttemptAt: null, sentAt: null }, false);
       return;
     }
     const startedAt = now();
     try {
       await transport.send(mail);
-      store.recordMessageAttempt(id, { status: 'SENT', lastError: null, nextAttemptAt: null, sentAt: now() });
+      await store.recordMessageAttempt(id, { status: 'SENT', lastError: null, nextAttemptAt: null, sentAt: now() });
       logger.info('guest e-mail sent', { messageId: id, kind: message.kind, attempt: message.attempts + 1, durationMs: now() - startedAt });
     } catch (err) {
       const failure = err instanceof SendFailure ? err : new SendFailure('temporary', err instanceof Error ? err.message : String(err));
       const attempts = message.attempts + 1;
       const delay = failure.kind === 'temporary' ? retryDelayMs(attempts, config.webhookRetrySchedule, undefined, random()) : undefined;
       const ended = now();
-      store.recordMessageAttempt(id, {
+      await store.recordMessageAttempt(id, {
         status: delay === undefined ? 'FAILED' : 'PENDING',
         lastError: failure.message,
         nextAttemptAt: delay === undefined ? null : ended + delay,
@@ -168,29 +168,29 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
 
   return {
     name: 'guest e-mails',
-    start() {
+    async start() {
       if (started || stopped) return;
       started = true;
       // Tells the booking use cases how to queue: without a mail server, straight to SKIPPED (and
       // what an earlier run with SMTP_URL left queued is recorded the same way).
-      setGuestMail(store, transport !== null);
+      await setGuestMail(store, transport !== null);
       if (transport === null) {
-        const skipped = store.skipAllPendingMessages(NO_MAIL_SERVER);
+        const skipped = await store.skipAllPendingMessages(NO_MAIL_SERVER);
         if (skipped > 0) logger.info('guest e-mails left queued are not sent: no mail server is configured', { count: skipped });
       }
       // The server holds the database's lock (one serving process per SQLite file), so a lease found
       // now is a killed process's send: due again at once rather than when its lease would run out.
-      const taken = store.releaseAllMessageLeases();
+      const taken = await store.releaseAllMessageLeases();
       if (taken > 0) logger.info('guest e-mails cut short by a stop are due again', { count: taken });
-      if (transport !== null) unsubscribe = store.onMessagesDue(() => tick());
+      if (transport !== null) unsubscribe = await store.onMessagesDue(async () => await tick());
       schedule(0);
     },
-    wake: () => tick(),
+    wake: async () => await tick(),
     async runOnce() {
       if (stopped) return;
       const wasStarted = started;
       started = true;
-      tick();
+      await tick();
       started = wasStarted;
       if (!wasStarted) clearTimeout(timer);
       await Promise.allSettled([...running.values()]);

@@ -19,7 +19,7 @@ export function holdExpiryJob(deps: HoldSweeperDeps & { intervalMs?: number }): 
       const settled = await sweepLapsedHolds(deps);
       if (now() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = now();
-        forgetOldProviderEvents(deps.store, prunedAt);
+        await forgetOldProviderEvents(deps.store, prunedAt);
       }
       if (settled > 0) deps.logger.info('lapsed holds settled', { count: settled });
       return settled;

@@ -8,7 +8,8 @@ import type { Logger } from '../logger.js';
  */
 export interface Job<R = void> {
   readonly name: string;
-  start(): void;
+  /** Starts the loop; resolves once the job has read what it needs to begin. */
+  start(): Promise<void>;
   /** Stops the loop and waits for the work under way. */
   stop(): Promise<void>;
   /** One pass now, after any pass under way; resolves with what it did. */
@@ -63,7 +64,7 @@ export function repeatingJob<R>(options: RepeatingJobOptions<R>): Job<R> {
   return {
     name: options.name,
     runOnce,
-    start() {
+    async start() {
       if (stopped || timer) return;
       if (options.firstAfterMs) firstTimer = setTimeout(tick, options.firstAfterMs).unref();
       else firstImmediate = setImmediate(tick);

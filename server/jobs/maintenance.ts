@@ -20,8 +20,8 @@ export function maintenanceJob(deps: MaintenanceDeps): Job<void> {
     everyMs: HOUR_MS,
     firstAfterMs: 5_000,
     idle: undefined,
-    pass: () => {
-      const pruned = pruneExpired(deps, Date.now());
+    pass: async () => {
+      const pruned = await pruneExpired(deps, Date.now());
       if (pruned.idempotencyKeys || pruned.events || pruned.activity || pruned.accounts) deps.logger.info('pruned', pruned);
     },
   });

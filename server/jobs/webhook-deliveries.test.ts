@@ -19,13 +19,13 @@ const receivers: Receiver[] = [];
  * A test app and its delivery worker. The worker's poll interval is a minute, longer than any wait
  * here: every delivery in these tests shows the worker waking by itself (a new event, a due retry).
  */
-function setup(env: Record<string, string> = {}, workerOptions: Partial<WebhookWorkerOptions> = {}) {
-  t = createTestApp({
+async function setup(env: Record<string, string> = {}, workerOptions: Partial<WebhookWorkerOptions> = {}) {
+  t = await createTestApp({
     env: { OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000', ...env },
     logLevel: 'silent',
   });
   worker = webhookDeliveryJob({ store: t.store, config: t.config, logger: createLogger('silent'), pollMs: 60_000, stopGraceMs: 100, ...workerOptions });
-  worker.start();
+  await worker.start();
   return t;
 }
 
@@ -57,7 +57,7 @@ afterEach(async () => {
 
 describe('webhook delivery', () => {
   it('delivers every event kind with the contract body, signed so standardwebhooks verifies it', async () => {
-    setup();
+    await setup();
     const rx = await receiver();
     const endpoint = await createEndpoint(t, { url: rx.url });
     const { book } = await bookingFixture(t);
@@ -68,13 +68,13 @@ describe('webhook delivery', () => {
     const cancelled = await t.request('PATCH', `/v1/bookings/${booking.id}/cancel`, { body: { reason: 'Weather' } });
     expect(cancelled.status, cancelled.text).toBe(200);
     // Payments have no API yet: record their events the way the payments service will.
-    const view = t.store.getBooking(t.orgId, booking.id)!;
+    const view = (await t.store.getBooking(t.orgId, booking.id))!;
     const payment = (status: 'SUCCEEDED' | 'FAILED') => ({
       id: `pay_${status}`, amount: '135.00', currency: 'EUR', status, provider: 'manual', failureReason: status === 'FAILED' ? 'card_declined' : null,
     });
-    t.store.transaction(() => {
-      recordEvent(t.store, t.orgId, 'PAYMENT_SUCCEEDED', serializeBookingEventData(view, { payment: payment('SUCCEEDED') }), Date.now());
-      recordEvent(t.store, t.orgId, 'PAYMENT_FAILED', serializeBookingEventData(view, { payment: payment('FAILED') }), Date.now());
+    await t.store.transaction(async () => {
+      await recordEvent(t.store, t.orgId, 'PAYMENT_SUCCEEDED', serializeBookingEventData(view, { payment: payment('SUCCEEDED') }), Date.now());
+      await recordEvent(t.store, t.orgId, 'PAYMENT_FAILED', serializeBookingEventData(view, { payment: payment('FAILED') }), Date.now());
     });
 
     const got = await rx.waitFor(5);
@@ -116,7 +116,7 @@ describe('webhook delivery', () => {
   });
 
   it('sends an endpoint only the kinds it subscribes to, and nothing to a disabled endpoint', async () => {
-    setup();
+    await setup();
     const [all, cancels, off] = await Promise.all([receiver(), receiver(), receiver()]);
     await createEndpoint(t, { url: all.url });
     await createEndpoint(t, { url: cancels.url, events: ['BOOKING_CANCELED'] });
@@ -135,7 +135,7 @@ describe('webhook delivery', () => {
   });
 
   it('retries a failing receiver with the same webhook-id, re-signed each time, and fails after 1 + schedule length attempts', async () => {
-    setup();
+    await setup();
     const rx = await receiver(respond(500));
     const endpoint = await createEndpoint(t, { url: rx.url });
     const { book } = await bookingFixture(t);
@@ -164,7 +164,7 @@ describe('webhook delivery', () => {
   });
 
   it("waits for the receiver's Retry-After when it is longer than the schedule", async () => {
-    setup({ WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' });
+    await setup({ WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' });
     const rx = await receiver(respond(503, { 'retry-after': '2' }));
     const endpoint = await createEndpoint(t, { url: rx.url });
     const { book } = await bookingFixture(t);
@@ -183,7 +183,7 @@ describe('webhook delivery', () => {
   });
 
   it('disables the endpoint on 410 Gone and fails its pending deliveries', async () => {
-    setup({}, { maxPerEndpoint: 1 });
+    await setup({}, { maxPerEndpoint: 1 });
     const rx = await receiver(respond(410));
     const endpoint = await createEndpoint(t, { url: rx.url });
     const { book } = await bookingFixture(t);
@@ -206,7 +206,7 @@ describe('webhook delivery', () => {
   });
 
   it('does not follow redirects: a 3xx is a failed attempt', async () => {
-    setup({ WEBHOOK_RETRY_SCHEDULE: '0.1' });
+    await setup({ WEBHOOK_RETRY_SCHEDULE: '0.1' });
     const target = await receiver();
     const rx = await receiver(respond(307, { location: target.url }));
     const endpoint = await createEndpoint(t, { url: rx.url });
@@ -218,7 +218,7 @@ describe('webhook delivery', () => {
   });
 
   it('times out a hanging receiver without delaying deliveries to another endpoint', async () => {
-    setup({ WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_SCHEDULE: '30' });
+    await setup({ WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_SCHEDULE: '30' });
     const slow = await receiver(hang);
     const fast = await receiver();
     const slowEndpoint = await createEndpoint(t, { url: slow.url });
@@ -242,7 +242,7 @@ describe('webhook delivery', () => {
   });
 
   it('records a connection the receiver drops as a failed attempt', async () => {
-    setup({ WEBHOOK_RETRY_SCHEDULE: '0.1' });
+    await setup({ WEBHOOK_RETRY_SCHEDULE: '0.1' });
     const rx = await receiver(reset);
     const endpoint = await createEndpoint(t, { url: rx.url });
     const { book } = await bookingFixture(t);
@@ -253,7 +253,7 @@ describe('webhook delivery', () => {
   });
 
   it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
-    setup();
+    await setup();
     const rx = await receiver();
     const endpoint = await createEndpoint(t, { url: rx.url });
     const rotated = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`);
@@ -269,8 +269,8 @@ describe('webhook delivery', () => {
     new Webhook(endpoint.secret).verify(first!.body, first!.headers);
 
     // 24 hours later the old secret signs no more.
-    const row = t.store.getWebhookEndpoint(t.orgId, endpoint.id)!;
-    t.store.updateWebhookEndpoint({ ...row, previousSecretUntil: Date.now() - 1 });
+    const row = (await t.store.getWebhookEndpoint(t.orgId, endpoint.id))!;
+    await t.store.updateWebhookEndpoint({ ...row, previousSecretUntil: Date.now() - 1 });
     await book();
     const [, second] = await rx.waitFor(2);
     expect(second!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
@@ -283,7 +283,7 @@ describe('webhook delivery', () => {
       if (name === 'hooks.rebind.example') return [{ address: '127.0.0.1', family: 4 }];
       throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
     };
-    setup({ OUTBOUND_ALLOW_PRIVATE: 'false', WEBHOOK_RETRY_SCHEDULE: '0.1' }, { resolver });
+    await setup({ OUTBOUND_ALLOW_PRIVATE: 'false', WEBHOOK_RETRY_SCHEDULE: '0.1' }, { resolver });
     const rx = await receiver();
     const rebinding = await createEndpoint(t, { url: `http://hooks.rebind.example:${rx.port}/hooks` });
     const missing = await createEndpoint(t, { url: 'https://no-such-host.invalid/hooks' });
@@ -298,7 +298,7 @@ describe('webhook delivery', () => {
   });
 
   it('stops promptly, leaving an attempt in flight due again rather than counted', async () => {
-    setup({ WEBHOOK_TIMEOUT_MS: '20000' }, { stopGraceMs: 100 });
+    await setup({ WEBHOOK_TIMEOUT_MS: '20000' }, { stopGraceMs: 100 });
     const rx = await receiver(hang);
     const endpoint = await createEndpoint(t, { url: rx.url });
     const { book } = await bookingFixture(t);
@@ -309,6 +309,6 @@ describe('webhook delivery', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     const [d] = await deliveries(endpoint.id);
     expect(d).toMatchObject({ status: 'PENDING', attempts: 0 });
-    expect(t.store.listDueDeliveries(Date.now(), 10, 2).map((x) => x.id)).toEqual([d!.id]);
+    expect((await t.store.listDueDeliveries(Date.now(), 10, 2)).map((x) => x.id)).toEqual([d!.id]);
   });
 });

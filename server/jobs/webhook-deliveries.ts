@@ -61,7 +61,7 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
     timer.unref();
   }
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     if (stopped || !started) return;
     clearTimeout(timer);
     let waiting = false;
@@ -71,12 +71,12 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
       if (free > 0) {
         // Endpoints with attempts in flight hold at most maxPerEndpoint candidates each: reading this
         // many always reaches the deliveries of idle endpoints.
-        const candidates = store.listDueDeliveries(now, maxPerEndpoint * maxInFlight + maxInFlight, maxPerEndpoint);
+        const candidates = await store.listDueDeliveries(now, maxPerEndpoint * maxInFlight + maxInFlight, maxPerEndpoint);
         let started = 0;
         for (const c of candidates) {
           if (started >= free) break;
           if (perEndpoint(c.endpointId) >= maxPerEndpoint) continue;
-          if (!store.leaseDelivery(c.id, now, now + config.webhookTimeoutMs + LEASE_MARGIN_MS)) continue;
+          if (!await store.leaseDelivery(c.id, now, now + config.webhookTimeoutMs + LEASE_MARGIN_MS)) continue;
           begin(c.id, c.endpointId);
           started++;
         }
@@ -88,7 +88,7 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
         // Due work is held back by the concurrency limits: a finishing attempt wakes us.
         schedule(pollMs);
       } else {
-        const next = store.nextDeliveryDueAt();
+        const next = await store.nextDeliveryDueAt();
         schedule(next === undefined ? pollMs : Math.max(next - Date.now(), 10));
       }
     } catch (err) {
@@ -99,10 +99,10 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
 
   function begin(id: string, endpointId: string): void {
     const done = attempt(id)
-      .catch((err: unknown) => {
+      .catch(async (err: unknown) => {
         logger.error('webhook attempt failed unexpectedly', { deliveryId: id, error: err instanceof Error ? err.message : String(err) });
         try {
-          store.releaseDelivery(id);
+          await store.releaseDelivery(id);
         } catch {
           // the database is closing; the lease simply runs out
         }
@@ -115,13 +115,13 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
   }
 
   async function attempt(id: string): Promise<void> {
-    const job = store.getDeliveryJob(id);
+    const job = await store.getDeliveryJob(id);
     if (!job) return; // the endpoint or the event was deleted meanwhile
     if (job.enabled !== 1) {
       // Disabled between the lease and now: nothing is sent to a disabled endpoint.
-      store.transaction(() => {
-        store.releaseDelivery(id);
-        store.failPendingDeliveries(job.endpointId, 'Endpoint disabled', Date.now());
+      await store.transaction(async () => {
+        await store.releaseDelivery(id);
+        await store.failPendingDeliveries(job.endpointId, 'Endpoint disabled', Date.now());
       });
       return;
     }
@@ -134,20 +134,20 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
     });
     if (result.kind === 'cancelled') {
       // Shutting down: not counted as an attempt, due again as soon as the server is back.
-      store.releaseDelivery(id);
+      await store.releaseDelivery(id);
       return;
     }
     const now = Date.now();
     const outcome = outcomeOf(result, job.attempts, config.webhookRetrySchedule, now, random());
     const { gone, ...record } = outcome;
-    store.transaction(() => {
-      store.recordDeliveryAttempt(id, record);
+    await store.transaction(async () => {
+      await store.recordDeliveryAttempt(id, record);
       if (gone) {
-        store.disableWebhookEndpoint(job.endpointId, `Receiver answered 410 Gone on ${new Date(now).toISOString()}`, now);
-        store.failPendingDeliveries(job.endpointId, 'Endpoint disabled after its receiver answered 410 Gone', now);
-      } else if (record.status === 'PENDING' && store.getDeliveryJob(id)?.enabled === 0) {
+        await store.disableWebhookEndpoint(job.endpointId, `Receiver answered 410 Gone on ${new Date(now).toISOString()}`, now);
+        await store.failPendingDeliveries(job.endpointId, 'Endpoint disabled after its receiver answered 410 Gone', now);
+      } else if (record.status === 'PENDING' && (await store.getDeliveryJob(id))?.enabled === 0) {
         // Disabled while this attempt was in flight: no more attempts.
-        store.failPendingDeliveries(job.endpointId, 'Endpoint disabled', now);
+        await store.failPendingDeliveries(job.endpointId, 'Endpoint disabled', now);
       }
     });
     logger.info('webhook attempt', {
@@ -166,15 +166,15 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
 
   return {
     name: 'webhook deliveries',
-    start() {
+    async start() {
       if (started || stopped) return;
       started = true;
-      unsubscribe = store.onDeliveriesDue(() => tick());
+      unsubscribe = await store.onDeliveriesDue(async () => await tick());
       schedule(0);
     },
-    wake: () => tick(),
+    wake: async () => await tick(),
     async runOnce() {
-      tick();
+      await tick();
       await Promise.allSettled([...running.values()].map((r) => r.done));
     },
     inFlight: () => running.size,

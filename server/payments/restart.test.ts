@@ -70,10 +70,10 @@ describe('a payment hold across a server restart', () => {
     expect((await server.stop('SIGKILL')).signal).toBe('SIGKILL');
     // While it is down, the hold lapses (its expiry is moved into the past rather than waiting 30 minutes).
     const store = openStore(dbPath);
-    const row = store.getBookingByNumber(org.id, held.bookingNumber);
+    const row = await store.getBookingByNumber(org.id, held.bookingNumber);
     if (!row) throw new Error('Booking not stored');
-    store.updateBooking({ ...row, holdExpiresAt: Date.now() - 1_000 });
-    store.close();
+    await store.updateBooking({ ...row, holdExpiresAt: Date.now() - 1_000 });
+    await store.close();
 
     server = await startTestServer({ dbPath, env: env() });
     // The sweeper runs at start; give it a generous moment on a loaded machine.

@@ -14,7 +14,7 @@ let exp: Experience;
 
 beforeEach(async () => {
   clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now });
+  t = await createTestApp({ now: clock.now });
   exp = expectData(
     await t.request('POST', '/v1/experiences', {
       body: { name: 'Harbour cruise', description: '', duration: 60, price: 4500, maxParticipants: 4, schedule: { weekly: everyDay(['10:00', '15:00']) } },
@@ -71,7 +71,7 @@ describe('the activity log', () => {
   });
 
   it('filters by actor and by target', async () => {
-    const other = t.createKey({ name: 'Front desk' });
+    const other = await t.createKey({ name: 'Front desk' });
     const first = await book();
     expectData(
       await t.request('POST', '/v1/bookings', { key: other.key, body: { experienceId: exp.id, startTime: S2, participants: 1, customerName: 'Rui', customerEmail: 'rui@example.com' } }),
@@ -85,9 +85,9 @@ describe('the activity log', () => {
   });
 
   it('needs organization:read, and shows only the caller’s organization', async () => {
-    const narrow = t.createKey({ scopes: ['bookings:read'] });
+    const narrow = await t.createKey({ scopes: ['bookings:read'] });
     expectError(await t.request('GET', '/v1/activity', { key: narrow.key }), 403, 'FORBIDDEN');
-    const elsewhere = t.addOrganization({ name: 'Elsewhere', email: 'x@elsewhere.example' });
+    const elsewhere = await t.addOrganization({ name: 'Elsewhere', email: 'x@elsewhere.example' });
     const booking = await book();
     const theirs = expectList(await t.request('GET', '/v1/activity', { key: elsewhere.secretKey }), Activity).data;
     expect(theirs.filter((e) => e.targetId === booking.id || e.targetId === exp.id)).toEqual([]);
@@ -99,9 +99,9 @@ describe('the activity log', () => {
     clock.advance(200 * 86_400_000);
     await book({ startTime: '2027-09-18T09:00:00.000Z', customerEmail: 'later@example.com' }); // 10:00 in Lisbon (summer time)
     const before = await activity();
-    expect(pruneExpired({ store: t.store, config: t.config }, clock.now() + 170 * 86_400_000).activity).toBe(before.length - 1);
+    expect((await pruneExpired({ store: t.store, config: t.config }, clock.now() + 170 * 86_400_000)).activity).toBe(before.length - 1);
     // The entry of the second booking, 170 days old then, stays; everything from the first day went.
-    expect(t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 }).rows.map((e) => e.action)).toEqual(['booking.create']);
+    expect((await t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows.map((e) => e.action)).toEqual(['booking.create']);
   });
 
   it('refuses unknown filters', async () => {

@@ -23,9 +23,9 @@ export function activityRoutes(ctx: RouteContext): ApiRoutes {
       response: Activity,
       list: true,
     },
-    ({ caller, query }) => {
+    async ({ caller, query }) => {
       const page = pageOf(query);
-      const { rows, total } = listActivity(ctx.store, caller.orgId, { actorId: query.actorId, targetId: query.targetId }, page);
+      const { rows, total } = await listActivity(ctx.store, caller.orgId, { actorId: query.actorId, targetId: query.targetId }, page);
       return list(rows.map(serializeActivity), total, page);
     },
   );

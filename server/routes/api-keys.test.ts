@@ -5,12 +5,12 @@ import { ApiKey, ApiKeyRevoked, ApiKeyWithSecret, Organization } from '../../sha
 
 describe('/v1/api-keys', { timeout: 120_000 }, () => {
   let t: TestApp;
-  beforeEach(() => {
-    t = createTestApp();
+  beforeEach(async () => {
+    t = await createTestApp();
   });
   afterEach(() => t.close());
 
-  const activity = () => t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 }).rows;
+  const activity = async () => (await t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows;
 
   it('lists secret and publishable keys, never a key itself', async () => {
     const list = expectList(await t.request('GET', '/v1/api-keys'), ApiKey);
@@ -31,7 +31,7 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
     expect(text).not.toContain(t.publishableKey);
     expect(text).not.toMatch(/keyHash|key_hash/);
     // Another org's keys are not listed.
-    t.addOrganization({ name: 'Other', email: 'other@example.com' });
+    await t.addOrganization({ name: 'Other', email: 'other@example.com' });
     expect(expectList(await t.request('GET', '/v1/api-keys'), ApiKey).data).toHaveLength(2);
   });
 
@@ -42,9 +42,9 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
     expect(made.prefix).toBe(made.key.slice(0, 12));
     expect(expectData(await t.request('GET', '/v1/organization', { key: made.key }), Organization).id).toBe(t.orgId);
     expect(JSON.stringify((await t.request('GET', '/v1/api-keys')).body)).not.toContain(made.key);
-    expect(activity()[0]).toMatchObject({ action: 'api_key.create', targetType: 'api_key', targetId: made.id, actorType: 'key', actorId: t.apiKeyId });
+    expect((await activity())[0]).toMatchObject({ action: 'api_key.create', targetType: 'api_key', targetId: made.id, actorType: 'key', actorId: t.apiKeyId });
 
-    const narrow = t.createKey({ scopes: ['keys:write', 'bookings:read'] }).key;
+    const narrow = (await t.createKey({ scopes: ['keys:write', 'bookings:read'] })).key;
     const child = expectData(await t.request('POST', '/v1/api-keys', { key: narrow, body: { name: 'Child' } }), ApiKeyWithSecret, 201);
     expect(child.scopes).toEqual(['keys:write', 'bookings:read']);
 
@@ -54,7 +54,7 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
   });
 
   it('refuses a key wider than its maker: 403 FORBIDDEN', async () => {
-    const narrow = t.createKey({ scopes: ['keys:write', 'bookings:read'] }).key;
+    const narrow = (await t.createKey({ scopes: ['keys:write', 'bookings:read'] })).key;
     const error = expectError(
       await t.request('POST', '/v1/api-keys', { key: narrow, body: { name: 'Wider', scopes: ['bookings:read', 'organization:write'] } }),
       403,
@@ -73,7 +73,7 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
     const owner = await signIn(t, (await addUser(t, { role: 'owner' })).email);
     const made = expectData(await t.request('POST', '/v1/api-keys', { key: null, headers: owner.headers, body: { name: 'Owner’s' } }), ApiKeyWithSecret, 201);
     expect(made.scopes).toEqual(['*']);
-    expect(activity()[0]).toMatchObject({ action: 'api_key.create', actorType: 'user' });
+    expect((await activity())[0]).toMatchObject({ action: 'api_key.create', actorType: 'user' });
   });
 
   it('validates the body', async () => {
@@ -84,7 +84,7 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
   });
 
   it('revokes at once, the key making the request included, and logs it once', async () => {
-    const other = t.createKey({ name: 'Spare' });
+    const other = await t.createKey({ name: 'Spare' });
     const res = await t.request('DELETE', `/v1/api-keys/${other.id}`);
     const revoked = expectData(res, ApiKeyRevoked);
     expect(revoked.id).toBe(other.id);
@@ -93,25 +93,25 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
     const self = expectData(await t.request('DELETE', `/v1/api-keys/${t.apiKeyId}`), ApiKeyRevoked);
     expect(self.id).toBe(t.apiKeyId);
     expectError(await t.request('GET', '/v1/api-keys'), 401, 'INVALID_API_KEY');
-    const revokes = activity().filter((a) => a.action === 'api_key.revoke');
+    const revokes = (await activity()).filter((a) => a.action === 'api_key.revoke');
     expect(revokes.map((a) => a.targetId).sort()).toEqual([other.id, t.apiKeyId].sort());
   });
 
   it('another org’s key is 404, and a revoked key stays revoked', async () => {
-    const other = t.addOrganization({ name: 'Other', email: 'other@example.com' });
+    const other = await t.addOrganization({ name: 'Other', email: 'other@example.com' });
     expectError(await t.request('DELETE', `/v1/api-keys/${other.apiKeyId}`), 404, 'NOT_FOUND');
     expect(expectData(await t.request('GET', '/v1/organization', { key: other.secretKey }), Organization).id).toBe(other.orgId);
-    const spare = t.createKey();
+    const spare = await t.createKey();
     const first = expectData(await t.request('DELETE', `/v1/api-keys/${spare.id}`), ApiKeyRevoked);
     const second = expectData(await t.request('DELETE', `/v1/api-keys/${spare.id}`), ApiKeyRevoked);
     expect(second.revokedAt).toBe(first.revokedAt);
-    expect(activity().filter((a) => a.action === 'api_key.revoke')).toHaveLength(1);
+    expect((await activity()).filter((a) => a.action === 'api_key.revoke')).toHaveLength(1);
   });
 
   it('needs keys:read and keys:write', async () => {
-    const bookingsOnly = t.createKey({ scopes: ['bookings:read'] }).key;
+    const bookingsOnly = (await t.createKey({ scopes: ['bookings:read'] })).key;
     expect(expectError(await t.request('GET', '/v1/api-keys', { key: bookingsOnly }), 403, 'FORBIDDEN').message).toBe('This API key lacks the scope keys:read');
-    const readOnly = t.createKey({ scopes: ['keys:read'] }).key;
+    const readOnly = (await t.createKey({ scopes: ['keys:read'] })).key;
     expectList(await t.request('GET', '/v1/api-keys', { key: readOnly }), ApiKey);
     expectError(await t.request('DELETE', `/v1/api-keys/${t.apiKeyId}`, { key: readOnly }), 403, 'FORBIDDEN');
   });

@@ -26,9 +26,9 @@ export function apiKeyRoutes(ctx: RouteContext): ApiRoutes {
         response: ApiKey,
         list: true,
       },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const page = pageOf(query);
-        const rows = listApiKeys(store, caller.orgId);
+        const rows = await listApiKeys(store, caller.orgId);
         return list(rows.slice(page.offset, page.offset + page.limit).map(serializeApiKey), rows.length, page);
       },
     )
@@ -47,8 +47,8 @@ export function apiKeyRoutes(ctx: RouteContext): ApiRoutes {
         response: ApiKeyWithSecret,
         status: 201,
       },
-      ({ caller, body }) => {
-        const made = issueApiKey(store, caller, { name: body.name.trim(), type: body.type, scopes: body.scopes }, ctx.now());
+      async ({ caller, body }) => {
+        const made = await issueApiKey(store, caller, { name: body.name.trim(), type: body.type, scopes: body.scopes }, ctx.now());
         return created({ ...serializeApiKey(made.row), key: made.key });
       },
     )
@@ -64,8 +64,8 @@ export function apiKeyRoutes(ctx: RouteContext): ApiRoutes {
         params: { id: 'apiKey' },
         response: ApiKeyRevoked,
       },
-      ({ caller, params }) => {
-        const row = revokeApiKey(store, caller.orgId, caller.actor, params.id, ctx.now());
+      async ({ caller, params }) => {
+        const row = await revokeApiKey(store, caller.orgId, caller.actor, params.id, ctx.now());
         return ok({ id: row.id, revokedAt: serializeApiKey(row).revokedAt });
       },
     );

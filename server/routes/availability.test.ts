@@ -11,9 +11,9 @@ const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 describe('GET /v1/availability', () => {
   let t: TestApp;
   let clock: ManualClock;
-  beforeEach(() => {
+  beforeEach(async () => {
     clock = manualClock(NOW);
-    t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+    t = await createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
   });
   afterEach(() => t.close());
 
@@ -151,17 +151,17 @@ describe('GET /v1/availability', () => {
   it('answers 404 for an unknown experience or another organization’s', async () => {
     expectError(await availability({ experienceId: 'exp_doesnotexist' }), 404, 'NOT_FOUND');
     const exp = await experience();
-    const other = t.addOrganization({ name: 'Other' });
+    const other = await t.addOrganization({ name: 'Other' });
     expectError(await availability({ experienceId: exp.id }, other.secretKey), 404, 'NOT_FOUND');
   });
 
   it('needs experiences:read', async () => {
     const exp = await experience();
-    const bookingsOnly = t.createKey({ scopes: ['bookings:read', 'bookings:write'] });
+    const bookingsOnly = await t.createKey({ scopes: ['bookings:read', 'bookings:write'] });
     expect(expectError(await availability({ experienceId: exp.id }, bookingsOnly.key), 403, 'FORBIDDEN').message).toContain(
       'experiences:read',
     );
-    const reader = t.createKey({ scopes: ['experiences:read'] });
+    const reader = await t.createKey({ scopes: ['experiences:read'] });
     expectData(await availability({ experienceId: exp.id }, reader.key), Availability);
     expectError(await t.request('GET', `/v1/availability?experienceId=${exp.id}`, { key: null }), 401, 'UNAUTHORIZED');
   });

@@ -21,10 +21,10 @@ export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
       query: AvailabilityQuery,
       response: Availability,
     },
-    ({ caller, query }) => {
+    async ({ caller, query }) => {
       const now = ctx.now();
       const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants].join('|');
-      return cachedAvailability(cache, ctx.store, key, now, () => availabilityFor(ctx.store, caller.orgId, query, now));
+      return await cachedAvailability(cache, ctx.store, key, now, async () => await availabilityFor(ctx.store, caller.orgId, query, now));
     },
   );
 }

@@ -56,19 +56,19 @@ async function slot(startTime: string, experienceId = exp.id) {
 }
 
 /** What the database holds for the test org: compared before and after a refused request. */
-function written() {
+async function written() {
   const page = { limit: 1, offset: 0 };
   return {
-    bookings: t.store.listBookings(t.orgId, {}, page).total,
-    customers: t.store.listCustomers(t.orgId, undefined, page).total,
-    events: t.store.listEvents(t.orgId, {}, page).total,
-    places: [...t.store.bookedPlacesBetween(exp.id, 0, 8.64e15).values()].reduce((a, b) => a + b, 0),
+    bookings: (await t.store.listBookings(t.orgId, {}, page)).total,
+    customers: (await t.store.listCustomers(t.orgId, undefined, page)).total,
+    events: (await t.store.listEvents(t.orgId, {}, page)).total,
+    places: [...(await t.store.bookedPlacesBetween(exp.id, 0, 8.64e15)).values()].reduce((a, b) => a + b, 0),
   };
 }
 
 /** A PENDING booking awaiting online payment, as the payments flow makes it. */
-function pendingBooking(fields: Record<string, unknown> = {}) {
-  const view = createBooking(
+async function pendingBooking(fields: Record<string, unknown> = {}) {
+  const view = await createBooking(
     t.store,
     t.orgId,
     {
@@ -104,7 +104,7 @@ function expectEventOf(event: WebhookEvent, kind: WebhookEvent['event'], booking
 
 beforeEach(async () => {
   clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+  t = await createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
   exp = await newExperience();
 });
 afterEach(() => t.close());
@@ -204,7 +204,7 @@ describe('POST /v1/bookings', () => {
     });
 
     it('answers 404 for another organization’s experience', async () => {
-      const other = t.addOrganization({ name: 'Other' });
+      const other = await t.addOrganization({ name: 'Other' });
       expectError(await post(bookingBody(), {}, other.secretKey), 404, 'NOT_FOUND');
     });
 
@@ -216,10 +216,10 @@ describe('POST /v1/bookings', () => {
 
     it('answers CAPACITY_EXCEEDED with the places that remain', async () => {
       await book({ participants: 7 });
-      const before = written();
+      const before = await written();
       const error = expectError(await post(bookingBody({ participants: 4, customerEmail: 'b@example.com' })), 409, 'CAPACITY_EXCEEDED');
       expect(error.details).toEqual([{ path: 'participants', message: '3 remaining' }]);
-      expect(written()).toEqual(before);
+      expect(await written()).toEqual(before);
       expectData(await post(bookingBody({ participants: 3, customerEmail: 'b@example.com' })), Booking, 201);
       const full = expectError(await post(bookingBody({ participants: 1, customerEmail: 'c@example.com' })), 409, 'CAPACITY_EXCEEDED');
       expect(full.details).toEqual([{ path: 'participants', message: '0 remaining' }]);
@@ -258,11 +258,11 @@ describe('POST /v1/bookings', () => {
     ];
     for (const [what, body, status, code, path] of cases) {
       it(`refuses ${what} with ${status} ${code}`, async () => {
-        const before = written();
+        const before = await written();
         const res = await post(body());
         if (path) expectValidationError(res, path);
         else expectError(res, status, code as never);
-        expect(written()).toEqual(before);
+        expect(await written()).toEqual(before);
       });
     }
 
@@ -274,32 +274,32 @@ describe('POST /v1/bookings', () => {
 
     it('refuses a start that has already passed', async () => {
       clock.set(Date.parse(S1) + 1);
-      const before = written();
+      const before = await written();
       expectError(await post(bookingBody()), 409, 'SLOT_UNAVAILABLE');
-      expect(written()).toEqual(before);
+      expect(await written()).toEqual(before);
     });
 
     it('refuses a start inside the notice period', async () => {
       const noticed = await newExperience({ minNoticeMinutes: 27 * 60 }); // S1 is 26 h away
-      const before = written();
+      const before = await written();
       expectError(await post(bookingBody({ experienceId: noticed.id })), 409, 'SLOT_UNAVAILABLE');
-      expect(written()).toEqual(before);
+      expect(await written()).toEqual(before);
       expectData(await post(bookingBody({ experienceId: noticed.id, startTime: S3 })), Booking, 201);
     });
 
     it('refuses a start beyond the booking window', async () => {
       const soon = await newExperience({ maxAdvanceDays: 1 }); // today 1 March + 1 day: 2 March is the last
       expectData(await post(bookingBody({ experienceId: soon.id, startTime: S2 })), Booking, 201);
-      const before = written();
+      const before = await written();
       expectError(await post(bookingBody({ experienceId: soon.id, startTime: S3 })), 409, 'SLOT_UNAVAILABLE');
-      expect(written()).toEqual(before);
+      expect(await written()).toEqual(before);
     });
 
     it('refuses any start of an inactive experience with SLOT_UNAVAILABLE', async () => {
       expectData(await t.request('PATCH', `/v1/experiences/${exp.id}`, { body: { active: false } }), Experience);
-      const before = written();
+      const before = await written();
       expectError(await post(bookingBody()), 409, 'SLOT_UNAVAILABLE');
-      expect(written()).toEqual(before);
+      expect(await written()).toEqual(before);
     });
 
     it('refuses a start after the schedule’s end date, and one on a closed exception date', async () => {
@@ -313,14 +313,14 @@ describe('POST /v1/bookings', () => {
     it('refuses malformed JSON and a wrong content type', async () => {
       expectError(await t.request('POST', '/v1/bookings', { body: '{"experienceId":', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
       expectError(await t.request('POST', '/v1/bookings', { body: JSON.stringify(bookingBody()), headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-      expect(written()).toMatchObject({ bookings: 0, events: 0 });
+      expect(await written()).toMatchObject({ bookings: 0, events: 0 });
     });
 
     it('needs bookings:write', async () => {
-      const reader = t.createKey({ scopes: ['bookings:read'] });
+      const reader = await t.createKey({ scopes: ['bookings:read'] });
       expect(expectError(await post(bookingBody(), {}, reader.key), 403, 'FORBIDDEN').message).toContain('bookings:write');
       expectError(await post(bookingBody(), {}, null as never), 401, 'UNAUTHORIZED');
-      expect(written()).toMatchObject({ bookings: 0 });
+      expect(await written()).toMatchObject({ bookings: 0 });
     });
   });
 });
@@ -337,14 +337,14 @@ describe('Idempotency-Key on POST /v1/bookings', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(written()).toMatchObject({ bookings: 1, events: 1, places: created.totalParticipants });
+    expect(await written()).toMatchObject({ bookings: 1, events: 1, places: created.totalParticipants });
   });
 
   it('refuses the same key with another body with 422 IDEMPOTENCY_KEY_REUSED', async () => {
     await withKey('order-2');
-    const before = written();
+    const before = await written();
     expectError(await withKey('order-2', bookingBody({ participants: 3 })), 422, 'IDEMPOTENCY_KEY_REUSED');
-    expect(written()).toEqual(before);
+    expect(await written()).toEqual(before);
   });
 
   it('replays a 409 refusal even once places are free again', async () => {
@@ -375,7 +375,7 @@ describe('Idempotency-Key on POST /v1/bookings', () => {
   });
 
   it('scopes keys to the organization', async () => {
-    const other = t.addOrganization({ name: 'Other', timezone: 'Europe/Lisbon' });
+    const other = await t.addOrganization({ name: 'Other', timezone: 'Europe/Lisbon' });
     const theirs = await withKey('shared', bookingBody(), other.secretKey);
     expectError(theirs, 404, 'NOT_FOUND'); // our experience is not theirs
     const mine = await withKey('shared');
@@ -414,7 +414,7 @@ describe('Idempotency-Key on POST /v1/bookings', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(201));
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
     expect(answers.filter((a) => a.replayed === null)).toHaveLength(1);
-    expect(written()).toMatchObject({ bookings: 1, events: 1, places: 2 });
+    expect(await written()).toMatchObject({ bookings: 1, events: 1, places: 2 });
   });
 });
 
@@ -503,7 +503,7 @@ describe('GET /v1/bookings', () => {
 
   it('shows only the caller’s organization', async () => {
     await book();
-    const other = t.addOrganization({ name: 'Other' });
+    const other = await t.addOrganization({ name: 'Other' });
     const theirs = expectList(await t.request('GET', '/v1/bookings', { key: other.secretKey }), Booking);
     expect(theirs.data).toEqual([]);
     expect(theirs.pagination.total).toBe(0);
@@ -520,7 +520,7 @@ describe('GET /v1/bookings/{id}', () => {
 
   it('answers 404 for another organization’s booking, an unknown one, or an id of the wrong shape', async () => {
     const b = await book();
-    const other = t.addOrganization({ name: 'Other' });
+    const other = await t.addOrganization({ name: 'Other' });
     expectError(await t.request('GET', `/v1/bookings/${b.id}`, { key: other.secretKey }), 404, 'NOT_FOUND');
     expectError(await t.request('GET', `/v1/bookings/${b.bookingNumber}`, { key: other.secretKey }), 404, 'NOT_FOUND');
     for (const ref of ['bk_doesnotexist', 'BK-00000000', 'xyz', 'BK-ILOU0000', 'exp_abc', `${b.bookingNumber}X`]) {
@@ -532,7 +532,7 @@ describe('GET /v1/bookings/{id}', () => {
 
   it('needs bookings:read', async () => {
     const b = await book();
-    const writer = t.createKey({ scopes: ['experiences:read'] });
+    const writer = await t.createKey({ scopes: ['experiences:read'] });
     expectError(await t.request('GET', `/v1/bookings/${b.id}`, { key: writer.key }), 403, 'FORBIDDEN');
   });
 });
@@ -567,9 +567,9 @@ describe('PATCH /v1/bookings/{id}/cancel', () => {
   it('refuses a second cancel with INVALID_STATUS_TRANSITION and fires nothing more', async () => {
     const b = await book();
     expectData(await cancel(b.id), Booking);
-    const before = written();
+    const before = await written();
     expectError(await cancel(b.id), 409, 'INVALID_STATUS_TRANSITION');
-    expect(written()).toEqual(before);
+    expect(await written()).toEqual(before);
   });
 
   it('refuses a reason over 500 characters and unknown fields', async () => {
@@ -580,7 +580,7 @@ describe('PATCH /v1/bookings/{id}/cancel', () => {
   });
 
   it('cancels a PENDING booking too, freeing its held places', async () => {
-    const pending = pendingBooking({ participants: 3 });
+    const pending = await pendingBooking({ participants: 3 });
     expect(await slot(S1)).toMatchObject({ booked: 3 });
     const cancelled = expectData(await cancel(pending.id), Booking);
     expect(cancelled).toMatchObject({ status: 'CANCELLED', holdExpiresAt: null });
@@ -593,7 +593,7 @@ describe('PATCH /v1/bookings/{id}', () => {
 
   describe('status moves', () => {
     it('moves PENDING → CONFIRMED with BOOKING_UPDATED and changes.status', async () => {
-      const pending = pendingBooking();
+      const pending = await pendingBooking();
       expect((await get(pending.id)).holdExpiresAt).not.toBeNull();
       clock.advance(1000);
       const confirmed = expectData(await patch(pending.id, { status: 'CONFIRMED' }), Booking);
@@ -605,7 +605,7 @@ describe('PATCH /v1/bookings/{id}', () => {
     });
 
     it('moves PENDING → CANCELLED and CONFIRMED → CANCELLED with BOOKING_CANCELED', async () => {
-      const pending = pendingBooking();
+      const pending = await pendingBooking();
       const a = expectData(await patch(pending.id, { status: 'CANCELLED' }), Booking);
       expect(a).toMatchObject({ status: 'CANCELLED', cancelledAt: new Date(clock.now()).toISOString(), cancellationReason: null });
       expectEventOf(await lastEvent(), 'BOOKING_CANCELED', a);
@@ -620,14 +620,14 @@ describe('PATCH /v1/bookings/{id}', () => {
 
     it('refuses CONFIRMED → PENDING and every move out of CANCELLED', async () => {
       const confirmed = await book();
-      const before = written();
+      const before = await written();
       expectError(await patch(confirmed.id, { status: 'PENDING' }), 409, 'INVALID_STATUS_TRANSITION');
-      expect(written()).toEqual(before);
+      expect(await written()).toEqual(before);
       expectData(await cancel(confirmed.id), Booking);
       for (const status of ['CONFIRMED', 'PENDING']) {
-        const after = written();
+        const after = await written();
         expectError(await patch(confirmed.id, { status }), 409, 'INVALID_STATUS_TRANSITION');
-        expect(written()).toEqual(after);
+        expect(await written()).toEqual(after);
       }
       expect((await get(confirmed.id)).status).toBe('CANCELLED');
     });
@@ -680,13 +680,13 @@ describe('PATCH /v1/bookings/{id}', () => {
     it('checks a new start like a new booking', async () => {
       const b = await book({ participants: 3 });
       await book({ startTime: S2, participants: 8, customerEmail: 'full@example.com' });
-      const before = written();
+      const before = await written();
       const full = expectError(await patch(b.id, { startTime: S2 }), 409, 'CAPACITY_EXCEEDED');
       expect(full.details).toEqual([{ path: 'participants', message: '2 remaining' }]);
       expectError(await patch(b.id, { startTime: '2027-03-02T10:30:00Z' }), 409, 'SLOT_UNAVAILABLE');
       expectError(await patch(b.id, { startTime: '2027-03-01T07:00:00Z' }), 409, 'SLOT_UNAVAILABLE');
       expectValidationError(await patch(b.id, { startTime: '2027-03-02T15:00:00' }), 'startTime');
-      expect(written()).toEqual(before);
+      expect(await written()).toEqual(before);
       expect(await get(b.id)).toEqual(b);
     });
 
@@ -808,16 +808,16 @@ describe('PATCH /v1/bookings/{id}', () => {
       expectEventOf(event, 'BOOKING_UPDATED', changed);
       expect(event.data.changes).toEqual({ metadata: { from: { a: '1' }, to: { refund: 'done' } } });
       for (const body of [{ participants: 1 }, { startTime: S2 }, { customerName: 'X' }, { customerEmail: 'x@example.com' }, { customerPhone: '1' }]) {
-        const before = written();
+        const before = await written();
         expectError(await patch(b.id, body), 409, 'INVALID_STATUS_TRANSITION');
-        expect(written()).toEqual(before);
+        expect(await written()).toEqual(before);
       }
       expect(await slot(S1)).toMatchObject({ booked: 0 });
     });
 
     it('refuses patching another organization’s booking', async () => {
       const b = await book();
-      const other = t.addOrganization({ name: 'Other' });
+      const other = await t.addOrganization({ name: 'Other' });
       expectError(await t.request('PATCH', `/v1/bookings/${b.id}`, { body: { metadata: {} }, key: other.secretKey }), 404, 'NOT_FOUND');
     });
   });

@@ -37,7 +37,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
         groupCommit: true,
       },
-      ({ caller, body }) => created(serializeBooking(createBooking(store, caller.orgId, body, { source: 'API', actor: caller.actor }, ctx.now()))),
+      async ({ caller, body }) => created(serializeBooking(await createBooking(store, caller.orgId, body, { source: 'API', actor: caller.actor }, ctx.now()))),
     )
     .op(
       {
@@ -51,16 +51,16 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         response: Booking,
         list: true,
       },
-      ({ caller, query }) =>
-        cachedAnswer(answers, store, `${caller.orgId}|${canonicalJson(query)}`, ctx.now(), () => {
+      async ({ caller, query }) =>
+        await cachedAnswer(answers, store, `${caller.orgId}|${canonicalJson(query)}`, ctx.now(), async () => {
           const page = pageOf(query);
-          const { rows, total } = listBookings(store, caller.orgId, query, page);
+          const { rows, total } = await listBookings(store, caller.orgId, query, page);
           return list(rows.map(serializeBooking), total, page);
         }),
     )
     .op(
       { method: 'get', path: '/bookings/:id', summary: 'Get a booking by id or booking number', tag, auth: 'secret', scope: 'bookings:read', params: { id: 'booking' }, response: Booking },
-      ({ caller, params }) => ok(serializeBooking(findBooking(store, caller.orgId, params.id))),
+      async ({ caller, params }) => ok(serializeBooking(await findBooking(store, caller.orgId, params.id))),
     )
     .op(
       {
@@ -78,9 +78,9 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         response: Message,
         list: true,
       },
-      ({ caller, params, query }) => {
+      async ({ caller, params, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listBookingMessages(store, caller.orgId, params.id, page);
+        const { rows, total } = await listBookingMessages(store, caller.orgId, params.id, page);
         return list(rows.map(serializeMessage), total, page);
       },
     )
@@ -101,7 +101,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         status: 202,
         errors: ['CONFLICT'],
       },
-      ({ caller, params }) => ok(serializeMessage(resendMessage(store, caller.orgId, params.id, params.messageId, ctx.now())), 202),
+      async ({ caller, params }) => ok(serializeMessage(await resendMessage(store, caller.orgId, params.id, params.messageId, ctx.now())), 202),
     )
     .op(
       {
@@ -118,7 +118,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['INVALID_STATUS_TRANSITION'],
         groupCommit: true,
       },
-      ({ caller, params, body }) => ok(serializeBooking(cancelBooking(store, caller.orgId, params.id, body.reason, ctx.now(), caller.actor))),
+      async ({ caller, params, body }) => ok(serializeBooking(await cancelBooking(store, caller.orgId, params.id, body.reason, ctx.now(), caller.actor))),
     )
     .op(
       {
@@ -139,6 +139,6 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED', 'INVALID_STATUS_TRANSITION'],
         groupCommit: true,
       },
-      ({ caller, params, body }) => ok(serializeBooking(updateBooking(store, caller.orgId, params.id, body, ctx.now(), caller.actor))),
+      async ({ caller, params, body }) => ok(serializeBooking(await updateBooking(store, caller.orgId, params.id, body, ctx.now(), caller.actor))),
     );
 }

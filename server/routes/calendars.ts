@@ -47,27 +47,27 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         response: CalendarFeedWithToken,
         status: 201,
       },
-      ({ caller, body }) => {
-        const { row, token } = createCalendarFeed(store, { orgId: caller.orgId, name: body.name, experienceId: body.experienceId ?? null }, ctx.now(), caller.actor);
+      async ({ caller, body }) => {
+        const { row, token } = await createCalendarFeed(store, { orgId: caller.orgId, name: body.name, experienceId: body.experienceId ?? null }, ctx.now(), caller.actor);
         return created({ ...serializeCalendarFeed(row), token, url: feedUrl(config.publicUrl, token) });
       },
     )
     .op(
       { ...read, method: 'get', path: '/calendar-feeds', summary: 'List bookings feeds, oldest first', description: 'Tokens and URLs are not shown again.', query: CalendarListQuery, response: CalendarFeed, list: true },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listCalendarFeeds(store, caller.orgId, page);
+        const { rows, total } = await listCalendarFeeds(store, caller.orgId, page);
         return list(rows.map(serializeCalendarFeed), total, page);
       },
     )
     .op(
       { ...read, method: 'get', path: '/calendar-feeds/:id', summary: 'Get a bookings feed', params: { id: 'calendarFeed' }, response: CalendarFeed },
-      ({ caller, params }) => ok(serializeCalendarFeed(getCalendarFeed(store, caller.orgId, params.id))),
+      async ({ caller, params }) => ok(serializeCalendarFeed(await getCalendarFeed(store, caller.orgId, params.id))),
     )
     .op(
       { ...write, method: 'delete', path: '/calendar-feeds/:id', summary: 'Delete a bookings feed', description: 'Its URL answers 404 from then on.', params: { id: 'calendarFeed' }, response: Deleted },
-      ({ caller, params }) => {
-        deleteCalendarFeed(store, caller.orgId, params.id, ctx.now(), caller.actor);
+      async ({ caller, params }) => {
+        await deleteCalendarFeed(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     )
@@ -88,22 +88,22 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         async: true,
       },
       async ({ caller, body }) => {
-        const row = createCalendarImport(store, caller.orgId, body, { allowPrivate: config.outboundAllowPrivate }, ctx.now(), caller.actor);
+        const row = await createCalendarImport(store, caller.orgId, body, { allowPrivate: config.outboundAllowPrivate }, ctx.now(), caller.actor);
         await calendarSync.sync(row.id);
-        return created(serializeCalendarImport(findCalendarImport(store, caller.orgId, row.id)));
+        return created(serializeCalendarImport(await findCalendarImport(store, caller.orgId, row.id)));
       },
     )
     .op(
       { ...read, method: 'get', path: '/calendar-imports', summary: 'List calendar imports, oldest first', query: CalendarListQuery, response: CalendarImport, list: true },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listCalendarImports(store, caller.orgId, page);
+        const { rows, total } = await listCalendarImports(store, caller.orgId, page);
         return list(rows.map(serializeCalendarImport), total, page);
       },
     )
     .op(
       { ...read, method: 'get', path: '/calendar-imports/:id', summary: 'Get a calendar import', params: { id: 'calendarImport' }, response: CalendarImport },
-      ({ caller, params }) => ok(serializeCalendarImport(findCalendarImport(store, caller.orgId, params.id))),
+      async ({ caller, params }) => ok(serializeCalendarImport(await findCalendarImport(store, caller.orgId, params.id))),
     )
     .op(
       {
@@ -118,9 +118,9 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         async: true,
       },
       async ({ caller, params }) => {
-        findCalendarImport(store, caller.orgId, params.id);
+        await findCalendarImport(store, caller.orgId, params.id);
         await calendarSync.sync(params.id);
-        return ok(serializeCalendarImport(findCalendarImport(store, caller.orgId, params.id)), 202);
+        return ok(serializeCalendarImport(await findCalendarImport(store, caller.orgId, params.id)), 202);
       },
     )
     .op(
@@ -133,8 +133,8 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         params: { id: 'calendarImport' },
         response: Deleted,
       },
-      ({ caller, params }) => {
-        deleteCalendarImport(store, caller.orgId, params.id, ctx.now(), caller.actor);
+      async ({ caller, params }) => {
+        await deleteCalendarImport(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     );
@@ -150,7 +150,7 @@ export function icalFeedRoutes(ctx: RouteContext): Hono<AppEnv> {
   const notFoundReply = (c: Context<AppEnv>) => c.json(errorBody('NOT_FOUND', 'Calendar feed not found'), 404);
   app.get('/api/ical/:token', async (c) => {
     const raw = c.req.param('token');
-    const found = bookingsFeed(ctx.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw, ctx.now());
+    const found = await bookingsFeed(ctx.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw, ctx.now());
     if (!found) return notFoundReply(c);
     const { organization, feed, bookings } = found;
     // ical-generator is loaded by the first feed request, not at start.

@@ -18,7 +18,7 @@ let exp: Experience;
 
 beforeEach(async () => {
   clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+  t = await createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
   exp = expectData(
     await t.request('POST', '/v1/experiences', {
       body: { name: 'Tram tour', description: '', duration: 60, price: 3000, maxParticipants: 50, schedule: { weekly: everyDay(['10:00', '15:00']) } },
@@ -48,7 +48,7 @@ describe('customers made by bookings', () => {
     expect(b.guestEmail).toBe('ana@example.com');
     expect(a.guestEmail).toBe('Ana@Example.COM'); // the booking keeps what the guest typed
 
-    const other = t.addOrganization({ name: 'Other', timezone: 'Europe/Lisbon' });
+    const other = await t.addOrganization({ name: 'Other', timezone: 'Europe/Lisbon' });
     const otherExp = expectData(
       await t.request('POST', '/v1/experiences', {
         key: other.secretKey,
@@ -80,7 +80,7 @@ describe('customers made by bookings', () => {
     await book({ participants: 3, startTime: S2 }); // 90.00
     const cancelled = await book({ participants: 4, startTime: S3 }); // 120.00, then cancelled
     expectData(await t.request('PATCH', `/v1/bookings/${cancelled.id}/cancel`), Booking);
-    createBooking(
+    await createBooking(
       t.store,
       t.orgId,
       { experienceId: exp.id, startTime: S3, participants: 5, customerName: 'Ana Costa', customerEmail: 'ana@example.com' },
@@ -117,7 +117,7 @@ describe('customers made by bookings', () => {
   it('lists at most 100 bookings in the detail, while bookingCount counts them all', async () => {
     const first = await book();
     for (let i = 0; i < 104; i++) {
-      insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, customerId: first.customerId, guestEmail: 'ana@example.com', slotStart: Date.parse(S3) + i * 60_000 });
+      await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, customerId: first.customerId, guestEmail: 'ana@example.com', slotStart: Date.parse(S3) + i * 60_000 });
     }
     const c = await customer(first.customerId);
     expect(c.bookings).toHaveLength(100);
@@ -161,7 +161,7 @@ describe('GET /v1/customers', () => {
   });
 
   it('needs customers:read', async () => {
-    const key = t.createKey({ scopes: ['bookings:read'] });
+    const key = await t.createKey({ scopes: ['bookings:read'] });
     expect(expectError(await t.request('GET', '/v1/customers', { key: key.key }), 403, 'FORBIDDEN').message).toContain('customers:read');
   });
 
@@ -218,14 +218,14 @@ describe('DELETE /v1/customers/{id}', () => {
 
   it('needs customers:write and answers 404 for an unknown or another org’s customer', async () => {
     const a = await book();
-    const reader = t.createKey({ scopes: ['customers:read'] });
+    const reader = await t.createKey({ scopes: ['customers:read'] });
     expect(expectError(await t.request('DELETE', `/v1/customers/${a.customerId}`, { key: reader.key }), 403, 'FORBIDDEN').message).toContain(
       'customers:write',
     );
-    const writer = t.createKey({ scopes: ['customers:write'] });
+    const writer = await t.createKey({ scopes: ['customers:write'] });
     expectData(await t.request('DELETE', `/v1/customers/${a.customerId}`, { key: writer.key }), CustomerErased);
     expectError(await t.request('DELETE', '/v1/customers/cus_unknown'), 404, 'NOT_FOUND');
-    const other = t.addOrganization({ name: 'Other' });
+    const other = await t.addOrganization({ name: 'Other' });
     const b = await book({ customerEmail: 'b@example.com' });
     expectError(await t.request('DELETE', `/v1/customers/${b.customerId}`, { key: other.secretKey }), 404, 'NOT_FOUND');
     expect((await customer(b.customerId)).name).toBe('Ana Costa');

@@ -15,7 +15,7 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Customers';
   const { store } = ctx;
   const answers = new AnswerCache();
-  const currencyOf = (orgId: string) => getOrganization(store, orgId).currency;
+  const currencyOf = async (orgId: string) => (await getOrganization(store, orgId)).currency;
   return new ApiRoutes(ctx)
     .op(
       {
@@ -30,11 +30,11 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
         response: Customer,
         list: true,
       },
-      ({ caller, query }) =>
-        cachedAnswer(answers, store, `${caller.orgId}|${canonicalJson(query)}`, ctx.now(), () => {
+      async ({ caller, query }) =>
+        await cachedAnswer(answers, store, `${caller.orgId}|${canonicalJson(query)}`, ctx.now(), async () => {
           const page = pageOf(query);
-          const { rows, total } = listCustomers(store, caller.orgId, query.search, page);
-          const currency = currencyOf(caller.orgId);
+          const { rows, total } = await listCustomers(store, caller.orgId, query.search, page);
+          const currency = await currencyOf(caller.orgId);
           return list(rows.map((r) => serializeCustomer(r, currency)), total, page);
         }),
     )
@@ -49,9 +49,9 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
         params: { id: 'customer' },
         response: CustomerDetail,
       },
-      ({ caller, params }) => {
-        const { customer, bookings } = getCustomerWithBookings(store, caller.orgId, params.id, HISTORY_LIMIT);
-        return ok({ ...serializeCustomer(customer, currencyOf(caller.orgId)), bookings: bookings.map(serializeBooking) });
+      async ({ caller, params }) => {
+        const { customer, bookings } = await getCustomerWithBookings(store, caller.orgId, params.id, HISTORY_LIMIT);
+        return ok({ ...serializeCustomer(customer, await currencyOf(caller.orgId)), bookings: bookings.map(serializeBooking) });
       },
     )
     .op(
@@ -68,8 +68,8 @@ export function customerRoutes(ctx: RouteContext): ApiRoutes {
         params: { id: 'customer' },
         response: CustomerErased,
       },
-      ({ caller, params }) => {
-        eraseCustomer(store, caller.orgId, params.id, ctx.now(), caller.actor);
+      async ({ caller, params }) => {
+        await eraseCustomer(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, erased: true });
       },
     );

@@ -12,9 +12,9 @@ const DAY = 24 * HOUR;
 describe('dashboard sessions', { timeout: 120_000 }, () => {
   let t: TestApp;
   let clock: ManualClock;
-  beforeEach(() => {
+  beforeEach(async () => {
     clock = manualClock(Date.UTC(2026, 5, 1, 9, 0, 0));
-    t = createTestApp({ now: clock.now });
+    t = await createTestApp({ now: clock.now });
   });
   afterEach(() => t.close());
 
@@ -54,7 +54,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     });
 
     it('marks the cookie Secure when PUBLIC_URL is https', async () => {
-      const secure = createTestApp({ env: { PUBLIC_URL: 'https://outing.example.com' } });
+      const secure = await createTestApp({ env: { PUBLIC_URL: 'https://outing.example.com' } });
       try {
         const user = await addUser(secure);
         const res = await secure.request('POST', '/dashboard/api/session', { key: null, body: { email: user.email, password: TEST_PASSWORD } });
@@ -67,7 +67,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     it('answers a wrong password, an unknown e-mail and a disabled user alike: 401 INVALID_CREDENTIALS', async () => {
       const user = await addUser(t);
       const disabled = await addUser(t, { role: 'staff' });
-      t.store.updateUser({ ...t.store.getUser(disabled.id)!, disabledAt: clock.now() });
+      await t.store.updateUser({ ...(await t.store.getUser(disabled.id))!, disabledAt: clock.now() });
       const wrong = expectError(await post('/session', { email: user.email, password: 'not the password' }), 401, 'INVALID_CREDENTIALS');
       const unknown = expectError(await post('/session', { email: 'nobody@test-tours.example', password: TEST_PASSWORD }), 401, 'INVALID_CREDENTIALS');
       const off = expectError(await post('/session', { email: disabled.email, password: TEST_PASSWORD }), 401, 'INVALID_CREDENTIALS');
@@ -76,7 +76,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     });
 
     it('refuses a user who never set a password', async () => {
-      const { user } = createUser(t.store, t.orgId, CLI, { email: 'new@test-tours.example', name: 'New', role: 'staff' }, t.config.publicUrl, clock.now());
+      const { user } = await createUser(t.store, t.orgId, CLI, { email: 'new@test-tours.example', name: 'New', role: 'staff' }, t.config.publicUrl, clock.now());
       expectError(await post('/session', { email: user.email, password: 'anything at all here' }), 401, 'INVALID_CREDENTIALS');
     });
 
@@ -91,7 +91,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
       const user = await addUser(t);
       // Failures are counted in the database: eight recorded as another process would have, two over HTTP.
       for (let i = 0; i < 8; i++) {
-        t.store.recordSignInFailure(user.email, clock.now());
+        await t.store.recordSignInFailure(user.email, clock.now());
         clock.advance(1000);
       }
       for (let i = 0; i < 2; i++) {
@@ -122,7 +122,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     });
 
     it('limits requests per client address with PUBLIC_REQUESTS_PER_MINUTE', async () => {
-      const limited = createTestApp({ env: { PUBLIC_REQUESTS_PER_MINUTE: '2' } });
+      const limited = await createTestApp({ env: { PUBLIC_REQUESTS_PER_MINUTE: '2' } });
       try {
         const headers = { 'x-forwarded-for': '203.0.113.9' };
         for (let i = 0; i < 2; i++) expectError(await limited.request('GET', '/dashboard/api/session', { key: null, headers }), 401, 'UNAUTHORIZED');
@@ -140,11 +140,11 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
       expect(url).toMatch(/^http:\/\/localhost:\d+\/dashboard\/setup#[A-Za-z0-9_-]{43}$/);
       return url.split('#')[1] ?? '';
     };
-    const newUser = (email = 'guide@test-tours.example') =>
-      createUser(t.store, t.orgId, CLI, { email, name: 'Guide', role: 'staff' }, t.config.publicUrl, clock.now());
+    const newUser = async (email = 'guide@test-tours.example') =>
+      await createUser(t.store, t.orgId, CLI, { email, name: 'Guide', role: 'staff' }, t.config.publicUrl, clock.now());
 
     it('sets the password and signs in once; a replay is 400 INVALID_TOKEN', async () => {
-      const { user, setupUrl } = newUser();
+      const { user, setupUrl } = await newUser();
       const token = setupToken(setupUrl ?? '');
       const res = await post('/setup', { token, password: 'a brand new password' });
       const body = expectData(res, Session);
@@ -157,13 +157,13 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     });
 
     it('expires after 72 hours', async () => {
-      const token = setupToken(newUser().setupUrl ?? '');
+      const token = setupToken((await newUser()).setupUrl ?? '');
       clock.advance(72 * HOUR);
       expectError(await post('/setup', { token, password: 'a brand new password' }), 400, 'INVALID_TOKEN');
     });
 
     it('works until just before 72 hours', async () => {
-      const token = setupToken(newUser().setupUrl ?? '');
+      const token = setupToken((await newUser()).setupUrl ?? '');
       clock.advance(72 * HOUR - 1000);
       expectData(await post('/setup', { token, password: 'a brand new password' }), Session);
     });
@@ -173,7 +173,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     });
 
     it('refuses a weak password on `password` and leaves the link usable', async () => {
-      const token = setupToken(newUser('Guide@Test-Tours.example').setupUrl ?? '');
+      const token = setupToken((await newUser('Guide@Test-Tours.example')).setupUrl ?? '');
       expectValidationError(await post('/setup', { token, password: 'short' }), 'password');
       expectValidationError(await post('/setup', { token, password: 'x'.repeat(201) }), 'password');
       expectValidationError(await post('/setup', { token, password: 'guide@test-tours.EXAMPLE' }), 'password');
@@ -181,9 +181,9 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     });
 
     it('a reset makes the earlier link worthless', async () => {
-      const { user, setupUrl } = newUser();
+      const { user, setupUrl } = await newUser();
       const first = setupToken(setupUrl ?? '');
-      const second = setupToken(resetUser(t.store, CLI, user.email, t.config.publicUrl, clock.now()).setupUrl);
+      const second = setupToken((await resetUser(t.store, CLI, user.email, t.config.publicUrl, clock.now())).setupUrl);
       expectError(await post('/setup', { token: first, password: 'a brand new password' }), 400, 'INVALID_TOKEN');
       expectData(await post('/setup', { token: second, password: 'a brand new password' }), Session);
     });
@@ -234,17 +234,17 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     it('stores only hashes: the database holds neither the session token nor the password', async () => {
       const user = await addUser(t);
       const { token } = await signIn(t, user.email);
-      const row = t.store.getUser(user.id)!;
+      const row = (await t.store.getUser(user.id))!;
       expect(row.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
       expect(row.passwordHash).not.toContain(TEST_PASSWORD);
       const { createHash } = await import('node:crypto');
-      expect(t.store.getSessionByHash(createHash('sha256').update(token).digest())).toBeDefined();
-      expect(t.store.getSessionByHash(Buffer.from(token))).toBeUndefined();
+      expect(await t.store.getSessionByHash(createHash('sha256').update(token).digest())).toBeDefined();
+      expect(await t.store.getSessionByHash(Buffer.from(token))).toBeUndefined();
     });
   });
 
   it('keeps passwords, tokens and hashes out of the logs and out of every answer', async () => {
-    const { user, setupUrl } = createUser(t.store, t.orgId, CLI, { email: 'new@test-tours.example', name: 'New', role: 'owner' }, t.config.publicUrl, clock.now());
+    const { user, setupUrl } = await createUser(t.store, t.orgId, CLI, { email: 'new@test-tours.example', name: 'New', role: 'owner' }, t.config.publicUrl, clock.now());
     const setupToken = setupUrl?.split('#')[1] ?? '';
     const password = 'my secret password 42';
     const answers: string[] = [];
@@ -257,7 +257,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     answers.push((await t.request('GET', '/dashboard/api/session', { key: null, headers: session.headers })).text);
     answers.push((await t.request('GET', '/v1/users', { key: null, headers: session.headers })).text);
     answers.push((await t.request('POST', '/v1/users', { key: null, headers: session.headers, body: { email: 'b@test-tours.example', name: 'B', role: 'staff' } })).text);
-    const hash = t.store.getUser(user.id)!.passwordHash!;
+    const hash = (await t.store.getUser(user.id))!.passwordHash!;
     const secrets = [password, setupToken, session.token, setCookieOf(again)!.value, hash, hash.split('$')[5]!];
     for (const text of [...answers, ...t.logs]) {
       for (const secret of secrets) expect(text).not.toContain(secret);
@@ -312,15 +312,15 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
 describe('pruning', { timeout: 120_000 }, () => {
   it('forgets ended sessions, lapsed setup links and failures out of their window', async () => {
     const clock = manualClock(Date.UTC(2026, 5, 1, 9, 0, 0));
-    const t = createTestApp({ now: clock.now });
+    const t = await createTestApp({ now: clock.now });
     try {
       const user = await addUser(t);
       const { token } = await signIn(t, user.email);
-      createUser(t.store, t.orgId, CLI, { email: 'later@test-tours.example', name: 'Later', role: 'staff' }, t.config.publicUrl, clock.now());
-      t.store.recordSignInFailure('someone@test-tours.example', clock.now());
+      await createUser(t.store, t.orgId, CLI, { email: 'later@test-tours.example', name: 'Later', role: 'staff' }, t.config.publicUrl, clock.now());
+      await t.store.recordSignInFailure('someone@test-tours.example', clock.now());
       const { pruneExpired } = await import('../services/retention.js');
-      expect(pruneExpired({ store: t.store, config: t.config }, clock.now()).accounts).toBe(0);
-      expect(pruneExpired({ store: t.store, config: t.config }, clock.now() + 73 * HOUR).accounts).toBe(3);
+      expect((await pruneExpired({ store: t.store, config: t.config }, clock.now())).accounts).toBe(0);
+      expect((await pruneExpired({ store: t.store, config: t.config }, clock.now() + 73 * HOUR)).accounts).toBe(3);
       expectError(await t.request('GET', '/dashboard/api/session', { key: null, headers: { cookie: `outing_session=${token}` } }), 401, 'UNAUTHORIZED');
     } finally {
       await t.close();

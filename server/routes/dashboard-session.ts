@@ -63,16 +63,16 @@ export function dashboardSessionRoutes(ctx: RouteContext): ApiRoutes {
         auth: 'session',
         response: Session,
       },
-      ({ c }) => {
-        const live = sessionOf(c, store, ctx.now());
+      async ({ c }) => {
+        const live = await sessionOf(c, store, ctx.now());
         if (!live) throw new Refusal('UNAUTHORIZED', 'Sign in first: no live session');
-        return ok(serializeSession(describeSession(store, live)));
+        return ok(serializeSession(await describeSession(store, live)));
       },
     )
     .op(
       { method: 'delete', path: '/session', summary: 'Sign out', description: 'Ends the session on the server and clears the cookie.', tag, auth: 'session', response: SignedOut },
-      ({ caller, c }) => {
-        if (caller.sessionId) signOut(store, caller.sessionId);
+      async ({ caller, c }) => {
+        if (caller.sessionId) await signOut(store, caller.sessionId);
         deleteCookie(c, SESSION_COOKIE, cookieOptions);
         return ok({ signedOut: true });
       },

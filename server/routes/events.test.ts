@@ -8,7 +8,7 @@ describe('GET /v1/events', () => {
   let t: TestApp;
   let experienceId: string;
   beforeEach(async () => {
-    t = createTestApp({ logLevel: 'silent' });
+    t = await createTestApp({ logLevel: 'silent' });
     const res = await t.request('POST', '/v1/experiences', {
       body: { name: 'Kayak tour', description: '', duration: 90, price: 3000, maxParticipants: 8 },
     });
@@ -17,15 +17,19 @@ describe('GET /v1/events', () => {
   afterEach(() => t.close());
 
   /** Records events of the given kinds, in order, for one booking of `orgId`. */
-  function fire(kinds: EventKind[], orgId = t.orgId, expId = experienceId): string[] {
-    const row = insertBookingRow(t.store, { orgId, experienceId: expId });
-    const view = t.store.getBooking(orgId, row.id)!;
-    return t.store.transaction(() => kinds.map((kind) => recordEvent(t.store, orgId, kind, serializeBookingEventData(view), Date.now()).id));
+  async function fire(kinds: EventKind[], orgId = t.orgId, expId = experienceId): Promise<string[]> {
+    const row = await insertBookingRow(t.store, { orgId, experienceId: expId });
+    const view = (await t.store.getBooking(orgId, row.id))!;
+    return await t.store.transaction(async () => {
+      const ids: string[] = [];
+      for (const kind of kinds) ids.push((await recordEvent(t.store, orgId, kind, serializeBookingEventData(view), Date.now())).id);
+      return ids;
+    });
   }
   const get = async (query = '') => expectList(await t.request('GET', `/v1/events${query}`), WebhookEvent.strict());
 
   it('lists every event oldest first as the webhook bodies', async () => {
-    const ids = fire([...EVENT_KINDS]);
+    const ids = await fire([...EVENT_KINDS]);
     const page = await get();
     expect(page.data.map((e) => e.id)).toEqual(ids);
     expect(page.data.map((e) => e.event)).toEqual([...EVENT_KINDS]);
@@ -34,7 +38,7 @@ describe('GET /v1/events', () => {
   });
 
   it('pages with limit and offset, and reads on from an event id with after', async () => {
-    const ids = fire(['BOOKING_CREATED', 'BOOKING_UPDATED', 'BOOKING_UPDATED', 'BOOKING_CANCELED', 'BOOKING_CREATED']);
+    const ids = await fire(['BOOKING_CREATED', 'BOOKING_UPDATED', 'BOOKING_UPDATED', 'BOOKING_CANCELED', 'BOOKING_CREATED']);
     const first = await get('?limit=2');
     expect(first.data.map((e) => e.id)).toEqual(ids.slice(0, 2));
     expect(first.pagination).toEqual({ total: 5, limit: 2, offset: 0, hasMore: true });
@@ -51,19 +55,19 @@ describe('GET /v1/events', () => {
   });
 
   it('filters by type, with after counting positions in the whole stream', async () => {
-    const ids = fire(['BOOKING_CREATED', 'BOOKING_UPDATED', 'BOOKING_CREATED', 'BOOKING_UPDATED']);
+    const ids = await fire(['BOOKING_CREATED', 'BOOKING_UPDATED', 'BOOKING_CREATED', 'BOOKING_UPDATED']);
     expect((await get('?type=BOOKING_UPDATED')).data.map((e) => e.id)).toEqual([ids[1], ids[3]]);
     expect((await get(`?type=BOOKING_CREATED&after=${ids[1]}`)).data.map((e) => e.id)).toEqual([ids[2]]);
   });
 
   it("refuses an after that is not one of the org's events, and bad parameters", async () => {
-    const other = t.addOrganization({ name: 'Elsewhere' });
+    const other = await t.addOrganization({ name: 'Elsewhere' });
     const otherExp = await t.request('POST', '/v1/experiences', {
       key: other.secretKey,
       body: { name: 'Elsewhere', description: '', duration: 60, price: 0, maxParticipants: 5 },
     });
-    const [theirs] = fire(['BOOKING_CREATED'], other.orgId, otherExp.body.data.id);
-    fire(['BOOKING_CREATED']);
+    const [theirs] = await fire(['BOOKING_CREATED'], other.orgId, otherExp.body.data.id);
+    await fire(['BOOKING_CREATED']);
     for (const query of [`?after=${theirs}`, '?after=evt_doesnotexist', '?after=']) {
       const details = expectValidationError(await t.request('GET', `/v1/events${query}`), 'after');
       expect(details[0]!.message).toBeTruthy();

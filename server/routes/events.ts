@@ -24,9 +24,9 @@ export function eventRoutes(ctx: RouteContext): ApiRoutes {
       response: WebhookEvent,
       list: true,
     },
-    ({ caller, query }) => {
+    async ({ caller, query }) => {
       const page = pageOf(query);
-      const { rows, total } = listEvents(store, caller.orgId, { after: query.after, type: query.type }, page);
+      const { rows, total } = await listEvents(store, caller.orgId, { after: query.after, type: query.type }, page);
       return list(rows.map(serializeEvent), total, page);
     },
   );

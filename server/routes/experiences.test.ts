@@ -10,9 +10,9 @@ const walk = { name: 'Alfama walk', description: 'Two hours in the old town', du
 describe('experiences', () => {
   let t: TestApp;
   let clock: ManualClock;
-  beforeEach(() => {
+  beforeEach(async () => {
     clock = manualClock(Date.UTC(2026, 2, 1, 9, 0, 0));
-    t = createTestApp({ now: clock.now });
+    t = await createTestApp({ now: clock.now });
   });
   afterEach(() => t.close());
 
@@ -214,7 +214,7 @@ describe('experiences', () => {
     });
 
     it('shows only the caller’s organization', async () => {
-      const other = t.addOrganization();
+      const other = await t.addOrganization();
       await create({ ...walk, name: 'Theirs' }, other.secretKey);
       const mine = await create();
       const list = expectList(await t.request('GET', '/v1/experiences'), Experience);
@@ -233,7 +233,7 @@ describe('experiences', () => {
   describe('GET /v1/experiences/{id}', () => {
     it('answers an unknown id, or another org’s experience, with 404', async () => {
       expectError(await t.request('GET', '/v1/experiences/exp_doesnotexist'), 404, 'NOT_FOUND');
-      const other = t.addOrganization();
+      const other = await t.addOrganization();
       const theirs = await create(walk, other.secretKey);
       expectError(await t.request('GET', `/v1/experiences/${theirs.id}`), 404, 'NOT_FOUND');
       expectError(await patch(theirs.id, { name: 'Mine now' }), 404, 'NOT_FOUND');
@@ -327,7 +327,7 @@ describe('experiences', () => {
 
     it('refuses to delete an experience with bookings with 409 CONFLICT', async () => {
       const exp = await create();
-      insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'CANCELLED' });
+      await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'CANCELLED' });
       const err = expectError(await t.request('DELETE', `/v1/experiences/${exp.id}`), 409, 'CONFLICT');
       expect(err.message).toMatch(/active/);
       expectData(await t.request('GET', `/v1/experiences/${exp.id}`), Experience);
@@ -338,11 +338,11 @@ describe('experiences', () => {
 
   it('needs experiences:read to read and experiences:write to change', async () => {
     const exp = await create();
-    const orgOnly = t.createKey({ scopes: ['organization:read'] });
+    const orgOnly = await t.createKey({ scopes: ['organization:read'] });
     for (const [method, path] of [['GET', '/v1/experiences'], ['GET', `/v1/experiences/${exp.id}`]] as const) {
       expect(expectError(await t.request(method, path, { key: orgOnly.key }), 403, 'FORBIDDEN').message).toContain('experiences:read');
     }
-    const reader = t.createKey({ scopes: ['experiences:read'] });
+    const reader = await t.createKey({ scopes: ['experiences:read'] });
     for (const [method, path] of [['POST', '/v1/experiences'], ['PATCH', `/v1/experiences/${exp.id}`], ['DELETE', `/v1/experiences/${exp.id}`]] as const) {
       expect(expectError(await t.request(method, path, { key: reader.key, body: { name: 'x' } }), 403, 'FORBIDDEN').message).toContain('experiences:write');
     }

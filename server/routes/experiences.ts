@@ -9,25 +9,25 @@ import { Deleted, Experience, ExperienceCreate, ExperienceListQuery, ExperienceP
 export function experienceRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Experiences';
   const { store } = ctx;
-  const currencyOf = (orgId: string) => getOrganization(store, orgId).currency;
+  const currencyOf = async (orgId: string) => (await getOrganization(store, orgId)).currency;
 
   return new ApiRoutes(ctx)
     .op(
       { method: 'post', path: '/experiences', summary: 'Create an experience', tag, auth: 'secret', scope: 'experiences:write', body: ExperienceCreate, response: Experience, status: 201 },
-      ({ caller, body }) => created(serializeExperience(createExperience(store, caller.orgId, body, ctx.now(), caller.actor), currencyOf(caller.orgId))),
+      async ({ caller, body }) => created(serializeExperience(await createExperience(store, caller.orgId, body, ctx.now(), caller.actor), await currencyOf(caller.orgId))),
     )
     .op(
       { method: 'get', path: '/experiences', summary: 'List experiences, oldest first', tag, auth: 'secret', scope: 'experiences:read', query: ExperienceListQuery, response: Experience, list: true },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listExperiences(store, caller.orgId, { active: query.active }, page);
-        const currency = currencyOf(caller.orgId);
+        const { rows, total } = await listExperiences(store, caller.orgId, { active: query.active }, page);
+        const currency = await currencyOf(caller.orgId);
         return list(rows.map((r) => serializeExperience(r, currency)), total, page);
       },
     )
     .op(
       { method: 'get', path: '/experiences/:id', summary: 'Get an experience', tag, auth: 'secret', scope: 'experiences:read', params: { id: 'experience' }, response: Experience },
-      ({ caller, params }) => ok(serializeExperience(getExperience(store, caller.orgId, params.id), currencyOf(caller.orgId))),
+      async ({ caller, params }) => ok(serializeExperience(await getExperience(store, caller.orgId, params.id), await currencyOf(caller.orgId))),
     )
     .op(
       {
@@ -42,8 +42,8 @@ export function experienceRoutes(ctx: RouteContext): ApiRoutes {
         body: ExperiencePatch,
         response: Experience,
       },
-      ({ caller, params, body }) =>
-        ok(serializeExperience(updateExperience(store, caller.orgId, params.id, body, ctx.now(), caller.actor), currencyOf(caller.orgId))),
+      async ({ caller, params, body }) =>
+        ok(serializeExperience(await updateExperience(store, caller.orgId, params.id, body, ctx.now(), caller.actor), await currencyOf(caller.orgId))),
     )
     .op(
       {
@@ -58,8 +58,8 @@ export function experienceRoutes(ctx: RouteContext): ApiRoutes {
         response: Deleted,
         errors: ['CONFLICT'],
       },
-      ({ caller, params }) => {
-        deleteExperience(store, caller.orgId, params.id, ctx.now(), caller.actor);
+      async ({ caller, params }) => {
+        await deleteExperience(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     );

@@ -13,7 +13,7 @@ let exp: Experience;
 let booking: Booking;
 
 beforeAll(async () => {
-  t = createTestApp({ now: manualClock(NOW).now });
+  t = await createTestApp({ now: manualClock(NOW).now });
   exp = expectData(
     await t.request('POST', '/v1/experiences', {
       body: { name: 'Harbour cruise', description: 'An hour on the river', duration: 60, price: 1500, maxParticipants: 20, schedule: { weekly: everyDay(['10:00']) } },

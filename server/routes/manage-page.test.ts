@@ -10,8 +10,8 @@ let built = true;
 useAssetReader((path) => (built && path === join('dist', 'manage', 'manage.js') ? SCRIPT : undefined));
 
 let t: TestApp;
-beforeAll(() => {
-  t = createTestApp();
+beforeAll(async () => {
+  t = await createTestApp();
 });
 afterAll(() => t.close());
 
@@ -88,7 +88,7 @@ describe('/manage', () => {
 
   it('says so when the page is not built', async () => {
     built = false;
-    const unbuilt = createTestApp();
+    const unbuilt = await createTestApp();
     try {
       for (const path of ['/manage', '/manage/manage.js']) {
         const res = await unbuilt.request('GET', path, { key: null });

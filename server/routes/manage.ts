@@ -37,7 +37,7 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
         auth: 'manage',
         response: ManagedBooking,
       },
-      ({ c }) => ok(serializeManagedBooking(getManagedBooking(store, token(c.req.header('x-manage-token')), ctx.now()))),
+      async ({ c }) => ok(serializeManagedBooking(await getManagedBooking(store, token(c.req.header('x-manage-token')), ctx.now()))),
     )
     .op(
       {
@@ -52,8 +52,8 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
         query: ManageAvailabilityQuery,
         response: Availability,
       },
-      ({ c, query }) =>
-        ok(serializeAvailability(availabilityForGuest(store, token(c.req.header('x-manage-token')), query, ctx.now()))),
+      async ({ c, query }) =>
+        ok(serializeAvailability(await availabilityForGuest(store, token(c.req.header('x-manage-token')), query, ctx.now()))),
     )
     .op(
       {
@@ -67,8 +67,8 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
         response: ManagedBooking,
         errors: ['CHANGE_NOT_ALLOWED', 'INVALID_STATUS_TRANSITION'],
       },
-      ({ c, body }) =>
-        ok(serializeManagedBooking(cancelAsGuest(store, token(c.req.header('x-manage-token')), body.reason, ctx.now(), c.get('clientIp')))),
+      async ({ c, body }) =>
+        ok(serializeManagedBooking(await cancelAsGuest(store, token(c.req.header('x-manage-token')), body.reason, ctx.now(), c.get('clientIp')))),
     )
     .op(
       {
@@ -84,7 +84,7 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
         response: ManagedBooking,
         errors: ['CHANGE_NOT_ALLOWED', 'SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
       },
-      ({ c, body }) =>
-        ok(serializeManagedBooking(rescheduleAsGuest(store, token(c.req.header('x-manage-token')), body.startTime, ctx.now(), c.get('clientIp')))),
+      async ({ c, body }) =>
+        ok(serializeManagedBooking(await rescheduleAsGuest(store, token(c.req.header('x-manage-token')), body.startTime, ctx.now(), c.get('clientIp')))),
     );
 }

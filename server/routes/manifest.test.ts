@@ -31,9 +31,9 @@ async function manifest(query = ''): Promise<Manifest> {
 
 const starts = (m: Manifest) => m.slots.map((s) => `${s.timeSlot.startTime} ${s.experience.title}`);
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+  t = await createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
 });
 afterEach(() => t.close());
 
@@ -189,7 +189,7 @@ describe('GET /v1/manifest', () => {
     expect(m.slots[0]!.bookings).toHaveLength(1);
     expectError(await t.request('GET', '/v1/manifest?experienceId=exp_unknown'), 404, 'NOT_FOUND');
     expectError(await t.request('GET', '/v1/manifest.csv?experienceId=exp_unknown'), 404, 'NOT_FOUND');
-    const other = t.addOrganization({ name: 'Other' });
+    const other = await t.addOrganization({ name: 'Other' });
     expectError(await t.request('GET', `/v1/manifest?experienceId=${walk.id}`, { key: other.secretKey }), 404, 'NOT_FOUND');
   });
 
@@ -203,12 +203,12 @@ describe('GET /v1/manifest', () => {
   });
 
   it('needs the bookings:read scope', async () => {
-    const { key } = t.createKey({ scopes: ['experiences:read', 'bookings:write'] });
+    const { key } = await t.createKey({ scopes: ['experiences:read', 'bookings:write'] });
     for (const path of ['/v1/manifest', '/v1/manifest.csv', '/v1/reports/daily', '/v1/reports/occupancy']) {
       expectError(await t.request('GET', path, { key }), 403, 'FORBIDDEN');
       expectError(await t.request('GET', path, { key: null }), 401, 'UNAUTHORIZED');
     }
-    const reader = t.createKey({ scopes: ['bookings:read'] });
+    const reader = await t.createKey({ scopes: ['bookings:read'] });
     expect((await t.request('GET', '/v1/manifest', { key: reader.key })).status).toBe(200);
   });
 });

@@ -27,7 +27,7 @@ export function manifestRoutes(ctx: RouteContext): ApiRoutes {
         query: ManifestQuery,
         response: Manifest,
       },
-      ({ caller, query }) => ok(serializeManifest(manifestFor(store, caller.orgId, query, ctx.now()))),
+      async ({ caller, query }) => ok(serializeManifest(await manifestFor(store, caller.orgId, query, ctx.now()))),
     )
     .op(
       {
@@ -46,8 +46,8 @@ export function manifestRoutes(ctx: RouteContext): ApiRoutes {
         query: ManifestQuery,
         file: { mediaType: 'text/csv', example: 'ManifestCsv' },
       },
-      ({ caller, query }) => {
-        const manifest = manifestFor(store, caller.orgId, query, ctx.now());
+      async ({ caller, query }) => {
+        const manifest = await manifestFor(store, caller.orgId, query, ctx.now());
         return csvDownload(manifestCsvRows(manifest), manifestCsvFilename(manifest));
       },
     );

@@ -31,7 +31,7 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
     clock = manualClock();
     logLines = [];
     smtp = await startSmtpServer();
-    t = createTestApp({ now: clock.now, env: { PUBLIC_URL: 'https://book.test-tours.example', REMINDER_HOURS: '24' } });
+    t = await createTestApp({ now: clock.now, env: { PUBLIC_URL: 'https://book.test-tours.example', REMINDER_HOURS: '24' } });
     exp = await harbourCruise(t);
     job = mailJob();
   });
@@ -92,7 +92,7 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       await job.stop();
       const queuedBefore = await book({ customerEmail: 'before@example.com' });
       job = guestMailJob({ store: t.store, config: t.config, logger: quiet, transport: null, now: clock.now });
-      job.start();
+      await job.start();
       // What a run with a mail server left queued is recorded SKIPPED at start; new ones are queued so.
       expect(await messagesOf(queuedBefore.id)).toMatchObject([{ status: 'SKIPPED', attempts: 0, lastError: expect.stringMatching(/SMTP_URL/) }]);
       const booking = await book();
@@ -116,16 +116,16 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
     });
 
     it('confirms a held booking once it is paid; a hold cancelled after its payment page opened is told, one that never opened is not', async () => {
-      const held = insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', checkoutUrl: 'https://checkout.example/s/1', guestEmail: 'held@example.com' });
+      const held = await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', checkoutUrl: 'https://checkout.example/s/1', guestEmail: 'held@example.com' });
       expect(await messagesOf(held.id)).toEqual([]);
       expectData(await t.request('POST', `/v1/bookings/${held.id}/payments`, { body: { amount: '10.00', status: 'SUCCEEDED' } }), Payment, 201);
       expect((await messagesOf(held.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED']);
 
-      const lapsed = insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', checkoutUrl: 'https://checkout.example/s/2', guestEmail: 'lapsed@example.com' });
+      const lapsed = await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', checkoutUrl: 'https://checkout.example/s/2', guestEmail: 'lapsed@example.com' });
       expectData(await t.request('PATCH', `/v1/bookings/${lapsed.id}/cancel`, { body: {} }), Booking);
       expect((await messagesOf(lapsed.id)).map((m) => m.kind)).toEqual(['BOOKING_CANCELLED']);
 
-      const unopened = insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', guestEmail: 'unopened@example.com' });
+      const unopened = await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, status: 'PENDING', guestEmail: 'unopened@example.com' });
       expectData(await t.request('PATCH', `/v1/bookings/${unopened.id}/cancel`, { body: {} }), Booking);
       expect(await messagesOf(unopened.id)).toEqual([]);
     });
@@ -191,11 +191,11 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       expect(smtp.received).toHaveLength(2);
       expect(smtp.received[1]!.mail.messageId).toBe(`<${again.id}@book.test-tours.example>`);
 
-      const other = t.addOrganization();
+      const other = await t.addOrganization();
       expectError(await t.request('GET', `/v1/bookings/${booking.id}/messages`, { key: other.secretKey }), 404, 'NOT_FOUND');
       expectError(await t.request('POST', `/v1/bookings/${booking.id}/messages/${original!.id}/resend`, { key: other.secretKey }), 404, 'NOT_FOUND');
       expectError(await t.request('POST', `/v1/bookings/${booking.id}/messages/msg_unknown000000000000/resend`), 404, 'NOT_FOUND');
-      const reader = t.createKey({ scopes: ['bookings:read'] }).key;
+      const reader = (await t.createKey({ scopes: ['bookings:read'] })).key;
       expectError(await t.request('POST', `/v1/bookings/${booking.id}/messages/${original!.id}/resend`, { key: reader }), 403, 'FORBIDDEN');
 
       expectData(await t.request('PATCH', `/v1/bookings/${booking.id}/cancel`, { body: {} }), Booking);
@@ -301,7 +301,7 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
 
     it('is limited per address like the rest of the public API', async () => {
       await t.close();
-      t = createTestApp({ now: clock.now, env: { PUBLIC_REQUESTS_PER_MINUTE: '2' } });
+      t = await createTestApp({ now: clock.now, env: { PUBLIC_REQUESTS_PER_MINUTE: '2' } });
       const tries = [];
       for (let i = 0; i < 3; i++) tries.push(await t.request('GET', '/public/v1/manage', { key: null, headers: { 'x-manage-token': 'A'.repeat(43) } }));
       expect(tries.map((r) => r.status)).toEqual([404, 404, 429]);

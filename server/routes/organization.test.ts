@@ -7,9 +7,9 @@ import { Experience, Organization } from '../../shared/index.js';
 describe('organization', () => {
   let t: TestApp;
   let clock: ManualClock;
-  beforeEach(() => {
+  beforeEach(async () => {
     clock = manualClock(Date.UTC(2026, 2, 1, 9, 0, 0));
-    t = createTestApp({ now: clock.now, org: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' } });
+    t = await createTestApp({ now: clock.now, org: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' } });
   });
   afterEach(() => t.close());
 
@@ -36,7 +36,7 @@ describe('organization', () => {
   });
 
   it('answers each key with its own organization', async () => {
-    const other = t.addOrganization({ name: 'Porto Boats' });
+    const other = await t.addOrganization({ name: 'Porto Boats' });
     expect(expectData(await t.request('GET', '/v1/organization', { key: other.secretKey }), Organization).name).toBe('Porto Boats');
     expect(expectData(await t.request('GET', '/v1/organization'), Organization).name).toBe('Lisbon Walks');
   });
@@ -117,7 +117,7 @@ describe('organization', () => {
       Experience,
       201,
     );
-    insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id });
+    await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id });
     expectError(await patch({ currency: 'USD' }), 409, 'CONFLICT');
     expect(expectData(await t.request('GET', '/v1/organization'), Organization).currency).toBe('EUR');
     // The same currency again is no change, and other fields still change.
@@ -125,13 +125,13 @@ describe('organization', () => {
   });
 
   it('does not count another organization’s bookings', async () => {
-    const other = t.addOrganization();
+    const other = await t.addOrganization();
     const exp = expectData(
       await t.request('POST', '/v1/experiences', { key: other.secretKey, body: { name: 'Walk', description: '', duration: 60, price: 1000, maxParticipants: 5 } }),
       Experience,
       201,
     );
-    insertBookingRow(t.store, { orgId: other.orgId, experienceId: exp.id });
+    await insertBookingRow(t.store, { orgId: other.orgId, experienceId: exp.id });
     expect(expectData(await patch({ currency: 'GBP' }), Organization).currency).toBe('GBP');
   });
 

@@ -10,7 +10,7 @@ export function organizationRoutes(ctx: RouteContext): ApiRoutes {
   return new ApiRoutes(ctx)
     .op(
       { method: 'get', path: '/organization', summary: 'Get your organization', tag, auth: 'secret', scope: 'organization:read', response: Organization },
-      ({ caller }) => ok(serializeOrganization(getOrganization(ctx.store, caller.orgId))),
+      async ({ caller }) => ok(serializeOrganization(await getOrganization(ctx.store, caller.orgId))),
     )
     .op(
       {
@@ -25,6 +25,6 @@ export function organizationRoutes(ctx: RouteContext): ApiRoutes {
         response: Organization,
         errors: ['CONFLICT'],
       },
-      ({ caller, body }) => ok(serializeOrganization(updateOrganization(ctx.store, caller.orgId, body, ctx.now(), caller.actor))),
+      async ({ caller, body }) => ok(serializeOrganization(await updateOrganization(ctx.store, caller.orgId, body, ctx.now(), caller.actor))),
     );
 }

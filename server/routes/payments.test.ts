@@ -23,9 +23,9 @@ describe('payments recorded by hand', () => {
     h.t.request('POST', `/v1/bookings/${ref}/payments`, { body, headers });
 
   /** A booking awaiting online payment, written straight into the store (this server has no Stripe). */
-  function pendingBooking() {
+  async function pendingBooking() {
     const slotStart = Date.parse(h.startTime);
-    return insertBookingRow(h.t.store, {
+    return await insertBookingRow(h.t.store, {
       orgId: h.t.orgId,
       experienceId: h.experienceId,
       slotStart,
@@ -60,7 +60,7 @@ describe('payments recorded by hand', () => {
   });
 
   it('confirms a PENDING booking with a succeeded payment: PAYMENT_SUCCEEDED, then BOOKING_UPDATED', async () => {
-    const pending = pendingBooking();
+    const pending = await pendingBooking();
     const payment = expectData(await pay(pending.bookingNumber, { amount: '90.00', status: 'SUCCEEDED' }), Payment, 201);
     expect(payment.bookingId).toBe(pending.id);
     expect(await h.bookingOf(pending.id)).toMatchObject({ status: 'CONFIRMED', holdExpiresAt: null });
@@ -71,7 +71,7 @@ describe('payments recorded by hand', () => {
   });
 
   it('records a failed payment without changing the booking', async () => {
-    const pending = pendingBooking();
+    const pending = await pendingBooking();
     const payment = expectData(
       await pay(pending.id, { amount: '90.00', status: 'FAILED', failureReason: 'card declined at the desk' }),
       Payment,
@@ -133,7 +133,7 @@ describe('payments recorded by hand', () => {
   });
 
   it('answers 404 for a booking that is not the caller’s, or an id of the wrong shape', async () => {
-    const other = h.t.addOrganization({ name: 'Other Tours', email: 'other@example.com' });
+    const other = await h.t.addOrganization({ name: 'Other Tours', email: 'other@example.com' });
     const res = await h.t.request('POST', `/v1/bookings/${booking.id}/payments`, {
       key: other.secretKey,
       body: { amount: '90.00', status: 'SUCCEEDED' },
@@ -145,8 +145,8 @@ describe('payments recorded by hand', () => {
   });
 
   it('needs bookings:write to record and bookings:read to list', async () => {
-    const reader = h.t.createKey({ scopes: ['bookings:read'] });
-    const writer = h.t.createKey({ scopes: ['bookings:write'] });
+    const reader = await h.t.createKey({ scopes: ['bookings:read'] });
+    const writer = await h.t.createKey({ scopes: ['bookings:write'] });
     const body = { amount: '90.00', status: 'SUCCEEDED' };
     expect(expectError(await h.t.request('POST', `/v1/bookings/${booking.id}/payments`, { key: reader.key, body }), 403, 'FORBIDDEN').message).toMatch(
       'bookings:write',

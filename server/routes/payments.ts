@@ -33,8 +33,8 @@ export function paymentRoutes(ctx: RouteContext): ApiRoutes {
         status: 201,
         errors: ['INVALID_STATUS_TRANSITION'],
       },
-      ({ caller, params, body }) => {
-        const { payment, supersededCheckout } = recordManualPayment(store, caller.orgId, params.id, body, ctx.now(), caller.actor);
+      async ({ caller, params, body }) => {
+        const { payment, supersededCheckout } = await recordManualPayment(store, caller.orgId, params.id, body, ctx.now(), caller.actor);
         if (supersededCheckout && ctx.payments) {
           // Paid by other means: the guest must not pay again at the provider. Best effort, off the
           // request path; should they pay in the meantime, that payment arrives as a callback.
@@ -61,9 +61,9 @@ export function paymentRoutes(ctx: RouteContext): ApiRoutes {
         response: Payment,
         list: true,
       },
-      ({ caller, params, query }) => {
+      async ({ caller, params, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listBookingPayments(store, caller.orgId, params.id, page);
+        const { rows, total } = await listBookingPayments(store, caller.orgId, params.id, page);
         return list(rows.map(serializePayment), total, page);
       },
     );
@@ -90,7 +90,7 @@ export function paymentCallbackRoutes(ctx: RouteContext): Hono<AppEnv> {
     const raw = new Uint8Array(await c.req.arrayBuffer());
     if (raw.byteLength > MAX_CALLBACK_BYTES) throw new Refusal('PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
     const notice = await provider.readCallback(raw, (name) => c.req.header(name), ctx.now());
-    const outcome = applyCallback(ctx.store, provider, notice, ctx.now());
+    const outcome = await applyCallback(ctx.store, provider, notice, ctx.now());
     ctx.logger.info('payment callback', { provider: provider.name, eventId: notice.eventId, outcome });
     return c.json({ success: true, data: { eventId: notice.eventId, outcome } }, 200);
   });

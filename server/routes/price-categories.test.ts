@@ -50,18 +50,18 @@ async function slot(startTime = S1) {
 }
 
 /** Rows that a refused request must not have written. */
-function written() {
+async function written() {
   const page = { limit: 1, offset: 0 };
   return {
-    bookings: t.store.listBookings(t.orgId, {}, page).total,
-    events: t.store.listEvents(t.orgId, {}, page).total,
-    places: [...t.store.bookedPlacesBetween(exp.id, 0, 8.64e15).values()].reduce((a, b) => a + b, 0),
+    bookings: (await t.store.listBookings(t.orgId, {}, page)).total,
+    events: (await t.store.listEvents(t.orgId, {}, page)).total,
+    places: [...(await t.store.bookedPlacesBetween(exp.id, 0, 8.64e15)).values()].reduce((a, b) => a + b, 0),
   };
 }
 
 beforeEach(async () => {
   clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+  t = await createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
   exp = await newExperience();
 });
 afterEach(() => t.close());
@@ -132,7 +132,7 @@ describe('booking with tickets', () => {
 
   it('refuses each bad request with its field, and writes nothing', async () => {
     const plain = await newExperience({ name: 'Plain', priceCategories: [] });
-    const before = written();
+    const before = await written();
     expectValidationError(await post({ participants: 2 }), 'tickets');
     expectValidationError(await post({}), 'participants');
     expectValidationError(await post({ tickets: tickets({ Adult: 2 }), participants: 3 }), 'participants');
@@ -151,7 +151,7 @@ describe('booking with tickets', () => {
       }),
       'tickets',
     );
-    expect(written()).toEqual(before);
+    expect(await written()).toEqual(before);
   });
 
   it('counts places against capacity and maxPerBooking, with the refusal on tickets', async () => {
@@ -216,12 +216,12 @@ describe('changing tickets', () => {
   it('refuses places a full slot has not got, participants on a ticketed booking, and tickets on a plain one', async () => {
     const b = await book({ tickets: tickets({ Adult: 6 }) });
     await book({ tickets: tickets({ Adult: 4 }), customerEmail: 'other@example.com' });
-    const before = written();
+    const before = await written();
     const full = expectError(await patch(b.id, { tickets: tickets({ Adult: 6, Child: 1 }) }), 409, 'CAPACITY_EXCEEDED');
     expect(full.details).toEqual([{ path: 'tickets', message: '6 remaining' }]);
     // An infant more adds no place, and fits.
     expectData(await patch(b.id, { tickets: tickets({ Adult: 6, Infant: 1 }) }), Booking);
-    const after = written();
+    const after = await written();
     expect(after.places).toBe(before.places);
     expect(after.events).toBe(before.events + 1);
 
@@ -267,7 +267,7 @@ describe('tickets everywhere a booking appears', () => {
     const report = expectData(await t.request('GET', '/v1/reports/daily?startDate=2027-03-01&endDate=2027-03-01'), DailyReport);
     expect(report.days[0]).toMatchObject({ bookings: 1, participants: 3, revenue: '62.00' });
 
-    const view = t.store.getBooking(t.orgId, b.id)!;
+    const view = (await t.store.getBooking(t.orgId, b.id))!;
     expect(lineItemsOf(view)).toEqual([
       { name: 'Alfama walk · Adult', unitAmount: 2500, quantity: 2 },
       { name: 'Alfama walk · Child', unitAmount: 1200, quantity: 1 },

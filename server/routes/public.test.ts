@@ -14,7 +14,7 @@ let clock: ManualClock;
 
 async function setup(options: TestAppOptions = {}) {
   clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' }, ...options });
+  t = await createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' }, ...options });
   const make = async (fields: Record<string, unknown>) =>
     expectData(
       await t.request('POST', '/v1/experiences', {
@@ -61,7 +61,7 @@ describe('public experiences', () => {
     expectError(await t.request('GET', `/public/v1/experiences/${inactive.id}`), 404, 'NOT_FOUND');
     expectError(await t.request('GET', '/public/v1/experiences/exp_unknown'), 404, 'NOT_FOUND');
     expectError(await t.request('GET', '/public/v1/experiences/nope'), 404, 'NOT_FOUND');
-    const other = t.addOrganization({ name: 'Other' });
+    const other = await t.addOrganization({ name: 'Other' });
     expectError(await t.request('GET', `/public/v1/experiences/${active.id}`, { key: other.publishableKey }), 404, 'NOT_FOUND');
     expect(expectList(await t.request('GET', '/public/v1/experiences', { key: other.publishableKey }), PublicExperience).data).toEqual([]);
   });
@@ -118,9 +118,9 @@ describe('POST /public/v1/bookings', () => {
   it('refuses a filled honeypot with 400 and stores nothing', async () => {
     const { active } = await setup();
     expectValidationError(await t.request('POST', '/public/v1/bookings', { body: guest(active.id, { website: 'http://spam.example' }) }), 'website');
-    expect(t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 }).total).toBe(0);
-    expect(t.store.listCustomers(t.orgId, undefined, { limit: 1, offset: 0 }).total).toBe(0);
-    expect(t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 }).total).toBe(0);
+    expect((await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await t.store.listCustomers(t.orgId, undefined, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
   });
 
   it('refuses metadata, unknown fields and party sizes above maxPerBooking', async () => {
@@ -150,7 +150,7 @@ describe('public keys', () => {
     expectError(await t.request('GET', '/v1/bookings', { key: t.publishableKey }), 401, 'INVALID_API_KEY');
     expectError(await t.request('POST', '/v1/bookings', { key: t.publishableKey, body: guest(active.id) }), 401, 'INVALID_API_KEY');
     expectError(await t.request('GET', '/public/v1/experiences', { key: null }), 401, 'UNAUTHORIZED');
-    expect(t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 }).total).toBe(0);
+    expect((await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
   });
 });
 
@@ -195,7 +195,7 @@ describe('public rate limits', () => {
     expectError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('access-control-allow-origin')).toBe('*');
-    expect(t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 }).total).toBe(2);
+    expect((await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(2);
     // Reads have their own budget (off here).
     for (let i = 0; i < 5; i++) expect((await t.request('GET', '/public/v1/experiences')).status).toBe(200);
     clock.advance(61_000);

@@ -72,8 +72,8 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
     fallbackPage: `${config.publicUrl}/demo`,
     logger: ctx.logger,
   };
-  const toPublic = (orgId: string, rows: ExperienceRow[]) => {
-    const currency = getOrganization(store, orgId).currency;
+  const toPublic = async (orgId: string, rows: ExperienceRow[]) => {
+    const currency = (await getOrganization(store, orgId)).currency;
     return rows.map((row) => serializePublicExperience(row, currency));
   };
 
@@ -81,23 +81,23 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
     .use(publicCors, publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.now))
     .op(
       { method: 'get', path: '/experiences', summary: 'Active experiences of the key’s organization', tag, auth: 'publishable', query: PublicExperienceQuery, response: PublicExperience, list: true },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listExperiences(store, caller.orgId, { active: true }, page);
-        return list(toPublic(caller.orgId, rows), total, page);
+        const { rows, total } = await listExperiences(store, caller.orgId, { active: true }, page);
+        return list(await toPublic(caller.orgId, rows), total, page);
       },
     )
     .op(
       { method: 'get', path: '/experiences/:id', summary: 'One active experience', tag, auth: 'publishable', params: { id: 'experience' }, response: PublicExperience },
-      ({ caller, params }) => ok(toPublic(caller.orgId, [getActiveExperience(store, caller.orgId, params.id)])[0]),
+      async ({ caller, params }) => ok((await toPublic(caller.orgId, [await getActiveExperience(store, caller.orgId, params.id)]))[0]),
     )
     .op(
       { method: 'get', path: '/availability', summary: 'Availability, as GET /v1/availability', tag, auth: 'publishable', query: AvailabilityQuery, response: Availability },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const now = ctx.now();
         const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants].join('|');
-        return cachedAvailability(availabilityCache, store, key, now, () =>
-          availabilityFor(store, caller.orgId, query, now, { activeOnly: true }),
+        return await cachedAvailability(availabilityCache, store, key, now, async () =>
+          await availabilityFor(store, caller.orgId, query, now, { activeOnly: true }),
         );
       },
     )
@@ -124,15 +124,15 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
       async ({ caller, body, c }) => {
         if (body.website !== undefined && body.website.trim() !== '') throw invalid('website', 'Must be empty');
         const { website: _honeypot, ...booking } = body;
-        const exp = getActiveExperience(store, caller.orgId, booking.experienceId);
+        const exp = await getActiveExperience(store, caller.orgId, booking.experienceId);
         const now = ctx.now();
         // The guest is named in the activity log as they gave their name.
         const actor = guestActor(booking.customerName, caller.actor.ip);
-        if (onlinePaymentDue(getOrganization(store, caller.orgId), exp, online)) {
+        if (onlinePaymentDue(await getOrganization(store, caller.orgId), exp, online)) {
           const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), online.fallbackPage);
           return created(serializePublicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now, actor)));
         }
-        return created(serializePublicBooking(createBooking(store, caller.orgId, booking, { source: 'WIDGET', actor }, now)));
+        return created(serializePublicBooking(await createBooking(store, caller.orgId, booking, { source: 'WIDGET', actor }, now)));
       },
     )
     .op(
@@ -148,8 +148,8 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         params: { bookingNumber: 'booking' },
         response: PublicBookingStatus,
       },
-      ({ caller, params }) => {
-        const { guestName: _name, guestEmail: _email, ...status } = serializePublicBooking(findBookingByNumber(store, caller.orgId, params.bookingNumber));
+      async ({ caller, params }) => {
+        const { guestName: _name, guestEmail: _email, ...status } = serializePublicBooking(await findBookingByNumber(store, caller.orgId, params.bookingNumber));
         return ok(status);
       },
     );

@@ -22,9 +22,9 @@ const cancel = async (b: Booking) => expect((await t.request('PATCH', `/v1/booki
 const daily = async (query = '') => expectData(await t.request('GET', `/v1/reports/daily${query}`), DailyReport);
 const occupancy = async (query = '') => expectData(await t.request('GET', `/v1/reports/occupancy${query}`), OccupancyReport);
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = manualClock(NOW);
-  t = createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+  t = await createTestApp({ now: clock.now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
 });
 afterEach(() => t.close());
 
@@ -66,7 +66,7 @@ describe('GET /v1/reports/daily', () => {
   });
 
   it('answers zeros for days without bookings, and only the caller’s own', async () => {
-    const other = t.addOrganization({ name: 'Other' });
+    const other = await t.addOrganization({ name: 'Other' });
     const exp = expectData(
       await t.request('POST', '/v1/experiences', {
         key: other.secretKey,

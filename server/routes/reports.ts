@@ -25,7 +25,7 @@ export function reportRoutes(ctx: RouteContext): ApiRoutes {
         query: DailyReportQuery,
         response: DailyReport,
       },
-      ({ caller, query }) => ok(serializeDailyReport(dailyReport(store, caller.orgId, query, ctx.now()))),
+      async ({ caller, query }) => ok(serializeDailyReport(await dailyReport(store, caller.orgId, query, ctx.now()))),
     )
     .op(
       {
@@ -43,6 +43,6 @@ export function reportRoutes(ctx: RouteContext): ApiRoutes {
         query: OccupancyReportQuery,
         response: OccupancyReport,
       },
-      ({ caller, query }) => ok(serializeOccupancyReport(occupancyReport(store, caller.orgId, query, ctx.now()))),
+      async ({ caller, query }) => ok(serializeOccupancyReport(await occupancyReport(store, caller.orgId, query, ctx.now()))),
     );
 }

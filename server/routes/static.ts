@@ -90,7 +90,7 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     return bytes ? { bytes, type, ext } : undefined;
   };
 
-  const serveDemo = (c: Context<AppEnv>, name: string): Response => {
+  const serveDemo = async (c: Context<AppEnv>, name: string): Promise<Response> => {
     c.header('X-Content-Type-Options', 'nosniff');
     const file = demoFile(name);
     if (!file) return c.json(errorBody('NOT_FOUND', 'No such demo file'), 404);
@@ -100,7 +100,7 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     c.header('Cache-Control', 'no-cache');
     if (file.ext !== '.html') return c.body(new Uint8Array(file.bytes));
     c.header('Content-Security-Policy', demoCsp(origin));
-    const key = demoPublishableKey(ctx.store) ?? '';
+    const key = await demoPublishableKey(ctx.store) ?? '';
     const html = file.bytes
       .toString('utf8')
       .replaceAll('%OUTING_PUBLISHABLE_KEY%', key)
@@ -108,8 +108,8 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     return c.body(html);
   };
 
-  app.get('/demo', (c) => serveDemo(c, 'index.html'));
-  app.get('/demo/', (c) => serveDemo(c, 'index.html'));
-  app.get('/demo/:file', (c) => serveDemo(c, c.req.param('file')));
+  app.get('/demo', async (c) => await serveDemo(c, 'index.html'));
+  app.get('/demo/', async (c) => await serveDemo(c, 'index.html'));
+  app.get('/demo/:file', async (c) => await serveDemo(c, c.req.param('file')));
   return app;
 }

@@ -15,7 +15,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
   let ownerId: string;
   beforeEach(async () => {
     clock = manualClock(Date.UTC(2026, 5, 1, 9, 0, 0));
-    t = createTestApp({ now: clock.now });
+    t = await createTestApp({ now: clock.now });
     const user = await addUser(t, { email: 'owner@test-tours.example', name: 'Olga Owner', role: 'owner' });
     ownerId = user.id;
     owner = await signIn(t, user.email);
@@ -24,7 +24,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
 
   const as = (session: TestSession, method: string, path: string, body?: unknown) =>
     t.request(method, path, { key: null, headers: session.headers, body });
-  const activity = () => t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 }).rows;
+  const activity = async () => (await t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows;
 
   describe('the cookie on /v1', () => {
     it('acts as the user with the CSRF token', async () => {
@@ -45,7 +45,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
     });
 
     it('is ignored when Authorization is present', async () => {
-      const staffKey = t.createKey({ scopes: ['bookings:read'] }).key;
+      const staffKey = (await t.createKey({ scopes: ['bookings:read'] })).key;
       // The owner's cookie does not lend the key its scopes.
       const res = await t.request('GET', '/v1/organization', { key: staffKey, headers: owner.headers });
       expectError(res, 403, 'FORBIDDEN');
@@ -54,7 +54,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
 
     it('names the user in the activity log', async () => {
       const made = expectData(await as(owner, 'POST', '/v1/users', { email: 'new@test-tours.example', name: 'New', role: 'staff' }), UserWithSetupUrl, 201);
-      const entry = activity().find((a) => a.action === 'user.create' && a.targetId === made.id);
+      const entry = (await activity()).find((a) => a.action === 'user.create' && a.targetId === made.id);
       expect(entry).toMatchObject({ actorType: 'user', actorId: ownerId, actorName: 'Olga Owner' });
     });
 
@@ -73,7 +73,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
     });
 
     it('is rate-limited per user', async () => {
-      const limited = createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+      const limited = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
       try {
         const a = await signIn(limited, (await addUser(limited)).email);
         const b = await signIn(limited, (await addUser(limited)).email);
@@ -124,7 +124,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
 
   describe('/v1/users', () => {
     it('lists the org’s users', async () => {
-      const other = t.addOrganization({ name: 'Other', email: 'other@example.com' });
+      const other = await t.addOrganization({ name: 'Other', email: 'other@example.com' });
       await addUser(t, { orgId: other.orgId, email: 'elsewhere@example.com' });
       const list = expectList(await as(owner, 'GET', '/v1/users'), User);
       expect(list.data.map((u) => u.email)).toEqual(['owner@test-tours.example']);
@@ -147,13 +147,13 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       expect(user).toMatchObject({ email: 'Guide@Test-Tours.example', name: 'Gil Guide', role: 'staff', lastSignInAt: null, disabledAt: null });
       expect(user.id).toMatch(/^usr_/);
       expect(user.setupUrl).toMatch(/^http:\/\/localhost:\d+\/dashboard\/setup#[A-Za-z0-9_-]{43}$/);
-      expect(activity()[0]).toMatchObject({ action: 'user.create', targetType: 'user', targetId: user.id, actorType: 'user', actorId: ownerId });
+      expect((await activity())[0]).toMatchObject({ action: 'user.create', targetType: 'user', targetId: user.id, actorType: 'user', actorId: ownerId });
       // The link is not shown again.
       expect(JSON.stringify(expectList(await as(owner, 'GET', '/v1/users'), User).data)).not.toContain('setup');
     });
 
     it('refuses an e-mail used anywhere on the server, in any case: 409 CONFLICT', async () => {
-      const other = t.addOrganization({ name: 'Other', email: 'other@example.com' });
+      const other = await t.addOrganization({ name: 'Other', email: 'other@example.com' });
       await addUser(t, { orgId: other.orgId, email: 'taken@example.com' });
       expectError(await as(owner, 'POST', '/v1/users', { email: 'TAKEN@example.com', name: 'T', role: 'staff' }), 409, 'CONFLICT');
       expectError(await as(owner, 'POST', '/v1/users', { email: 'owner@test-tours.example', name: 'T', role: 'staff' }), 409, 'CONFLICT');
@@ -172,13 +172,13 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       expect(expectData(await patch({ name: 'Samuel', role: 'owner' }), User)).toMatchObject({ name: 'Samuel', role: 'owner' });
       expect(expectData(await patch({ disabled: true }), User).disabledAt).toBe('2026-06-01T09:00:00.000Z');
       expect(expectData(await patch({ disabled: false }), User).disabledAt).toBeNull();
-      const updates = activity().filter((a) => a.action === 'user.update');
+      const updates = (await activity()).filter((a) => a.action === 'user.update');
       expect(updates).toHaveLength(3);
       expect(updates.every((a) => a.targetId === staff.id && a.actorId === ownerId)).toBe(true);
     });
 
     it('another org’s user is 404', async () => {
-      const other = t.addOrganization({ name: 'Other', email: 'other@example.com' });
+      const other = await t.addOrganization({ name: 'Other', email: 'other@example.com' });
       const stranger = await addUser(t, { orgId: other.orgId, role: 'staff' });
       expectError(await as(owner, 'PATCH', `/v1/users/${stranger.id}`, { name: 'Mine' }), 404, 'NOT_FOUND');
       expectError(await as(owner, 'DELETE', `/v1/users/${stranger.id}`), 404, 'NOT_FOUND');
@@ -199,13 +199,13 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       expect(expectData(await as(owner, 'PATCH', `/v1/users/${ownerId}`, { role: 'staff' }), User).role).toBe('staff');
       // Now staff, the same session has a staff's scopes.
       expectError(await as(owner, 'GET', '/v1/users'), 403, 'FORBIDDEN');
-      expect(activity().filter((a) => a.action === 'user.update')).toHaveLength(3);
+      expect((await activity()).filter((a) => a.action === 'user.update')).toHaveLength(3);
     });
 
     it('deletes a user and answers { id, deleted }', async () => {
       const staff = await addUser(t, { role: 'staff' });
       expect(expectData(await as(owner, 'DELETE', `/v1/users/${staff.id}`), Deleted)).toEqual({ id: staff.id, deleted: true });
-      expect(activity()[0]).toMatchObject({ action: 'user.delete', targetId: staff.id });
+      expect((await activity())[0]).toMatchObject({ action: 'user.delete', targetId: staff.id });
       expectError(await as(owner, 'DELETE', `/v1/users/${staff.id}`), 404, 'NOT_FOUND');
     });
   });
@@ -236,11 +236,11 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
     });
 
     it('when the user is reset', async () => {
-      resetUser(t.store, CLI, 'STAFF@test-tours.example', t.config.publicUrl, clock.now());
+      await resetUser(t.store, CLI, 'STAFF@test-tours.example', t.config.publicUrl, clock.now());
       expect(await staffCanWork()).toBe(401);
       // The old password no longer works either.
       expectError(await t.request('POST', '/dashboard/api/session', { key: null, body: { email: 'staff@test-tours.example', password: 'a long enough test password' } }), 401, 'INVALID_CREDENTIALS');
-      expect(activity()[0]).toMatchObject({ action: 'user.reset', targetId: staffId, actorType: 'cli' });
+      expect((await activity())[0]).toMatchObject({ action: 'user.reset', targetId: staffId, actorType: 'cli' });
     });
   });
 });

@@ -15,9 +15,9 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
   return new ApiRoutes(ctx)
     .op(
       { method: 'get', path: '/users', summary: 'List users', tag, auth: 'secret', scope: 'users:read', query: UserListQuery, response: User, list: true },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const page = pageOf(query);
-        const rows = listUsers(store, caller.orgId);
+        const rows = await listUsers(store, caller.orgId);
         return list(rows.slice(page.offset, page.offset + page.limit).map(serializeUser), rows.length, page);
       },
     )
@@ -37,8 +37,8 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         status: 201,
         errors: ['CONFLICT'],
       },
-      ({ caller, body }) => {
-        const done = createUser(store, caller.orgId, caller.actor, body, config.publicUrl, ctx.now());
+      async ({ caller, body }) => {
+        const done = await createUser(store, caller.orgId, caller.actor, body, config.publicUrl, ctx.now());
         return created({ ...serializeUser(done.user), setupUrl: done.setupUrl });
       },
     )
@@ -58,7 +58,7 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         response: User,
         errors: ['CONFLICT'],
       },
-      ({ caller, params, body }) => ok(serializeUser(updateUser(store, caller.orgId, caller.actor, params.id, body, ctx.now()))),
+      async ({ caller, params, body }) => ok(serializeUser(await updateUser(store, caller.orgId, caller.actor, params.id, body, ctx.now()))),
     )
     .op(
       {
@@ -73,8 +73,8 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         response: Deleted,
         errors: ['CONFLICT'],
       },
-      ({ caller, params }) => {
-        deleteUser(store, caller.orgId, caller.actor, params.id, ctx.now());
+      async ({ caller, params }) => {
+        await deleteUser(store, caller.orgId, caller.actor, params.id, ctx.now());
         return ok({ id: params.id, deleted: true });
       },
     );

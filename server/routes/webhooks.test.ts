@@ -13,9 +13,9 @@ const RECEIVER = 'https://hooks.example.com/outing';
 describe('webhook endpoints API', () => {
   let t: TestApp;
   let clock: ManualClock;
-  beforeEach(() => {
+  beforeEach(async () => {
     clock = manualClock(Date.UTC(2026, 10, 21, 10, 0, 0));
-    t = createTestApp({ now: clock.now, logLevel: 'silent' });
+    t = await createTestApp({ now: clock.now, logLevel: 'silent' });
   });
   afterEach(() => t.close());
 
@@ -26,20 +26,20 @@ describe('webhook endpoints API', () => {
   };
 
   /** Fires one event for the org (as the bookings service does) and returns its id. */
-  function fireEvent(orgId = t.orgId): string {
-    const exp = t.store.listExperiences(orgId, {}, { limit: 1, offset: 0 }).rows[0] ?? addExperience(orgId);
-    const row = insertBookingRow(t.store, { orgId, experienceId: exp.id });
-    const view = t.store.getBooking(orgId, row.id)!;
-    return t.store.transaction(() => recordEvent(t.store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), clock.now())).id;
+  async function fireEvent(orgId = t.orgId): Promise<string> {
+    const exp = (await t.store.listExperiences(orgId, {}, { limit: 1, offset: 0 })).rows[0] ?? await addExperience(orgId);
+    const row = await insertBookingRow(t.store, { orgId, experienceId: exp.id });
+    const view = (await t.store.getBooking(orgId, row.id))!;
+    return (await t.store.transaction(async () => await recordEvent(t.store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), clock.now()))).id;
   }
-  function addExperience(orgId: string) {
+  async function addExperience(orgId: string) {
     const now = clock.now();
     const row = {
       id: `exp_${Math.random().toString(36).slice(2, 12)}`, orgId, name: 'Walk', description: '', duration: 60, price: 1000,
       maxParticipants: 10, maxPerBooking: null, schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]',
       createdAt: now, updatedAt: now,
     };
-    t.store.insertExperience(row);
+    await t.store.insertExperience(row);
     return row;
   }
 
@@ -103,7 +103,7 @@ describe('webhook endpoints API', () => {
     });
 
     it('accepts loopback receivers when OUTBOUND_ALLOW_PRIVATE is on', async () => {
-      const open = createTestApp({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, logLevel: 'silent' });
+      const open = await createTestApp({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, logLevel: 'silent' });
       try {
         const res = await open.request('POST', '/v1/webhook-endpoints', { body: { url: 'http://127.0.0.1:9999/hook' } });
         expect(res.status).toBe(201);
@@ -157,7 +157,7 @@ describe('webhook endpoints API', () => {
     });
 
     it("answers 404 for another organization's endpoint and for ids of the wrong shape", async () => {
-      const other = t.addOrganization({ name: 'Other' });
+      const other = await t.addOrganization({ name: 'Other' });
       const theirs = await create({ url: RECEIVER }, other.secretKey);
       for (const [method, path] of [
         ['GET', `/v1/webhook-endpoints/${theirs.id}`],
@@ -176,8 +176,8 @@ describe('webhook endpoints API', () => {
 
     it('needs webhooks:read to read and webhooks:write to change', async () => {
       const endpoint = await create();
-      const reader = t.createKey({ scopes: ['webhooks:read'] }).key;
-      const other = t.createKey({ scopes: ['bookings:read'] }).key;
+      const reader = (await t.createKey({ scopes: ['webhooks:read'] })).key;
+      const other = (await t.createKey({ scopes: ['bookings:read'] })).key;
       expect((await t.request('GET', '/v1/webhook-endpoints', { key: reader })).status).toBe(200);
       expect((await t.request('GET', '/v1/events', { key: reader })).status).toBe(200);
       const denied = expectError(await t.request('POST', '/v1/webhook-endpoints', { key: reader, body: { url: RECEIVER } }), 403, 'FORBIDDEN');
@@ -200,7 +200,7 @@ describe('webhook endpoints API', () => {
       const { secret } = expectData(await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`), RotatedSecret);
       expect(secret).toMatch(/^whsec_/);
       expect(secret).not.toBe(endpoint.secret);
-      const row = t.store.getWebhookEndpoint(t.orgId, endpoint.id)!;
+      const row = (await t.store.getWebhookEndpoint(t.orgId, endpoint.id))!;
       expect(row).toMatchObject({ secret, previousSecret: endpoint.secret, previousSecretUntil: clock.now() + 24 * 3600 * 1000 });
     });
   });
@@ -211,7 +211,7 @@ describe('webhook endpoints API', () => {
       const cancels = await create({ url: RECEIVER, events: ['BOOKING_CANCELED'] });
       const off = await create();
       await t.request('PATCH', `/v1/webhook-endpoints/${off.id}`, { body: { enabled: false } });
-      const eventId = fireEvent();
+      const eventId = await fireEvent();
       const log = expectList(await t.request('GET', `/v1/webhook-endpoints/${all.id}/deliveries`), Delivery);
       expect(log.data).toEqual([
         {
@@ -227,9 +227,9 @@ describe('webhook endpoints API', () => {
 
     it('lists deliveries newest first, paged', async () => {
       const endpoint = await create();
-      const first = fireEvent();
+      const first = await fireEvent();
       clock.advance(1000);
-      const second = fireEvent();
+      const second = await fireEvent();
       const page = expectList(await t.request('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=1`), Delivery);
       expect(page.data.map((d) => d.eventId)).toEqual([second]);
       expect(page.pagination).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true });
@@ -239,7 +239,7 @@ describe('webhook endpoints API', () => {
 
     it('fails pending deliveries when the endpoint is disabled', async () => {
       const endpoint = await create();
-      fireEvent();
+      await fireEvent();
       await t.request('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { enabled: false } });
       const [d] = expectList(await t.request('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`), Delivery).data;
       expect(d).toMatchObject({ status: 'FAILED', attempts: 0, lastError: 'Endpoint disabled', nextAttemptAt: null });
@@ -247,9 +247,9 @@ describe('webhook endpoints API', () => {
 
     it('retries a FAILED delivery now: 202 with it PENDING', async () => {
       const endpoint = await create();
-      fireEvent();
+      await fireEvent();
       const [d] = expectList(await t.request('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`), Delivery).data;
-      t.store.recordDeliveryAttempt(d!.id, { status: 'FAILED', lastStatusCode: 500, lastError: 'Receiver answered 500', nextAttemptAt: null, deliveredAt: null });
+      await t.store.recordDeliveryAttempt(d!.id, { status: 'FAILED', lastStatusCode: 500, lastError: 'Receiver answered 500', nextAttemptAt: null, deliveredAt: null });
       clock.advance(60_000);
       const res = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/deliveries/${d!.id}/retry`);
       expect(expectData(res, Delivery, 202)).toMatchObject({
@@ -263,7 +263,7 @@ describe('webhook endpoints API', () => {
 
     it('refuses to retry while the endpoint is disabled', async () => {
       const endpoint = await create();
-      fireEvent();
+      await fireEvent();
       const [d] = expectList(await t.request('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`), Delivery).data;
       await t.request('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { enabled: false } });
       const error = expectError(await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/deliveries/${d!.id}/retry`), 409, 'CONFLICT');
@@ -273,10 +273,10 @@ describe('webhook endpoints API', () => {
     it('drops deliveries with their endpoint, and with their events once past retention', async () => {
       const keep = await create();
       const drop = await create();
-      fireEvent();
+      await fireEvent();
       await t.request('DELETE', `/v1/webhook-endpoints/${drop.id}`);
-      expect(t.store.listDueDeliveries(clock.now(), 10, 2)).toHaveLength(1);
-      const pruned = pruneExpired({ store: t.store, config: t.config }, clock.now() + 31 * 86_400_000);
+      expect(await t.store.listDueDeliveries(clock.now(), 10, 2)).toHaveLength(1);
+      const pruned = await pruneExpired({ store: t.store, config: t.config }, clock.now() + 31 * 86_400_000);
       expect(pruned.events).toBe(1);
       expect(expectList(await t.request('GET', `/v1/webhook-endpoints/${keep.id}/deliveries`), Delivery).data).toEqual([]);
     });

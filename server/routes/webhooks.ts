@@ -54,23 +54,23 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         response: WebhookEndpointWithSecret,
         status: 201,
       },
-      ({ caller, body }) => {
-        const { row, secret } = createEndpoint(store, caller.orgId, body, policy, ctx.now(), caller.actor);
+      async ({ caller, body }) => {
+        const { row, secret } = await createEndpoint(store, caller.orgId, body, policy, ctx.now(), caller.actor);
         const { disabledReason, ...endpoint } = serializeEndpoint(row);
         return created({ ...endpoint, secret, disabledReason });
       },
     )
     .op(
       { ...read, method: 'get', path: '/webhook-endpoints', summary: 'List webhook endpoints, oldest first', query: EndpointListQuery, response: WebhookEndpoint, list: true },
-      ({ caller, query }) => {
+      async ({ caller, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listWebhookEndpoints(store, caller.orgId, page);
+        const { rows, total } = await listWebhookEndpoints(store, caller.orgId, page);
         return list(rows.map(serializeEndpoint), total, page);
       },
     )
     .op(
       { ...read, method: 'get', path: '/webhook-endpoints/:id', summary: 'Get a webhook endpoint', params: endpointParam, response: WebhookEndpoint },
-      ({ caller, params }) => ok(serializeEndpoint(findEndpoint(store, caller.orgId, params.id))),
+      async ({ caller, params }) => ok(serializeEndpoint(await findEndpoint(store, caller.orgId, params.id))),
     )
     .op(
       {
@@ -85,7 +85,7 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         body: WebhookEndpointPatch,
         response: WebhookEndpoint,
       },
-      ({ caller, params, body }) => ok(serializeEndpoint(updateEndpoint(store, caller.orgId, params.id, body, policy, ctx.now(), caller.actor))),
+      async ({ caller, params, body }) => ok(serializeEndpoint(await updateEndpoint(store, caller.orgId, params.id, body, policy, ctx.now(), caller.actor))),
     )
     .op(
       {
@@ -96,8 +96,8 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         params: endpointParam,
         response: Deleted,
       },
-      ({ caller, params }) => {
-        deleteEndpoint(store, caller.orgId, params.id, ctx.now(), caller.actor);
+      async ({ caller, params }) => {
+        await deleteEndpoint(store, caller.orgId, params.id, ctx.now(), caller.actor);
         return ok({ id: params.id, deleted: true });
       },
     )
@@ -113,7 +113,7 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         params: endpointParam,
         response: RotatedSecret,
       },
-      ({ caller, params }) => ok({ secret: rotateEndpointSecret(store, caller.orgId, params.id, ctx.now(), caller.actor) }),
+      async ({ caller, params }) => ok({ secret: await rotateEndpointSecret(store, caller.orgId, params.id, ctx.now(), caller.actor) }),
     )
     .op(
       {
@@ -129,9 +129,9 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         response: Delivery,
         list: true,
       },
-      ({ caller, params, query }) => {
+      async ({ caller, params, query }) => {
         const page = pageOf(query);
-        const { rows, total } = listDeliveries(store, caller.orgId, params.id, page);
+        const { rows, total } = await listDeliveries(store, caller.orgId, params.id, page);
         return list(rows.map(serializeDelivery), total, page);
       },
     )
@@ -149,6 +149,6 @@ export function webhookRoutes(ctx: RouteContext): ApiRoutes {
         status: 202,
         errors: ['CONFLICT'],
       },
-      ({ caller, params }) => ok(serializeDelivery(retryDelivery(store, caller.orgId, params.id, params.deliveryId, ctx.now(), caller.actor)), 202),
+      async ({ caller, params }) => ok(serializeDelivery(await retryDelivery(store, caller.orgId, params.id, params.deliveryId, ctx.now(), caller.actor)), 202),
     );
 }

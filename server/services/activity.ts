@@ -20,8 +20,8 @@ export const ACTIVITY_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
  * Records one change. Call it inside the transaction of the change itself, so the log can never
  * show a change that did not happen, nor miss one that did.
  */
-export function recordActivity(store: Store, orgId: string, actor: Actor, entry: ActivityEntry, now: number): void {
-  store.insertActivity({
+export async function recordActivity(store: Store, orgId: string, actor: Actor, entry: ActivityEntry, now: number): Promise<void> {
+  await store.insertActivity({
     id: newId('activity'),
     orgId,
     actorType: actor.type,
@@ -34,6 +34,6 @@ export function recordActivity(store: Store, orgId: string, actor: Actor, entry:
   });
 }
 
-export function listActivity(store: Store, orgId: string, filter: ActivityFilter, page: Page): PageResult<ActivityRow> {
-  return store.listActivity(orgId, filter, page);
+export async function listActivity(store: Store, orgId: string, filter: ActivityFilter, page: Page): Promise<PageResult<ActivityRow>> {
+  return await store.listActivity(orgId, filter, page);
 }

@@ -16,11 +16,11 @@ export interface CreatedKey {
 }
 
 /** A new key; its full value exists only in the return value, the store keeps a SHA-256 of it. */
-export function createApiKey(
+export async function createApiKey(
   store: Store,
   input: { orgId: string; name: string; type: ApiKeyType; scopes?: Scope[] },
   now: number,
-): CreatedKey {
+): Promise<CreatedKey> {
   const key = generateApiKey(input.type);
   const scopes: (Scope | '*')[] = input.type === 'publishable' || !input.scopes?.length ? ['*'] : [...new Set(input.scopes)];
   const row: ApiKeyRow = {
@@ -35,12 +35,12 @@ export function createApiKey(
     lastUsedAt: null,
     revokedAt: null,
   };
-  store.insertApiKey(row);
+  await store.insertApiKey(row);
   return { id: row.id, name: row.name, type: row.type, scopes, key };
 }
 
-export function listApiKeys(store: Store, orgId: string): ApiKeyRow[] {
-  return store.listApiKeys(orgId);
+export async function listApiKeys(store: Store, orgId: string): Promise<ApiKeyRow[]> {
+  return await store.listApiKeys(orgId);
 }
 
 /** Who asks for a new key, and with what: a key may only be given scopes its maker holds. */
@@ -55,40 +55,40 @@ export interface KeyGrantor {
  * gets the maker's own; asking for more than the maker holds is refused, so no key or user can
  * raise its own rights by minting a wider key.
  */
-export function issueApiKey(
+export async function issueApiKey(
   store: Store,
   grantor: KeyGrantor,
   input: { name: string; type: ApiKeyType; scopes?: Scope[] },
   now: number,
-): { row: ApiKeyRow; key: string } {
+): Promise<{ row: ApiKeyRow; key: string }> {
   const all = grantor.scopes.includes('*');
   if (input.type === 'publishable' && input.scopes !== undefined) throw invalid('scopes', 'Publishable keys take no scopes');
   const beyond = (input.scopes ?? []).filter((s) => !all && !grantor.scopes.includes(s));
   if (beyond.length) throw new Refusal('FORBIDDEN', `A new key cannot hold scopes you lack: ${beyond.join(', ')}`);
   const scopes = input.scopes ?? (all ? undefined : (grantor.scopes as Scope[]));
-  return store.transaction(() => {
-    const created = createApiKey(store, { orgId: grantor.orgId, name: input.name, type: input.type, scopes }, now);
-    recordActivity(
+  return await store.transaction(async () => {
+    const created = await createApiKey(store, { orgId: grantor.orgId, name: input.name, type: input.type, scopes }, now);
+    await recordActivity(
       store,
       grantor.orgId,
       grantor.actor,
       { action: 'api_key.create', targetType: 'api_key', targetId: created.id, summary: `Created the ${input.type} key ${input.name}` },
       now,
     );
-    const row = store.getApiKey(created.id);
+    const row = await store.getApiKey(created.id);
     if (!row) throw notFound('API key');
     return { row, key: created.key };
   });
 }
 
 /** Refuses a key at once, the key making the request included. Revoking it again changes nothing. */
-export function revokeApiKey(store: Store, orgId: string, actor: Actor, id: string, now: number): ApiKeyRow {
-  return store.transaction(() => {
-    const row = store.getApiKey(id);
+export async function revokeApiKey(store: Store, orgId: string, actor: Actor, id: string, now: number): Promise<ApiKeyRow> {
+  return await store.transaction(async () => {
+    const row = await store.getApiKey(id);
     if (!row || row.orgId !== orgId) throw notFound('API key');
     if (row.revokedAt !== null) return row;
-    store.revokeApiKey(id, now);
-    recordActivity(
+    await store.revokeApiKey(id, now);
+    await recordActivity(
       store,
       orgId,
       actor,

@@ -31,8 +31,8 @@ describe('instants in responses', () => {
 describe('availabilityOf', () => {
   const NOW = Date.UTC(2027, 2, 1, 8, 0);
   let t: TestApp;
-  beforeAll(() => {
-    t = createTestApp({ now: manualClock(NOW).now, org: { timezone: 'Europe/Lisbon' } });
+  beforeAll(async () => {
+    t = await createTestApp({ now: manualClock(NOW).now, org: { timezone: 'Europe/Lisbon' } });
   });
   afterAll(() => t.close());
 
@@ -46,12 +46,12 @@ describe('availabilityOf', () => {
     );
     const slot = Date.UTC(2027, 2, 2, 10);
     // Years of history on other instants, and cancelled bookings on this slot: none of it counts.
-    for (let i = 0; i < 300; i++) insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot - (i + 1) * 7 * 86_400_000, participants: 3 });
-    for (let i = 0; i < 5; i++) insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 2, status: 'CANCELLED' });
-    insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 4 });
-    insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 1, status: 'PENDING' });
-    const row = t.store.getExperience(t.orgId, exp.id)!;
-    const a = serializeAvailability(availabilityOf(t.store, row, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-02', participants: 36 }, NOW));
+    for (let i = 0; i < 300; i++) await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot - (i + 1) * 7 * 86_400_000, participants: 3 });
+    for (let i = 0; i < 5; i++) await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 2, status: 'CANCELLED' });
+    await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 4 });
+    await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 1, status: 'PENDING' });
+    const row = (await t.store.getExperience(t.orgId, exp.id))!;
+    const a = serializeAvailability(await availabilityOf(t.store, row, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-02', participants: 36 }, NOW));
     expect(a.slots).toEqual([
       expect.objectContaining({ startTime: '2027-03-02T10:00:00.000Z', capacity: 40, booked: 5, remaining: 35, available: false, unavailableReason: 'FULL' }),
     ]);

@@ -45,12 +45,12 @@ const PROBLEM_MESSAGES = {
 } as const;
 
 /** Refuses a start that is not a bookable slot right now (409 SLOT_UNAVAILABLE). */
-export function assertBookableSlot(store: Store, exp: ExperienceRow, orgTimezone: string, start: number, now: number): number {
+export async function assertBookableSlot(store: Store, exp: ExperienceRow, orgTimezone: string, start: number, now: number): Promise<number> {
   if (exp.active !== 1) throw new Refusal('SLOT_UNAVAILABLE', 'This experience is not active');
   const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now);
   if (problem) throw new Refusal('SLOT_UNAVAILABLE', PROBLEM_MESSAGES[problem]);
   const end = start + exp.duration * MINUTE_MS;
-  if (overlapsAny(start, end, store.busyIntervalsFor(exp.orgId, exp.id, start, end))) {
+  if (overlapsAny(start, end, await store.busyIntervalsFor(exp.orgId, exp.id, start, end))) {
     throw new Refusal('SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
   }
   return end;
@@ -79,13 +79,13 @@ export interface AvailabilityRequest {
  * Bookable slots of an experience between two local dates, with places per slot. Places come from
  * the per-slot counters, so the cost depends on the range asked for, never on booking history.
  */
-export function availabilityOf(
+export async function availabilityOf(
   store: Store,
   exp: ExperienceRow,
   orgTimezone: string,
   req: AvailabilityRequest,
   now: number,
-): ExperienceAvailability {
+): Promise<ExperienceAvailability> {
   const zone = zoneOf(exp, orgTimezone);
   const startDate = req.startDate ?? localTodayOf(now, zone);
   const endDate = req.endDate ?? addDays(startDate, DEFAULT_RANGE_DAYS);
@@ -110,8 +110,8 @@ export function availabilityOf(
   const last = slots[slots.length - 1];
   if (!first || !last) return result;
 
-  const booked = store.bookedPlacesBetween(exp.id, first.start, last.start + 1);
-  const busy = store.busyIntervalsFor(exp.orgId, exp.id, first.start, last.end);
+  const booked = await store.bookedPlacesBetween(exp.id, first.start, last.start + 1);
+  const busy = await store.busyIntervalsFor(exp.orgId, exp.id, first.start, last.end);
   let b = 0;
   result.slots = slots.map((slot): SlotPlaces => {
     while (b < busy.length && (busy[b]?.end ?? 0) <= slot.start) b++;
@@ -128,15 +128,15 @@ export function availabilityOf(
  * Availability as an API caller asks for it. `activeOnly` (the public API) treats an inactive
  * experience as absent; otherwise an inactive one answers with no slots.
  */
-export function availabilityFor(
+export async function availabilityFor(
   store: Store,
   orgId: string,
   query: AvailabilityRequest & { experienceId: string },
   now: number,
   options: { activeOnly?: boolean } = {},
-): ExperienceAvailability {
-  const org = store.getOrganization(orgId);
-  const exp = store.getExperience(orgId, query.experienceId);
+): Promise<ExperienceAvailability> {
+  const org = await store.getOrganization(orgId);
+  const exp = await store.getExperience(orgId, query.experienceId);
   if (!org || !exp || (options.activeOnly && exp.active !== 1)) throw notFound('Experience');
-  return availabilityOf(store, exp, org.timezone, query, now);
+  return await availabilityOf(store, exp, org.timezone, query, now);
 }

@@ -44,8 +44,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 describe('booking services keep places and customers consistent', () => {
   let t: TestApp;
-  beforeAll(() => {
-    t = createTestApp({ now: manualClock(NOW).now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
+  beforeAll(async () => {
+    t = await createTestApp({ now: manualClock(NOW).now, org: { timezone: 'Europe/Lisbon', currency: 'EUR' } });
   });
   afterAll(() => t.close());
 
@@ -66,10 +66,10 @@ describe('booking services keep places and customers consistent', () => {
       201,
     );
 
-  function run(experienceId: string, op: Op, ids: string[], at: number): void {
+  async function run(experienceId: string, op: Op, ids: string[], at: number): Promise<void> {
     const { store, orgId } = t;
     if (op.kind === 'create') {
-      const view = createBooking(
+      const view = await createBooking(
         store,
         orgId,
         {
@@ -88,7 +88,7 @@ describe('booking services keep places and customers consistent', () => {
     const id = ids[op.booking % Math.max(1, ids.length)];
     if (id === undefined) return;
     if (op.kind === 'cancel') {
-      cancelBooking(store, orgId, id, 'changed plans', at, SYSTEM);
+      await cancelBooking(store, orgId, id, 'changed plans', at, SYSTEM);
       return;
     }
     const patch: BookingPatch = {};
@@ -96,7 +96,7 @@ describe('booking services keep places and customers consistent', () => {
     if (op.participants !== undefined) patch.participants = op.participants;
     if (op.status !== undefined) patch.status = op.status;
     if (op.email !== undefined) patch.customerEmail = EMAILS[op.email]!;
-    if (Object.keys(patch).length > 0) updateBooking(store, orgId, id, patch, at, SYSTEM);
+    if (Object.keys(patch).length > 0) await updateBooking(store, orgId, id, patch, at, SYSTEM);
   }
 
   it('never overbooks, and the per-slot counts always equal the places of live bookings', async () => {
@@ -107,29 +107,29 @@ describe('booking services keep places and customers consistent', () => {
         let at = NOW;
         for (const op of ops) {
           at += 1000;
-          const eventsBefore = t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 }).total;
+          const eventsBefore = (await t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total;
           try {
-            run(exp.id, op, ids, at);
+            await run(exp.id, op, ids, at);
           } catch (err) {
             // Refusals are the contract's errors, and a refused change writes nothing.
             expect(err).toBeInstanceOf(Refusal);
             expect([400, 404, 409]).toContain(STATUS_OF[(err as Refusal).code]);
-            expect(t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 }).total).toBe(eventsBefore);
+            expect((await t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(eventsBefore);
           }
         }
 
-        const bookings = t.store.listBookings(t.orgId, { experienceId: exp.id }, { limit: 1000, offset: 0 }).rows;
-        const availability = availabilityOf(t.store, t.store.getExperience(t.orgId, exp.id)!, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-03' }, NOW);
+        const bookings = (await t.store.listBookings(t.orgId, { experienceId: exp.id }, { limit: 1000, offset: 0 })).rows;
+        const availability = await availabilityOf(t.store, (await t.store.getExperience(t.orgId, exp.id))!, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-03' }, NOW);
         for (const start of SLOTS) {
           const live = bookings.filter((b) => b.slotStart === start && b.status !== 'CANCELLED').reduce((n, b) => n + b.participants, 0);
-          expect(t.store.bookedPlaces(exp.id, start)).toBe(live);
+          expect(await t.store.bookedPlaces(exp.id, start)).toBe(live);
           expect(live).toBeLessThanOrEqual(CAPACITY);
           const shown = availability.slots.find((s) => s.start === start);
           expect(shown).toMatchObject({ booked: live, remaining: CAPACITY - live });
         }
         for (const b of bookings) {
           expect(b.participants).toBeLessThanOrEqual(5);
-          expect(t.store.getCustomer(t.orgId, b.customerId)?.email).toBe(b.guestEmail.toLowerCase());
+          expect((await t.store.getCustomer(t.orgId, b.customerId))?.email).toBe(b.guestEmail.toLowerCase());
         }
       }),
       { numRuns: 60 },
@@ -146,10 +146,10 @@ describe('booking services keep places and customers consistent', () => {
       { kind: 'cancel', booking: 2 },
     ];
     const ids: string[] = [];
-    for (const op of ops) run(exp.id, op, ids, at);
-    const customer = t.store.getCustomerByEmail(t.orgId, 'ana@example.com')!;
+    for (const op of ops) await run(exp.id, op, ids, at);
+    const customer = (await t.store.getCustomerByEmail(t.orgId, 'ana@example.com'))!;
     expect(customer.bookingCount).toBeGreaterThanOrEqual(3);
-    const mine = t.store.listBookings(t.orgId, { customerId: customer.id }, { limit: 1000, offset: 0 }).rows;
+    const mine = (await t.store.listBookings(t.orgId, { customerId: customer.id }, { limit: 1000, offset: 0 })).rows;
     expect(customer.bookingCount).toBe(mine.length);
     expect(customer.spentCents).toBe(mine.filter((b) => b.status === 'CONFIRMED').reduce((n, b) => n + b.unitPrice * b.participants, 0));
   });

@@ -37,8 +37,8 @@ export interface BookingOptions {
   holdExpiresAt?: number;
 }
 
-function experienceFor(store: Store, orgId: string, experienceId: string): ExperienceRow {
-  const exp = store.getExperience(orgId, experienceId);
+async function experienceFor(store: Store, orgId: string, experienceId: string): Promise<ExperienceRow> {
+  const exp = await store.getExperience(orgId, experienceId);
   if (!exp) throw notFound('Experience');
   return exp;
 }
@@ -86,17 +86,17 @@ const partyFields = (party: Party) =>
         totalCents: party.priced.totalCents,
       };
 
-function uniqueBookingNumber(store: Store): string {
+async function uniqueBookingNumber(store: Store): Promise<string> {
   for (;;) {
     const candidate = newBookingNumber();
-    if (!store.bookingNumberTaken(candidate)) return candidate;
+    if (!await store.bookingNumberTaken(candidate)) return candidate;
   }
 }
 
 /** By booking number only: what a guest knows of their booking. */
-export function findBookingByNumber(store: Store, orgId: string, number: string): BookingView {
+export async function findBookingByNumber(store: Store, orgId: string, number: string): Promise<BookingView> {
   const upper = number.toUpperCase();
-  const booking = BOOKING_NUMBER_RE.test(upper) ? store.getBookingByNumber(orgId, upper) : undefined;
+  const booking = BOOKING_NUMBER_RE.test(upper) ? await store.getBookingByNumber(orgId, upper) : undefined;
   if (!booking) throw notFound('Booking');
   return booking;
 }
@@ -109,9 +109,9 @@ function boundOf(value: string | undefined, edge: 'from' | 'to', zone: string): 
 }
 
 /** Sorted by slot start, then creation, then id. */
-export function listBookings(store: Store, orgId: string, query: z.output<typeof BookingListQuery>, page: Page): PageResult<BookingView> {
-  const zone = getOrganization(store, orgId).timezone;
-  return store.listBookings(
+export async function listBookings(store: Store, orgId: string, query: z.output<typeof BookingListQuery>, page: Page): Promise<PageResult<BookingView>> {
+  const zone = (await getOrganization(store, orgId)).timezone;
+  return await store.listBookings(
     orgId,
     {
       experienceId: query.experienceId,
@@ -125,9 +125,9 @@ export function listBookings(store: Store, orgId: string, query: z.output<typeof
   );
 }
 
-export function findBooking(store: Store, orgId: string, ref: string): BookingView {
+export async function findBooking(store: Store, orgId: string, ref: string): Promise<BookingView> {
   const upper = ref.toUpperCase();
-  const booking = BOOKING_NUMBER_RE.test(upper) ? store.getBookingByNumber(orgId, upper) : store.getBooking(orgId, ref);
+  const booking = BOOKING_NUMBER_RE.test(upper) ? await store.getBookingByNumber(orgId, upper) : await store.getBooking(orgId, ref);
   if (!booking) throw notFound('Booking');
   return booking;
 }
@@ -136,22 +136,22 @@ export function findBooking(store: Store, orgId: string, ref: string): BookingVi
  * Takes a booking. The checks and the insert run in one IMMEDIATE transaction: no other
  * writer can book the same places between the capacity check and the insert.
  */
-export function createBooking(store: Store, orgId: string, input: BookingCreate, options: BookingOptions, now: number): BookingView {
-  return store.transaction(() => {
-    const org = getOrganization(store, orgId);
-    const exp = experienceFor(store, orgId, input.experienceId);
+export async function createBooking(store: Store, orgId: string, input: BookingCreate, options: BookingOptions, now: number): Promise<BookingView> {
+  return await store.transaction(async () => {
+    const org = await getOrganization(store, orgId);
+    const exp = await experienceFor(store, orgId, input.experienceId);
     const party = partyOf(exp, input);
     assertPartySize(exp, party.places, party.priced ? 'tickets' : 'participants');
     const start = Date.parse(input.startTime);
-    const end = assertBookableSlot(store, exp, org.timezone, start, now);
-    assertPlacesFor(party.places, exp.maxParticipants, store.bookedPlaces(exp.id, start), party.priced ? 'tickets' : 'participants');
+    const end = await assertBookableSlot(store, exp, org.timezone, start, now);
+    assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start), party.priced ? 'tickets' : 'participants');
 
     const guest = { name: input.customerName, email: input.customerEmail, phone: input.customerPhone ?? null };
-    const customer = customerForBooking(store, orgId, guest, now);
+    const customer = await customerForBooking(store, orgId, guest, now);
     const row: BookingRow = {
       id: newId('booking'),
       orgId,
-      bookingNumber: uniqueBookingNumber(store),
+      bookingNumber: await uniqueBookingNumber(store),
       experienceId: exp.id,
       customerId: customer.id,
       slotStart: start,
@@ -177,12 +177,12 @@ export function createBooking(store: Store, orgId: string, input: BookingCreate,
       createdAt: now,
       updatedAt: now,
     };
-    store.insertBooking(row);
-    store.addBookedPlaces(exp.id, start, placesOf(row));
+    await store.insertBooking(row);
+    await store.addBookedPlaces(exp.id, start, placesOf(row));
     const view: BookingView = { ...row, experienceName: exp.name };
-    recordEvent(store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), now);
-    queueMessageForChange(store, undefined, row, now);
-    recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
+    await recordEvent(store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), now);
+    await queueMessageForChange(store, undefined, row, now);
+    await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
     return view;
   });
 }
@@ -267,29 +267,29 @@ function withStatus(row: BookingRow, status: BookingStatus, now: number, reason:
  * Writes a new version of a booking: moves its places between slot counters, keeps customers in
  * step, and fires the event of the change (none when nothing changed).
  */
-export function saveBookingChange(
+export async function saveBookingChange(
   store: Store,
   before: BookingView,
   after: BookingRow,
   now: number,
   actor: Actor,
   extra: { payment?: EventData['payment'] } = {},
-): BookingView {
+): Promise<BookingView> {
   const changes = changesBetween(before, after);
   if (Object.keys(changes).length === 0) return before;
   const next: BookingView = { ...after, experienceName: before.experienceName, sequence: before.sequence + 1, updatedAt: now };
-  store.updateBooking(next);
-  if (holdsPlaces(before.status)) store.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
-  if (holdsPlaces(next.status)) store.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
+  await store.updateBooking(next);
+  if (holdsPlaces(before.status)) await store.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
+  if (holdsPlaces(next.status)) await store.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
   if (next.customerId !== before.customerId) {
-    refreshCustomerTimes(store, before.orgId, before.customerId, now);
-    refreshCustomerTimes(store, before.orgId, next.customerId, now);
+    await refreshCustomerTimes(store, before.orgId, before.customerId, now);
+    await refreshCustomerTimes(store, before.orgId, next.customerId, now);
   }
   const event = next.status === 'CANCELLED' && before.status !== 'CANCELLED' ? 'BOOKING_CANCELED' : 'BOOKING_UPDATED';
   const data = event === 'BOOKING_UPDATED' ? serializeBookingEventData(next, { changes, ...extra }) : serializeBookingEventData(next, extra);
-  recordEvent(store, before.orgId, event, data, now);
-  queueMessageForChange(store, before, next, now);
-  recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
+  await recordEvent(store, before.orgId, event, data, now);
+  await queueMessageForChange(store, before, next, now);
+  await recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
   return next;
 }
 
@@ -298,10 +298,10 @@ export function saveBookingChange(
  * booking already has keep its own name and unit price; participants change only a booking
  * without tickets.
  */
-function changedParty(experience: () => ExperienceRow, before: BookingRow, p: ReturnType<typeof normalizePatch>): Party {
+async function changedParty(experience: () => Promise<ExperienceRow>, before: BookingRow, p: ReturnType<typeof normalizePatch>): Promise<Party> {
   const own = storedTicketsOf(before.tickets);
   if (p.tickets !== undefined) {
-    const offered = categoriesOf(experience().priceCategories);
+    const offered = categoriesOf((await experience()).priceCategories);
     if (offered.length === 0 && own.length === 0) {
       throw invalid('tickets', 'This experience has no price categories: change participants instead');
     }
@@ -315,11 +315,11 @@ function changedParty(experience: () => ExperienceRow, before: BookingRow, p: Re
   return { participants, places: p.participants === undefined ? placesOf(before) : participants, priced: null };
 }
 
-export function updateBooking(store: Store, orgId: string, ref: string, patch: BookingPatch, now: number, actor: Actor): BookingView {
-  return store.transaction(() => {
-    const before = findBooking(store, orgId, ref);
+export async function updateBooking(store: Store, orgId: string, ref: string, patch: BookingPatch, now: number, actor: Actor): Promise<BookingView> {
+  return await store.transaction(async () => {
+    const before = await findBooking(store, orgId, ref);
     const p = normalizePatch(patch);
-    const org = getOrganization(store, orgId);
+    const org = await getOrganization(store, orgId);
     let next: BookingRow = { ...before };
     if (p.metadata !== undefined) next.metadata = JSON.stringify(p.metadata);
     if (p.locale !== undefined) next.locale = p.locale;
@@ -327,8 +327,8 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
     const start = p.startTime === undefined ? before.slotStart : Date.parse(p.startTime);
     // Read only by a change of tickets, time or party size: a check-in or a new name needs no experience.
     let read: ExperienceRow | undefined;
-    const experience = () => (read ??= experienceFor(store, orgId, before.experienceId));
-    const party = changedParty(experience, before, p);
+    const experience = async () => (read ??= await experienceFor(store, orgId, before.experienceId));
+    const party = await changedParty(experience, before, p);
     const touchesMoreThanMetadata =
       (p.status !== undefined && p.status !== before.status) ||
       start !== before.slotStart ||
@@ -347,12 +347,12 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
     const grows = party.places > placesOf(before);
     const path = party.priced ? 'tickets' : 'participants';
     if (moves || grows) {
-      const exp = experience();
+      const exp = await experience();
       assertPartySize(exp, party.places, path);
-      const end = moves ? assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
+      const end = moves ? await assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
       const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : placesOf(before);
-      assertPlacesFor(party.places, exp.maxParticipants, store.bookedPlaces(exp.id, start) - ownPlaces, path);
+      assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start) - ownPlaces, path);
       next = { ...next, slotStart: start, slotEnd: end };
     }
     if (party.priced !== null || p.participants !== undefined) next = { ...next, ...partyFields(party) };
@@ -362,21 +362,21 @@ export function updateBooking(store: Store, orgId: string, ref: string, patch: B
       next.guestEmail = p.email;
       if (p.email.toLowerCase() !== before.guestEmail.toLowerCase()) {
         const guest = { name: next.guestName, email: p.email, phone: next.guestPhone };
-        next.customerId = customerForBooking(store, orgId, guest, now).id;
+        next.customerId = (await customerForBooking(store, orgId, guest, now)).id;
       }
     }
     if (p.status !== undefined) next = withStatus(next, p.status, now);
     if (p.checkedIn !== undefined) next = withCheckIn(next, p.checkedIn, now);
-    return saveBookingChange(store, before, next, now, actor);
+    return await saveBookingChange(store, before, next, now, actor);
   });
 }
 
-export function cancelBooking(store: Store, orgId: string, ref: string, reason: string | undefined, now: number, actor: Actor): BookingView {
-  return store.transaction(() => {
-    const before = findBooking(store, orgId, ref);
+export async function cancelBooking(store: Store, orgId: string, ref: string, reason: string | undefined, now: number, actor: Actor): Promise<BookingView> {
+  return await store.transaction(async () => {
+    const before = await findBooking(store, orgId, ref);
     if (before.status === 'CANCELLED') {
       throw new Refusal('INVALID_STATUS_TRANSITION', 'This booking is already cancelled');
     }
-    return saveBookingChange(store, before, withStatus(before, 'CANCELLED', now, reason ?? null), now, actor);
+    return await saveBookingChange(store, before, withStatus(before, 'CANCELLED', now, reason ?? null), now, actor);
   });
 }

@@ -21,13 +21,13 @@ export function feedUrl(publicUrl: string, token: string): string {
 }
 
 /** A feed with a fresh token (32 random bytes, base64url); only the token's hash is kept. */
-export function createCalendarFeed(
+export async function createCalendarFeed(
   store: Store,
   input: { orgId: string; name: string; experienceId: string | null },
   now: number,
   actor: Actor,
 ) {
-  if (input.experienceId !== null && !store.getExperience(input.orgId, input.experienceId)) throw notFound('Experience');
+  if (input.experienceId !== null && !await store.getExperience(input.orgId, input.experienceId)) throw notFound('Experience');
   const token = randomBytes(32).toString('base64url');
   const row: CalendarFeedRow = {
     id: newId('calendarFeed'),
@@ -37,9 +37,9 @@ export function createCalendarFeed(
     tokenHash: hashSecret(token),
     createdAt: now,
   };
-  store.transaction(() => {
-    store.insertCalendarFeed(row);
-    recordActivity(store, input.orgId, actor, { action: 'calendar_feed.create', targetType: 'calendar_feed', targetId: row.id, summary: `Created the feed ${row.name}` }, now);
+  await store.transaction(async () => {
+    await store.insertCalendarFeed(row);
+    await recordActivity(store, input.orgId, actor, { action: 'calendar_feed.create', targetType: 'calendar_feed', targetId: row.id, summary: `Created the feed ${row.name}` }, now);
   });
   return { row, token };
 }
@@ -49,35 +49,35 @@ export function createCalendarFeed(
  * SHA-256 of the token, so its timing tells nothing about the token itself; the comparison that
  * follows is constant-time so that this stays true whatever index sits behind the store.
  */
-export function feedForToken(store: Store, token: string): CalendarFeedRow | undefined {
+export async function feedForToken(store: Store, token: string): Promise<CalendarFeedRow | undefined> {
   if (!TOKEN_RE.test(token)) return undefined;
   const hash = hashSecret(token);
-  const row = store.getCalendarFeedByTokenHash(hash);
+  const row = await store.getCalendarFeedByTokenHash(hash);
   return row && sameHash(Buffer.from(row.tokenHash), hash) ? row : undefined;
 }
 
-export function deleteCalendarFeed(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
-  store.transaction(() => {
-    if (!store.deleteCalendarFeed(orgId, id)) throw notFound('Calendar feed');
-    recordActivity(store, orgId, actor, { action: 'calendar_feed.delete', targetType: 'calendar_feed', targetId: id, summary: 'Deleted a bookings feed' }, now);
+export async function deleteCalendarFeed(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
+  await store.transaction(async () => {
+    if (!await store.deleteCalendarFeed(orgId, id)) throw notFound('Calendar feed');
+    await recordActivity(store, orgId, actor, { action: 'calendar_feed.delete', targetType: 'calendar_feed', targetId: id, summary: 'Deleted a bookings feed' }, now);
   });
 }
 
-export function listCalendarFeeds(store: Store, orgId: string, page: Page): PageResult<CalendarFeedRow> {
-  return store.listCalendarFeeds(orgId, page);
+export async function listCalendarFeeds(store: Store, orgId: string, page: Page): Promise<PageResult<CalendarFeedRow>> {
+  return await store.listCalendarFeeds(orgId, page);
 }
 
-export function getCalendarFeed(store: Store, orgId: string, id: string): CalendarFeedRow {
-  const row = store.getCalendarFeed(orgId, id);
+export async function getCalendarFeed(store: Store, orgId: string, id: string): Promise<CalendarFeedRow> {
+  const row = await store.getCalendarFeed(orgId, id);
   if (!row) throw notFound('Calendar feed');
   return row;
 }
 
 /** What a feed token opens: the feed, its organization and the bookings it shows; undefined for any other token. */
-export function bookingsFeed(store: Store, token: string, now: number) {
-  const feed = feedForToken(store, token);
-  const organization = feed && store.getOrganization(feed.orgId);
+export async function bookingsFeed(store: Store, token: string, now: number) {
+  const feed = await feedForToken(store, token);
+  const organization = feed && await store.getOrganization(feed.orgId);
   if (!feed || !organization) return undefined;
-  const bookings = store.listActiveBookingsBetween(organization.id, now - FEED_PAST_MS, now + FEED_FUTURE_MS + 1, feed.experienceId ?? undefined);
+  const bookings = await store.listActiveBookingsBetween(organization.id, now - FEED_PAST_MS, now + FEED_FUTURE_MS + 1, feed.experienceId ?? undefined);
   return { feed, organization, bookings };
 }

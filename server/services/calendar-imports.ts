@@ -24,17 +24,17 @@ export function checkCalendarUrl(url: string, allowPrivate: boolean): string {
 }
 
 /** Records a new import, due at once; the caller runs its first sync. */
-export function createCalendarImport(
+export async function createCalendarImport(
   store: Store,
   orgId: string,
   input: CalendarImportCreate,
   policy: { allowPrivate: boolean },
   now: number,
   actor: Actor,
-): CalendarImportRow {
+): Promise<CalendarImportRow> {
   const url = checkCalendarUrl(input.url, policy.allowPrivate);
   const experienceId = input.experienceId ?? null;
-  if (experienceId !== null && !store.getExperience(orgId, experienceId)) throw notFound('Experience');
+  if (experienceId !== null && !await store.getExperience(orgId, experienceId)) throw notFound('Experience');
   const row: CalendarImportRow = {
     id: newId('calendarImport'),
     orgId,
@@ -53,26 +53,26 @@ export function createCalendarImport(
     createdAt: now,
     updatedAt: now,
   };
-  store.transaction(() => {
-    store.insertCalendarImport(row);
-    recordActivity(store, orgId, actor, { action: 'calendar_import.create', targetType: 'calendar_import', targetId: row.id, summary: `Imported the calendar ${row.name}` }, now);
+  await store.transaction(async () => {
+    await store.insertCalendarImport(row);
+    await recordActivity(store, orgId, actor, { action: 'calendar_import.create', targetType: 'calendar_import', targetId: row.id, summary: `Imported the calendar ${row.name}` }, now);
   });
   return row;
 }
 
-export function findCalendarImport(store: Store, orgId: string, id: string): CalendarImportRow {
-  const row = store.getCalendarImport(orgId, id);
+export async function findCalendarImport(store: Store, orgId: string, id: string): Promise<CalendarImportRow> {
+  const row = await store.getCalendarImport(orgId, id);
   if (!row) throw notFound('Calendar import');
   return row;
 }
 
-export function deleteCalendarImport(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
-  store.transaction(() => {
-    if (!store.deleteCalendarImport(orgId, id)) throw notFound('Calendar import');
-    recordActivity(store, orgId, actor, { action: 'calendar_import.delete', targetType: 'calendar_import', targetId: id, summary: 'Deleted a calendar import' }, now);
+export async function deleteCalendarImport(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
+  await store.transaction(async () => {
+    if (!await store.deleteCalendarImport(orgId, id)) throw notFound('Calendar import');
+    await recordActivity(store, orgId, actor, { action: 'calendar_import.delete', targetType: 'calendar_import', targetId: id, summary: 'Deleted a calendar import' }, now);
   });
 }
 
-export function listCalendarImports(store: Store, orgId: string, page: Page): PageResult<CalendarImportRow> {
-  return store.listCalendarImports(orgId, page);
+export async function listCalendarImports(store: Store, orgId: string, page: Page): Promise<PageResult<CalendarImportRow>> {
+  return await store.listCalendarImports(orgId, page);
 }

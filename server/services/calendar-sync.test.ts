@@ -81,7 +81,7 @@ afterEach(async () => {
 async function setup(env: Record<string, string> = { OUTBOUND_ALLOW_PRIVATE: 'true' }) {
   const clock = manualClock(NOW);
   host = await calendarHost();
-  t = createTestApp({ now: clock.now, env });
+  t = await createTestApp({ now: clock.now, env });
   return { t, clock, host };
 }
 
@@ -97,8 +97,8 @@ async function importCalendar(app: TestApp, body: Record<string, unknown>) {
   return expectData(await app.request('POST', '/v1/calendar-imports', { body: { name: 'Guide calendar', ...body } }), CalendarImport, 201);
 }
 
-const busy = (app: TestApp, experienceId: string) =>
-  app.store.busyIntervalsFor(app.orgId, experienceId, NOW - DAY, NOW + 800 * DAY).map((i) => `${new Date(i.start).toISOString()}/${new Date(i.end).toISOString()}`);
+const busy = async (app: TestApp, experienceId: string) =>
+  (await app.store.busyIntervalsFor(app.orgId, experienceId, NOW - DAY, NOW + 800 * DAY)).map((i) => `${new Date(i.start).toISOString()}/${new Date(i.end).toISOString()}`);
 
 describe('importing a calendar', () => {
   it('fetches it at once, answers 201 with the record, and stores its busy times', async () => {
@@ -110,7 +110,7 @@ describe('importing a calendar', () => {
     expect(record.url).toBe(`${host.base}/fixtures/…`);
     expect(host.seen).toHaveLength(1);
     // Without experienceId it blocks every experience; floating and all-day times are read in the org's zone.
-    expect(busy(t, exp.id)).toEqual([
+    expect(await busy(t, exp.id)).toEqual([
       '2027-03-10T14:00:00.000Z/2027-03-10T15:30:00.000Z',
       '2027-03-12T15:00:00.000Z/2027-03-12T16:00:00.000Z',
       '2027-03-13T09:00:00.000Z/2027-03-13T09:45:00.000Z',
@@ -130,16 +130,16 @@ describe('importing a calendar', () => {
     const lisbon = await experience(t);
     const record = await importCalendar(t, { url: `${host.base}/fixtures/google-basic.ics`, experienceId: newYork.id });
     expect(record.experienceId).toBe(newYork.id);
-    expect(busy(t, newYork.id)).toContain('2027-03-12T20:00:00.000Z/2027-03-12T21:00:00.000Z');
-    expect(busy(t, newYork.id)).toContain('2027-03-20T04:00:00.000Z/2027-03-21T04:00:00.000Z');
-    expect(busy(t, lisbon.id)).toEqual([]);
+    expect(await busy(t, newYork.id)).toContain('2027-03-12T20:00:00.000Z/2027-03-12T21:00:00.000Z');
+    expect(await busy(t, newYork.id)).toContain('2027-03-20T04:00:00.000Z/2027-03-21T04:00:00.000Z');
+    expect(await busy(t, lisbon.id)).toEqual([]);
   });
 
   it('fetches conditionally, and a 304 keeps the last good copy', async () => {
     const { t, clock, host } = await setup();
     const exp = await experience(t);
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
-    const before = busy(t, exp.id);
+    const before = await busy(t, exp.id);
     expect(before).toHaveLength(6);
     clock.advance(60_000);
     const synced = expectData(await t.request('POST', `/v1/calendar-imports/${record.id}/sync`), CalendarImport, 202);
@@ -147,7 +147,7 @@ describe('importing a calendar', () => {
     expect(second.headers['if-none-match']).toMatch(/^"[0-9a-f]{40}"$/);
     expect(second.headers['if-modified-since']).toBe('Mon, 01 Feb 2027 10:00:00 GMT');
     expect(synced).toMatchObject({ lastError: null, eventCount: 6, lastSyncedAt: new Date(NOW + 60_000).toISOString() });
-    expect(busy(t, exp.id)).toEqual(before);
+    expect(await busy(t, exp.id)).toEqual(before);
   });
 
   it('fetches in full again once the horizon has moved a day', async () => {
@@ -163,7 +163,7 @@ describe('importing a calendar', () => {
     const exp = await experience(t);
     host.answer((res) => host.serve(res, fixture('outlook.ics'), undefined));
     const record = await importCalendar(t, { url: `${host.base}/switch.ics` });
-    const good = busy(t, exp.id);
+    const good = await busy(t, exp.id);
     const failures: [string, (res: ServerResponse) => void, RegExp][] = [
       ['an HTTP error', (res) => res.writeHead(500, 'Internal Server Error').end(), /HTTP 500 Internal Server Error/],
       ['a web page', (res) => host.serve(res, fixture('not-a-calendar.html'), undefined, 'text/html'), /not an iCalendar file/],
@@ -178,13 +178,13 @@ describe('importing a calendar', () => {
       expect(after.lastError, what).toMatch(message);
       expect(after.lastSyncedAt, what).toBe(record.lastSyncedAt);
       expect(after.eventCount, what).toBe(6);
-      expect(busy(t, exp.id), what).toEqual(good);
+      expect(await busy(t, exp.id), what).toEqual(good);
     }
     host.answer((res) => host.serve(res, fixture('broken.ics'), undefined));
     const recovered = expectData(await t.request('POST', `/v1/calendar-imports/${record.id}/sync`), CalendarImport, 202);
     expect(recovered.eventCount).toBe(11);
     expect(recovered.lastError).toMatch(/^Synced, but 9 of 11 events were skipped: an event: its BEGIN and END lines do not match; event "impossible-date@example.com"/);
-    expect(busy(t, exp.id)).toEqual(['2027-03-10T10:00:00.000Z/2027-03-10T11:00:00.000Z', '2027-03-15T00:00:00.000Z/2027-03-16T00:00:00.000Z']);
+    expect(await busy(t, exp.id)).toEqual(['2027-03-10T10:00:00.000Z/2027-03-10T11:00:00.000Z', '2027-03-15T00:00:00.000Z/2027-03-16T00:00:00.000Z']);
   });
 
   it('answers 201 even when the first fetch fails', async () => {
@@ -196,10 +196,10 @@ describe('importing a calendar', () => {
   it('gives up on a calendar that does not arrive in time', async () => {
     const { t, host } = await setup();
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
-    t.store.insertCalendarImport({ ...t.store.getCalendarImportById(record.id)!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null });
+    await t.store.insertCalendarImport({ ...(await t.store.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null });
     const deps = { store: t.store, logger: { debug() {}, info() {}, warn() {}, error() {} }, now: () => NOW, intervalSeconds: 900 };
     await syncCalendarImport({ ...deps, fetcher: guardedCalendarFetcher(true, 300) }, 'cal_hang');
-    expect(t.store.getCalendarImportById('cal_hang')!.lastError).toMatch(/did not arrive in time \(No response within 300 ms\)/);
+    expect((await t.store.getCalendarImportById('cal_hang'))!.lastError).toMatch(/did not arrive in time \(No response within 300 ms\)/);
   });
 
   it('follows at most 3 redirects', async () => {
@@ -230,11 +230,11 @@ describe('importing a calendar', () => {
     const { t, host } = await setup();
     const exp = await experience(t);
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
-    expect(busy(t, exp.id)).not.toEqual([]);
-    const other = t.createKey({ orgId: t.addOrganization({ name: 'Other' }).orgId }).key;
+    expect(await busy(t, exp.id)).not.toEqual([]);
+    const other = (await t.createKey({ orgId: (await t.addOrganization({ name: 'Other' })).orgId })).key;
     expectError(await t.request('DELETE', `/v1/calendar-imports/${record.id}`, { key: other }), 404, 'NOT_FOUND');
     expect(expectData(await t.request('DELETE', `/v1/calendar-imports/${record.id}`), Deleted)).toEqual({ id: record.id, deleted: true });
-    expect(busy(t, exp.id)).toEqual([]);
+    expect(await busy(t, exp.id)).toEqual([]);
     expectError(await t.request('GET', `/v1/calendar-imports/${record.id}`), 404, 'NOT_FOUND');
     expectError(await t.request('POST', `/v1/calendar-imports/${record.id}/sync`), 404, 'NOT_FOUND');
     expectError(await t.request('DELETE', `/v1/calendar-imports/${record.id}`), 404, 'NOT_FOUND');
@@ -248,7 +248,7 @@ describe('importing a calendar', () => {
     expectValidationError(await t.request('POST', '/v1/calendar-imports', { body: { url } }), 'name');
     expectValidationError(await t.request('POST', '/v1/calendar-imports', { body: { name: 'x', url, extra: 1 } }), 'extra');
     expectError(await t.request('POST', '/v1/calendar-imports', { body: { name: 'x', url, experienceId: 'exp_missing' } }), 404, 'NOT_FOUND');
-    const reader = t.createKey({ scopes: ['calendars:read'] }).key;
+    const reader = (await t.createKey({ scopes: ['calendars:read'] })).key;
     expectError(await t.request('POST', '/v1/calendar-imports', { key: reader, body: { name: 'x', url } }), 403, 'FORBIDDEN');
     expectList(await t.request('GET', '/v1/calendar-imports', { key: reader }), CalendarImport);
     expect(host.seen).toEqual([]);
@@ -271,7 +271,7 @@ describe('the background sync', () => {
     const runningClock = () => NOW + (Date.now() - started);
     const quiet = { debug() {}, info() {}, warn() {}, error() {} };
     const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: runningClock }), quiet);
-    sync.start();
+    await sync.start();
     try {
       await vi.waitFor(() => expect(host.seen.length).toBeGreaterThanOrEqual(3), { timeout: 20_000, interval: 100 });
     } finally {
@@ -279,7 +279,7 @@ describe('the background sync', () => {
     }
     const after = host.seen.length;
     expect(host.seen.slice(1).every((s) => s.headers['if-none-match'] !== undefined)).toBe(true);
-    expect(t.store.getCalendarImportById(record.id)!.lastError).toBeNull();
+    expect((await t.store.getCalendarImportById(record.id))!.lastError).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(host.seen.length).toBe(after);
   });
@@ -287,14 +287,14 @@ describe('the background sync', () => {
   it('cancels a fetch under way when stopped, keeping the import as it was', async () => {
     const { t, host } = await setup({ OUTBOUND_ALLOW_PRIVATE: 'true' });
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
-    t.store.insertCalendarImport({ ...t.store.getCalendarImportById(record.id)!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null, nextSyncAt: 0 });
-    t.store.scheduleCalendarImport(record.id, NOW + DAY);
+    await t.store.insertCalendarImport({ ...(await t.store.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null, nextSyncAt: 0 });
+    await t.store.scheduleCalendarImport(record.id, NOW + DAY);
     const quiet = { debug() {}, info() {}, warn() {}, error() {} };
     const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW }), quiet);
-    sync.start();
+    await sync.start();
     await vi.waitFor(() => expect(host.seen.some((s) => s.path === '/hang')).toBe(true), { timeout: 20_000, interval: 50 });
     await sync.stop();
-    expect(t.store.getCalendarImportById('cal_hang')!.lastError).toBeNull();
+    expect((await t.store.getCalendarImportById('cal_hang'))!.lastError).toBeNull();
   });
 });
 

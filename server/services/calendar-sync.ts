@@ -29,10 +29,10 @@ export interface ImportSyncDeps {
 }
 
 /** The zone floating times and all-day dates are read in: the blocked experience's, else the org's. */
-export function blockingZone(store: Store, row: Pick<CalendarImportRow, 'orgId' | 'experienceId'>): string {
-  const orgZone = store.getOrganization(row.orgId)?.timezone ?? 'UTC';
+export async function blockingZone(store: Store, row: Pick<CalendarImportRow, 'orgId' | 'experienceId'>): Promise<string> {
+  const orgZone = (await store.getOrganization(row.orgId))?.timezone ?? 'UTC';
   if (row.experienceId === null) return orgZone;
-  const exp = store.getExperience(row.orgId, row.experienceId);
+  const exp = await store.getExperience(row.orgId, row.experienceId);
   return exp ? zoneOf(exp, orgZone) : orgZone;
 }
 
@@ -49,10 +49,10 @@ export function noteOf(busy: BusyTimes): string | null {
 
 export async function syncCalendarImport(deps: ImportSyncDeps, importId: string, signal?: AbortSignal): Promise<void> {
   const { store, logger } = deps;
-  const row = store.getCalendarImportById(importId);
+  const row = await store.getCalendarImportById(importId);
   if (!row) return;
   const started = deps.now();
-  const zone = blockingZone(store, row);
+  const zone = await blockingZone(store, row);
   const nextSync = () => deps.now() + deps.intervalSeconds * 1000;
   // Conditional only while the stored intervals still cover the horizon and were read in this zone.
   const fresh = row.expandedAt === null || row.expandedZone !== zone || started - row.expandedAt >= REEXPAND_AFTER_MS;
@@ -60,7 +60,7 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
   try {
     const fetched = await fetchCalendar(row.url, previous, deps.fetcher, signal);
     if (!fetched.changed) {
-      store.recordCalendarImportUnchanged(row.id, deps.now(), nextSync());
+      await store.recordCalendarImportUnchanged(row.id, deps.now(), nextSync());
       logger.info('calendar unchanged', { importId: row.id, orgId: row.orgId });
       return;
     }
@@ -74,11 +74,11 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
       { zone, from: started - HORIZON_PAST_MS, to: started + HORIZON_FUTURE_MS },
       { signal, timeoutMs: deps.readTimeoutMs },
     );
-    store.transaction(() => {
-      const current = store.getCalendarImportById(row.id);
+    await store.transaction(async () => {
+      const current = await store.getCalendarImportById(row.id);
       if (!current) return; // deleted while we fetched
-      store.replaceBusyIntervals(current, busy.intervals);
-      store.recordCalendarImportCopy(row.id, {
+      await store.replaceBusyIntervals(current, busy.intervals);
+      await store.recordCalendarImportCopy(row.id, {
         etag: fetched.etag,
         lastModified: fetched.lastModified,
         eventCount: busy.eventCount,
@@ -103,7 +103,7 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
     if (!known) logger.error('calendar sync failed', { importId: row.id, error: err instanceof Error ? err.message : String(err) });
     else logger.warn('calendar sync failed', { importId: row.id, orgId: row.orgId, error: message });
     try {
-      store.recordCalendarImportFailure(row.id, message, deps.now(), nextSync());
+      await store.recordCalendarImportFailure(row.id, message, deps.now(), nextSync());
     } catch {
       // the database is closing; nothing more to record
     }
@@ -161,16 +161,16 @@ export class CalendarSync {
   }
 
   /** Starts the syncs of the imports that are due, up to a few at once; they go on in the background. */
-  syncDue(): void {
+  async syncDue(): Promise<void> {
     const { store } = this.deps;
     if (this.shutdown.signal.aborted) return;
     const now = this.deps.now();
     const free = MAX_PARALLEL_SYNCS - this.inFlight.size;
-    const due = free > 0 ? store.listDueCalendarImports(now, free + this.inFlight.size) : [];
+    const due = free > 0 ? await store.listDueCalendarImports(now, free + this.inFlight.size) : [];
     for (const id of due) {
       if (this.inFlight.has(id) || this.inFlight.size >= MAX_PARALLEL_SYNCS) continue;
       // Claimed until the sync records its own next time, so the next pass does not take it again.
-      store.scheduleCalendarImport(id, now + this.deps.intervalSeconds * 1000);
+      await store.scheduleCalendarImport(id, now + this.deps.intervalSeconds * 1000);
       void this.sync(id);
     }
   }

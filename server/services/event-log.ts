@@ -10,9 +10,9 @@ import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
  * Records an event and queues its deliveries. Call it inside the transaction of the change that
  * fires it: then a crash can delay the event but never lose it.
  */
-export function recordEvent(store: Store, orgId: string, event: EventKind, data: EventData, now: number): WebhookEvent {
+export async function recordEvent(store: Store, orgId: string, event: EventKind, data: EventData, now: number): Promise<WebhookEvent> {
   const body: WebhookEvent = { id: newId('event'), event, timestamp: iso(now), data };
-  store.insertEvent({
+  await store.insertEvent({
     id: body.id,
     orgId,
     type: event,
@@ -20,21 +20,21 @@ export function recordEvent(store: Store, orgId: string, event: EventKind, data:
     payload: JSON.stringify(body),
     createdAt: now,
   });
-  store.enqueueDeliveries(orgId, body.id, event, now);
+  await store.enqueueDeliveries(orgId, body.id, event, now);
   return body;
 }
 
 /** The org's events, oldest first; `after` (an event id of the org) reads only later ones. */
-export function listEvents(
+export async function listEvents(
   store: Store,
   orgId: string,
   filter: { after?: string; type?: EventKind },
   page: Page,
-): PageResult<EventRow> {
+): Promise<PageResult<EventRow>> {
   let afterSeq: number | undefined;
   if (filter.after !== undefined) {
-    afterSeq = store.eventPosition(orgId, filter.after);
+    afterSeq = await store.eventPosition(orgId, filter.after);
     if (afterSeq === undefined) throw invalid('after', `No event ${filter.after} in this organization`);
   }
-  return store.listEvents(orgId, { afterSeq, type: filter.type }, page);
+  return await store.listEvents(orgId, { afterSeq, type: filter.type }, page);
 }

@@ -28,7 +28,7 @@ export function normalizeSchedule(input: ScheduleInput): Schedule {
   };
 }
 
-export function createExperience(store: Store, orgId: string, input: ExperienceCreate, now: number, actor: Actor): ExperienceRow {
+export async function createExperience(store: Store, orgId: string, input: ExperienceCreate, now: number, actor: Actor): Promise<ExperienceRow> {
   const row: ExperienceRow = {
     id: newId('experience'),
     orgId,
@@ -46,9 +46,9 @@ export function createExperience(store: Store, orgId: string, input: ExperienceC
     createdAt: now,
     updatedAt: now,
   };
-  store.transaction(() => {
-    store.insertExperience(row);
-    recordActivity(store, orgId, actor, { action: 'experience.create', targetType: 'experience', targetId: row.id, summary: `Created ${row.name}` }, now);
+  await store.transaction(async () => {
+    await store.insertExperience(row);
+    await recordActivity(store, orgId, actor, { action: 'experience.create', targetType: 'experience', targetId: row.id, summary: `Created ${row.name}` }, now);
   });
   return row;
 }
@@ -57,9 +57,9 @@ export function createExperience(store: Store, orgId: string, input: ExperienceC
  * Applies a change. Existing bookings keep their own start, end, unit price and currency, so
  * nothing here touches them.
  */
-export function updateExperience(store: Store, orgId: string, id: string, patch: ExperiencePatch, now: number, actor: Actor): ExperienceRow {
-  return store.transaction(() => {
-    const current = getExperience(store, orgId, id);
+export async function updateExperience(store: Store, orgId: string, id: string, patch: ExperiencePatch, now: number, actor: Actor): Promise<ExperienceRow> {
+  return await store.transaction(async () => {
+    const current = await getExperience(store, orgId, id);
     const next: ExperienceRow = {
       ...current,
       name: patch.name ?? current.name,
@@ -90,37 +90,37 @@ export function updateExperience(store: Store, orgId: string, id: string, patch:
         `maxPerBooking (${next.maxPerBooking}) must not exceed maxParticipants (${next.maxParticipants}); lower both together`,
       );
     }
-    store.updateExperience(next);
+    await store.updateExperience(next);
     const fields = Object.keys(patch).join(', ');
-    recordActivity(store, orgId, actor, { action: 'experience.update', targetType: 'experience', targetId: id, summary: `Changed ${fields} of ${next.name}` }, now);
+    await recordActivity(store, orgId, actor, { action: 'experience.update', targetType: 'experience', targetId: id, summary: `Changed ${fields} of ${next.name}` }, now);
     return next;
   });
 }
 
-export function deleteExperience(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
-  store.transaction(() => {
-    const exp = getExperience(store, orgId, id);
-    if (store.experienceHasBookings(id)) {
+export async function deleteExperience(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
+  await store.transaction(async () => {
+    const exp = await getExperience(store, orgId, id);
+    if (await store.experienceHasBookings(id)) {
       throw new Refusal('CONFLICT', 'The experience has bookings and cannot be deleted; set active to false instead');
     }
-    store.deleteExperience(orgId, id);
-    recordActivity(store, orgId, actor, { action: 'experience.delete', targetType: 'experience', targetId: id, summary: `Deleted ${exp.name}` }, now);
+    await store.deleteExperience(orgId, id);
+    await recordActivity(store, orgId, actor, { action: 'experience.delete', targetType: 'experience', targetId: id, summary: `Deleted ${exp.name}` }, now);
   });
 }
 
-export function listExperiences(store: Store, orgId: string, filter: { active?: boolean }, page: Page): PageResult<ExperienceRow> {
-  return store.listExperiences(orgId, filter, page);
+export async function listExperiences(store: Store, orgId: string, filter: { active?: boolean }, page: Page): Promise<PageResult<ExperienceRow>> {
+  return await store.listExperiences(orgId, filter, page);
 }
 
-export function getExperience(store: Store, orgId: string, id: string): ExperienceRow {
-  const row = store.getExperience(orgId, id);
+export async function getExperience(store: Store, orgId: string, id: string): Promise<ExperienceRow> {
+  const row = await store.getExperience(orgId, id);
   if (!row) throw notFound('Experience');
   return row;
 }
 
 /** An experience guests may see: an inactive one is as good as absent on the public API. */
-export function getActiveExperience(store: Store, orgId: string, id: string): ExperienceRow {
-  const row = store.getExperience(orgId, id);
+export async function getActiveExperience(store: Store, orgId: string, id: string): Promise<ExperienceRow> {
+  const row = await store.getExperience(orgId, id);
   if (!row || row.active !== 1) throw notFound('Experience');
   return row;
 }

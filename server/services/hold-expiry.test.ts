@@ -22,7 +22,7 @@ describe('lapsed payment holds', () => {
   it('leaves a hold alone until it lapses', async () => {
     const { booking, session } = await hold();
     h.clock.advance(29 * MINUTE);
-    expect(await h.sweeper().runOnce()).toBe(0);
+    expect(await (await h.sweeper()).runOnce()).toBe(0);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('PENDING');
     expect(session.status).toBe('open');
   });
@@ -32,7 +32,7 @@ describe('lapsed payment holds', () => {
     expect(await h.remaining()).toBe(1);
     h.clock.advance(30 * MINUTE);
 
-    expect(await h.sweeper().runOnce()).toBe(1);
+    expect(await (await h.sweeper()).runOnce()).toBe(1);
 
     const expire = stripe.requests.find((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`);
     expect(expire?.method).toBe('POST');
@@ -60,7 +60,7 @@ describe('lapsed payment holds', () => {
     stripe.pay(session.id);
     h.clock.advance(31 * MINUTE);
 
-    expect(await h.sweeper().runOnce()).toBe(1);
+    expect(await (await h.sweeper()).runOnce()).toBe(1);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CONFIRMED');
     expect(stripe.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /v1/checkout/sessions',
@@ -78,7 +78,7 @@ describe('lapsed payment holds', () => {
     const { booking, session } = await hold();
     stripe.pay(session.id, 'unpaid');
     h.clock.advance(31 * MINUTE);
-    await h.sweeper().runOnce();
+    await (await h.sweeper()).runOnce();
     const held = await h.bookingOf(booking.bookingNumber);
     expect(held.status).toBe('PENDING');
     expect(Date.parse(held.holdExpiresAt ?? '')).toBeGreaterThan(h.clock.now());
@@ -92,7 +92,7 @@ describe('lapsed payment holds', () => {
     const { booking, session } = await hold();
     stripe.setDown(true);
     h.clock.advance(31 * MINUTE);
-    const sweeper = h.sweeper();
+    const sweeper = await h.sweeper();
     expect(await sweeper.runOnce()).toBe(0);
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('PENDING');
 
@@ -118,7 +118,7 @@ describe('lapsed payment holds', () => {
   it('sweeps once on start, then stops cleanly', async () => {
     const { booking } = await hold();
     h.clock.advance(31 * MINUTE);
-    const sweeper = h.sweeper();
+    const sweeper = await h.sweeper();
     // The first pass starts by itself, on the next turn of the event loop; runOnce() then queues
     // behind it and finds nothing left to do.
     await new Promise((resolve) => setImmediate(resolve));

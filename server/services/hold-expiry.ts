@@ -55,12 +55,12 @@ async function settle(deps: HoldSweeperDeps, hold: BookingView, now: number): Pr
   const at = deps.now?.() ?? Date.now();
   switch (outcome?.state) {
     case 'paid':
-      return applyProviderSuccess(deps.store, providerName(deps.provider), ref, outcome.payment, at);
+      return await applyProviderSuccess(deps.store, providerName(deps.provider), ref, outcome.payment, at);
     case 'processing':
-      return extendHold(deps.store, ref, at + CLEARING_HOLD_MS, at);
+      return await extendHold(deps.store, ref, at + CLEARING_HOLD_MS, at);
     case 'expired':
     case 'failed':
-      return applyProviderFailure(
+      return await applyProviderFailure(
         deps.store,
         providerName(deps.provider),
         ref,
@@ -77,7 +77,7 @@ async function settle(deps: HoldSweeperDeps, hold: BookingView, now: number): Pr
 export async function sweepLapsedHolds(deps: HoldSweeperDeps): Promise<number> {
   const now = deps.now?.() ?? Date.now();
   let settled = 0;
-  for (const hold of deps.store.listLapsedHolds(now, BATCH)) {
+  for (const hold of await deps.store.listLapsedHolds(now, BATCH)) {
     try {
       if ((await settle(deps, hold, now)) === 'applied') settled++;
     } catch (err) {
@@ -91,6 +91,6 @@ export async function sweepLapsedHolds(deps: HoldSweeperDeps): Promise<number> {
 }
 
 /** Provider callbacks are remembered (to apply each once) for a month; older ones are forgotten. */
-export function forgetOldProviderEvents(store: Store, now: number): number {
-  return store.deleteProviderEventsBefore(now - PROVIDER_EVENT_RETENTION_MS);
+export async function forgetOldProviderEvents(store: Store, now: number): Promise<number> {
+  return await store.deleteProviderEventsBefore(now - PROVIDER_EVENT_RETENTION_MS);
 }

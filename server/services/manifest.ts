@@ -58,18 +58,18 @@ export function spanOfDate(date: string, zone: string): { from: number; to: numb
  * organization's zone), booked or not, and every slot holding a CONFIRMED or PENDING booking that
  * day, of any experience; by start, then experience name.
  */
-export function manifestFor(store: Store, orgId: string, query: { date?: string; experienceId?: string }, now: number): Manifest {
-  const org = getOrganization(store, orgId);
+export async function manifestFor(store: Store, orgId: string, query: { date?: string; experienceId?: string }, now: number): Promise<Manifest> {
+  const org = await getOrganization(store, orgId);
   const date = query.date ?? localTodayOf(now, org.timezone);
   const { from, to } = spanOfDate(date, org.timezone);
 
   let experiences: ExperienceRow[];
   if (query.experienceId !== undefined) {
-    const exp = store.getExperience(orgId, query.experienceId);
+    const exp = await store.getExperience(orgId, query.experienceId);
     if (!exp) throw notFound('Experience');
     experiences = [exp];
   } else {
-    experiences = store.listAllExperiences(orgId);
+    experiences = await store.listAllExperiences(orgId);
   }
   const byId = new Map(experiences.map((exp) => [exp.id, exp]));
   const refs = new Map<string, ManifestExperience>();
@@ -90,7 +90,7 @@ export function manifestFor(store: Store, orgId: string, query: { date?: string;
     if (exp.active !== 1) continue;
     for (const s of scheduledSlotsBetween(exp, zoneOf(exp, org.timezone), from, to)) slotOf(exp, s.start, s.end);
   }
-  for (const booking of store.listManifestBookings(orgId, from, to, query.experienceId)) {
+  for (const booking of await store.listManifestBookings(orgId, from, to, query.experienceId)) {
     const exp = byId.get(booking.experienceId);
     if (exp) slotOf(exp, booking.slotStart, booking.slotEnd).bookings.push(booking);
   }
@@ -101,7 +101,7 @@ export function manifestFor(store: Store, orgId: string, query: { date?: string;
   for (const slot of list) {
     const id = slot.experience.id;
     let places = placesOf.get(id);
-    if (!places) placesOf.set(id, (places = store.bookedPlacesBetween(id, from, to)));
+    if (!places) placesOf.set(id, (places = await store.bookedPlacesBetween(id, from, to)));
     slot.booked = places.get(slot.start) ?? 0;
   }
   list.sort(

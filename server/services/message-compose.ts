@@ -17,13 +17,13 @@ export interface ComposeSettings {
  * that offers the manage link carries a new token (older ones stay valid). Undefined when the
  * booking is gone.
  */
-export function composeQueuedMessage(store: Store, message: MessageRow, settings: ComposeSettings, now: number): GuestMessage | undefined {
-  const booking: BookingView | undefined = store.getBooking(message.orgId, message.bookingId);
-  const org = store.getOrganization(message.orgId);
-  const exp = booking && store.getExperience(message.orgId, booking.experienceId);
+export async function composeQueuedMessage(store: Store, message: MessageRow, settings: ComposeSettings, now: number): Promise<GuestMessage | undefined> {
+  const booking: BookingView | undefined = await store.getBooking(message.orgId, message.bookingId);
+  const org = await store.getOrganization(message.orgId);
+  const exp = booking && await store.getExperience(message.orgId, booking.experienceId);
   if (!booking || !org || !exp) return undefined;
   const manageUrl =
-    message.kind === 'BOOKING_CANCELLED' ? undefined : `${settings.publicUrl}/manage#${issueManageToken(store, booking.id, now)}`;
+    message.kind === 'BOOKING_CANCELLED' ? undefined : `${settings.publicUrl}/manage#${await issueManageToken(store, booking.id, now)}`;
   const composed = composeGuestMessage({
     kind: message.kind,
     locale: booking.locale ?? 'en',

@@ -9,16 +9,16 @@ export const GUEST_MAIL_SETTING = 'guest_mail';
 export const NO_MAIL_SERVER = 'No mail server is configured (SMTP_URL)';
 
 /** Says whether guest e-mails can go out; the server says it at start, before any request. */
-export function setGuestMail(store: Store, canSend: boolean): void {
-  store.setSetting(GUEST_MAIL_SETTING, canSend ? 'on' : 'off');
+export async function setGuestMail(store: Store, canSend: boolean): Promise<void> {
+  await store.setSetting(GUEST_MAIL_SETTING, canSend ? 'on' : 'off');
 }
 
 /**
  * How a message is queued now: for the mail job, or (when the server runs without SMTP_URL)
  * recorded SKIPPED at once, so a message that cannot go out costs no later write.
  */
-export function queueingOf(store: Store): { skippedBecause?: string } {
-  return store.getSetting(GUEST_MAIL_SETTING) === 'off' ? { skippedBecause: NO_MAIL_SERVER } : {};
+export async function queueingOf(store: Store): Promise<{ skippedBecause?: string }> {
+  return await store.getSetting(GUEST_MAIL_SETTING) === 'off' ? { skippedBecause: NO_MAIL_SERVER } : {};
 }
 
 /**
@@ -48,8 +48,8 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
  * time has come (one recorded afterwards, or changed while under way) gets no e-mail: it would only
  * tell the guest what they are living.
  */
-export function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): void {
+export async function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): Promise<void> {
   if (after.slotStart <= now) return;
   const kind = messageKindFor(before, after);
-  if (kind) store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingOf(store) });
+  if (kind) await store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...await queueingOf(store) });
 }

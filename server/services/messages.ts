@@ -9,9 +9,9 @@ import { findBooking } from './bookings.js';
 import { queueingOf } from './message-queue.js';
 
 /** A booking's e-mails, oldest first. */
-export function listBookingMessages(store: Store, orgId: string, bookingRef: string, page: Page): PageResult<MessageRow> {
-  const booking = findBooking(store, orgId, bookingRef);
-  return store.listBookingMessages(orgId, booking.id, page);
+export async function listBookingMessages(store: Store, orgId: string, bookingRef: string, page: Page): Promise<PageResult<MessageRow>> {
+  const booking = await findBooking(store, orgId, bookingRef);
+  return await store.listBookingMessages(orgId, booking.id, page);
 }
 
 /**
@@ -19,10 +19,10 @@ export function listBookingMessages(store: Store, orgId: string, bookingRef: str
  * address. A message still being tried is not doubled, and a cancelled booking's confirmation, change
  * or reminder is not repeated: it is no longer true.
  */
-export function resendMessage(store: Store, orgId: string, bookingRef: string, messageId: string, now: number): MessageRow {
-  return store.transaction(() => {
-    const booking = findBooking(store, orgId, bookingRef);
-    const original = store.getMessage(messageId);
+export async function resendMessage(store: Store, orgId: string, bookingRef: string, messageId: string, now: number): Promise<MessageRow> {
+  return await store.transaction(async () => {
+    const booking = await findBooking(store, orgId, bookingRef);
+    const original = await store.getMessage(messageId);
     if (!original || original.orgId !== orgId || original.bookingId !== booking.id) throw notFound('Message');
     if (original.status === 'PENDING') {
       throw new Refusal('CONFLICT', 'This message is still being sent; it is tried again on its own at nextAttemptAt');
@@ -30,14 +30,14 @@ export function resendMessage(store: Store, orgId: string, bookingRef: string, m
     if (booking.status === 'CANCELLED' && original.kind !== 'BOOKING_CANCELLED') {
       throw new Refusal('CONFLICT', `This booking is cancelled: its ${original.kind} message is no longer true; resend its cancellation instead`);
     }
-    const row = store.enqueueMessage({
+    const row = await store.enqueueMessage({
       orgId,
       bookingId: booking.id,
       kind: original.kind,
       to: booking.guestEmail,
       createdAt: now,
       resendOf: original.id,
-      ...queueingOf(store),
+      ...await queueingOf(store),
       ...(original.kind === 'BOOKING_REMINDER' ? { reminderFor: booking.slotStart } : {}),
     });
     if (!row) throw new Error('A resent message was not queued');
@@ -46,14 +46,14 @@ export function resendMessage(store: Store, orgId: string, bookingRef: string, m
 }
 
 /** Queues the reminders now due (at most `limit`); answers how many. */
-export function queueDueReminders(store: Store, reminderHours: number, now: number, limit = 500): number {
+export async function queueDueReminders(store: Store, reminderHours: number, now: number, limit = 500): Promise<number> {
   if (reminderHours <= 0) return 0;
   const windowMs = Math.round(reminderHours * 3_600_000);
-  return store.transaction(() => {
-    const queueing = queueingOf(store);
+  return await store.transaction(async () => {
+    const queueing = await queueingOf(store);
     let queued = 0;
-    for (const due of store.listRemindersDue(now, windowMs, limit)) {
-      const row = store.enqueueMessage({
+    for (const due of await store.listRemindersDue(now, windowMs, limit)) {
+      const row = await store.enqueueMessage({
         orgId: due.orgId,
         bookingId: due.bookingId,
         kind: 'BOOKING_REMINDER',
@@ -74,8 +74,8 @@ export function manageTokenHash(token: string): string {
 }
 
 /** A new manage token for a booking: 32 random bytes, base64url; only its hash is kept. */
-export function issueManageToken(store: Store, bookingId: string, now: number): string {
+export async function issueManageToken(store: Store, bookingId: string, now: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  store.insertManageToken(manageTokenHash(token), bookingId, now);
+  await store.insertManageToken(manageTokenHash(token), bookingId, now);
   return token;
 }

@@ -102,7 +102,7 @@ export async function bookWithCheckout(
   actor: Actor,
 ): Promise<BookingView> {
   const holdExpiresAt = now + online.holdMinutes * 60_000;
-  const held = createBooking(store, orgId, input, { source: 'WIDGET', holdExpiresAt, actor }, now);
+  const held = await createBooking(store, orgId, input, { source: 'WIDGET', holdExpiresAt, actor }, now);
   let checkout;
   try {
     checkout = await online.provider.createCheckout({
@@ -120,7 +120,7 @@ export async function bookWithCheckout(
       now,
     });
   } catch (err) {
-    cancelUnstartedHold(store, held, now);
+    await cancelUnstartedHold(store, held, now);
     online.logger.error('checkout could not be opened', {
       provider: online.provider.name,
       bookingId: held.id,
@@ -130,7 +130,7 @@ export async function bookWithCheckout(
       'Online payment could not be started: the payment provider did not answer. Nothing was booked and no places are held; please try again in a moment.',
     );
   }
-  return attachCheckout(store, held, checkout);
+  return await attachCheckout(store, held, checkout);
 }
 
 /**
@@ -138,22 +138,22 @@ export async function bookWithCheckout(
  * transaction as the changes it causes, so a callback sent twice (or retried after a crash) is
  * applied exactly once.
  */
-export function applyCallback(store: Store, provider: PaymentProvider, notice: CallbackNotice, now: number): Applied {
+export async function applyCallback(store: Store, provider: PaymentProvider, notice: CallbackNotice, now: number): Promise<Applied> {
   if (notice.kind === 'ignored') return 'ignored';
-  return store.transaction(() => {
-    if (!store.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
+  return await store.transaction(async () => {
+    if (!await store.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
     const booking =
-      store.getBookingByCheckoutSession(notice.sessionId) ??
-      (notice.booking ? store.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);
+      await store.getBookingByCheckoutSession(notice.sessionId) ??
+      (notice.booking ? await store.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);
     if (!booking) return 'ignored';
     const ref = { orgId: booking.orgId, id: booking.id };
     const { outcome } = notice;
     switch (outcome.state) {
       case 'paid':
-        return applyProviderSuccess(store, provider.name, ref, outcome.payment, now);
+        return await applyProviderSuccess(store, provider.name, ref, outcome.payment, now);
       case 'failed':
       case 'expired':
-        return applyProviderFailure(
+        return await applyProviderFailure(
           store,
           provider.name,
           ref,
@@ -165,7 +165,7 @@ export function applyCallback(store: Store, provider: PaymentProvider, notice: C
           now,
         );
       case 'processing':
-        return extendHold(store, ref, now + CLEARING_HOLD_MS, now);
+        return await extendHold(store, ref, now + CLEARING_HOLD_MS, now);
       case 'open':
         return 'ignored';
     }

@@ -19,8 +19,8 @@ export interface NewOrganization {
 }
 
 /** An organization ready to use: a secret key, a publishable key and a bookings feed (`outing init`). */
-export function createOrganization(store: Store, input: NewOrganization, publicUrl: string, now: number) {
-  return store.transaction(() => {
+export async function createOrganization(store: Store, input: NewOrganization, publicUrl: string, now: number) {
+  return await store.transaction(async () => {
     const org: OrganizationRow = {
       id: newId('organization'),
       name: input.name,
@@ -34,11 +34,11 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
       createdAt: now,
       updatedAt: now,
     };
-    store.insertOrganization(org);
-    const secret = createApiKey(store, { orgId: org.id, name: 'Default secret key', type: 'secret' }, now);
-    const publishable = createApiKey(store, { orgId: org.id, name: 'Default publishable key', type: 'publishable' }, now);
-    const feed = createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now, CLI);
-    const owner = input.owner && createUser(store, org.id, CLI, { ...input.owner, role: 'owner' }, publicUrl, now);
+    await store.insertOrganization(org);
+    const secret = await createApiKey(store, { orgId: org.id, name: 'Default secret key', type: 'secret' }, now);
+    const publishable = await createApiKey(store, { orgId: org.id, name: 'Default publishable key', type: 'publishable' }, now);
+    const feed = await createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now, CLI);
+    const owner = input.owner && await createUser(store, org.id, CLI, { ...input.owner, role: 'owner' }, publicUrl, now);
     return {
       organization: org,
       ownerId: owner?.user.id,
@@ -51,10 +51,10 @@ export function createOrganization(store: Store, input: NewOrganization, publicU
   });
 }
 
-export function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number, actor: Actor): OrganizationRow {
-  return store.transaction(() => {
-    const current = getOrganization(store, orgId);
-    if (patch.currency !== undefined && patch.currency !== current.currency && store.orgHasBookings(orgId)) {
+export async function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number, actor: Actor): Promise<OrganizationRow> {
+  return await store.transaction(async () => {
+    const current = await getOrganization(store, orgId);
+    if (patch.currency !== undefined && patch.currency !== current.currency && await store.orgHasBookings(orgId)) {
       throw new Refusal('CONFLICT', 'The currency cannot change once the organization has bookings');
     }
     const next: OrganizationRow = {
@@ -69,15 +69,15 @@ export function updateOrganization(store: Store, orgId: string, patch: Organizat
       guestSelfService: patch.guestSelfService === undefined ? current.guestSelfService : patch.guestSelfService ? 1 : 0,
       updatedAt: now,
     };
-    store.updateOrganization(next);
-    recordActivity(store, orgId, actor, { action: 'organization.update', targetType: 'organization', targetId: orgId, summary: `Changed ${Object.keys(patch).join(', ')} of the organization` }, now);
+    await store.updateOrganization(next);
+    await recordActivity(store, orgId, actor, { action: 'organization.update', targetType: 'organization', targetId: orgId, summary: `Changed ${Object.keys(patch).join(', ')} of the organization` }, now);
     return next;
   });
 }
 
 /** The caller's organization; every request names one that exists, but a deleted one is a 404. */
-export function getOrganization(store: Store, orgId: string): OrganizationRow {
-  const org = store.getOrganization(orgId);
+export async function getOrganization(store: Store, orgId: string): Promise<OrganizationRow> {
+  const org = await store.getOrganization(orgId);
   if (!org) throw notFound('Organization');
   return org;
 }

@@ -29,17 +29,17 @@ type NewPayment = Omit<PaymentRow, 'id' | 'orgId' | 'bookingId' | 'createdAt'>;
  * Writes a payment and fires its `PAYMENT_*` event, which carries the booking as it stood when the
  * money moved. A booking change the payment causes is saved after it, so its event comes second.
  */
-function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number, actor: Actor): { row: PaymentRow; payment: EventPayment } {
+async function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number, actor: Actor): Promise<{ row: PaymentRow; payment: EventPayment }> {
   const row: PaymentRow = { id: newId('payment'), orgId: booking.orgId, bookingId: booking.id, createdAt: now, ...fields };
-  store.insertPayment(row);
+  await store.insertPayment(row);
   const payment = serializeEventPayment(row);
-  recordActivity(store, booking.orgId, actor, {
+  await recordActivity(store, booking.orgId, actor, {
     action: 'payment.create',
     targetType: 'booking',
     targetId: booking.id,
     summary: `${row.status === 'SUCCEEDED' ? 'Payment' : 'Failed payment'} of ${formatMoney(row.amount)} ${row.currency} (${row.provider}) on ${booking.bookingNumber}`,
   }, now);
-  recordEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', serializeBookingEventData(booking, { payment }), now);
+  await recordEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', serializeBookingEventData(booking, { payment }), now);
   return { row, payment };
 }
 
@@ -57,16 +57,16 @@ const cancelled = (b: BookingView, now: number, reason: string): BookingRow => (
  * booking; a FAILED one changes nothing else. Returns the checkout the confirmation made moot, so
  * the caller can end it at the provider.
  */
-export function recordManualPayment(
+export async function recordManualPayment(
   store: Store,
   orgId: string,
   ref: string,
   input: PaymentCreate,
   now: number,
   actor: Actor,
-): { payment: PaymentRow; supersededCheckout: string | null } {
-  return store.transaction(() => {
-    const booking = findBooking(store, orgId, ref);
+): Promise<{ payment: PaymentRow; supersededCheckout: string | null }> {
+  return await store.transaction(async () => {
+    const booking = await findBooking(store, orgId, ref);
     if (booking.status === 'CANCELLED') {
       throw new Refusal('INVALID_STATUS_TRANSITION', 'This booking is cancelled: no payment can be recorded on it');
     }
@@ -79,17 +79,17 @@ export function recordManualPayment(
       failureReason: input.failureReason ?? null,
       refundRequired: 0,
     };
-    const { row, payment } = insertPayment(store, booking, fields, now, actor);
+    const { row, payment } = await insertPayment(store, booking, fields, now, actor);
     const confirms = input.status === 'SUCCEEDED' && booking.status === 'PENDING';
-    if (confirms) saveBookingChange(store, booking, confirmed(booking), now, actor, { payment });
+    if (confirms) await saveBookingChange(store, booking, confirmed(booking), now, actor, { payment });
     return { payment: row, supersededCheckout: confirms ? booking.checkoutSessionId : null };
   });
 }
 
 /** A booking's payments, oldest first (404 when the booking is not the caller's). */
-export function listBookingPayments(store: Store, orgId: string, ref: string, page: Page): PageResult<PaymentRow> {
-  const booking = findBooking(store, orgId, ref);
-  return store.listPayments(booking.id, page);
+export async function listBookingPayments(store: Store, orgId: string, ref: string, page: Page): Promise<PageResult<PaymentRow>> {
+  const booking = await findBooking(store, orgId, ref);
+  return await store.listPayments(booking.id, page);
 }
 
 /**
@@ -97,33 +97,33 @@ export function listBookingPayments(store: Store, orgId: string, ref: string, pa
  * was cancelled meanwhile) is confirmed again when its places are still free; otherwise the payment
  * is kept with `refundRequired` and the booking stays cancelled: the money is never silently lost.
  */
-export function applyProviderSuccess(store: Store, provider: string, bookingId: { orgId: string; id: string }, paid: ProviderPayment, now: number): Applied {
-  return store.transaction(() => {
-    const booking = store.getBooking(bookingId.orgId, bookingId.id);
+export async function applyProviderSuccess(store: Store, provider: string, bookingId: { orgId: string; id: string }, paid: ProviderPayment, now: number): Promise<Applied> {
+  return await store.transaction(async () => {
+    const booking = await store.getBooking(bookingId.orgId, bookingId.id);
     if (!booking) return 'ignored';
     // The same payment can be reported twice (the sweeper finds a session paid, then its callback arrives).
-    if (paid.reference !== null && store.getPaymentByReference(booking.id, provider, paid.reference, 'SUCCEEDED')) return 'duplicate';
+    if (paid.reference !== null && await store.getPaymentByReference(booking.id, provider, paid.reference, 'SUCCEEDED')) return 'duplicate';
     let next: BookingRow | undefined;
     let refundRequired = false;
     if (booking.status === 'PENDING') {
       next = confirmed(booking);
     } else if (booking.status === 'CANCELLED') {
-      const exp = store.getExperience(booking.orgId, booking.experienceId);
-      const free = exp ? remainingPlaces(exp.maxParticipants, store.bookedPlaces(exp.id, booking.slotStart)) : 0;
+      const exp = await store.getExperience(booking.orgId, booking.experienceId);
+      const free = exp ? remainingPlaces(exp.maxParticipants, await store.bookedPlaces(exp.id, booking.slotStart)) : 0;
       if (free >= placesOf(booking)) next = confirmed(booking);
       else refundRequired = true;
     } else {
       // Already CONFIRMED: money beyond what was already paid in full is to be given back.
-      refundRequired = store.succeededPaymentsTotal(booking.id) >= bookingTotalCents(booking);
+      refundRequired = await store.succeededPaymentsTotal(booking.id) >= bookingTotalCents(booking);
     }
-    const { payment } = insertPayment(
+    const { payment } = await insertPayment(
       store,
       booking,
       { ...paid, status: 'SUCCEEDED', provider, failureReason: null, refundRequired: refundRequired ? 1 : 0 },
       now,
       SYSTEM,
     );
-    if (next) saveBookingChange(store, booking, next, now, SYSTEM, { payment });
+    if (next) await saveBookingChange(store, booking, next, now, SYSTEM, { payment });
     return 'applied';
   });
 }
@@ -133,19 +133,19 @@ export function applyProviderSuccess(store: Store, provider: string, bookingId: 
  * the held booking is cancelled and its places freed. Only a booking still PENDING on this checkout
  * is touched, so a late or repeated notice changes nothing.
  */
-export function applyProviderFailure(
+export async function applyProviderFailure(
   store: Store,
   provider: string,
   bookingId: { orgId: string; id: string },
   failed: { sessionId: string | null; payment: ProviderPayment; failureReason: string; lapsedBy?: number },
   now: number,
-): Applied {
-  return store.transaction(() => {
-    const booking = store.getBooking(bookingId.orgId, bookingId.id);
+): Promise<Applied> {
+  return await store.transaction(async () => {
+    const booking = await store.getBooking(bookingId.orgId, bookingId.id);
     if (!booking || booking.status !== 'PENDING') return 'ignored';
     if (failed.sessionId !== null && booking.checkoutSessionId !== null && booking.checkoutSessionId !== failed.sessionId) return 'ignored';
     if (failed.lapsedBy !== undefined && (booking.holdExpiresAt === null || booking.holdExpiresAt > failed.lapsedBy)) return 'ignored';
-    const { payment } = insertPayment(
+    const { payment } = await insertPayment(
       store,
       booking,
       { ...failed.payment, status: 'FAILED', provider, failureReason: failed.failureReason, refundRequired: 0 },
@@ -153,36 +153,36 @@ export function applyProviderFailure(
       SYSTEM,
     );
     const reason = failed.failureReason === EXPIRED ? 'Online payment not completed in time' : 'Online payment failed';
-    saveBookingChange(store, booking, cancelled(booking, now, reason), now, SYSTEM, { payment });
+    await saveBookingChange(store, booking, cancelled(booking, now, reason), now, SYSTEM, { payment });
     return 'applied';
   });
 }
 
 /** Cancels a hold whose checkout could not even be opened: no payment was attempted, so none is recorded. */
-export function cancelUnstartedHold(store: Store, booking: BookingView, now: number): void {
-  store.transaction(() => {
-    const current = store.getBooking(booking.orgId, booking.id);
-    if (current?.status === 'PENDING') saveBookingChange(store, current, cancelled(current, now, 'Online payment could not be started'), now, SYSTEM);
+export async function cancelUnstartedHold(store: Store, booking: BookingView, now: number): Promise<void> {
+  await store.transaction(async () => {
+    const current = await store.getBooking(booking.orgId, booking.id);
+    if (current?.status === 'PENDING') await saveBookingChange(store, current, cancelled(current, now, 'Online payment could not be started'), now, SYSTEM);
   });
 }
 
 /** Keeps a booking's places while its payment is still clearing at the provider. */
-export function extendHold(store: Store, bookingId: { orgId: string; id: string }, until: number, now: number): Applied {
-  return store.transaction(() => {
-    const booking = store.getBooking(bookingId.orgId, bookingId.id);
+export async function extendHold(store: Store, bookingId: { orgId: string; id: string }, until: number, now: number): Promise<Applied> {
+  return await store.transaction(async () => {
+    const booking = await store.getBooking(bookingId.orgId, bookingId.id);
     if (!booking || booking.status !== 'PENDING' || (booking.holdExpiresAt ?? 0) >= until) return 'ignored';
-    store.updateBooking({ ...booking, holdExpiresAt: until, updatedAt: now });
+    await store.updateBooking({ ...booking, holdExpiresAt: until, updatedAt: now });
     return 'applied';
   });
 }
 
 /** Remembers the checkout opened for a held booking, so the guest can be sent there and callbacks find it. */
-export function attachCheckout(store: Store, booking: BookingView, checkout: { sessionId: string; url: string }): BookingView {
-  return store.transaction(() => {
-    const current = store.getBooking(booking.orgId, booking.id);
+export async function attachCheckout(store: Store, booking: BookingView, checkout: { sessionId: string; url: string }): Promise<BookingView> {
+  return await store.transaction(async () => {
+    const current = await store.getBooking(booking.orgId, booking.id);
     if (!current) throw notFound('Booking');
     const next: BookingView = { ...current, checkoutSessionId: checkout.sessionId, checkoutUrl: checkout.url };
-    store.updateBooking(next);
+    await store.updateBooking(next);
     return next;
   });
 }

@@ -50,15 +50,15 @@ function midnights(startDate: string, days: number, zone: string): number[] {
  * day is 23 or 25 hours long, exactly), and each day is one range of a covering index summed by
  * SQLite, so no booking becomes a JS object and the cost follows the range, not the history.
  */
-export function dailyReport(store: Store, orgId: string, query: { startDate?: string; endDate?: string }, now: number): DailyReport {
-  const org = getOrganization(store, orgId);
+export async function dailyReport(store: Store, orgId: string, query: { startDate?: string; endDate?: string }, now: number): Promise<DailyReport> {
+  const org = await getOrganization(store, orgId);
   const endDate = query.endDate ?? localTodayOf(now, org.timezone);
   const startDate = query.startDate ?? addDays(endDate, -(DAILY_DEFAULT_DAYS - 1));
   assertSpan(startDate, endDate);
   const count = daysBetween(startDate, endDate) + 1;
   const bounds = midnights(startDate, count, org.timezone);
-  const created = store.createdTotalsBetween(orgId, bounds);
-  const cancelled = store.cancellationsBetween(orgId, bounds);
+  const created = await store.createdTotalsBetween(orgId, bounds);
+  const cancelled = await store.cancellationsBetween(orgId, bounds);
   const days = created.map((c, i): DailyFigures => ({
     date: addDays(startDate, i),
     bookings: c.bookings,
@@ -74,26 +74,26 @@ export function dailyReport(store: Store, orgId: string, query: { startDate?: st
  * organization: slots and places from the schedules as they stand, places taken from the per-slot
  * counters (so the cost follows the range and the number of experiences, never the history).
  */
-export function occupancyReport(
+export async function occupancyReport(
   store: Store,
   orgId: string,
   query: { startDate?: string; endDate?: string },
   now: number,
-): ExperienceOccupancy[] {
-  const org = getOrganization(store, orgId);
+): Promise<ExperienceOccupancy[]> {
+  const org = await getOrganization(store, orgId);
   const startDate = query.startDate ?? localTodayOf(now, org.timezone);
   const endDate = query.endDate ?? addDays(startDate, OCCUPANCY_DEFAULT_DAYS);
   assertSpan(startDate, endDate);
   const from = startOfLocalDay(startDate, org.timezone);
   const to = startOfLocalDay(addDays(endDate, 1), org.timezone);
-  return store
-    .listAllExperiences(orgId)
-    .filter((exp) => exp.active === 1)
-    .map((exp): ExperienceOccupancy => {
+  const active = (await store.listAllExperiences(orgId)).filter((exp) => exp.active === 1);
+  return await Promise.all(
+    active.map(async (exp): Promise<ExperienceOccupancy> => {
       const slots = scheduledSlotsBetween(exp, zoneOf(exp, org.timezone), from, to);
-      const places = slots.length > 0 ? store.bookedPlacesBetween(exp.id, from, to) : new Map<number, number>();
+      const places = slots.length > 0 ? await store.bookedPlacesBetween(exp.id, from, to) : new Map<number, number>();
       let booked = 0;
       for (const slot of slots) booked += places.get(slot.start) ?? 0;
       return { experienceId: exp.id, experienceName: exp.name, slots: slots.length, capacity: slots.length * exp.maxParticipants, booked };
-    });
+    }),
+  );
 }

@@ -11,14 +11,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Forgets what has outlived its use: idempotency records past a day, events past their retention,
  * activity past a year, ended sessions, lapsed setup links and sign-in failures out of their window.
  */
-export function pruneExpired(
+export async function pruneExpired(
   { store, config }: { store: Store; config: Pick<Config, 'eventRetentionDays'> },
   now: number,
-): { idempotencyKeys: number; events: number; activity: number; accounts: number } {
+): Promise<{ idempotencyKeys: number; events: number; activity: number; accounts: number }> {
   return {
-    idempotencyKeys: store.pruneIdempotencyKeys(now - IDEMPOTENCY_TTL_MS),
-    events: store.deleteEventsBefore(now - config.eventRetentionDays * DAY_MS),
-    activity: store.deleteActivityBefore(now - ACTIVITY_RETENTION_MS),
-    accounts: pruneAccounts(store, now),
+    idempotencyKeys: await store.pruneIdempotencyKeys(now - IDEMPOTENCY_TTL_MS),
+    events: await store.deleteEventsBefore(now - config.eventRetentionDays * DAY_MS),
+    activity: await store.deleteActivityBefore(now - ACTIVITY_RETENTION_MS),
+    accounts: await pruneAccounts(store, now),
   };
 }

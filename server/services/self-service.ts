@@ -25,26 +25,26 @@ export interface ManagedBooking {
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The booking a manage token opens; an unknown, malformed or dead token is 404 like any other. */
-function bookingOfToken(store: Store, token: string | undefined): BookingView {
+async function bookingOfToken(store: Store, token: string | undefined): Promise<BookingView> {
   if (token === undefined || !TOKEN.test(token)) throw notFound('Booking');
   const hash = manageTokenHash(token);
-  const found = store.findManageToken(hash);
+  const found = await store.findManageToken(hash);
   // The row was found by its hash; comparing again in constant time costs nothing and says so.
   if (!found || !timingSafeEqual(Buffer.from(found.tokenHash), Buffer.from(hash))) throw notFound('Booking');
-  const booking = store.getBooking(found.orgId, found.bookingId);
+  const booking = await store.getBooking(found.orgId, found.bookingId);
   if (!booking) throw notFound('Booking');
   return booking;
 }
 
-function managed(store: Store, booking: BookingView, now: number): ManagedBooking {
-  const organization = store.getOrganization(booking.orgId);
-  const exp = store.getExperience(booking.orgId, booking.experienceId);
+async function managed(store: Store, booking: BookingView, now: number): Promise<ManagedBooking> {
+  const organization = await store.getOrganization(booking.orgId);
+  const exp = await store.getExperience(booking.orgId, booking.experienceId);
   if (!organization || !exp) throw notFound('Booking');
   return { booking, organization, timeZone: zoneOf(exp, organization.timezone), rules: selfServiceOf(booking, organization, now) };
 }
 
-export function getManagedBooking(store: Store, token: string | undefined, now: number): ManagedBooking {
-  return managed(store, bookingOfToken(store, token), now);
+export async function getManagedBooking(store: Store, token: string | undefined, now: number): Promise<ManagedBooking> {
+  return await managed(store, await bookingOfToken(store, token), now);
 }
 
 const WHY_NOT = {
@@ -59,18 +59,18 @@ function assertAllowed(m: ManagedBooking): void {
   }
 }
 
-export function cancelAsGuest(store: Store, token: string | undefined, reason: string | undefined, now: number, ip: string | null): ManagedBooking {
-  return store.transaction(() => {
-    const m = getManagedBooking(store, token, now);
+export async function cancelAsGuest(store: Store, token: string | undefined, reason: string | undefined, now: number, ip: string | null): Promise<ManagedBooking> {
+  return await store.transaction(async () => {
+    const m = await getManagedBooking(store, token, now);
     assertAllowed(m);
-    const booking = cancelBooking(store, m.booking.orgId, m.booking.id, reason, now, guestActor(m.booking.guestName, ip));
-    return managed(store, booking, now);
+    const booking = await cancelBooking(store, m.booking.orgId, m.booking.id, reason, now, guestActor(m.booking.guestName, ip));
+    return await managed(store, booking, now);
   });
 }
 
-export function rescheduleAsGuest(store: Store, token: string | undefined, startTime: string, now: number, ip: string | null): ManagedBooking {
-  return store.transaction(() => {
-    const m = getManagedBooking(store, token, now);
+export async function rescheduleAsGuest(store: Store, token: string | undefined, startTime: string, now: number, ip: string | null): Promise<ManagedBooking> {
+  return await store.transaction(async () => {
+    const m = await getManagedBooking(store, token, now);
     assertAllowed(m);
     const start = Date.parse(startTime);
     if (start === m.booking.slotStart) throw invalid('startTime', 'The booking already starts at this time');
@@ -78,8 +78,8 @@ export function rescheduleAsGuest(store: Store, token: string | undefined, start
     if (!startsAfterCutoff(start, m.organization, now)) {
       throw new Refusal('CHANGE_NOT_ALLOWED', `Online, a booking can only move to a time more than ${m.organization.cancellationCutoffHours} hours ahead; please contact the organization`);
     }
-    const booking = updateBooking(store, m.booking.orgId, m.booking.id, { startTime }, now, guestActor(m.booking.guestName, ip));
-    return managed(store, booking, now);
+    const booking = await updateBooking(store, m.booking.orgId, m.booking.id, { startTime }, now, guestActor(m.booking.guestName, ip));
+    return await managed(store, booking, now);
   });
 }
 
@@ -87,15 +87,15 @@ export function rescheduleAsGuest(store: Store, token: string | undefined, start
  * The times a guest may move their booking to: the experience's availability counted for the
  * booking's places, with the slots inside the cutoff marked unavailable (they are not offered).
  */
-export function availabilityForGuest(
+export async function availabilityForGuest(
   store: Store,
   token: string | undefined,
   range: { startDate?: string | undefined; endDate?: string | undefined },
   now: number,
-): ExperienceAvailability {
-  const m = getManagedBooking(store, token, now);
+): Promise<ExperienceAvailability> {
+  const m = await getManagedBooking(store, token, now);
   const places = placesOf(m.booking);
-  const answer = availabilityFor(store, m.booking.orgId, { experienceId: m.booking.experienceId, startDate: range.startDate, endDate: range.endDate, participants: places }, now, { activeOnly: true });
+  const answer = await availabilityFor(store, m.booking.orgId, { experienceId: m.booking.experienceId, startDate: range.startDate, endDate: range.endDate, participants: places }, now, { activeOnly: true });
   const ownSlot = m.booking.slotStart;
   return {
     ...answer,

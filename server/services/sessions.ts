@@ -43,19 +43,19 @@ const invalidToken = () =>
  * is what keeps a hundred attempts sent at once (all hashing in parallel) to ten; a success clears
  * the count.
  */
-function countAttempt(store: Store, email: string, now: number): void {
-  store.transaction(() => {
-    const oldestCounted = store.nthSignInFailure(email, now - SIGN_IN_WINDOW_MS, SIGN_IN_FAILURES_ALLOWED);
+async function countAttempt(store: Store, email: string, now: number): Promise<void> {
+  await store.transaction(async () => {
+    const oldestCounted = await store.nthSignInFailure(email, now - SIGN_IN_WINDOW_MS, SIGN_IN_FAILURES_ALLOWED);
     if (oldestCounted !== undefined) {
       const wait = Math.max(1, Math.ceil((oldestCounted + SIGN_IN_WINDOW_MS - now) / 1000));
       throw new Refusal('RATE_LIMITED', `Too many failed sign-ins for this e-mail address; retry in ${wait} s`, undefined, wait);
     }
-    store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS);
-    store.recordSignInFailure(email, now);
+    await store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS);
+    await store.recordSignInFailure(email, now);
   });
 }
 
-function startSession(store: Store, user: UserRow, now: number): SignedIn {
+async function startSession(store: Store, user: UserRow, now: number): Promise<SignedIn> {
   const token = randomBytes(32).toString('base64url');
   const session: SessionRow = {
     id: newId('session', now),
@@ -65,9 +65,9 @@ function startSession(store: Store, user: UserRow, now: number): SignedIn {
     createdAt: now,
     lastSeenAt: now,
   };
-  store.insertSession(session);
-  store.recordSignIn(user.id, now);
-  const organization = store.getOrganization(user.orgId);
+  await store.insertSession(session);
+  await store.recordSignIn(user.id, now);
+  const organization = await store.getOrganization(user.orgId);
   if (!organization) throw invalidCredentials();
   return { token, session, user: { ...user, lastSignInAt: now }, organization };
 }
@@ -78,36 +78,36 @@ function startSession(store: Store, user: UserRow, now: number): SignedIn {
  * addresses have accounts. The hashing runs off the event loop; `now` is read again after it.
  */
 export async function signIn(store: Store, input: { email: string; password: string }, now: () => number): Promise<SignedIn> {
-  countAttempt(store, input.email, now());
-  const found = store.getUserByEmail(input.email);
+  await countAttempt(store, input.email, now());
+  const found = await store.getUserByEmail(input.email);
   const matches = found?.passwordHash ? await verifyPassword(input.password, found.passwordHash) : await verifyNothing(input.password);
   const at = now();
   if (!matches || !found || found.disabledAt !== null) throw invalidCredentials();
-  return store.transaction(() => {
+  return await store.transaction(async () => {
     // The user may have been disabled, deleted or reset while the hash was being checked.
-    const user = store.getUser(found.id);
+    const user = await store.getUser(found.id);
     if (!user || user.disabledAt !== null || user.passwordHash !== found.passwordHash) throw invalidCredentials();
-    store.clearSignInFailures(input.email);
-    return startSession(store, user, at);
+    await store.clearSignInFailures(input.email);
+    return await startSession(store, user, at);
   });
 }
 
 /** Follows a setup link: sets the password, ends the user's other sessions and signs them in. */
 export async function completeSetup(store: Store, input: { token: string; password: string }, now: () => number): Promise<SignedIn> {
-  const link = findSetupToken(store, input.token, now());
-  const user = link && store.getUser(link.userId);
+  const link = await findSetupToken(store, input.token, now());
+  const user = link && await store.getUser(link.userId);
   if (!link || !user || user.disabledAt !== null) throw invalidToken();
   checkNewPassword(user, input.password);
   const passwordHash = await hashPassword(input.password);
   const at = now();
-  return store.transaction(() => {
+  return await store.transaction(async () => {
     // One use: of two requests racing with the same link, the second finds it gone.
-    if (!takeSetupToken(store, link.hash, at)) throw invalidToken();
-    const current = store.getUser(user.id);
+    if (!await takeSetupToken(store, link.hash, at)) throw invalidToken();
+    const current = await store.getUser(user.id);
     if (!current || current.disabledAt !== null) throw invalidToken();
-    store.setUserPassword(current.id, passwordHash);
-    store.deleteSessionsOf(current.id);
-    return startSession(store, { ...current, passwordHash }, at);
+    await store.setUserPassword(current.id, passwordHash);
+    await store.deleteSessionsOf(current.id);
+    return await startSession(store, { ...current, passwordHash }, at);
   });
 }
 
@@ -115,17 +115,17 @@ export async function completeSetup(store: Store, input: { token: string; passwo
  * The session a cookie's token names, while it lives: unknown, idle for 12 hours, 7 days old, or of
  * a user since disabled or deleted, it is none.
  */
-export function resolveSession(store: Store, token: string, now: number): LiveSession | undefined {
+export async function resolveSession(store: Store, token: string, now: number): Promise<LiveSession | undefined> {
   const hash = hashToken(token);
-  const session = store.getSessionByHash(hash);
+  const session = await store.getSessionByHash(hash);
   if (!session || !(session.tokenHash.length === hash.length && timingSafeEqual(session.tokenHash, hash))) return undefined;
   if (now - session.lastSeenAt >= SESSION_IDLE_MS || now - session.createdAt >= SESSION_MAX_MS) {
-    store.deleteSession(session.id);
+    await store.deleteSession(session.id);
     return undefined;
   }
-  const user = store.getUser(session.userId);
+  const user = await store.getUser(session.userId);
   if (!user || user.disabledAt !== null) return undefined;
-  if (now - session.lastSeenAt >= TOUCH_GRANULARITY_MS) store.touchSession(session.id, now);
+  if (now - session.lastSeenAt >= TOUCH_GRANULARITY_MS) await store.touchSession(session.id, now);
   return { session, user };
 }
 
@@ -138,22 +138,22 @@ export function csrfTokenMatches(session: SessionRow, presented: string | undefi
 }
 
 /** What the dashboard is told about a live session. */
-export function describeSession(store: Store, live: LiveSession): { user: UserRow; organization: OrganizationRow; session: SessionRow } {
-  const organization = store.getOrganization(live.user.orgId);
+export async function describeSession(store: Store, live: LiveSession): Promise<{ user: UserRow; organization: OrganizationRow; session: SessionRow }> {
+  const organization = await store.getOrganization(live.user.orgId);
   if (!organization) throw new Refusal('UNAUTHORIZED', 'Sign in first');
   return { user: live.user, organization, session: live.session };
 }
 
-export function signOut(store: Store, sessionId: string): void {
-  store.deleteSession(sessionId);
+export async function signOut(store: Store, sessionId: string): Promise<void> {
+  await store.deleteSession(sessionId);
 }
 
 /** Ended sessions, stale setup links and failures out of the window: pruned with the other expired records. */
-export function pruneAccounts(store: Store, now: number): number {
-  return store.transaction(
-    () =>
-      store.deleteStaleSessions(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
-      store.deleteExpiredSetupTokens(now) +
-      store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS),
+export async function pruneAccounts(store: Store, now: number): Promise<number> {
+  return await store.transaction(
+    async () =>
+      await store.deleteStaleSessions(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
+      await store.deleteExpiredSetupTokens(now) +
+      await store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS),
   );
 }

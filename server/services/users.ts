@@ -33,38 +33,38 @@ export const setupUrlOf = (publicUrl: string, token: string) => `${publicUrl}/da
  * A new setup link for the user, replacing any earlier one. Only the token's SHA-256 is stored:
  * it is 32 random bytes, so a fast hash is enough, and a copy of the database holds no live link.
  */
-function issueSetupLink(store: Store, userId: string, publicUrl: string, now: number): string {
+async function issueSetupLink(store: Store, userId: string, publicUrl: string, now: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  store.deleteSetupTokensOf(userId);
-  store.insertSetupToken(hashToken(token), userId, now + SETUP_LINK_TTL_MS);
+  await store.deleteSetupTokensOf(userId);
+  await store.insertSetupToken(hashToken(token), userId, now + SETUP_LINK_TTL_MS);
   return setupUrlOf(publicUrl, token);
 }
 
 /** The setup link's user, while the link is live; consumed by `takeSetupToken`. */
-export function findSetupToken(store: Store, token: string, now: number): { userId: string; hash: Buffer } | undefined {
+export async function findSetupToken(store: Store, token: string, now: number): Promise<{ userId: string; hash: Buffer } | undefined> {
   const hash = hashToken(token);
-  const row = store.getSetupToken(hash);
+  const row = await store.getSetupToken(hash);
   if (!row || row.expiresAt <= now) return undefined;
   return { userId: row.userId, hash };
 }
 
 /** Uses the link up; false when another request used it first. Call inside the transaction that sets the password. */
-export function takeSetupToken(store: Store, hash: Buffer, now: number): boolean {
-  const row = store.getSetupToken(hash);
-  return store.deleteSetupToken(hash) === 1 && row !== undefined && row.expiresAt > now;
+export async function takeSetupToken(store: Store, hash: Buffer, now: number): Promise<boolean> {
+  const row = await store.getSetupToken(hash);
+  return await store.deleteSetupToken(hash) === 1 && row !== undefined && row.expiresAt > now;
 }
 
-export function createUser(
+export async function createUser(
   store: Store,
   orgId: string,
   actor: Actor,
   input: NewUser,
   publicUrl: string,
   now: number,
-): CreatedUser {
-  return store.transaction(() => {
+): Promise<CreatedUser> {
+  return await store.transaction(async () => {
     const email = input.email.trim();
-    if (store.getUserByEmail(email)) throw conflict(`A user with the e-mail ${email} already exists on this server`);
+    if (await store.getUserByEmail(email)) throw conflict(`A user with the e-mail ${email} already exists on this server`);
     const user: UserRow = {
       id: newId('user', now),
       orgId,
@@ -76,9 +76,9 @@ export function createUser(
       lastSignInAt: null,
       disabledAt: null,
     };
-    store.insertUser(user);
-    const setupUrl = input.passwordHash === undefined ? issueSetupLink(store, user.id, publicUrl, now) : null;
-    recordActivity(
+    await store.insertUser(user);
+    const setupUrl = input.passwordHash === undefined ? await issueSetupLink(store, user.id, publicUrl, now) : null;
+    await recordActivity(
       store,
       orgId,
       actor,
@@ -89,13 +89,13 @@ export function createUser(
   });
 }
 
-export function listUsers(store: Store, orgId: string): UserRow[] {
-  return store.listUsers(orgId);
+export async function listUsers(store: Store, orgId: string): Promise<UserRow[]> {
+  return await store.listUsers(orgId);
 }
 
 /** A user of the organization; another organization's is as unknown as one that never existed. */
-export function getUser(store: Store, orgId: string, id: string): UserRow {
-  const user = store.getUser(id);
+export async function getUser(store: Store, orgId: string, id: string): Promise<UserRow> {
+  const user = await store.getUser(id);
   if (!user || user.orgId !== orgId) throw notFound('User');
   return user;
 }
@@ -103,30 +103,30 @@ export function getUser(store: Store, orgId: string, id: string): UserRow {
 const isActiveOwner = (user: UserRow) => user.role === 'owner' && user.disabledAt === null;
 
 /** An organization always keeps someone who can manage it. */
-function keepAnOwner(store: Store, user: UserRow, what: string): void {
-  if (isActiveOwner(user) && store.countActiveOwners(user.orgId) <= 1) {
+async function keepAnOwner(store: Store, user: UserRow, what: string): Promise<void> {
+  if (isActiveOwner(user) && await store.countActiveOwners(user.orgId) <= 1) {
     throw conflict(`Cannot ${what} the organization's last active owner: make another user an owner first`);
   }
 }
 
-export function updateUser(store: Store, orgId: string, actor: Actor, id: string, patch: UserPatch, now: number): UserRow {
-  return store.transaction(() => {
-    const current = getUser(store, orgId, id);
+export async function updateUser(store: Store, orgId: string, actor: Actor, id: string, patch: UserPatch, now: number): Promise<UserRow> {
+  return await store.transaction(async () => {
+    const current = await getUser(store, orgId, id);
     const next: UserRow = {
       ...current,
       name: patch.name?.trim() ?? current.name,
       role: patch.role ?? current.role,
       disabledAt: patch.disabled === undefined ? current.disabledAt : patch.disabled ? (current.disabledAt ?? now) : null,
     };
-    if (isActiveOwner(current) && !isActiveOwner(next)) keepAnOwner(store, current, next.disabledAt !== null ? 'disable' : 'demote');
-    store.updateUser(next);
+    if (isActiveOwner(current) && !isActiveOwner(next)) await keepAnOwner(store, current, next.disabledAt !== null ? 'disable' : 'demote');
+    await store.updateUser(next);
     // A disabled user is signed out everywhere at once, not at the end of each session.
-    if (next.disabledAt !== null) store.deleteSessionsOf(id);
+    if (next.disabledAt !== null) await store.deleteSessionsOf(id);
     const changes: string[] = [];
     if (next.name !== current.name) changes.push(`renamed to ${next.name}`);
     if (next.role !== current.role) changes.push(`role ${current.role} → ${next.role}`);
     if ((next.disabledAt === null) !== (current.disabledAt === null)) changes.push(next.disabledAt === null ? 'enabled' : 'disabled');
-    recordActivity(
+    await recordActivity(
       store,
       orgId,
       actor,
@@ -142,13 +142,13 @@ export function updateUser(store: Store, orgId: string, actor: Actor, id: string
   });
 }
 
-export function deleteUser(store: Store, orgId: string, actor: Actor, id: string, now: number): void {
-  store.transaction(() => {
-    const user = getUser(store, orgId, id);
-    keepAnOwner(store, user, 'delete');
+export async function deleteUser(store: Store, orgId: string, actor: Actor, id: string, now: number): Promise<void> {
+  await store.transaction(async () => {
+    const user = await getUser(store, orgId, id);
+    await keepAnOwner(store, user, 'delete');
     // Sessions and setup links go with the user (ON DELETE CASCADE).
-    store.deleteUser(id);
-    recordActivity(
+    await store.deleteUser(id);
+    await recordActivity(
       store,
       orgId,
       actor,
@@ -162,14 +162,14 @@ export function deleteUser(store: Store, orgId: string, actor: Actor, id: string
  * A forgotten or compromised password: the old password stops working, every session ends at once,
  * and a new setup link (the only way back in) replaces any earlier one.
  */
-export function resetUser(store: Store, actor: Actor, email: string, publicUrl: string, now: number): { user: UserRow; setupUrl: string } {
-  return store.transaction(() => {
-    const user = store.getUserByEmail(email);
+export async function resetUser(store: Store, actor: Actor, email: string, publicUrl: string, now: number): Promise<{ user: UserRow; setupUrl: string }> {
+  return await store.transaction(async () => {
+    const user = await store.getUserByEmail(email);
     if (!user) throw notFound('User');
-    store.deleteSessionsOf(user.id);
-    store.setUserPassword(user.id, null);
-    const setupUrl = issueSetupLink(store, user.id, publicUrl, now);
-    recordActivity(
+    await store.deleteSessionsOf(user.id);
+    await store.setUserPassword(user.id, null);
+    const setupUrl = await issueSetupLink(store, user.id, publicUrl, now);
+    await recordActivity(
       store,
       user.orgId,
       actor,

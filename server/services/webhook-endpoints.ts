@@ -22,21 +22,21 @@ export interface EndpointPolicy {
   allowPrivate: boolean;
 }
 
-export function findEndpoint(store: Store, orgId: string, id: string): WebhookEndpointRow {
-  const row = store.getWebhookEndpoint(orgId, id);
+export async function findEndpoint(store: Store, orgId: string, id: string): Promise<WebhookEndpointRow> {
+  const row = await store.getWebhookEndpoint(orgId, id);
   if (!row) throw notFound('Webhook endpoint');
   return row;
 }
 
 /** A new endpoint; its secret exists in clear only in the return value and in the signing key store. */
-export function createEndpoint(
+export async function createEndpoint(
   store: Store,
   orgId: string,
   input: z.output<typeof WebhookEndpointCreate>,
   policy: EndpointPolicy,
   now: number,
   actor: Actor,
-): { row: WebhookEndpointRow; secret: string } {
+): Promise<{ row: WebhookEndpointRow; secret: string }> {
   assertReachableUrl(input.url, policy.allowPrivate);
   const secret = generateWebhookSecret();
   const row: WebhookEndpointRow = {
@@ -53,9 +53,9 @@ export function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  store.transaction(() => {
-    store.insertWebhookEndpoint(row);
-    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.create', targetType: 'webhook_endpoint', targetId: row.id, summary: `Added the webhook endpoint ${row.url}` }, now);
+  await store.transaction(async () => {
+    await store.insertWebhookEndpoint(row);
+    await recordActivity(store, orgId, actor, { action: 'webhook_endpoint.create', targetType: 'webhook_endpoint', targetId: row.id, summary: `Added the webhook endpoint ${row.url}` }, now);
   });
   return { row, secret };
 }
@@ -64,7 +64,7 @@ export function createEndpoint(
  * Changes an endpoint. Disabling it fails its pending deliveries (events are not queued for a
  * disabled endpoint, and none already queued are sent); enabling it clears the reason.
  */
-export function updateEndpoint(
+export async function updateEndpoint(
   store: Store,
   orgId: string,
   id: string,
@@ -72,10 +72,10 @@ export function updateEndpoint(
   policy: EndpointPolicy,
   now: number,
   actor: Actor,
-): WebhookEndpointRow {
+): Promise<WebhookEndpointRow> {
   if (patch.url !== undefined) assertReachableUrl(patch.url, policy.allowPrivate);
-  return store.transaction(() => {
-    const current = findEndpoint(store, orgId, id);
+  return await store.transaction(async () => {
+    const current = await findEndpoint(store, orgId, id);
     const enabled = patch.enabled === undefined ? current.enabled : patch.enabled ? 1 : 0;
     const next: WebhookEndpointRow = {
       ...current,
@@ -86,58 +86,58 @@ export function updateEndpoint(
       disabledReason: enabled === 1 ? null : current.enabled === 1 ? 'Disabled through the API' : current.disabledReason,
       updatedAt: now,
     };
-    store.updateWebhookEndpoint(next);
-    if (current.enabled === 1 && enabled === 0) store.failPendingDeliveries(id, 'Endpoint disabled', now);
-    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.update', targetType: 'webhook_endpoint', targetId: id, summary: `Changed ${Object.keys(patch).join(', ')} of ${next.url}` }, now);
+    await store.updateWebhookEndpoint(next);
+    if (current.enabled === 1 && enabled === 0) await store.failPendingDeliveries(id, 'Endpoint disabled', now);
+    await recordActivity(store, orgId, actor, { action: 'webhook_endpoint.update', targetType: 'webhook_endpoint', targetId: id, summary: `Changed ${Object.keys(patch).join(', ')} of ${next.url}` }, now);
     return next;
   });
 }
 
-export function deleteEndpoint(store: Store, orgId: string, id: string, now: number, actor: Actor): void {
-  store.transaction(() => {
-    const endpoint = findEndpoint(store, orgId, id);
-    store.deleteWebhookEndpoint(orgId, id);
-    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.delete', targetType: 'webhook_endpoint', targetId: id, summary: `Deleted the webhook endpoint ${endpoint.url}` }, now);
+export async function deleteEndpoint(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
+  await store.transaction(async () => {
+    const endpoint = await findEndpoint(store, orgId, id);
+    await store.deleteWebhookEndpoint(orgId, id);
+    await recordActivity(store, orgId, actor, { action: 'webhook_endpoint.delete', targetType: 'webhook_endpoint', targetId: id, summary: `Deleted the webhook endpoint ${endpoint.url}` }, now);
   });
 }
 
 /** A new secret; the previous one keeps signing beside it for 24 hours. */
-export function rotateEndpointSecret(store: Store, orgId: string, id: string, now: number, actor: Actor): string {
-  return store.transaction(() => {
-    const current = findEndpoint(store, orgId, id);
+export async function rotateEndpointSecret(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<string> {
+  return await store.transaction(async () => {
+    const current = await findEndpoint(store, orgId, id);
     const secret = generateWebhookSecret();
-    store.updateWebhookEndpoint({
+    await store.updateWebhookEndpoint({
       ...current,
       secret,
       previousSecret: current.secret,
       previousSecretUntil: now + ROTATION_OVERLAP_MS,
       updatedAt: now,
     });
-    recordActivity(store, orgId, actor, { action: 'webhook_endpoint.rotate_secret', targetType: 'webhook_endpoint', targetId: id, summary: `Rotated the signing secret of ${current.url}` }, now);
+    await recordActivity(store, orgId, actor, { action: 'webhook_endpoint.rotate_secret', targetType: 'webhook_endpoint', targetId: id, summary: `Rotated the signing secret of ${current.url}` }, now);
     return secret;
   });
 }
 
 /** Sends a delivery again now, whatever its state; a FAILED one becomes PENDING for one more attempt. */
-export function retryDelivery(store: Store, orgId: string, endpointId: string, deliveryId: string, now: number, actor: Actor): DeliveryRow {
-  return store.transaction(() => {
-    const endpoint = findEndpoint(store, orgId, endpointId);
-    if (!store.getDelivery(orgId, endpointId, deliveryId)) throw notFound('Delivery');
+export async function retryDelivery(store: Store, orgId: string, endpointId: string, deliveryId: string, now: number, actor: Actor): Promise<DeliveryRow> {
+  return await store.transaction(async () => {
+    const endpoint = await findEndpoint(store, orgId, endpointId);
+    if (!await store.getDelivery(orgId, endpointId, deliveryId)) throw notFound('Delivery');
     if (endpoint.enabled !== 1) {
       throw new Refusal('CONFLICT', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying its deliveries');
     }
-    store.requeueDelivery(orgId, endpointId, deliveryId, now);
-    recordActivity(store, orgId, actor, { action: 'delivery.retry', targetType: 'delivery', targetId: deliveryId, summary: `Sent a delivery to ${endpoint.url} again` }, now);
-    return store.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
+    await store.requeueDelivery(orgId, endpointId, deliveryId, now);
+    await recordActivity(store, orgId, actor, { action: 'delivery.retry', targetType: 'delivery', targetId: deliveryId, summary: `Sent a delivery to ${endpoint.url} again` }, now);
+    return await store.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
   });
 }
 
-export function listWebhookEndpoints(store: Store, orgId: string, page: Page): PageResult<WebhookEndpointRow> {
-  return store.listWebhookEndpoints(orgId, page);
+export async function listWebhookEndpoints(store: Store, orgId: string, page: Page): Promise<PageResult<WebhookEndpointRow>> {
+  return await store.listWebhookEndpoints(orgId, page);
 }
 
 /** An endpoint's deliveries, newest first (404 when the endpoint is not the caller's). */
-export function listDeliveries(store: Store, orgId: string, endpointId: string, page: Page): PageResult<DeliveryRow> {
-  findEndpoint(store, orgId, endpointId);
-  return store.listDeliveries(orgId, endpointId, page);
+export async function listDeliveries(store: Store, orgId: string, endpointId: string, page: Page): Promise<PageResult<DeliveryRow>> {
+  await findEndpoint(store, orgId, endpointId);
+  return await store.listDeliveries(orgId, endpointId, page);
 }

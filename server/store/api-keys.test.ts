@@ -11,13 +11,13 @@ describe('api key store', () => {
   let dir: string;
   let store: Store;
   let orgId: string;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'outing-keys-'));
     store = openStore(join(dir, 'o.db'));
-    orgId = addOrganization(store).orgId;
+    orgId = (await addOrganization(store)).orgId;
   });
-  afterEach(() => {
-    store.close();
+  afterEach(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -25,38 +25,38 @@ describe('api key store', () => {
     id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt, lastUsedAt: null, revokedAt: null,
   });
 
-  it('finds a key by the hash of its value only', () => {
+  it('finds a key by the hash of its value only', async () => {
     const key = generateApiKey('secret');
-    store.insertApiKey(row('key_a', key, 10));
-    expect(store.getApiKeyByHash(hashSecret(key))?.id).toBe('key_a');
-    expect(store.getApiKeyByHash(hashSecret(`${key}x`))).toBeUndefined();
+    await store.insertApiKey(row('key_a', key, 10));
+    expect((await store.getApiKeyByHash(hashSecret(key)))?.id).toBe('key_a');
+    expect(await store.getApiKeyByHash(hashSecret(`${key}x`))).toBeUndefined();
   });
 
-  it('refuses two keys with the same hash', () => {
+  it('refuses two keys with the same hash', async () => {
     const key = generateApiKey('secret');
-    store.insertApiKey(row('key_a', key, 10));
-    expect(() => store.insertApiKey(row('key_b', key, 11))).toThrow();
+    await store.insertApiKey(row('key_a', key, 10));
+    await expect(store.insertApiKey(row('key_b', key, 11))).rejects.toThrow();
   });
 
-  it('lists an org’s keys oldest first, id breaking ties', () => {
-    const before = store.listApiKeys(orgId).length; // the org's default keys
-    store.insertApiKey(row('key_c', generateApiKey('secret'), 1e15));
-    store.insertApiKey(row('key_b', generateApiKey('secret'), 1e15));
-    store.insertApiKey(row('key_a', generateApiKey('secret'), 1e15 + 1));
-    expect(store.listApiKeys(orgId).slice(before).map((k) => k.id)).toEqual(['key_b', 'key_c', 'key_a']);
-    expect(store.listApiKeys('org_other')).toEqual([]);
+  it('lists an org’s keys oldest first, id breaking ties', async () => {
+    const before = (await store.listApiKeys(orgId)).length; // the org's default keys
+    await store.insertApiKey(row('key_c', generateApiKey('secret'), 1e15));
+    await store.insertApiKey(row('key_b', generateApiKey('secret'), 1e15));
+    await store.insertApiKey(row('key_a', generateApiKey('secret'), 1e15 + 1));
+    expect((await store.listApiKeys(orgId)).slice(before).map((k) => k.id)).toEqual(['key_b', 'key_c', 'key_a']);
+    expect(await store.listApiKeys('org_other')).toEqual([]);
   });
 
-  it('keeps the first revocation time', () => {
-    store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
-    store.revokeApiKey('key_a', 100);
-    store.revokeApiKey('key_a', 200);
-    expect(store.getApiKey('key_a')?.revokedAt).toBe(100);
+  it('keeps the first revocation time', async () => {
+    await store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
+    await store.revokeApiKey('key_a', 100);
+    await store.revokeApiKey('key_a', 200);
+    expect((await store.getApiKey('key_a'))?.revokedAt).toBe(100);
   });
 
-  it('records the last use', () => {
-    store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
-    store.touchApiKey('key_a', 500);
-    expect(store.getApiKey('key_a')?.lastUsedAt).toBe(500);
+  it('records the last use', async () => {
+    await store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
+    await store.touchApiKey('key_a', 500);
+    expect((await store.getApiKey('key_a'))?.lastUsedAt).toBe(500);
   });
 });

@@ -84,46 +84,40 @@ describe('migrate', () => {
 });
 
 describe('store', () => {
-  it('enforces foreign keys', () => {
+  it('enforces foreign keys', async () => {
     const s = store();
-    expect(() =>
-      s.insertApiKey({ id: 'key_x', orgId: 'org_missing', name: 'x', type: 'secret', scopes: '["*"]', prefix: 'osk_', keyHash: Buffer.alloc(32), createdAt: 0, lastUsedAt: null, revokedAt: null }),
-    ).toThrow(/FOREIGN KEY/);
+    await expect(s.insertApiKey({ id: 'key_x', orgId: 'org_missing', name: 'x', type: 'secret', scopes: '["*"]', prefix: 'osk_', keyHash: Buffer.alloc(32), createdAt: 0, lastUsedAt: null, revokedAt: null })).rejects.toThrow(/FOREIGN KEY/);
   });
 
-  it('rolls a transaction back when its work throws, and nests as savepoints', () => {
+  it('rolls a transaction back when its work throws, and nests as savepoints', async () => {
     const s = store();
-    expect(() =>
-      s.transaction(() => {
-        s.setSetting('a', '1');
+    await expect(s.transaction(async () => {
+        await s.setSetting('a', '1');
         throw new Error('undo');
-      }),
-    ).toThrow('undo');
-    expect(s.getSetting('a')).toBeUndefined();
-    s.transaction(() => {
-      s.setSetting('outer', '1');
-      expect(() =>
-        s.transaction(() => {
-          s.setSetting('inner', '1');
+      })).rejects.toThrow('undo');
+    expect(await s.getSetting('a')).toBeUndefined();
+    await s.transaction(async () => {
+      await s.setSetting('outer', '1');
+      await expect(s.transaction(async () => {
+          await s.setSetting('inner', '1');
           throw new Error('inner only');
-        }),
-      ).toThrow('inner only');
+        })).rejects.toThrow('inner only');
     });
-    expect(s.getSetting('outer')).toBe('1');
-    expect(s.getSetting('inner')).toBeUndefined();
+    expect(await s.getSetting('outer')).toBe('1');
+    expect(await s.getSetting('inner')).toBeUndefined();
   });
 
-  it('keeps settings by key, replacing the value', () => {
+  it('keeps settings by key, replacing the value', async () => {
     const s = store();
-    s.setSetting('k', 'v1');
-    s.setSetting('k', 'v2');
-    expect(s.getSetting('k')).toBe('v2');
+    await s.setSetting('k', 'v1');
+    await s.setSetting('k', 'v2');
+    expect(await s.getSetting('k')).toBe('v2');
   });
 
   it('makes an online backup that opens as a consistent copy', async () => {
     const path = tempPath();
     const s = store(path);
-    const org = addOrganization(s);
+    const org = await addOrganization(s);
     const target = join(tempPath(), '..', 'copy.db');
     await s.backupTo(target);
     const copy = new Database(target, { readonly: true });
@@ -135,19 +129,19 @@ describe('store', () => {
     }
   });
 
-  it('lets a second connection (the CLI) read and write while the first is open', () => {
+  it('lets a second connection (the CLI) read and write while the first is open', async () => {
     const path = tempPath();
     const first = store(path);
-    const org = addOrganization(first);
+    const org = await addOrganization(first);
     const second = store(path);
-    expect(second.getOrganization(org.orgId)?.id).toBe(org.orgId);
-    second.revokeApiKey(org.apiKeyId, 1);
-    expect(first.getApiKey(org.apiKeyId)?.revokedAt).toBe(1);
+    expect((await second.getOrganization(org.orgId))?.id).toBe(org.orgId);
+    await second.revokeApiKey(org.apiKeyId, 1);
+    expect((await first.getApiKey(org.apiKeyId))?.revokedAt).toBe(1);
   });
 
-  it('closes idempotently', () => {
+  it('closes idempotently', async () => {
     const s = openStore(tempPath());
-    s.close();
-    expect(() => s.close()).not.toThrow();
+    await s.close();
+    await expect(s.close()).resolves.toBeUndefined();
   });
 });

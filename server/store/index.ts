@@ -1,4 +1,5 @@
 import { openDatabase, migrate, type Db } from './db.js';
+import { Gate } from './gate.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
 import { experienceStore } from './experiences.js';
@@ -17,25 +18,8 @@ import { activityStore } from './activity.js';
 import { userStore } from './users.js';
 import { messageStore } from './messages.js';
 
-/**
- * The store: every SQL statement of Outing, behind functions named in the domain's words.
- * Callers never see SQL or SQLite; `transaction` is the one place where atomicity is asked for,
- * so another engine can sit behind the same functions.
- */
-export function createStore(db: Db) {
-  const changeMarker = db
-    .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
-    .raw(true);
-  // Prepared once: better-sqlite3's db.transaction() wraps each call anew, and a booking runs two
-  // nested transactions (its group commit's savepoint and its own), which showed in its profile.
-  const tx = {
-    begin: db.prepare('BEGIN IMMEDIATE'),
-    commit: db.prepare('COMMIT'),
-    rollback: db.prepare('ROLLBACK'),
-    savepoint: db.prepare('SAVEPOINT nested'),
-    release: db.prepare('RELEASE nested'),
-    rollbackTo: db.prepare('ROLLBACK TO nested'),
-  };
+/** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
+function sqliteParts(db: Db) {
   return {
     ...organizationStore(db),
     ...apiKeyStore(db),
@@ -54,40 +38,106 @@ export function createStore(db: Db) {
     ...activityStore(db),
     ...userStore(db),
     ...messageStore(db),
-    /**
-     * Runs `work` as one atomic unit that holds the write lock from its first statement
-     * (BEGIN IMMEDIATE), so a read-check-write inside it cannot interleave with another writer.
-     * Nested calls become savepoints of the outer transaction.
-     */
-    transaction<T>(work: () => T): T {
-      if (db.inTransaction) {
-        tx.savepoint.run();
+  };
+}
+
+/** The store's functions, as every engine offers them. */
+export type StoreParts = ReturnType<typeof sqliteParts>;
+
+/** A function of `T`, answering through a promise (an engine across a network cannot answer at once). */
+export type Async<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+
+/**
+ * The store: every SQL statement of Outing, behind functions named in the domain's words. Callers
+ * never see SQL or the engine (SQLite here, PostgreSQL in `postgres/`); `transaction` is the one place
+ * where atomicity is asked for.
+ */
+export interface Store extends Async<StoreParts> {
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Runs `work` as one atomic unit holding the write lock from its first statement, so a
+   * read-check-write inside it cannot interleave with another writer. Every store call made while
+   * `work` runs (awaited from inside it, however deep) belongs to the transaction; nested calls
+   * become savepoints. `work` must only await the store: never the network or a timer.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A marker that changes whenever the database may have changed; caches compare it. An engine
+   * shared by several processes without a cheap marker answers a new value every time (no reuse).
+   */
+  changeMarker(): Promise<string>;
+  /** A consistent copy of the whole database into `file` while writes go on (SQLite only). */
+  backupTo(file: string, onProgress?: (done: number, total: number) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The SQLite store. better-sqlite3 answers synchronously over one connection, so a transaction that
+ * awaits lets other requests' promises run in between; on the same connection their statements would
+ * join the open transaction. `Gate` keeps them out: while a transaction is open, a call from outside
+ * it (told apart by AsyncLocalStorage) waits until it ends, and transactions take turns.
+ */
+export function createStore(db: Db): Store {
+  const parts = sqliteParts(db);
+  const gate = new Gate();
+  const marker = db
+    .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
+    .raw(true);
+  const tx = {
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    savepoint: db.prepare('SAVEPOINT nested'),
+    release: db.prepare('RELEASE nested'),
+    rollbackTo: db.prepare('ROLLBACK TO nested'),
+  };
+  const store = {} as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(parts) as [string, (...args: unknown[]) => unknown][]) {
+    store[name] = (...args: unknown[]): Promise<unknown> => {
+      if (gate.admits()) {
         try {
-          const result = work();
-          tx.release.run();
-          return result;
+          return Promise.resolve(fn(...args));
         } catch (err) {
-          tx.rollbackTo.run();
-          tx.release.run();
-          throw err;
+          return Promise.reject(err);
         }
       }
-      tx.begin.run();
-      try {
-        const result = work();
-        tx.commit.run();
-        return result;
-      } catch (err) {
-        if (db.inTransaction) tx.rollback.run();
-        throw err;
+      return gate.whenOpen().then(() => fn(...args));
+    };
+  }
+  const methods: Omit<Store, keyof StoreParts> = {
+    engine: 'sqlite',
+    async transaction<T>(work: () => Promise<T>): Promise<T> {
+      if (gate.heldHere()) {
+        return await gate.nest(async () => {
+          tx.savepoint.run();
+          try {
+            const result = await work();
+            tx.release.run();
+            return result;
+          } catch (err) {
+            tx.rollbackTo.run();
+            tx.release.run();
+            throw err;
+          }
+        });
       }
+      return await gate.hold(async () => {
+        tx.begin.run();
+        try {
+          const result = await work();
+          tx.commit.run();
+          return result;
+        } catch (err) {
+          if (db.inTransaction) tx.rollback.run();
+          throw err;
+        }
+      });
     },
-    /**
-     * A marker that changes whenever the database may have changed: rows written by this process
-     * (total_changes) or committed by another connection (data_version). Caches compare it.
-     */
-    changeMarker(): string {
-      const [changes, version] = changeMarker.get() as [number, number];
+    async changeMarker(): Promise<string> {
+      if (!gate.admits()) await gate.whenOpen();
+      const [changes, version] = marker.get() as [number, number];
       return `${changes}:${version}`;
     },
     /**
@@ -111,12 +161,13 @@ export function createStore(db: Db) {
         if (db.inTransaction) db.exec('COMMIT');
       }
     },
-    close(): void {
+    async close(): Promise<void> {
+      if (gate.held()) await gate.whenOpen();
       if (db.open) db.close();
     },
   };
+  return Object.assign(store, methods) as unknown as Store;
 }
-export type Store = ReturnType<typeof createStore>;
 
 export function openStore(path: string): Store {
   const db = openDatabase(path);

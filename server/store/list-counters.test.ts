@@ -20,22 +20,22 @@ function random(seed: number) {
   };
 }
 
-function world() {
+async function world() {
   const db = openDatabase(':memory:');
   migrate(db);
   const store = createStore(db);
   const orgs = ['org_a', 'org_b'];
   const experiences: Record<string, string[]> = {};
   for (const orgId of orgs) {
-    store.insertOrganization({ id: orgId, name: orgId, email: `${orgId}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
-    experiences[orgId] = [1, 2, 3].map((k) => {
+    await store.insertOrganization({ id: orgId, name: orgId, email: `${orgId}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
+    experiences[orgId] = await Promise.all([1, 2, 3].map(async (k) => {
       const id = `exp_${orgId}_${k}`;
-      store.insertExperience({
+      await store.insertExperience({
         id, orgId, name: id, description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
         minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,
       });
       return id;
-    });
+    }));
   }
   return { db, store, orgs, experiences };
 }
@@ -54,7 +54,7 @@ function booking(orgId: string, n: number, experienceId: string, customerId: str
 }
 
 /** Every total the lists can answer, compared with counting the rows themselves. */
-function expectExactTotals(db: Db, store: Store, orgs: string[], experiences: Record<string, string[]>): void {
+async function expectExactTotals(db: Db, store: Store, orgs: string[], experiences: Record<string, string[]>): Promise<void> {
   const page = { limit: 1, offset: 0 };
   const count = (sql: string, ...params: unknown[]) => db.prepare(`SELECT count(*) FROM ${sql}`).pluck().get(...params) as number;
   for (const orgId of orgs) {
@@ -72,9 +72,9 @@ function expectExactTotals(db: Db, store: Store, orgs: string[], experiences: Re
       if (f.status !== undefined) (where.push('status = ?'), params.push(f.status));
       if (f.startFrom !== undefined) (where.push('slot_start >= ?'), params.push(f.startFrom));
       if (f.startTo !== undefined) (where.push('slot_start <= ?'), params.push(f.startTo));
-      expect(store.listBookings(orgId, f, page).total, `${orgId} ${JSON.stringify(f)}`).toBe(count(`bookings WHERE ${where.join(' AND ')}`, ...params));
+      expect((await store.listBookings(orgId, f, page)).total, `${orgId} ${JSON.stringify(f)}`).toBe(count(`bookings WHERE ${where.join(' AND ')}`, ...params));
     }
-    expect(store.listCustomers(orgId, undefined, page).total, `${orgId} customers`).toBe(count('customers WHERE org_id = ?', orgId));
+    expect((await store.listCustomers(orgId, undefined, page)).total, `${orgId} customers`).toBe(count('customers WHERE org_id = ?', orgId));
   }
   // No counter row drifts, even for groups no list asks about.
   const drift = db
@@ -87,21 +87,21 @@ function expectExactTotals(db: Db, store: Store, orgs: string[], experiences: Re
 }
 
 describe('list counters (migration 003)', () => {
-  let w: ReturnType<typeof world>;
-  beforeEach(() => {
-    w = world();
+  let w: Awaited<ReturnType<typeof world>>;
+  beforeEach(async () => {
+    w = await world();
   });
-  afterEach(() => {
-    w.store.close();
+  afterEach(async () => {
+    await w.store.close();
   });
 
-  it('stay exact across inserts, status changes, moves, erasure and deletes, in and out of transactions', () => {
+  it('stay exact across inserts, status changes, moves, erasure and deletes, in and out of transactions', async () => {
     const { db, store, orgs, experiences } = w;
     const next = random(2027);
     const customers: Record<string, CustomerRow[]> = { org_a: [], org_b: [] };
     const live: BookingRow[] = [];
     let n = 0;
-    expectExactTotals(db, store, orgs, experiences);
+    await expectExactTotals(db, store, orgs, experiences);
     for (let step = 0; step < 400; step++) {
       const orgId = orgs[next(2)]!;
       const action = next(10);
@@ -109,34 +109,34 @@ describe('list counters (migration 003)', () => {
         // a booking, with a new or a returning customer
         if (customers[orgId]!.length === 0 || next(3) === 0) {
           const c = customer(orgId, n++);
-          store.insertCustomer(c);
+          await store.insertCustomer(c);
           customers[orgId]!.push(c);
         }
         const c = customers[orgId]![next(customers[orgId]!.length)]!;
         const status = STATUSES[next(3)]!;
         const row = booking(orgId, n++, experiences[orgId]![next(3)]!, c.id, status, T0 + next(48) * 3_600_000);
-        store.transaction(() => store.insertBooking(row));
+        await store.transaction(async () => await store.insertBooking(row));
         live.push(row);
       } else if (action < 7) {
         // a status change (confirm, cancel), sometimes to the same status
         const i = next(live.length);
         const row = { ...live[i]!, status: STATUSES[next(3)]!, sequence: live[i]!.sequence + 1 };
-        store.updateBooking(row);
+        await store.updateBooking(row);
         live[i] = row;
       } else if (action < 8) {
         // a move to another slot and a change of guest: the store's UPDATE sets status too
         const i = next(live.length);
         const row = { ...live[i]!, slotStart: T0 + next(48) * 3_600_000, guestName: 'Moved' };
-        store.updateBooking(row);
+        await store.updateBooking(row);
         live[i] = row;
       } else if (action < 9) {
         // erasure: the customer and its bookings rewritten in one transaction, as eraseCustomer does
         const list = customers[orgId]!;
         if (list.length === 0) continue;
         const c = list[next(list.length)]!;
-        store.transaction(() => {
-          store.updateCustomer({ ...c, name: 'erased', email: `erased-${c.id}@erased.invalid`, erasedAt: T0 });
-          for (const b of store.listCustomerBookings(c.id, 1000)) store.updateBooking({ ...b, guestName: 'erased', guestEmail: `erased-${c.id}@erased.invalid` });
+        await store.transaction(async () => {
+          await store.updateCustomer({ ...c, name: 'erased', email: `erased-${c.id}@erased.invalid`, erasedAt: T0 });
+          for (const b of await store.listCustomerBookings(c.id, 1000)) await store.updateBooking({ ...b, guestName: 'erased', guestEmail: `erased-${c.id}@erased.invalid` });
         });
       } else {
         // a delete, which no route does today: the counters must follow whatever code writes,
@@ -144,66 +144,64 @@ describe('list counters (migration 003)', () => {
         const i = next(live.length);
         const row = live[i]!;
         if (next(4) === 0) {
-          expect(() =>
-            store.transaction(() => {
+          await expect(store.transaction(() => {
               db.prepare('DELETE FROM bookings WHERE id = ?').run(row.id);
               throw new Error('rolled back');
-            }),
-          ).toThrow('rolled back');
+            })).rejects.toThrow('rolled back');
         } else {
           db.prepare('DELETE FROM bookings WHERE id = ?').run(row.id);
           live.splice(i, 1);
         }
       }
-      if (step % 20 === 0) expectExactTotals(db, store, orgs, experiences);
+      if (step % 20 === 0) await expectExactTotals(db, store, orgs, experiences);
     }
-    expectExactTotals(db, store, orgs, experiences);
-    expect(store.listBookings('org_a', {}, { limit: 1, offset: 0 }).total + store.listBookings('org_b', {}, { limit: 1, offset: 0 }).total).toBe(live.length);
+    await expectExactTotals(db, store, orgs, experiences);
+    expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(live.length);
   });
 
-  it('follow customers deleted with their bookings, and an organization deleted with everything', () => {
+  it('follow customers deleted with their bookings, and an organization deleted with everything', async () => {
     const { db, store, orgs, experiences } = w;
     for (let k = 0; k < 6; k++) {
       const orgId = orgs[k % 2]!;
       const c = customer(orgId, k);
-      store.insertCustomer(c);
-      store.insertBooking(booking(orgId, 100 + k, experiences[orgId]![k % 3]!, c.id, STATUSES[k % 3]!, T0 + k * 3_600_000));
+      await store.insertCustomer(c);
+      await store.insertBooking(booking(orgId, 100 + k, experiences[orgId]![k % 3]!, c.id, STATUSES[k % 3]!, T0 + k * 3_600_000));
     }
-    expectExactTotals(db, store, orgs, experiences);
+    await expectExactTotals(db, store, orgs, experiences);
     db.prepare("DELETE FROM bookings WHERE customer_id = 'cus_org_a_0'").run();
     db.prepare("DELETE FROM customers WHERE id = 'cus_org_a_0'").run();
-    expectExactTotals(db, store, orgs, experiences);
+    await expectExactTotals(db, store, orgs, experiences);
     // The org's bookings first (they reference experiences and customers), then the org: its
     // customers go by ON DELETE CASCADE, which fires their triggers too.
     db.prepare("DELETE FROM bookings WHERE org_id = 'org_b'").run();
     db.prepare("DELETE FROM organizations WHERE id = 'org_b'").run();
-    expectExactTotals(db, store, orgs, experiences);
-    expect(store.listCustomers('org_b', undefined, { limit: 1, offset: 0 }).total).toBe(0);
-    expect(store.listBookings('org_b', {}, { limit: 1, offset: 0 }).total).toBe(0);
+    await expectExactTotals(db, store, orgs, experiences);
+    expect((await store.listCustomers('org_b', undefined, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(0);
   });
 
-  it('count rows written without the store too (a tool loading rows, a copy between databases)', () => {
+  it('count rows written without the store too (a tool loading rows, a copy between databases)', async () => {
     const db = openDatabase(':memory:');
     migrate(db);
     const store = createStore(db);
-    store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
-    store.insertExperience({
+    await store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
+    await store.insertExperience({
       id: 'exp_a', orgId: 'org_a', name: 'a', description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
       minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,
     });
-    store.insertCustomer(customer('org_a', 1));
+    await store.insertCustomer(customer('org_a', 1));
     db.exec(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_raw', 'org_a', 'raw@example.com', 'Raw', 0, 0)`);
-    store.insertBooking(booking('org_a', 2, 'exp_a', 'cus_org_a_1', 'CONFIRMED', T0));
+    await store.insertBooking(booking('org_a', 2, 'exp_a', 'cus_org_a_1', 'CONFIRMED', T0));
     db.exec(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
       guest_email, participants, unit_price, currency, source, metadata, sequence, created_at, updated_at)
       VALUES ('bk_raw', 'org_a', 'BK-RAWRAW00', 'exp_a', 'cus_raw', 0, 1, 'PENDING', 'Raw', 'raw@example.com', 1, 100, 'EUR', 'API', '{}', 0, 0, 0)`);
-    expectExactTotals(db, store, ['org_a'], { org_a: ['exp_a'] });
-    expect(store.listBookings('org_a', {}, { limit: 1, offset: 0 }).total).toBe(2);
-    expect(store.listCustomers('org_a', undefined, { limit: 1, offset: 0 }).total).toBe(2);
-    store.close();
+    await expectExactTotals(db, store, ['org_a'], { org_a: ['exp_a'] });
+    expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total).toBe(2);
+    expect((await store.listCustomers('org_a', undefined, { limit: 1, offset: 0 })).total).toBe(2);
+    await store.close();
   });
 
-  it('are filled from the rows already there when the migration runs', () => {
+  it('are filled from the rows already there when the migration runs', async () => {
     const db = openDatabase(':memory:');
     const migrations = readMigrations();
     migrate(db, migrations.filter((m) => m.version < 3));
@@ -219,10 +217,10 @@ describe('list counters (migration 003)', () => {
     migrate(db, migrations);
     const store = createStore(db);
     const page = { limit: 1, offset: 0 };
-    expect(store.listBookings('org_x', {}, page).total).toBe(7);
-    expect(store.listBookings('org_x', { status: 'CONFIRMED' }, page).total).toBe(3);
-    expect(store.listBookings('org_x', { experienceId: 'exp_x', status: 'CANCELLED' }, page).total).toBe(2);
-    expect(store.listCustomers('org_x', undefined, page).total).toBe(2);
-    store.close();
+    expect((await store.listBookings('org_x', {}, page)).total).toBe(7);
+    expect((await store.listBookings('org_x', { status: 'CONFIRMED' }, page)).total).toBe(3);
+    expect((await store.listBookings('org_x', { experienceId: 'exp_x', status: 'CANCELLED' }, page)).total).toBe(2);
+    expect((await store.listCustomers('org_x', undefined, page)).total).toBe(2);
+    await store.close();
   });
 });

@@ -26,7 +26,7 @@ describe('manifest and report query plans', () => {
     prepared = statementsOf(db);
     store = createStore(db);
   });
-  afterEach(() => store.close());
+  afterEach(async () => await store.close());
 
   function planOf(fragment: RegExp): string[] {
     const matching = prepared.filter((sql) => fragment.test(sql.replace(/\s+/g, ' ')));

@@ -15,10 +15,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A database with one organization per name given, closed again. */
-function databaseWith(file: string, names: string[]): void {
+async function databaseWith(file: string, names: string[]): Promise<void> {
   const store = openStore(file);
-  for (const name of names) addOrganization(store, { name });
-  store.close();
+  for (const name of names) await addOrganization(store, { name });
+  await store.close();
 }
 
 function organizationNames(file: string): string[] {
@@ -32,11 +32,11 @@ function organizationNames(file: string): string[] {
 
 async function backupOf(names: string[]): Promise<string> {
   const live = join(dir, `live-${names.join('-')}.db`);
-  databaseWith(live, names);
+  await databaseWith(live, names);
   const store: Store = openStore(live);
   const file = join(dir, `backup-${names.join('-')}.db`);
   await store.backupTo(file);
-  store.close();
+  await store.close();
   return file;
 }
 
@@ -49,7 +49,7 @@ describe('restoreDatabase', () => {
   it('replaces the database with the backup and reports its size', async () => {
     const backup = await backupOf(['Backup Tours']);
     const db = join(dir, 'outing.db');
-    databaseWith(db, ['Current Tours', 'Other Tours']);
+    await databaseWith(db, ['Current Tours', 'Other Tours']);
     const { bytes } = restoreDatabase(backup, db);
     expect(bytes).toBeGreaterThan(0);
     expect(organizationNames(db)).toEqual(['Backup Tours']);
@@ -59,11 +59,11 @@ describe('restoreDatabase', () => {
     const backup = await backupOf(['Backup Tours']);
     chmodSync(backup, 0o444);
     const db = join(dir, 'outing.db');
-    databaseWith(db, ['Current Tours']);
+    await databaseWith(db, ['Current Tours']);
     chmodSync(db, 0o640);
     restoreDatabase(backup, db);
     expect(statSync(db).mode & 0o777).toBe(0o640);
-    databaseWith(db, ['Added After Restore']);
+    await databaseWith(db, ['Added After Restore']);
     expect(organizationNames(db)).toEqual(['Added After Restore', 'Backup Tours']);
   });
 
@@ -80,10 +80,10 @@ describe('restoreDatabase', () => {
     // while a connection holds them open.
     const source = join(dir, 'crashed-source.db');
     const store = openStore(source);
-    addOrganization(store, { name: 'Crashed Tours' });
+    await addOrganization(store, { name: 'Crashed Tours' });
     const db = join(dir, 'outing.db');
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(source + suffix)) copyFileSync(source + suffix, db + suffix);
-    store.close();
+    await store.close();
     expect(existsSync(`${db}-wal`)).toBe(true);
 
     restoreDatabase(backup, db);
@@ -98,7 +98,7 @@ describe('restoreDatabase', () => {
   it('refuses while a server holds the database, and goes ahead once it is gone', async () => {
     const backup = await backupOf(['Backup Tours']);
     const db = join(dir, 'outing.db');
-    databaseWith(db, ['Current Tours']);
+    await databaseWith(db, ['Current Tours']);
     const lock = holdServerLock(db, () => {
       throw new Error('the lock should be free');
     });
@@ -109,9 +109,9 @@ describe('restoreDatabase', () => {
     expect(organizationNames(db)).toEqual(['Backup Tours']);
   });
 
-  it('refuses a file that is not a SQLite database, and leaves the database alone', () => {
+  it('refuses a file that is not a SQLite database, and leaves the database alone', async () => {
     const db = join(dir, 'outing.db');
-    databaseWith(db, ['Current Tours']);
+    await databaseWith(db, ['Current Tours']);
     const notes = join(dir, 'notes.txt');
     writeFileSync(notes, 'not a database '.repeat(100));
     expectRefusal(() => restoreDatabase(notes, db), /is not a SQLite database/);
@@ -147,14 +147,14 @@ describe('restoreDatabase', () => {
     expect(existsSync(join(dir, 'outing.db.restoring'))).toBe(false);
   });
 
-  it('refuses a live database with its -wal beside it rather than lose what the -wal holds', () => {
+  it('refuses a live database with its -wal beside it rather than lose what the -wal holds', async () => {
     const live = join(dir, 'live.db');
     const store = openStore(live);
-    addOrganization(store, { name: 'Live Tours' });
+    await addOrganization(store, { name: 'Live Tours' });
     try {
       expectRefusal(() => restoreDatabase(live, join(dir, 'outing.db')), /is a live database, not a backup/);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

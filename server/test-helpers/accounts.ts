@@ -26,7 +26,7 @@ export async function addUser(
 ): Promise<TestUser> {
   const password = options.password ?? TEST_PASSWORD;
   const email = options.email ?? `user-${Math.random().toString(36).slice(2, 10)}@test-tours.example`;
-  const { user } = createUser(
+  const { user } = await createUser(
     t.store,
     options.orgId ?? t.orgId,
     CLI,

@@ -38,12 +38,12 @@ export interface TestOrganization {
 }
 
 /** Creates an organization (and its default secret key, publishable key and feed) in `store`. */
-export function addOrganization(
+export async function addOrganization(
   store: Store,
   input: Partial<NewOrganization> = {},
   options: { publicUrl?: string; now?: number } = {},
-): TestOrganization {
-  const created = createOrganization(
+): Promise<TestOrganization> {
+  const created = await createOrganization(
     store,
     { name: 'Test Tours', email: 'owner@test-tours.example', timezone: 'Europe/Lisbon', currency: 'EUR', ...input },
     options.publicUrl ?? 'http://localhost:3000',
@@ -104,9 +104,9 @@ export interface TestApp extends TestOrganization {
   logEntries(): Record<string, unknown>[];
   request(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse>;
   /** Another organization in the same database. */
-  addOrganization(input?: Partial<NewOrganization>): TestOrganization;
+  addOrganization(input?: Partial<NewOrganization>): Promise<TestOrganization>;
   /** A new key of the test org (secret with all scopes unless told). */
-  createKey(options?: { scopes?: Scope[]; type?: ApiKeyType; orgId?: string; name?: string }): { id: string; key: string };
+  createKey(options?: { scopes?: Scope[]; type?: ApiKeyType; orgId?: string; name?: string }): Promise<{ id: string; key: string }>;
   /** Serves the app on 127.0.0.1 on a free port; `close()` stops it too. */
   listen(): Promise<{ url: string; server: Server; close(): Promise<void> }>;
   close(): Promise<void>;
@@ -116,7 +116,7 @@ export interface TestApp extends TestOrganization {
  * The whole app over a real SQLite file in a fresh temp folder, with one organization and its keys.
  * Call `close()` in `afterEach`/`afterAll`.
  */
-export function createTestApp(options: TestAppOptions = {}): TestApp {
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'outing-test-'));
   const dbPath = join(dir, 'outing.db');
   const config = loadConfig({ LOG_LEVEL: options.logLevel ?? 'info', ...options.env }, { db: dbPath });
@@ -125,7 +125,7 @@ export function createTestApp(options: TestAppOptions = {}): TestApp {
   const logs: string[] = [];
   const logger: Logger = createLogger(config.logLevel, (line) => void logs.push(line.trimEnd()));
   const { app } = createApp({ store, config, logger, now, ...options.deps });
-  const org = addOrganization(store, options.org, { publicUrl: config.publicUrl, now: now() });
+  const org = await addOrganization(store, options.org, { publicUrl: config.publicUrl, now: now() });
   const servers: Server[] = [];
 
   async function request(method: string, path: string, opts: TestRequestOptions = {}): Promise<TestResponse> {
@@ -166,9 +166,9 @@ export function createTestApp(options: TestAppOptions = {}): TestApp {
     logs,
     logEntries: () => logs.map((l) => JSON.parse(l) as Record<string, unknown>),
     request,
-    addOrganization: (input) => addOrganization(store, input, { publicUrl: config.publicUrl, now: now() }),
-    createKey: (o = {}) =>
-      createApiKey(
+    addOrganization: async (input) => await addOrganization(store, input, { publicUrl: config.publicUrl, now: now() }),
+    createKey: async (o = {}) =>
+      await createApiKey(
         store,
         { orgId: o.orgId ?? org.orgId, name: o.name ?? 'Test key', type: o.type ?? 'secret', scopes: o.scopes },
         now(),
@@ -182,7 +182,7 @@ export function createTestApp(options: TestAppOptions = {}): TestApp {
     },
     async close() {
       await Promise.all(servers.map(closeServer));
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

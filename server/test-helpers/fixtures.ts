@@ -24,16 +24,16 @@ export const UNTOUCHED_BOOKING = {
  * Writes a booking (and its customer) straight into the store, bypassing the booking rules: for
  * tests of other parts that only need "a booking exists" (CONFLICT on delete, currency changes…).
  */
-export function insertBookingRow(
+export async function insertBookingRow(
   store: Store,
   input: { orgId: string; experienceId: string; slotStart?: number; participants?: number } & Partial<BookingRow>,
-): BookingRow {
+): Promise<BookingRow> {
   const now = Date.now();
   const email = input.guestEmail ?? `guest-${newId('customer').slice(4, 12).toLowerCase()}@example.com`;
-  const existing = store.getCustomerByEmail(input.orgId, email);
+  const existing = await store.getCustomerByEmail(input.orgId, email);
   const customerId = input.customerId ?? existing?.id ?? newId('customer');
   if (!existing && input.customerId === undefined) {
-    store.insertCustomer({
+    await store.insertCustomer({
       id: customerId,
       orgId: input.orgId,
       email,
@@ -67,9 +67,9 @@ export function insertBookingRow(
     customerId,
     guestEmail: email,
   };
-  store.transaction(() => {
-    store.insertBooking(row);
-    if (row.status !== 'CANCELLED') store.addBookedPlaces(row.experienceId, row.slotStart, row.participants);
+  await store.transaction(async () => {
+    await store.insertBooking(row);
+    if (row.status !== 'CANCELLED') await store.addBookedPlaces(row.experienceId, row.slotStart, row.participants);
   });
   return row;
 }

@@ -25,7 +25,7 @@ export interface PaymentsHarness {
   remaining(startTime?: string): Promise<number>;
   /** POSTs a signed Stripe event about `session` to the callback route. */
   callback(type: string, session: FakeSession, options?: { timestamp?: number; secret?: string; payload?: string; id?: string }): Promise<TestResponse & { eventId: string }>;
-  sweeper(): Job<number>;
+  sweeper(): Promise<Job<number>>;
   close(): Promise<void>;
 }
 
@@ -37,7 +37,7 @@ export async function paymentsHarness(
   options: { stripe?: FakeStripe; clock?: ManualClock; onlinePayments?: boolean; price?: number; env?: Record<string, string> } = {},
 ): Promise<PaymentsHarness> {
   const clock = options.clock ?? manualClock();
-  const t = createTestApp({
+  const t = await createTestApp({
     now: clock.now,
     env: { PUBLIC_BOOKINGS_PER_MINUTE: '0', PUBLIC_REQUESTS_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...options.stripe?.env, ...options.env },
   });
@@ -108,7 +108,7 @@ export async function paymentsHarness(
       });
       return { ...res, eventId: o.id ?? made.id };
     },
-    sweeper() {
+    async sweeper() {
       const sweeper = holdExpiryJob({
         store: t.store,
         provider: paymentProviderFrom(t.config),
@@ -116,7 +116,7 @@ export async function paymentsHarness(
         now: clock.now,
         intervalMs: 3_600_000,
       });
-      sweeper.start();
+      await sweeper.start();
       sweepers.push(sweeper);
       return sweeper;
     },

@@ -1,0 +1,83 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Where a call runs: inside which transaction, and at which level of savepoints. */
+interface Frame {
+  readonly token: symbol;
+  /** A nested transaction of this level is running: the next one waits for `idle`. */
+  busy: boolean;
+  idle: Promise<void>;
+}
+
+/**
+ * One transaction at a time over one connection, and no outside statement while it is open.
+ *
+ * A transaction's work is asynchronous (it awaits the store), so the event loop may run other
+ * requests' code before it commits. Calls made from inside the transaction carry its token
+ * (AsyncLocalStorage follows awaits and the promises created under it); any other call waits
+ * until the gate is open again. Waiters re-check after every release, because another waiting
+ * transaction may have taken the gate first. Nested transactions (savepoints) of one level take
+ * turns too, so work that starts several at once cannot interleave their savepoints.
+ */
+export class Gate {
+  private readonly context = new AsyncLocalStorage<Frame>();
+  private owner: symbol | undefined;
+  private released: Promise<void> = Promise.resolve();
+
+  /** A transaction is open. */
+  held(): boolean {
+    return this.owner !== undefined;
+  }
+
+  /** A transaction is open and this call runs inside it. */
+  heldHere(): boolean {
+    return this.owner !== undefined && this.context.getStore()?.token === this.owner;
+  }
+
+  /** This call may use the connection now. */
+  admits(): boolean {
+    return this.owner === undefined || this.context.getStore()?.token === this.owner;
+  }
+
+  /** Resolves once this call may use the connection. */
+  async whenOpen(): Promise<void> {
+    while (!this.admits()) await this.released;
+  }
+
+  /** Runs `work` as the gate's holder: after the current holder, with every call inside it admitted. */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    while (this.owner !== undefined) await this.released;
+    const token = Symbol('transaction');
+    this.owner = token;
+    let release!: () => void;
+    this.released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      return await this.context.run(frameOf(token), work);
+    } finally {
+      this.owner = undefined;
+      release();
+    }
+  }
+
+  /** Runs `work` one level deeper inside the held transaction, after the level's running nested work. */
+  async nest<T>(work: () => Promise<T>): Promise<T> {
+    const frame = this.context.getStore()!;
+    while (frame.busy) await frame.idle;
+    frame.busy = true;
+    let done!: () => void;
+    frame.idle = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      return await this.context.run(frameOf(frame.token), work);
+    } finally {
+      frame.busy = false;
+      done();
+    }
+  }
+}
+
+function frameOf(token: symbol): Frame {
+  return { token, busy: false, idle: Promise.resolve() };
+}
