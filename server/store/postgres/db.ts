@@ -1,0 +1,172 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrationsDir, type Migration } from '../db.js';
+
+/** A statement's parameters: `$1`, `$2`… in order. */
+export type Params = readonly unknown[];
+
+/**
+ * One PostgreSQL database, as the store modules use it. A statement runs on the client of the
+ * transaction it is called from (found through AsyncLocalStorage, so callers never pass it), or
+ * else on a pooled client of its own.
+ */
+export interface PgDb {
+  /** The rows of a statement. */
+  all<R>(sql: string, params?: Params): Promise<R[]>;
+  /** The first row of a statement, if any. */
+  get<R>(sql: string, params?: Params): Promise<R | undefined>;
+  /** Runs a statement; answers how many rows it changed. */
+  run(sql: string, params?: Params): Promise<number>;
+  /** Runs `work` in one transaction (a savepoint when nested); see `transaction` in store/index.ts. */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `fn` once the outermost transaction around this call has committed (at once outside one). */
+  afterCommit(fn: () => void): void;
+  /** The pool, for what only it can do (LISTEN, closing). */
+  readonly pool: pg.Pool;
+}
+
+interface Frame {
+  client: pg.PoolClient;
+  /** A nested transaction of this level is running: the next one waits. */
+  busy: boolean;
+  idle: Promise<void>;
+  committed: (() => void)[];
+}
+
+/**
+ * Every write transaction holds this advisory lock until it ends, so writes take turns across
+ * every process as they do in SQLite (BEGIN IMMEDIATE): a read-check-write (capacity, a booking
+ * number, an event's place in the sequence) sees every write committed before it and none after.
+ */
+const WRITE_LOCK = 0x6f7574696e67; // "outing"
+
+/** 64-bit integers (ids, counts, epoch milliseconds) as numbers: every value Outing keeps fits in 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC
+      ? (value: string) => (value === null ? null : Number(value))
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export function connectPostgres(url: string, options: { max?: number } = {}): PgDb {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+  // An idle client that loses its connection (a restarted server) must not crash the process.
+  pool.on('error', () => {});
+  const context = new AsyncLocalStorage<Frame>();
+  const runner = (): pg.Pool | pg.PoolClient => context.getStore()?.client ?? pool;
+
+  async function outermost<T>(work: () => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    const frame: Frame = { client, busy: false, idle: Promise.resolve(), committed: [] };
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      const result = await context.run(frame, work);
+      await client.query('COMMIT');
+      for (const fn of frame.committed) fn();
+      return result;
+    } catch (err) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async function nested<T>(frame: Frame, work: () => Promise<T>): Promise<T> {
+    while (frame.busy) await frame.idle;
+    frame.busy = true;
+    let done!: () => void;
+    frame.idle = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const inner: Frame = { client: frame.client, busy: false, idle: Promise.resolve(), committed: frame.committed };
+    try {
+      await frame.client.query('SAVEPOINT nested');
+      try {
+        const result = await context.run(inner, work);
+        await frame.client.query('RELEASE SAVEPOINT nested');
+        return result;
+      } catch (err) {
+        await frame.client.query('ROLLBACK TO SAVEPOINT nested');
+        await frame.client.query('RELEASE SAVEPOINT nested');
+        throw err;
+      }
+    } finally {
+      frame.busy = false;
+      done();
+    }
+  }
+
+  return {
+    pool,
+    async all<R>(sql: string, params: Params = []) {
+      return (await runner().query(sql, params as unknown[])).rows as R[];
+    },
+    async get<R>(sql: string, params: Params = []) {
+      return (await runner().query(sql, params as unknown[])).rows[0] as R | undefined;
+    },
+    async run(sql: string, params: Params = []) {
+      return (await runner().query(sql, params as unknown[])).rowCount ?? 0;
+    },
+    async transaction<T>(work: () => Promise<T>): Promise<T> {
+      const frame = context.getStore();
+      return frame ? await nested(frame, work) : await outermost(work);
+    },
+    afterCommit(fn: () => void): void {
+      const frame = context.getStore();
+      if (frame) frame.committed.push(fn);
+      else fn();
+    },
+  };
+}
+
+/** The PostgreSQL forms of the migrations, numbered and named as SQLite's (a test holds them equal). */
+export function readPostgresMigrations(dir = join(migrationsDir(), 'postgres')): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: readFileSync(join(dir, f), 'utf8') }))
+    .sort((a, b) => a.version - b.version);
+}
+
+/** A lock of its own for migrations, so that several processes starting at once apply each change once. */
+const MIGRATION_LOCK = 0x6f7574696e68;
+
+/** Applies, in order and each in its own transaction, the migrations not yet recorded; answers their versions. */
+export async function migratePostgres(db: PgDb, migrations: Migration[] = readPostgresMigrations()): Promise<number[]> {
+  const client = await db.pool.connect();
+  const done: number[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
+      const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      for (const m of migrations) {
+        if (applied.has(m.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+        done.push(m.version);
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+  return done;
+}
