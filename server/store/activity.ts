@@ -20,7 +20,7 @@ export interface ActivityFilter {
   targetId?: string;
 }
 
-const COLUMNS = `id, org_id AS orgId, actor_type AS actorType, actor_id AS actorId, actor_name AS actorName, action,
+export const COLUMNS = `id, org_id AS orgId, actor_type AS actorType, actor_id AS actorId, actor_name AS actorName, action,
   target_type AS targetType, target_id AS targetId, summary, ip, created_at AS createdAt`;
 
 export function activityStore(db: Db) {

@@ -20,9 +20,9 @@ export interface CustomerView extends CustomerRow {
   spentCents: number;
 }
 
-const RECORD_COLUMNS = `c.id, c.org_id AS orgId, c.email, c.name, c.phone, c.first_booking_at AS firstBookingAt,
+export const RECORD_COLUMNS = `c.id, c.org_id AS orgId, c.email, c.name, c.phone, c.first_booking_at AS firstBookingAt,
   c.last_booking_at AS lastBookingAt, c.erased_at AS erasedAt, c.created_at AS createdAt, c.updated_at AS updatedAt`;
-const COLUMNS = `${RECORD_COLUMNS},
+export const COLUMNS = `${RECORD_COLUMNS},
   (SELECT count(*) FROM bookings b WHERE b.customer_id = c.id) AS bookingCount,
   (SELECT coalesce(sum(coalesce(b.total_cents, b.unit_price * b.participants)), 0) FROM bookings b
     WHERE b.customer_id = c.id AND b.status = 'CONFIRMED') AS spentCents`;

@@ -21,9 +21,9 @@ export interface SessionRow {
   lastSeenAt: number;
 }
 
-const USER_COLUMNS = `id, org_id AS orgId, email, name, role, password_hash AS passwordHash, created_at AS createdAt,
+export const USER_COLUMNS = `id, org_id AS orgId, email, name, role, password_hash AS passwordHash, created_at AS createdAt,
   last_sign_in_at AS lastSignInAt, disabled_at AS disabledAt`;
-const SESSION_COLUMNS = `id, token_hash AS tokenHash, user_id AS userId, csrf_token AS csrfToken, created_at AS createdAt,
+export const SESSION_COLUMNS = `id, token_hash AS tokenHash, user_id AS userId, csrf_token AS csrfToken, created_at AS createdAt,
   last_seen_at AS lastSeenAt`;
 
 /** The form an e-mail address is unique and looked up in. */
