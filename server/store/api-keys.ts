@@ -13,7 +13,7 @@ export interface ApiKeyRow {
   revokedAt: number | null;
 }
 
-const COLUMNS = `id, org_id AS orgId, name, type, scopes, prefix, key_hash AS keyHash, created_at AS createdAt,
+export const COLUMNS = `id, org_id AS orgId, name, type, scopes, prefix, key_hash AS keyHash, created_at AS createdAt,
   last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
 
 export function apiKeyStore(db: Db) {

@@ -10,7 +10,7 @@ export interface CalendarFeedRow {
   createdAt: number;
 }
 
-const COLUMNS = 'id, org_id AS orgId, name, experience_id AS experienceId, token_hash AS tokenHash, created_at AS createdAt';
+export const COLUMNS = 'id, org_id AS orgId, name, experience_id AS experienceId, token_hash AS tokenHash, created_at AS createdAt';
 
 export function calendarFeedStore(db: Db) {
   const insert = db.prepare(`INSERT INTO calendar_feeds (id, org_id, name, experience_id, token_hash, created_at)

@@ -20,7 +20,7 @@ export interface ExperienceRow {
   updatedAt: number;
 }
 
-const COLUMNS = `id, org_id AS orgId, name, description, duration, price, max_participants AS maxParticipants,
+export const COLUMNS = `id, org_id AS orgId, name, description, duration, price, max_participants AS maxParticipants,
   max_per_booking AS maxPerBooking, schedule, min_notice_minutes AS minNoticeMinutes,
   max_advance_days AS maxAdvanceDays, active, price_categories AS priceCategories, created_at AS createdAt, updated_at AS updatedAt`;
 

@@ -14,7 +14,7 @@ export interface OrganizationRow {
   updatedAt: number;
 }
 
-const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS onlinePayments,
+export const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS onlinePayments,
   cancellation_cutoff_hours AS cancellationCutoffHours, guest_self_service AS guestSelfService, created_at AS createdAt, updated_at AS updatedAt`;
 
 export function organizationStore(db: Db) {

@@ -15,7 +15,7 @@ export interface PaymentRow {
   createdAt: number;
 }
 
-const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, amount, currency, status, provider, reference,
+export const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, amount, currency, status, provider, reference,
   failure_reason AS failureReason, refund_required AS refundRequired, created_at AS createdAt`;
 
 export function paymentStore(db: Db) {
