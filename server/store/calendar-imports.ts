@@ -38,9 +38,9 @@ export interface BusyInterval {
 
 // Intervals are stored in pieces of at most a week, so a range query can start its index scan a
 // week before the range instead of at the beginning of time.
-const MAX_PIECE_MS = 7 * 86_400_000;
+export const MAX_PIECE_MS = 7 * 86_400_000;
 
-const COLUMNS = `id, org_id AS orgId, name, url, experience_id AS experienceId, etag, last_modified AS lastModified,
+export const COLUMNS = `id, org_id AS orgId, name, url, experience_id AS experienceId, etag, last_modified AS lastModified,
   last_synced_at AS lastSyncedAt, last_error AS lastError, event_count AS eventCount, next_sync_at AS nextSyncAt,
   expanded_at AS expandedAt, expanded_zone AS expandedZone, sync_note AS syncNote,
   created_at AS createdAt, updated_at AS updatedAt`;

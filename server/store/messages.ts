@@ -39,7 +39,7 @@ export interface ReminderDue {
   slotStart: number;
 }
 
-const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, kind, to_address AS "to", status, attempts,
+export const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, kind, to_address AS "to", status, attempts,
   last_error AS lastError, next_attempt_at AS nextAttemptAt, leased_until AS leasedUntil,
   reminder_for AS reminderFor, resend_of AS resendOf, sent_at AS sentAt, created_at AS createdAt`;
 
