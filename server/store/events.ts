@@ -10,7 +10,7 @@ export interface EventRow {
   createdAt: number;
 }
 
-const COLUMNS = 'id, org_id AS orgId, type, booking_id AS bookingId, payload, created_at AS createdAt';
+export const COLUMNS = 'id, org_id AS orgId, type, booking_id AS bookingId, payload, created_at AS createdAt';
 
 export function eventStore(db: Db) {
   const prepared = statementCache(db);

@@ -59,10 +59,10 @@ export interface AttemptRecord {
   deliveredAt: number | null;
 }
 
-const ENDPOINT_COLUMNS = `id, org_id AS orgId, url, events, description, enabled, secret,
+export const ENDPOINT_COLUMNS = `id, org_id AS orgId, url, events, description, enabled, secret,
   previous_secret AS previousSecret, previous_secret_until AS previousSecretUntil, disabled_reason AS disabledReason,
   created_at AS createdAt, updated_at AS updatedAt`;
-const DELIVERY_COLUMNS = `id, org_id AS orgId, endpoint_id AS endpointId, event_id AS eventId, event_type AS eventType,
+export const DELIVERY_COLUMNS = `id, org_id AS orgId, endpoint_id AS endpointId, event_id AS eventId, event_type AS eventType,
   status, attempts, last_status_code AS lastStatusCode, last_error AS lastError, next_attempt_at AS nextAttemptAt,
   leased_until AS leasedUntil, created_at AS createdAt, delivered_at AS deliveredAt`;
 
