@@ -52,14 +52,14 @@ export interface BookingFilter {
   q?: string;
 }
 
-const COLUMNS = `b.id, b.org_id AS orgId, b.booking_number AS bookingNumber, b.experience_id AS experienceId,
+export const COLUMNS = `b.id, b.org_id AS orgId, b.booking_number AS bookingNumber, b.experience_id AS experienceId,
   b.customer_id AS customerId, b.slot_start AS slotStart, b.slot_end AS slotEnd, b.status,
   b.guest_name AS guestName, b.guest_email AS guestEmail, b.guest_phone AS guestPhone, b.participants,
   b.unit_price AS unitPrice, b.currency, b.source, b.metadata, b.cancellation_reason AS cancellationReason,
   b.cancelled_at AS cancelledAt, b.hold_expires_at AS holdExpiresAt, b.checkout_session_id AS checkoutSessionId,
   b.checkout_url AS checkoutUrl, b.sequence, b.checked_in_at AS checkedInAt, b.tickets, b.places, b.total_cents AS totalCents,
   b.locale, b.created_at AS createdAt, b.updated_at AS updatedAt, e.name AS experienceName`;
-const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
+export const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
 
 /** The columns of COLUMNS as a row of values: a page of a list is read raw and shaped here, since
  * better-sqlite3 building an object per row (25 named properties) cost twice the whole query. */
@@ -83,10 +83,10 @@ function viewOf(r: RawBooking): BookingView {
 }
 
 /** From this offset on, a page is read by a deferred join (listBookings). */
-const DEFERRED_JOIN_OFFSET = 1_000;
+export const DEFERRED_JOIN_OFFSET = 1_000;
 
 const STATUSES = new Set<string>(['CONFIRMED', 'PENDING', 'CANCELLED']);
-function statusWord(status: string): string {
+export function statusWord(status: string): string {
   if (!STATUSES.has(status)) throw new Error(`Unknown booking status: ${status}`);
   return status;
 }
