@@ -1,4 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { existsSync, readdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+function postgresInstalled(): boolean {
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
+  if (versions.some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))) return true;
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'initdb')));
+}
+
+// The PostgreSQL run needs a cluster: one named by OUTING_TEST_DATABASE_URL, or PostgreSQL installed
+// (the global setup starts a throwaway one). `.ci/run` installs it; without it only SQLite runs.
+const postgres = process.env.OUTING_TEST_DATABASE_URL !== '' && (process.env.OUTING_TEST_DATABASE_URL !== undefined || postgresInstalled());
 
 // Unit and integration suite (`npm test`). Browser tests live in vitest.e2e.config.ts.
 export default defineConfig({
@@ -16,6 +28,30 @@ export default defineConfig({
           globalSetup: ['server/test-helpers/postgres-global-setup.ts'],
         },
       },
+      ...(postgres ? [{
+        // The route, service and job suites again, on PostgreSQL: createTestApp gives each test a
+        // fresh database on the throwaway cluster. Suites that open the SQLite file themselves, or
+        // test nothing of the store, run once, above.
+        test: {
+          name: 'server-postgres',
+          include: [
+            'server/routes/**/*.test.ts',
+            'server/services/**/*.test.ts',
+            'server/jobs/**/*.test.ts',
+            'server/http/idempotency.test.ts',
+            'server/http/rate-limit.test.ts',
+            'server/ical/feed.test.ts',
+            'server/app.test.ts',
+          ],
+          exclude: ['server/routes/manifest.test.ts', 'server/routes/static.test.ts', 'server/routes/dashboard-app.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { OUTING_TEST_ENGINE: 'postgres' },
+          globalSetup: ['server/test-helpers/postgres-global-setup.ts'],
+        },
+      }] : []),
       {
         oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
         test: {

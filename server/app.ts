@@ -92,7 +92,15 @@ export function createApp(deps: AppDeps) {
 
   const app = new Hono<AppEnv>();
   app.use('*', requestLog(logger, config.trustProxy));
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // A load balancer takes a process out of rotation while its database cannot be reached.
+  app.get('/healthz', async (c) => {
+    try {
+      await store.ping();
+      return c.json({ status: 'ok' });
+    } catch {
+      return c.json({ status: 'unavailable', reason: 'The database cannot be reached' }, 503);
+    }
+  });
 
   const v1: ApiRoutes[] = V1_ROUTES.map((routes) => routes(ctx));
   for (const routes of v1) {

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { Refusal } from './domain/refusal.js';
-import { openStore, type Store } from './store/index.js';
+import type { Store } from './store/index.js';
+import { openStore } from './store/index.js';
+import { openConfiguredStore, migrateDatabase } from './store/open.js';
 import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
 import { createOrganization } from './services/organizations.js';
 import { issueApiKey, revokeApiKey } from './services/api-keys.js';
@@ -20,69 +22,75 @@ class CliError extends Error {}
 
 const USAGE = `Usage: outing <command> [options]
 
-  serve [--port N] [--host H] [--db PATH] [--demo]     run the server (migrates the schema on start)
-  init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH]
+  serve [--port N] [--host H] [--db PATH|--database-url URL] [--demo]     run the server (migrates the schema on start)
+  init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH|--database-url URL]
                                                        create an organization with its first keys and owner
-  keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
-  keys list --org ORG_ID [--db PATH]
-  keys revoke KEY_ID [--db PATH]
-  users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH]
-  users list --org ORG_ID [--db PATH]
-  users reset --email EMAIL [--db PATH]
-  backup FILE [--db PATH]                              online backup, safe while serving
+  keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
+  keys list --org ORG_ID [--db PATH|--database-url URL]
+  keys revoke KEY_ID [--db PATH|--database-url URL]
+  users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
+  users list --org ORG_ID [--db PATH|--database-url URL]
+  users reset --email EMAIL [--db PATH|--database-url URL]
+  migrate [--db PATH|--database-url URL]              apply the schema's pending changes, then exit
+  backup FILE [--db PATH]                              online backup of a SQLite file, safe while serving
   restore FILE [--db PATH]                             put a backup in place (the server must be stopped)
 
-Run outing COMMAND --help for one command. Environment: PORT, HOST, DATABASE_PATH, PUBLIC_URL, …
+Run outing COMMAND --help for one command. Environment: PORT, HOST, DATABASE_PATH, DATABASE_URL, PUBLIC_URL, …
 (see README); flags win.`;
 
 /** What `outing COMMAND --help` prints: the command's line of USAGE, and what to know before running it. */
 const COMMAND_USAGE: Record<string, string> = {
-  serve: `Usage: outing serve [--port N] [--host H] [--db PATH] [--demo]
+  serve: `Usage: outing serve [--port N] [--host H] [--db PATH|--database-url URL] [--demo]
 
 Runs the server (migrating the database first). --demo creates a demo organization on an empty
 database and prints its keys. Stops cleanly on SIGTERM or SIGINT.`,
-  init: `Usage: outing init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH]
+  init: `Usage: outing init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH|--database-url URL]
 
 Creates an organization with its first secret key, publishable key and iCal feed, and an owner
 who signs in to the dashboard with EMAIL (ownerSetupUrl: the link where they choose a password,
 valid 72 hours), creating the database when there is none. Prints them as JSON on stdout, once.
 Defaults: UTC, USD.`,
-  keys: `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
-       outing keys list --org ORG_ID [--db PATH]
-       outing keys revoke KEY_ID [--db PATH]
+  keys: `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
+       outing keys list --org ORG_ID [--db PATH|--database-url URL]
+       outing keys revoke KEY_ID [--db PATH|--database-url URL]
 
 Run outing keys create --help (or list, revoke) for one of them.`,
-  'keys create': `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH]
+  'keys create': `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
 
 Creates an API key and prints it as JSON on stdout, once. A secret key has every scope unless
 --scopes names some (${SCOPES.join(', ')}); --publishable makes a key for the widget, which takes no scopes.`,
-  'keys list': `Usage: outing keys list --org ORG_ID [--db PATH]
+  'keys list': `Usage: outing keys list --org ORG_ID [--db PATH|--database-url URL]
 
 Lists an organization's keys as JSON on stdout (never the keys themselves).`,
-  'keys revoke': `Usage: outing keys revoke KEY_ID [--db PATH]
+  'keys revoke': `Usage: outing keys revoke KEY_ID [--db PATH|--database-url URL]
 
 Revokes a key: requests with it are refused from then on.`,
-  users: `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH]
-       outing users list --org ORG_ID [--db PATH]
-       outing users reset --email EMAIL [--db PATH]
+  users: `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
+       outing users list --org ORG_ID [--db PATH|--database-url URL]
+       outing users reset --email EMAIL [--db PATH|--database-url URL]
 
 Run outing users create --help (or list, reset) for one of them.`,
-  'users create': `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH]
+  'users create': `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
 
 Adds a person who signs in to the dashboard (role staff unless told; owners hold every scope).
 Prints the user as JSON on stdout with setupUrl, the link where they choose a password: it works
 once, for 72 hours, and is shown only now. An e-mail address names one user on the whole server.`,
-  'users list': `Usage: outing users list --org ORG_ID [--db PATH]
+  'users list': `Usage: outing users list --org ORG_ID [--db PATH|--database-url URL]
 
 Lists an organization's users as JSON on stdout.`,
-  'users reset': `Usage: outing users reset --email EMAIL [--db PATH]
+  'users reset': `Usage: outing users reset --email EMAIL [--db PATH|--database-url URL]
 
 For a forgotten or leaked password: the password stops working, every session of the user ends at
 once, and a new setup link (valid 72 hours) is printed as JSON on stdout.`,
+  migrate: `Usage: outing migrate [--db PATH|--database-url URL]
+
+Applies the database's pending schema changes and exits, printing the versions applied as JSON.
+\`serve\` does the same at start; several processes starting at once apply each change once.`,
   backup: `Usage: outing backup FILE [--db PATH]
 
 Writes a consistent copy of the database to FILE, safely while the server runs. FILE must not be
-the database itself, its -wal/-shm/-journal file, or a link to any of them.`,
+the database itself, its -wal/-shm/-journal file, or a link to any of them. A PostgreSQL database
+is backed up with pg_dump.`,
   restore: `Usage: outing restore FILE [--db PATH]
 
 Replaces the database with the backup FILE. The server must be stopped first.`,
@@ -107,6 +115,19 @@ function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: st
   }
 }
 
+/** Where the data is: a SQLite file (--db) or a PostgreSQL database (--database-url). */
+const DATABASE_FLAGS = { db: { type: 'string' }, 'database-url': { type: 'string' } } as const;
+
+function configOf(values: { db?: string | boolean; 'database-url'?: string | boolean }) {
+  const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
+  return loadConfig(process.env, { db: text(values.db), databaseUrl: text(values['database-url']) });
+}
+
+/** Commands that work on the SQLite file itself. */
+function sqliteOnly(config: { databaseUrl: string | undefined }, what: string, instead: string): void {
+  if (config.databaseUrl !== undefined) throw new CliError(`${what} works on a SQLite file; on PostgreSQL, ${instead}`);
+}
+
 /** Refuses arguments past the `expected` ones a command takes. */
 function noMoreArguments(positionals: readonly string[], expected = 0): void {
   if (positionals.length > expected) throw new CliError(`Unexpected argument: ${positionals[expected]}`);
@@ -124,10 +145,10 @@ function required(value: string | boolean | undefined, flag: string): string {
 
 /** Opens the database; only `init` may create it, the other commands need one that exists. */
 async function withStore<T>(config: Config, work: (store: Store) => T | Promise<T>, options: { create?: boolean } = {}): Promise<T> {
-  if (!options.create && !existsSync(config.databasePath)) {
+  if (config.databaseUrl === undefined && !options.create && !existsSync(config.databasePath)) {
     throw new CliError(`No database at ${config.databasePath}: run outing init first, or pass --db`);
   }
-  const store = openStore(config.databasePath);
+  const store = await openConfiguredStore(config);
   try {
     return await work(store);
   } finally {
@@ -141,7 +162,7 @@ async function init(args: string[]): Promise<void> {
     email: { type: 'string' },
     timezone: { type: 'string' },
     currency: { type: 'string' },
-    db: { type: 'string' },
+    ...DATABASE_FLAGS,
   });
   noMoreArguments(positionals);
   const name = required(values.name, '--name').trim();
@@ -155,7 +176,7 @@ async function init(args: string[]): Promise<void> {
   if (!CurrencyCode.safeParse(currency).success) {
     throw new CliError(`--currency must be an ISO 4217 code with two decimals (EUR, USD, GBP…): ${currency}`);
   }
-  const config = loadConfig(process.env, { db: values.db });
+  const config = configOf(values);
   const created = await withStore(
     config,
     async (store) => await createOrganization(store, { name, email, timezone, currency, owner: { email, name } }, config.publicUrl, Date.now()),
@@ -188,7 +209,7 @@ async function keys(args: string[]): Promise<void> {
       name: { type: 'string' },
       scopes: { type: 'string' },
       publishable: { type: 'boolean' },
-      db: { type: 'string' },
+      ...DATABASE_FLAGS,
     });
     noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
@@ -197,7 +218,7 @@ async function keys(args: string[]): Promise<void> {
     const publishable = values.publishable === true;
     if (publishable && values.scopes !== undefined) throw new CliError('Publishable keys take no scopes');
     const scopes = typeof values.scopes === 'string' ? parseScopes(values.scopes) : undefined;
-    const config = loadConfig(process.env, { db: values.db });
+    const config = configOf(values);
     const key = await withStore(config, async (store) => {
       await requireOrganization(store, orgId);
       return await issueApiKey(store, { orgId, scopes: ['*'], actor: CLI }, { name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
@@ -208,10 +229,10 @@ async function keys(args: string[]): Promise<void> {
     return;
   }
   if (action === 'list') {
-    const { values, positionals } = parse(rest, { org: { type: 'string' }, db: { type: 'string' } });
+    const { values, positionals } = parse(rest, { org: { type: 'string' }, ...DATABASE_FLAGS });
     noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
-    const config = loadConfig(process.env, { db: values.db });
+    const config = configOf(values);
     const data = await withStore(config, async (store) => {
       await requireOrganization(store, orgId);
       return (await store.listApiKeys(orgId)).map(serializeApiKey);
@@ -220,11 +241,11 @@ async function keys(args: string[]): Promise<void> {
     return;
   }
   if (action === 'revoke') {
-    const { values, positionals } = parse(rest, { db: { type: 'string' } });
+    const { values, positionals } = parse(rest, { ...DATABASE_FLAGS });
     const keyId = positionals[0];
     if (!keyId) throw new CliError('keys revoke needs a KEY_ID');
     noMoreArguments(positionals, 1);
-    const config = loadConfig(process.env, { db: values.db });
+    const config = configOf(values);
     const revoked = await withStore(config, async (store) => {
       const row = idPattern('apiKey').test(keyId) ? await store.getApiKey(keyId) : undefined;
       if (!row) throw new CliError(`No API key ${keyId}`);
@@ -245,7 +266,7 @@ async function users(args: string[]): Promise<void> {
       email: { type: 'string' },
       name: { type: 'string' },
       role: { type: 'string' },
-      db: { type: 'string' },
+      ...DATABASE_FLAGS,
     });
     noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
@@ -255,7 +276,7 @@ async function users(args: string[]): Promise<void> {
     if (name.length > 200) throw new CliError('--name must be at most 200 characters');
     const role = typeof values.role === 'string' ? values.role : 'staff';
     if (!(ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}: ${role}`);
-    const config = loadConfig(process.env, { db: values.db });
+    const config = configOf(values);
     const done = await withStore(config, async (store) => {
       await requireOrganization(store, orgId);
       return await createUser(store, orgId, CLI, { email, name, role: role as Role }, config.publicUrl, Date.now());
@@ -265,10 +286,10 @@ async function users(args: string[]): Promise<void> {
     return;
   }
   if (action === 'list') {
-    const { values, positionals } = parse(rest, { org: { type: 'string' }, db: { type: 'string' } });
+    const { values, positionals } = parse(rest, { org: { type: 'string' }, ...DATABASE_FLAGS });
     noMoreArguments(positionals);
     const orgId = required(values.org, '--org');
-    const config = loadConfig(process.env, { db: values.db });
+    const config = configOf(values);
     const data = await withStore(config, async (store) => {
       await requireOrganization(store, orgId);
       return (await listUsers(store, orgId)).map(serializeUser);
@@ -277,10 +298,10 @@ async function users(args: string[]): Promise<void> {
     return;
   }
   if (action === 'reset') {
-    const { values, positionals } = parse(rest, { email: { type: 'string' }, db: { type: 'string' } });
+    const { values, positionals } = parse(rest, { email: { type: 'string' }, ...DATABASE_FLAGS });
     noMoreArguments(positionals);
     const email = required(values.email, '--email').trim();
-    const config = loadConfig(process.env, { db: values.db });
+    const config = configOf(values);
     const done = await withStore(config, async (store) => {
       if (!await store.getUserByEmail(email)) throw new CliError(`No user with the e-mail ${email}`);
       return await resetUser(store, CLI, email, config.publicUrl, Date.now());
@@ -293,11 +314,12 @@ async function users(args: string[]): Promise<void> {
 }
 
 async function backup(args: string[]): Promise<void> {
-  const { values, positionals } = parse(args, { db: { type: 'string' } });
+  const { values, positionals } = parse(args, { ...DATABASE_FLAGS });
   const file = positionals[0];
   if (!file) throw new CliError('backup needs a FILE');
   noMoreArguments(positionals, 1);
-  const config = loadConfig(process.env, { db: values.db });
+  const config = configOf(values);
+  sqliteOnly(config, 'outing backup', 'back up with pg_dump (pg_dump --format=custom --file=FILE URL)');
   const target = resolve(file);
   if (isDatabaseFile(target, config.databasePath)) {
     throw new CliError('The backup file must not be the database itself (nor its -wal, -shm or -journal file, nor a link to one)');
@@ -329,13 +351,26 @@ async function backup(args: string[]): Promise<void> {
   printJson({ file: target, bytes: statSync(target).size });
 }
 
+/** `outing migrate`: the pending schema changes, applied (opening the store applies them), then exit. */
+async function migrateCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { ...DATABASE_FLAGS });
+  noMoreArguments(positionals);
+  const config = configOf(values);
+  try {
+    printJson(await migrateDatabase(config));
+  } catch (err) {
+    throw new CliError(`Migration failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /** `outing restore FILE`: replaces the database with a backup; refuses while a server holds it. */
 function restore(args: string[]): void {
-  const { values, positionals } = parse(args, { db: { type: 'string' } });
+  const { values, positionals } = parse(args, { ...DATABASE_FLAGS });
   const file = positionals[0];
   if (!file) throw new CliError('restore needs a FILE');
   noMoreArguments(positionals, 1);
-  const config = loadConfig(process.env, { db: values.db });
+  const config = configOf(values);
+  sqliteOnly(config, 'outing restore', 'restore with pg_restore');
   let bytes: number;
   try {
     ({ bytes } = restoreDatabase(file, config.databasePath));
@@ -382,7 +417,7 @@ async function serve(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, {
     port: { type: 'string' },
     host: { type: 'string' },
-    db: { type: 'string' },
+    ...DATABASE_FLAGS,
     demo: { type: 'boolean' },
   });
   noMoreArguments(positionals);
@@ -390,6 +425,7 @@ async function serve(args: string[]): Promise<void> {
     port: values.port,
     host: values.host,
     db: values.db,
+    databaseUrl: values['database-url'],
   });
   const { startServer } = await import('./main.js');
   let running: RunningServer;
@@ -441,6 +477,8 @@ export async function main(argv: string[]): Promise<void> {
         return await backup(args);
       case 'restore':
         return restore(args);
+      case 'migrate':
+        return await migrateCommand(args);
       case undefined:
       case '--help':
       case '-h':

@@ -5,6 +5,10 @@ export interface Config {
   port: number;
   host: string;
   databasePath: string;
+  /** `postgres://…`: the server runs on PostgreSQL instead of the SQLite file at `databasePath`. */
+  databaseUrl: string | undefined;
+  /** Connections one process opens to PostgreSQL at most. */
+  databasePoolSize: number;
   publicUrl: string;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
@@ -38,6 +42,7 @@ export interface ConfigFlags {
   port?: string;
   host?: string;
   db?: string;
+  databaseUrl?: string;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -100,6 +105,34 @@ function optional(raw: string | undefined): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 }
 
+/** A PostgreSQL connection URL, checked for its scheme (the driver reads the rest). */
+function databaseUrl(name: string, raw: string | undefined): string | undefined {
+  const value = optional(raw);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be a postgres:// URL`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new ConfigError(`${name} must be a postgres:// URL, got ${url.protocol}//…`);
+  return value;
+}
+
+/**
+ * Where the data lives: a flag beats the environment, and a URL in the environment beats a path in
+ * the environment. Both as flags is a mistake worth stopping for.
+ */
+function databaseOf(env: NodeJS.ProcessEnv, flags: ConfigFlags): { path: string; url: string | undefined } {
+  if (flags.db !== undefined && flags.databaseUrl !== undefined) {
+    throw new ConfigError('Give --db (a SQLite file) or --database-url (PostgreSQL), not both');
+  }
+  const path = resolve(flags.db ?? optional(env.DATABASE_PATH) ?? './data/outing.db');
+  if (flags.databaseUrl !== undefined) return { path, url: databaseUrl('--database-url', flags.databaseUrl) };
+  if (flags.db !== undefined) return { path, url: undefined };
+  return { path, url: databaseUrl('DATABASE_URL', env.DATABASE_URL) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFlags = {}): Config {
   const port = integer('port', flags.port ?? env.PORT, 3000, 0, 65535);
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
@@ -110,10 +143,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   } catch {
     throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
   }
+  const database = databaseOf(env, flags);
   return {
     port,
     host: flags.host ?? optional(env.HOST) ?? '127.0.0.1',
-    databasePath: resolve(flags.db ?? optional(env.DATABASE_PATH) ?? './data/outing.db'),
+    databasePath: database.path,
+    databaseUrl: database.url,
+    databasePoolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 1000),
     publicUrl,
     webhookRetrySchedule: schedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 1, 300_000),

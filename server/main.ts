@@ -4,7 +4,8 @@ import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { openStore, type Store } from './store/index.js';
+import type { Store } from './store/index.js';
+import { openConfiguredStore, databaseLabel } from './store/open.js';
 import { holdServerLock } from './store/server-lock.js';
 import { answerMalformedRequests } from './http/client-errors.js';
 import { seedDemo, type DemoSeed } from './demo.js';
@@ -60,9 +61,19 @@ async function mailTransportFrom(config: Readonly<Config>): Promise<MailTranspor
  */
 export async function startServer(initial: Config, options: { demo?: boolean; logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(initial.logLevel);
-  // Held while serving, so that `outing restore` refuses to replace the database under us.
-  const serverLock = holdServerLock(initial.databasePath, (msg, fields) => logger.warn(msg, fields));
-  const store = openStore(initial.databasePath);
+  // Held while serving, so that `outing restore` refuses to replace the SQLite file under us. On
+  // PostgreSQL several processes share the database by design: there is no such lock.
+  const serverLock =
+    initial.databaseUrl === undefined
+      ? holdServerLock(initial.databasePath, (msg, fields) => logger.warn(msg, fields))
+      : { release: () => {} };
+  let store: Store;
+  try {
+    store = await openConfiguredStore(initial);
+  } catch (err) {
+    serverLock.release();
+    throw err;
+  }
   // Before any request can queue a guest e-mail: whether it can go out (the mail job says it again).
   await setGuestMail(store, initial.smtpUrl !== undefined);
   // The socket is bound before the app exists; the request listener is attached in the same
@@ -91,7 +102,7 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
     guestMailJob({ store, config, logger, transport: await mailTransportFrom(config) }),
   ];
   for (const job of jobs) await job.start();
-  logger.info('listening', { host: config.host, port: address.port, database: config.databasePath });
+  logger.info('listening', { host: config.host, port: address.port, database: databaseLabel(config) });
 
   let closing: Promise<void> | undefined;
   return {

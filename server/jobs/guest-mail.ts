@@ -178,10 +178,13 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
         const skipped = await store.skipAllPendingMessages(NO_MAIL_SERVER);
         if (skipped > 0) logger.info('guest e-mails left queued are not sent: no mail server is configured', { count: skipped });
       }
-      // The server holds the database's lock (one serving process per SQLite file), so a lease found
-      // now is a killed process's send: due again at once rather than when its lease would run out.
-      const taken = await store.releaseAllMessageLeases();
-      if (taken > 0) logger.info('guest e-mails cut short by a stop are due again', { count: taken });
+      // On SQLite the server holds the file's lock (one serving process), so a lease found now is a
+      // killed process's send: due again at once rather than when its lease would run out. On
+      // PostgreSQL other processes may be sending right now: their leases are left to run out.
+      if (store.engine === 'sqlite') {
+        const taken = await store.releaseAllMessageLeases();
+        if (taken > 0) logger.info('guest e-mails cut short by a stop are due again', { count: taken });
+      }
       if (transport !== null) unsubscribe = await store.onMessagesDue(async () => await tick());
       schedule(0);
     },

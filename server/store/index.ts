@@ -68,6 +68,8 @@ export interface Store extends Async<StoreParts> {
    * shared by several processes without a cheap marker answers a new value every time (no reuse).
    */
   changeMarker(): Promise<string>;
+  /** Resolves once the database answers a trivial query; rejects when it cannot be reached. */
+  ping(): Promise<void>;
   /** A consistent copy of the whole database into `file` while writes go on (SQLite only). */
   backupTo(file: string, onProgress?: (done: number, total: number) => void): Promise<void>;
   close(): Promise<void>;
@@ -134,6 +136,10 @@ export function createStore(db: Db): Store {
           throw err;
         }
       });
+    },
+    async ping(): Promise<void> {
+      if (!gate.admits()) await gate.whenOpen();
+      db.prepare('SELECT 1').get();
     },
     async changeMarker(): Promise<string> {
       if (!gate.admits()) await gate.whenOpen();

@@ -8,6 +8,8 @@ import { createApp, type AppDeps } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { openStore, type Store } from '../store/index.js';
+import { openPostgresStore } from '../store/postgres/index.js';
+import { createTestDatabase } from './postgres.js';
 import { createOrganization, type NewOrganization } from '../services/organizations.js';
 import { createApiKey } from '../services/api-keys.js';
 import type { ApiKeyType, Scope } from '../../shared/index.js';
@@ -112,16 +114,34 @@ export interface TestApp extends TestOrganization {
   close(): Promise<void>;
 }
 
+/** The engine route and service tests run on: SQLite, or PostgreSQL in the `server-postgres` project. */
+export function testEngine(): 'sqlite' | 'postgres' {
+  return process.env.OUTING_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** A fresh store of the engine under test: a SQLite file in `dir`, or a new database on the test cluster. */
+async function freshStore(dbPath: string): Promise<{ store: Store; databaseUrl?: string; drop(): Promise<void> }> {
+  if (testEngine() === 'sqlite') return { store: openStore(dbPath), drop: async () => {} };
+  const database = await createTestDatabase();
+  const store = await openPostgresStore(database.url, { poolSize: 4 });
+  return { store, databaseUrl: database.url, drop: () => database.drop() };
+}
+
 /**
- * The whole app over a real SQLite file in a fresh temp folder, with one organization and its keys.
+ * The whole app over a real database (a SQLite file in a fresh temp folder, or a fresh PostgreSQL
+ * database when the engine under test is PostgreSQL), with one organization and its keys.
  * Call `close()` in `afterEach`/`afterAll`.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'outing-test-'));
   const dbPath = join(dir, 'outing.db');
-  const config = loadConfig({ LOG_LEVEL: options.logLevel ?? 'info', ...options.env }, { db: dbPath });
+  const fresh = await freshStore(dbPath);
+  const config = loadConfig(
+    { LOG_LEVEL: options.logLevel ?? 'info', ...options.env },
+    fresh.databaseUrl === undefined ? { db: dbPath } : { databaseUrl: fresh.databaseUrl },
+  );
   const now = options.now ?? Date.now;
-  const store = openStore(dbPath);
+  const store = fresh.store;
   const logs: string[] = [];
   const logger: Logger = createLogger(config.logLevel, (line) => void logs.push(line.trimEnd()));
   const { app } = createApp({ store, config, logger, now, ...options.deps });
@@ -183,6 +203,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await Promise.all(servers.map(closeServer));
       await store.close();
+      await fresh.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -51,7 +51,8 @@ const types = {
 };
 
 export function connectPostgres(url: string, options: { max?: number } = {}): PgDb {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+  // A database that cannot be reached fails a request (and /healthz) within seconds, not never.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its connection (a restarted server) must not crash the process.
   pool.on('error', () => {});
   const context = new AsyncLocalStorage<Frame>();

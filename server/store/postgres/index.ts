@@ -1,0 +1,73 @@
+import type { Store, StoreParts } from '../index.js';
+import { connectPostgres, migratePostgres, type PgDb } from './db.js';
+import { organizationStorePg } from './organizations.js';
+import { apiKeyStorePg } from './api-keys.js';
+import { experienceStorePg } from './experiences.js';
+import { bookingStorePg } from './bookings.js';
+import { customerStorePg } from './customers.js';
+import { eventStorePg } from './events.js';
+import { idempotencyStorePg } from './idempotency.js';
+import { calendarFeedStorePg } from './calendar-feeds.js';
+import { settingsStorePg } from './settings.js';
+import { webhookStorePg } from './webhooks.js';
+import { calendarImportStorePg } from './calendar-imports.js';
+import { paymentStorePg } from './payments.js';
+import { manifestStorePg } from './manifest.js';
+import { reportStorePg } from './reports.js';
+import { activityStorePg } from './activity.js';
+import { userStorePg } from './users.js';
+import { messageStorePg } from './messages.js';
+
+/**
+ * The PostgreSQL store: the same functions as SQLite's, module for module (each held to its SQLite
+ * twin by a test in this folder), over a pool shared by the process.
+ */
+export function createPostgresStore(db: PgDb): Store {
+  const parts: Store extends infer S ? { [K in keyof StoreParts]: S[K & keyof S] } : never = {
+    ...organizationStorePg(db),
+    ...apiKeyStorePg(db),
+    ...experienceStorePg(db),
+    ...bookingStorePg(db),
+    ...customerStorePg(db),
+    ...eventStorePg(db),
+    ...idempotencyStorePg(db),
+    ...calendarFeedStorePg(db),
+    ...settingsStorePg(db),
+    ...webhookStorePg(db),
+    ...calendarImportStorePg(db),
+    ...paymentStorePg(db),
+    ...manifestStorePg(db),
+    ...reportStorePg(db),
+    ...activityStorePg(db),
+    ...userStorePg(db),
+    ...messageStorePg(db),
+  };
+  let marker = 0;
+  let closed: Promise<void> | undefined;
+  return {
+    ...parts,
+    engine: 'postgres',
+    transaction: (work) => db.transaction(work),
+    // Other processes write too, and no cheap marker sees their commits: never reuse an answer.
+    changeMarker: async () => `pg:${++marker}`,
+    async ping() {
+      await db.pool.query('SELECT 1');
+    },
+    async backupTo() {
+      throw new Error('A PostgreSQL database is backed up with pg_dump');
+    },
+    close: () => (closed ??= db.pool.end()),
+  };
+}
+
+/** Connects, applies the migrations not yet applied (safe when several processes start at once), and answers the store. */
+export async function openPostgresStore(url: string, options: { poolSize?: number } = {}): Promise<Store> {
+  const db = connectPostgres(url, { max: options.poolSize });
+  try {
+    await migratePostgres(db);
+  } catch (err) {
+    await db.pool.end();
+    throw err;
+  }
+  return createPostgresStore(db);
+}
