@@ -17,6 +17,13 @@ describe('the app', () => {
     expect(res.body).toEqual({ status: 'ok' });
   });
 
+  it('answers /healthz with 503 while the database cannot be reached, so a load balancer looks elsewhere', async () => {
+    await t.store.close();
+    const res = await t.request('GET', '/healthz', { key: null });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'unavailable', reason: 'The database cannot be reached' });
+  });
+
   describe('404 NOT_FOUND', () => {
     it('answers an unknown path with the JSON envelope', async () => {
       for (const path of ['/nope', '/v1/nope', '/v2/experiences', '/api/v1/unknown', '/v1/organization/extra']) {

@@ -79,4 +79,21 @@ describe('configuration', () => {
     });
     expect(() => loadConfig({ SMTP_URL: 'smtp://user:s3cret@' })).toThrow(/^(?!.*s3cret).*SMTP_URL/);
   });
+
+  it('chooses the database: flags beat the environment, a URL in the environment beats a path there', () => {
+    const url = 'postgres://outing:secret@db.internal:5432/outing';
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_PATH: '/tmp/x.db' }).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://h/db' }).databaseUrl).toBe('postgresql://h/db');
+    expect(loadConfig({ DATABASE_URL: url }, { db: '/tmp/y.db' })).toMatchObject({ databaseUrl: undefined, databasePath: resolve('/tmp/y.db') });
+    expect(loadConfig({}, { databaseUrl: url }).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: '  ' }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_POOL_SIZE: '3' }).databasePoolSize).toBe(3);
+    expect(() => loadConfig({}, { db: '/tmp/y.db', databaseUrl: url })).toThrow(/--db .* or --database-url .*not both/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://h/db' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(() => loadConfig({}, { databaseUrl: 'http://h/db' })).toThrow(/--database-url must be a postgres:\/\/ URL/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
 });
