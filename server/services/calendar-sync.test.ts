@@ -284,11 +284,31 @@ describe('the background sync', () => {
     expect(host.seen.length).toBe(after);
   });
 
+  it('syncs a due import once when several processes see it due at the same time', async () => {
+    const { t, host } = await setup({ OUTBOUND_ALLOW_PRIVATE: 'true', CALENDAR_SYNC_INTERVAL: '60' });
+    const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
+    const fetchedAtImport = host.seen.length;
+    const later = NOW + 61_000; // due again
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    // Three syncers over one store stand for three processes over one database: all list the import as due.
+    const syncers = [1, 2, 3].map(() => new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => later }));
+    try {
+      await Promise.all(syncers.map((s) => s.syncDue()));
+      await vi.waitFor(() => expect(host.seen.length).toBe(fetchedAtImport + 1), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect((await t.store.getCalendarImportById(record.id))!.lastSyncedAt).toBe(later), { timeout: 10_000, interval: 50 });
+      // Nothing is due any more until the next interval.
+      await Promise.all(syncers.map((s) => s.syncDue()));
+    } finally {
+      await Promise.all(syncers.map((s) => s.stop()));
+    }
+    expect(host.seen.length).toBe(fetchedAtImport + 1);
+  });
+
   it('cancels a fetch under way when stopped, keeping the import as it was', async () => {
     const { t, host } = await setup({ OUTBOUND_ALLOW_PRIVATE: 'true' });
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
     await t.store.insertCalendarImport({ ...(await t.store.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null, nextSyncAt: 0 });
-    await t.store.scheduleCalendarImport(record.id, NOW + DAY);
+    await t.store.scheduleCalendarImport(record.id, NOW + DAY, NOW + DAY);
     const quiet = { debug() {}, info() {}, warn() {}, error() {} };
     const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW }), quiet);
     await sync.start();

@@ -170,7 +170,9 @@ export class CalendarSync {
     for (const id of due) {
       if (this.inFlight.has(id) || this.inFlight.size >= MAX_PARALLEL_SYNCS) continue;
       // Claimed until the sync records its own next time, so the next pass does not take it again.
-      await store.scheduleCalendarImport(id, now + this.deps.intervalSeconds * 1000);
+      // The claim holds only if the import is still due: another process (several share one
+      // PostgreSQL database) may have listed it too and claimed it first; then it is theirs.
+      if (!(await store.scheduleCalendarImport(id, now, now + this.deps.intervalSeconds * 1000))) continue;
       void this.sync(id);
     }
   }

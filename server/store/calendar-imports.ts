@@ -60,7 +60,8 @@ export function calendarImportStore(db: Db) {
     VALUES (?, ?, ?, ?, ?)`);
   const due = db.prepare(`SELECT id FROM calendar_imports WHERE next_sync_at IS NULL OR next_sync_at <= ?
     ORDER BY next_sync_at, id LIMIT ?`);
-  const schedule = db.prepare('UPDATE calendar_imports SET next_sync_at = ? WHERE id = ?');
+  const schedule = db.prepare(`UPDATE calendar_imports SET next_sync_at = ?
+    WHERE id = ? AND (next_sync_at IS NULL OR next_sync_at <= ?)`);
   const copy = db.prepare(`UPDATE calendar_imports SET etag = @etag, last_modified = @lastModified,
     last_synced_at = @syncedAt, last_error = @syncNote, sync_note = @syncNote, event_count = @eventCount,
     expanded_at = @syncedAt, expanded_zone = @expandedZone, next_sync_at = @nextSyncAt, updated_at = @syncedAt
@@ -100,8 +101,12 @@ export function calendarImportStore(db: Db) {
     listDueCalendarImports(now: number, limit: number): string[] {
       return (due.all(now, limit) as { id: string }[]).map((r) => r.id);
     },
-    scheduleCalendarImport(id: string, nextSyncAt: number): void {
-      schedule.run(nextSyncAt, id);
+    /**
+     * Claims an import that was due at `now` by moving its next sync to `nextSyncAt`, only if it is
+     * still due (another process may have claimed it since it was listed); answers whether it did.
+     */
+    scheduleCalendarImport(id: string, now: number, nextSyncAt: number): boolean {
+      return schedule.run(nextSyncAt, id, now).changes > 0;
     },
     /** Replaces all busy intervals of an import (call inside `transaction` with the copy's record). */
     replaceBusyIntervals(row: Pick<CalendarImportRow, 'id' | 'orgId' | 'experienceId'>, intervals: BusyInterval[]): void {

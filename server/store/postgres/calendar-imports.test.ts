@@ -116,12 +116,27 @@ describe.skipIf(!testDatabaseUrl())('calendarImportStorePg matches calendarImpor
     await both((s) => s.listDueCalendarImports(NOW, 3));
     await both((s) => s.listDueCalendarImports(NOW - 1001, 10));
     await both((s) => s.listDueCalendarImports(NOW + 1000, 10));
-    await both((s) => s.scheduleCalendarImport('imp_c', NOW - 5000));
-    await both((s) => s.scheduleCalendarImport('imp_none', NOW));
+    // A claim moves a due import's next sync and answers true; a second claim of the same due time finds it taken.
+    expect(await both((s) => s.scheduleCalendarImport('imp_c', NOW, NOW - 5000))).toBe(true);
+    expect(await both((s) => s.scheduleCalendarImport('imp_none', NOW, NOW))).toBe(false);
     await both((s) => s.getCalendarImportById('imp_c'));
     expect(await both((s) => s.listDueCalendarImports(NOW, 10))).toEqual(['imp_b', 'imp_c', 'imp_a', 'imp_e']);
-    await both((s) => s.scheduleCalendarImport('imp_b', NOW + 5000));
+    expect(await both((s) => s.scheduleCalendarImport('imp_b', NOW, NOW + 5000))).toBe(true);
+    expect(await both((s) => s.scheduleCalendarImport('imp_b', NOW, NOW + 6000))).toBe(false);
+    expect((await both((s) => s.getCalendarImportById('imp_b')))?.nextSyncAt).toBe(NOW + 5000);
+    // Not due at the `now` the caller saw (imp_d is due at NOW + 1000): untouched.
+    expect(await both((s) => s.scheduleCalendarImport('imp_d', NOW, NOW + HOUR))).toBe(false);
+    expect((await both((s) => s.getCalendarImportById('imp_d')))?.nextSyncAt).toBe(NOW + 1000);
+    // Exactly due (next_sync_at = now) is due.
+    expect(await both((s) => s.scheduleCalendarImport('imp_b', NOW + 5000, NOW + 5000))).toBe(true);
     await both((s) => s.listDueCalendarImports(NOW, 10));
+  });
+
+  it('lets one of many concurrent claims of a due import win on PostgreSQL', async () => {
+    await pg.insertCalendarImport(importRow('imp_race', { nextSyncAt: NOW - 1 }));
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => pg.scheduleCalendarImport('imp_race', NOW, NOW + HOUR + i)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await e.pgDb.run('DELETE FROM calendar_imports WHERE id = $1', ['imp_race']);
   });
 
   it('records syncs', async () => {

@@ -78,8 +78,19 @@ export function calendarImportStorePg(db: PgDb): Async<ReturnType<typeof calenda
       );
       return rows.map((r) => r.id);
     },
-    async scheduleCalendarImport(id: string, nextSyncAt: number): Promise<void> {
-      await db.run('UPDATE calendar_imports SET next_sync_at = $1 WHERE id = $2', [nextSyncAt, id]);
+    /**
+     * Claims an import that was due at `now` by moving its next sync to `nextSyncAt`, only if it is
+     * still due; answers whether it did. Two processes claiming at once: the second UPDATE waits for
+     * the first's row lock, then re-reads the row and finds it no longer due (READ COMMITTED).
+     */
+    async scheduleCalendarImport(id: string, now: number, nextSyncAt: number): Promise<boolean> {
+      return (
+        (await db.run('UPDATE calendar_imports SET next_sync_at = $1 WHERE id = $2 AND (next_sync_at IS NULL OR next_sync_at <= $3)', [
+          nextSyncAt,
+          id,
+          now,
+        ])) > 0
+      );
     },
     /**
      * Replaces all busy intervals of an import (call inside `transaction` with the copy's record).
