@@ -115,6 +115,19 @@ describe('lapsed payment holds', () => {
     expect(await h.payments(booking.bookingNumber)).toMatchObject([{ status: 'FAILED', failureReason: 'expired' }]);
   });
 
+  it('settles a lapsed hold once when several processes sweep it at the same time', async () => {
+    const { booking } = await hold();
+    h.clock.advance(31 * MINUTE);
+    // Three sweepers over one store stand for three processes over one database: all list the hold as
+    // lapsed; the settling transaction checks it is still a PENDING lapsed hold, so only one applies.
+    const sweep = () => sweepLapsedHolds({ store: h.t.store, provider: undefined, logger: createLogger('silent'), now: h.clock.now });
+    const settled = await Promise.all([sweep(), sweep(), sweep()]);
+    expect(settled.reduce((a, b) => a + b, 0)).toBe(1);
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
+    expect(await h.payments(booking.bookingNumber)).toHaveLength(1);
+    expect((await h.events()).slice(1).map((e) => e.event)).toEqual(['PAYMENT_FAILED', 'BOOKING_CANCELED']);
+  });
+
   it('sweeps once on start, then stops cleanly', async () => {
     const { booking } = await hold();
     h.clock.advance(31 * MINUTE);
