@@ -1,11 +1,11 @@
 import type { Async } from '../index.js';
 import type { Page, PageResult } from '../statements.js';
 import type { ActivityFilter, ActivityRow, activityStore } from '../activity.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 import { COLUMNS } from '../activity.js';
 
 /** PostgreSQL folds unquoted aliases to lower case: quoting them keeps the SQLite module's column list the one source. */
-const ENTRY = COLUMNS.replace(/ AS (\w+)/g, ' AS "$1"');
+const ENTRY = quoteAliases(COLUMNS);
 
 /** A row of a list page: its total beside it; when the page is empty, the one row holds the total alone. */
 type PageRow = Omit<ActivityRow, 'id'> & { id: string | null; seq: number | null; total: number };

@@ -1,5 +1,5 @@
 import type { Async } from '../index.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 import type { Page, PageResult } from '../statements.js';
 import {
   COLUMNS as SQLITE_COLUMNS,
@@ -17,7 +17,7 @@ import {
  * Derived rather than copied, so a column added there is read here too; the objects come out with
  * BookingView's names as they do from better-sqlite3.
  */
-const COLUMNS = SQLITE_COLUMNS.replace(/ AS (\w+)/g, ' AS "$1"');
+const COLUMNS = quoteAliases(SQLITE_COLUMNS);
 
 /** The list order, every tie broken by id (the C collation compares ids byte by byte, as SQLite). */
 const ORDER = 'ORDER BY b.slot_start, b.created_at, b.id';

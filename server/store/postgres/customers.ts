@@ -1,11 +1,10 @@
 import type { Async } from '../index.js';
 import type { Page, PageResult } from '../statements.js';
 import type { CustomerRow, CustomerView, customerStore } from '../customers.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 import { COLUMNS, RECORD_COLUMNS } from '../customers.js';
 
 /** PostgreSQL folds unquoted aliases to lower case: quoting them keeps the SQLite module's column lists the one source. */
-const quoteAliases = (columns: string) => columns.replace(/ AS (\w+)/g, ' AS "$1"');
 
 // The spent sum is NUMERIC in PostgreSQL (sum of BIGINT); the pool parses it as a number, as SQLite answers it.
 const VIEW = quoteAliases(COLUMNS);

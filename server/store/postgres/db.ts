@@ -4,6 +4,14 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { migrationsDir, type Migration } from '../db.js';
 
+/**
+ * SQLite's column lists, for PostgreSQL: their camelCase aliases quoted, since PostgreSQL folds an
+ * unquoted name to lower case (`AS orgId` would come back as `orgid`).
+ */
+export function quoteAliases(columns: string): string {
+  return columns.replace(/ AS (\w+)/g, ' AS "$1"');
+}
+
 /** A statement's parameters: `$1`, `$2`… in order. */
 export type Params = readonly unknown[];
 

@@ -1,10 +1,10 @@
 import type { Async } from '../index.js';
 import { COLUMNS as SQLITE_COLUMNS, type EventRow, type eventStore } from '../events.js';
 import type { Page, PageResult } from '../statements.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 
 /** SQLite's column list with its camelCase aliases quoted: PostgreSQL folds unquoted ones to lower case. */
-const COLUMNS = SQLITE_COLUMNS.replace(/ AS (\w+)/g, ' AS "$1"');
+const COLUMNS = quoteAliases(SQLITE_COLUMNS);
 
 /**
  * The outbox's events. `seq` is an identity column: unlike SQLite's single writer, two PostgreSQL

@@ -10,10 +10,10 @@ import {
   type messageStore,
 } from '../messages.js';
 import type { Page, PageResult } from '../statements.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 
 /** SQLite's column list with its camelCase aliases quoted: PostgreSQL folds unquoted ones to lower case. */
-const COLUMNS = SQLITE_COLUMNS.replace(/ AS (\w+)/g, ' AS "$1"');
+const COLUMNS = quoteAliases(SQLITE_COLUMNS);
 
 /**
  * Guest e-mails (the outbox) and manage-link tokens, as `messageStore` keeps them in SQLite. The

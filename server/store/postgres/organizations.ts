@@ -1,9 +1,9 @@
 import type { Async } from '../index.js';
 import { COLUMNS as SQLITE_COLUMNS, type OrganizationRow, type organizationStore } from '../organizations.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 
 /** SQLite's column list with its camelCase aliases quoted: PostgreSQL folds unquoted ones to lower case. */
-const COLUMNS = SQLITE_COLUMNS.replace(/ AS (\w+)/g, ' AS "$1"');
+const COLUMNS = quoteAliases(SQLITE_COLUMNS);
 
 export function organizationStorePg(db: PgDb): Async<ReturnType<typeof organizationStore>> {
   return {

@@ -1,10 +1,9 @@
 import type { Async } from '../index.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 import type { SessionRow, UserRow, userStore } from '../users.js';
 import { emailKey, SESSION_COLUMNS, USER_COLUMNS } from '../users.js';
 
 /** PostgreSQL folds unquoted aliases to lower case: quoting them keeps the SQLite module's column lists the one source. */
-const quoteAliases = (columns: string) => columns.replace(/ AS (\w+)/g, ' AS "$1"');
 
 const USERS = quoteAliases(USER_COLUMNS);
 const SESSIONS = quoteAliases(SESSION_COLUMNS);

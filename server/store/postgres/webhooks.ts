@@ -11,10 +11,9 @@ import {
   type WebhookEndpointRow,
   type webhookStore,
 } from '../webhooks.js';
-import type { PgDb } from './db.js';
+import { quoteAliases, type PgDb } from './db.js';
 
 /** SQLite's column lists with their camelCase aliases quoted: PostgreSQL folds unquoted ones to lower case. */
-const quoteAliases = (columns: string): string => columns.replace(/ AS (\w+)/g, ' AS "$1"');
 const ENDPOINT_COLUMNS = quoteAliases(SQLITE_ENDPOINT_COLUMNS);
 const DELIVERY_COLUMNS = quoteAliases(SQLITE_DELIVERY_COLUMNS);
 
