@@ -5,8 +5,9 @@ import { loadConfig, ConfigError, type Config } from './config.js';
 import { Refusal } from './domain/refusal.js';
 import type { Store } from './store/index.js';
 import { openStore } from './store/index.js';
-import { openConfiguredStore, migrateDatabase } from './store/open.js';
+import { openConfiguredStore, migrateDatabase, databaseLabel } from './store/open.js';
 import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
+import { copySqliteToPostgres, CopyError } from './store/copy.js';
 import { createOrganization } from './services/organizations.js';
 import { issueApiKey, revokeApiKey } from './services/api-keys.js';
 import { createUser, listUsers, resetUser } from './services/users.js';
@@ -34,6 +35,7 @@ const USAGE = `Usage: outing <command> [options]
   migrate [--db PATH|--database-url URL]              apply the schema's pending changes, then exit
   backup FILE [--db PATH]                              online backup of a SQLite file, safe while serving
   restore FILE [--db PATH]                             put a backup in place (the server must be stopped)
+  copy --from FILE --to URL                            copy a SQLite installation into an empty PostgreSQL database
 
 Run outing COMMAND --help for one command. Environment: PORT, HOST, DATABASE_PATH, DATABASE_URL, PUBLIC_URL, …
 (see README); flags win.`;
@@ -94,6 +96,14 @@ is backed up with pg_dump.`,
   restore: `Usage: outing restore FILE [--db PATH]
 
 Replaces the database with the backup FILE. The server must be stopped first.`,
+  copy: `Usage: outing copy --from FILE --to URL
+
+Copies the whole SQLite installation FILE (every organization, booking, key and token hash, event,
+pending delivery and message) into the PostgreSQL database URL, in one transaction, and prints
+{"from","to","tables","rows"} as JSON. FILE is only read: stop the server first so that nothing
+changes during the copy, and run outing migrate --db FILE first if its schema is not the latest.
+URL is migrated, and must be empty: a database with any row is refused. Then point the server at
+URL (DATABASE_URL) and keep FILE until you are satisfied.`,
 };
 
 /** `--help` or `-h` among a command's arguments (before a `--` that ends the options). */
@@ -382,6 +392,41 @@ function restore(args: string[]): void {
   printJson({ restored: resolve(file), db: config.databasePath, bytes });
 }
 
+/** `outing copy --from FILE --to URL`: a SQLite installation into an empty PostgreSQL database. */
+async function copy(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { from: { type: 'string' }, to: { type: 'string' } });
+  noMoreArguments(positionals);
+  const from = resolve(required(values.from, '--from'));
+  const to = required(values.to, '--to').trim();
+  let protocol: string;
+  try {
+    protocol = new URL(to).protocol;
+  } catch {
+    throw new CliError('--to must be a postgres:// URL');
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') throw new CliError(`--to must be a postgres:// URL, got ${protocol}//…`);
+  const databaseUrl = to;
+  const started = Date.now();
+  let lastShown = started;
+  let result;
+  try {
+    result = await copySqliteToPostgres(from, databaseUrl, {
+      onProgress: (table, done, total) => {
+        // Only a large table is worth a word: the demo's month copies in well under a second.
+        if (total >= 50_000 && Date.now() - lastShown > 1000) {
+          lastShown = Date.now();
+          process.stderr.write(`copy: ${table} ${done}/${total} rows\n`);
+        }
+      },
+    });
+  } catch (err) {
+    if (err instanceof CopyError) throw new CliError(err.message);
+    throw new CliError(`Copy failed, nothing was copied: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (lastShown !== started) process.stderr.write(`copy: done, ${result.rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  printJson({ from, to: databaseLabel({ databasePath: from, databaseUrl }), tables: result.tables, rows: result.rows });
+}
+
 /** Where guest e-mails go, without the credentials SMTP_URL may hold. */
 function mailLine(smtpUrl: string | undefined): string {
   if (smtpUrl === undefined) return 'E-mails to guests: off (set SMTP_URL to send them; each is logged as SKIPPED)';
@@ -479,6 +524,8 @@ export async function main(argv: string[]): Promise<void> {
         return restore(args);
       case 'migrate':
         return await migrateCommand(args);
+      case 'copy':
+        return await copy(args);
       case undefined:
       case '--help':
       case '-h':
