@@ -140,11 +140,28 @@ export class CalendarSync {
     };
   }
 
-  /** Syncs one import now and resolves when done; joins a sync of it already under way. */
+  /**
+   * Syncs one import now and resolves when done; joins a sync of it already under way in this
+   * process. When the import is due, it is claimed first (as `syncDue` claims), so that another
+   * process sharing the database does not start a sync of it too: a new import is stored due and
+   * synced at once by the route that created it.
+   */
   sync(importId: string): Promise<void> {
+    return this.start(importId, true);
+  }
+
+  private start(importId: string, claim: boolean): Promise<void> {
     const running = this.inFlight.get(importId);
     if (running) return running;
-    const run = syncCalendarImport(this.deps, importId, this.shutdown.signal)
+    const claimed = async () => {
+      if (claim) {
+        const now = this.deps.now();
+        // Synced whatever the answer: an import not due (or just claimed elsewhere) is synced because it was asked for.
+        await this.deps.store.scheduleCalendarImport(importId, now, now + this.deps.intervalSeconds * 1000);
+      }
+      await syncCalendarImport(this.deps, importId, this.shutdown.signal);
+    };
+    const run = claimed()
       .catch((err: unknown) => {
         // Only the database itself failing gets here (syncCalendarImport records every other failure).
         this.deps.logger.error('calendar sync failed', { importId, error: err instanceof Error ? err.message : String(err) });
@@ -173,7 +190,7 @@ export class CalendarSync {
       // The claim holds only if the import is still due: another process (several share one
       // PostgreSQL database) may have listed it too and claimed it first; then it is theirs.
       if (!(await store.scheduleCalendarImport(id, now, now + this.deps.intervalSeconds * 1000))) continue;
-      void this.sync(id);
+      void this.start(id, false);
     }
   }
 
