@@ -122,7 +122,7 @@ export function testEngine(): 'sqlite' | 'postgres' {
 /** A fresh store of the engine under test: a SQLite file in `dir`, or a new database on the test cluster. */
 async function freshStore(dbPath: string): Promise<{ store: Store; databaseUrl?: string; drop(): Promise<void> }> {
   if (testEngine() === 'sqlite') return { store: openStore(dbPath), drop: async () => {} };
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const store = await openPostgresStore(database.url, { poolSize: 4 });
   return { store, databaseUrl: database.url, drop: () => database.drop() };
 }

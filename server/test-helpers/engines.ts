@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { openDatabase, migrate, type Db } from '../store/db.js';
 import { createStore, type Store } from '../store/index.js';
-import { connectPostgres, migratePostgres, type PgDb } from '../store/postgres/db.js';
+import { connectPostgres, type PgDb } from '../store/postgres/db.js';
 import { tempDir } from './cli.js';
 import { createTestDatabase } from './postgres.js';
 
@@ -22,9 +22,8 @@ export async function bothEngines(): Promise<BothEngines> {
   const sqliteDb = openDatabase(join(tempDir(), 'twin.db'));
   migrate(sqliteDb);
   const sqlite = createStore(sqliteDb);
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const pgDb = connectPostgres(database.url, { max: 4 });
-  await migratePostgres(pgDb);
   return {
     sqlite,
     sqliteDb,

@@ -1,10 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { connectPostgres, migratePostgres, readPostgresMigrations } from '../store/postgres/db.js';
 
 /**
  * PostgreSQL for tests. The cluster is the one `postgres-global-setup.ts` started for this run (or
  * the one `OUTING_TEST_DATABASE_URL` names); each test file makes databases of its own on it with
  * `createTestDatabase`, so files running in parallel never see each other's rows.
+ *
+ * A migrated database is a copy of `outing_template_<hash of the migrations>`, a template database
+ * made and migrated once per cluster by the first caller (see `migratedTemplate`): copying it is far
+ * cheaper than applying every migration to each test's database.
  */
 
 /** The cluster's URL, or undefined when there is none (PostgreSQL tests then skip: `it.skipIf(!testDatabaseUrl())`). */
@@ -21,24 +26,38 @@ export function postgresSkipReason(): string {
 }
 
 export interface TestDatabase {
-  /** A connection URL to the new, empty database. */
+  /** A connection URL to the new database. */
   url: string;
   /** Drops the database, closing any connection still open to it. */
   drop(): Promise<void>;
 }
 
+export interface TestDatabaseOptions {
+  /**
+   * A database with every migration of migrations/postgres applied (a copy of the migrated
+   * template), instead of an empty one. Opening a store on it applies nothing.
+   */
+  migrated?: boolean;
+}
+
 /**
- * A new, empty database `outing_t_<random>` on the test cluster. It is made from template0 with
- * the C collation and ctype, as Outing's PostgreSQL databases must be: text sorts byte by byte, as
- * in SQLite (migrations/postgres/001_initial.sql says why).
+ * A new database `outing_t_<random>` on the test cluster: empty, made from template0, or with
+ * `{ migrated: true }` a copy of the migrated template. Either way it has the C collation and
+ * ctype, as Outing's PostgreSQL databases must: text sorts byte by byte, as in SQLite
+ * (migrations/postgres/001_initial.sql says why).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const clusterUrl = testDatabaseUrl();
   if (clusterUrl === undefined) throw new Error(`createTestDatabase: ${postgresSkipReason()}`);
+  const template = options.migrated ? await migratedTemplate(clusterUrl) : 'template0';
   const name = `outing_t_${randomBytes(8).toString('hex')}`;
   await onCluster(clusterUrl, (client) =>
-    client.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`),
+    client.query(`CREATE DATABASE ${name} TEMPLATE ${template} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`),
   );
+  return databaseOn(clusterUrl, name);
+}
+
+function databaseOn(clusterUrl: string, name: string): TestDatabase {
   const url = new URL(clusterUrl);
   url.pathname = `/${name}`;
   let dropped = false;
@@ -50,6 +69,60 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await onCluster(clusterUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** Held (on the cluster's `postgres` database) while a process looks for, or makes, the template. */
+const TEMPLATE_LOCK = 0x6f7574696e74; // "outint"
+
+/** This process's answer of `migratedTemplate`, per cluster: each vitest worker asks the cluster once. */
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * The name of a database of the cluster that holds every migration and is marked as a template:
+ * `outing_template_<hash>`, the hash being that of the migration files' names and contents, so that
+ * a changed or added migration makes a new template (and a long-lived cluster named by
+ * OUTING_TEST_DATABASE_URL keeps using the one it has while they are unchanged).
+ *
+ * Several vitest workers ask at once: the first takes an advisory lock and makes it, the others
+ * wait on the lock and then find it. It is marked a template only once fully migrated, so a
+ * database of that name that is not a template is what a run killed halfway left: made again.
+ * Nothing connects to the template afterwards (ALLOW_CONNECTIONS false), as copying it requires.
+ */
+export function migratedTemplate(clusterUrl: string): Promise<string> {
+  let template = templates.get(clusterUrl);
+  if (!template) {
+    template = makeTemplate(clusterUrl);
+    templates.set(clusterUrl, template);
+    template.catch(() => templates.delete(clusterUrl));
+  }
+  return template;
+}
+
+async function makeTemplate(clusterUrl: string): Promise<string> {
+  const migrations = readPostgresMigrations();
+  const hash = createHash('sha256');
+  for (const m of migrations) hash.update(`${m.name}\0${m.sql}\0`);
+  const name = `outing_template_${hash.digest('hex').slice(0, 16)}`;
+  await onCluster(clusterUrl, async (client) => {
+    await client.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+    try {
+      const found = await client.query<{ datistemplate: boolean }>('SELECT datistemplate FROM pg_database WHERE datname = $1', [name]);
+      if (found.rows[0]?.datistemplate) return;
+      if (found.rows[0]) await client.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+      const database = databaseOn(clusterUrl, name);
+      const db = connectPostgres(database.url, { max: 1 });
+      try {
+        await migratePostgres(db, migrations);
+      } finally {
+        await db.pool.end();
+      }
+      await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false IS_TEMPLATE true`);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+    }
+  });
+  return name;
 }
 
 async function onCluster<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
