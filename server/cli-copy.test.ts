@@ -154,13 +154,19 @@ describe.skipIf(!url)(`outing copy${url ? '' : ` (skipped: ${postgresSkipReason(
     expectOneLineError(again, /^outing: The target database is not empty: table organizations has rows\n$/);
   });
 
-  it('refuses a missing file, missing flags, a file that is not a postgres URL and an outdated SQLite schema', async () => {
+  it('refuses a missing file, missing flags, a --to that is not a postgres URL, a file a server holds and an outdated SQLite schema', async () => {
     const empty = await createTestDatabase();
     databases.push(empty);
     expectOneLineError(await runCli(['copy', '--from', join(dir, 'nope.db'), '--to', empty.url]), /No SQLite database at .*nope\.db/);
     expectOneLineError(await runCli(['copy', '--to', empty.url]), /--from is required/);
     expectOneLineError(await runCli(['copy', '--from', dbPath]), /--to is required/);
     expectOneLineError(await runCli(['copy', '--from', dbPath, '--to', join(dir, 'other.db')]), /--to must be a postgres:\/\/ URL/);
+
+    // A server still running on the file: the copy would miss what it writes next.
+    const running = await startTestServer({ dbPath });
+    servers.push(running);
+    expectOneLineError(await runCli(['copy', '--from', dbPath, '--to', empty.url]), /A running Outing server holds .*outing\.db: stop it, then copy/);
+    await running.stop();
 
     const old = join(dir, 'old.db');
     const db = openDatabase(old);

@@ -100,8 +100,8 @@ Replaces the database with the backup FILE. The server must be stopped first.`,
 
 Copies the whole SQLite installation FILE (every organization, booking, key and token hash, event,
 pending delivery and message) into the PostgreSQL database URL, in one transaction, and prints
-{"from","to","tables","rows"} as JSON. FILE is only read: stop the server first so that nothing
-changes during the copy, and run outing migrate --db FILE first if its schema is not the latest.
+{"from","to","tables","rows"} as JSON. FILE is only read: stop the server first (a copy is refused
+while one holds FILE), and run outing migrate --db FILE first if its schema is not the latest.
 URL is migrated, and must be empty: a database with any row is refused. Then point the server at
 URL (DATABASE_URL) and keep FILE until you are satisfied.`,
 };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { connect, readMigrations, type Db } from './db.js';
 import { connectPostgres, migratePostgres, readPostgresMigrations, type PgDb } from './postgres/db.js';
+import { tryServerLock, type ServerLock } from './server-lock.js';
 
 /**
  * `outing copy`: a whole SQLite installation into an empty PostgreSQL database. The two schemas
@@ -125,6 +126,19 @@ const parameter = (value: unknown) => (typeof value === 'bigint' ? value.toStrin
  */
 export async function copySqliteToPostgres(path: string, url: string, options: CopyOptions = {}): Promise<CopyResult> {
   const sqlite = openSqlite(path);
+  // A server still running on the file would go on taking bookings the copy never sees. Its lock
+  // (server-lock.ts) says so; held by the copy, it also keeps `outing restore` off the file. A
+  // folder where the lock file cannot be made (a read-only mount of a backup) has no server either.
+  let lock: ServerLock | undefined;
+  try {
+    lock = tryServerLock(path);
+    if (!lock) {
+      sqlite.close();
+      throw new CopyError(`A running Outing server holds ${path}: stop it, then copy`);
+    }
+  } catch (err) {
+    if (err instanceof CopyError) throw err;
+  }
   try {
     checkSqliteVersion(sqlite, path);
     const order = tablesInForeignKeyOrder(sqlite);
@@ -225,5 +239,6 @@ export async function copySqliteToPostgres(path: string, url: string, options: C
     }
   } finally {
     sqlite.close();
+    lock?.release();
   }
 }
