@@ -187,6 +187,22 @@ describe.skipIf(!url)(`outing copy${url ? '' : ` (skipped: ${postgresSkipReason(
     }
   });
 
+  it('copies into a database already migrated (outing migrate --database-url URL first) as into a new one', async () => {
+    const migrated = await createTestDatabase({ migrated: true });
+    databases.push(migrated);
+    const copied = await runCli(['copy', '--from', dbPath, '--to', migrated.url]);
+    expect(copied.code, copied.stderr).toBe(0);
+    const printed = JSON.parse(copied.stdout) as { tables: number; rows: number };
+    const sqlite = connect(dbPath, { readonly: true });
+    try {
+      const tables = sqliteTables(sqlite);
+      const total = tables.reduce((sum, t) => sum + (sqlite.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n, 0);
+      expect(printed).toMatchObject({ tables: tables.length, rows: total });
+    } finally {
+      sqlite.close();
+    }
+  });
+
   it('has its help', async () => {
     const help = await runCli(['copy', '--help']);
     expect(help.code).toBe(0);
