@@ -22,7 +22,8 @@ declare module 'autocannon' {
     setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
   }
   export interface Options {
-    url: string;
+    /** Several URLs: the connections are spread over them in turn. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     pipelining?: number;

@@ -8,7 +8,12 @@
 //     seeding, then warm starts (median), beside the hello's start;
 //   - GET /v1/availability over 30 days and over one day;
 //   - POST /v1/bookings (auth, validation, Idempotency-Key, event row, synchronous=FULL) on a server
-//     started for it alone: bookings per second, server CPU µs per booking, and its peak RSS.
+//     started for it alone: bookings per second, server CPU µs per booking, and its peak RSS;
+//   - (`postgres`) the same availability and booking loads on PostgreSQL (the smallest history, copied
+//     into it with `outing copy`'s code), on one `outing serve` and on two over the same database
+//     with the connections spread over both, beside SQLite's. The cluster is the one
+//     OUTING_BENCH_DATABASE_URL names (a database is made on it and dropped after), else a throwaway
+//     one from scripts/postgres.sh; without PostgreSQL installed, those rows are skipped, saying so.
 //
 // Server CPU is read from /proc/<pid>/stat (utime + stime) of the server process before and after
 // each measured window: autocannon runs in this process, so its own CPU is not counted.
@@ -17,15 +22,20 @@
 //   npm run bench                                     build, then the whole run (~5 minutes)
 //   node --import tsx bench/run.ts --sizes 10000,100000 --duration 5
 //   node --import tsx bench/run.ts --only list,bookings --sizes 100000
+//   node --import tsx bench/run.ts --only ceiling,availability,bookings,postgres --sizes 10000   (PostgreSQL beside SQLite)
 //   node --import tsx bench/run.ts --profile          also write each server's .cpuprofile under --dir/profiles
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import autocannon, { type Options, type Result } from 'autocannon';
+import pg from 'pg';
+import { copySqliteToPostgres } from '../server/store/copy.js';
+import { postgresInstalled } from '../server/test-helpers/postgres-global-setup.js';
 import { seed, type SeedResult } from './seed.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,7 +51,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'warn' },
     json: { type: 'string' },
-    only: { type: 'string', default: 'ceiling,healthz,cold,list,availability,availability-day,bookings,operator' },
+    only: { type: 'string', default: 'ceiling,healthz,cold,list,availability,availability-day,bookings,postgres,operator' },
     'server-node-options': { type: 'string', default: '' },
   },
 });
@@ -174,15 +184,20 @@ function memoryOf(pid: number | undefined): { rssMb: number; peakMb: number } {
   }
 }
 
-async function measure(name: string, options: Options, pid?: number): Promise<Row> {
+/** `pid`: the server process, or the processes (their CPU and writes summed) when the load is spread over several. */
+async function measure(name: string, options: Options, pid?: number | (number | undefined)[]): Promise<Row> {
+  const pids = Array.isArray(pid) ? pid : [pid];
+  const cpuOf = () =>
+    pids.map(cpuSecondsOf).reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }), { user: 0, system: 0 });
+  const writtenOf = () => pids.map(writtenBytesOf).reduce((a, b) => a + b, 0);
   if (warmup > 0) await autocannon({ connections, ...options, duration: warmup });
-  const cpuBefore = cpuSecondsOf(pid);
-  const writtenBefore = writtenBytesOf(pid);
+  const cpuBefore = cpuOf();
+  const writtenBefore = writtenOf();
   const r: Result = await autocannon({ connections, ...options, duration });
-  const cpuAfter = cpuSecondsOf(pid);
+  const cpuAfter = cpuOf();
   const cpuUsed = cpuAfter.user - cpuBefore.user + (cpuAfter.system - cpuBefore.system);
   const systemShare = (cpuAfter.system - cpuBefore.system) / cpuUsed;
-  const written = writtenBytesOf(pid) - writtenBefore;
+  const written = writtenOf() - writtenBefore;
   const codes = Object.entries(r.statusCodeStats ?? {})
     .filter(([code]) => !code.startsWith('2'))
     .map(([code, s]) => `${code}×${s.count}`);
@@ -259,6 +274,114 @@ interface Cold {
   helloMs: number[];
 }
 
+interface PostgresRun {
+  /** Why there are no PostgreSQL rows, when there are none. */
+  skipped?: string;
+  size: number;
+  cluster: string;
+  copySeconds: number;
+  rows: Row[];
+  /** [one process, two processes]. */
+  availability: Row[];
+  bookings: Row[];
+}
+
+const postgresScript = join(root, 'scripts', 'postgres.sh');
+const execFileAsync = promisify(execFile);
+
+/**
+ * The PostgreSQL rows: a cluster (OUTING_BENCH_DATABASE_URL, else a throwaway one), a database on
+ * it holding the smallest history (seeded into SQLite, then copied as `outing copy` does), and the
+ * availability and booking loads on one server, then on two over the same database.
+ */
+async function postgresRun(serverEnv: Record<string, string>): Promise<PostgresRun> {
+  const size = sizes[0]!;
+  const label = labelOf(size);
+  const none = (skipped: string): PostgresRun => ({ skipped, size, cluster: '', copySeconds: 0, rows: [], availability: [], bookings: [] });
+  let clusterUrl = process.env.OUTING_BENCH_DATABASE_URL || undefined;
+  let clusterDir: string | undefined;
+  let cluster = 'the cluster OUTING_BENCH_DATABASE_URL names';
+  if (!clusterUrl) {
+    if (!postgresInstalled()) return none('PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin nor on PATH), and OUTING_BENCH_DATABASE_URL is unset');
+    clusterDir = mkdtempSync(join(tmpdir(), 'outing-bench-pg-'));
+    try {
+      const { stdout } = await execFileAsync('bash', [postgresScript, 'start', clusterDir], { timeout: 120_000 });
+      clusterUrl = stdout.trim().split('\n').pop();
+    } catch (err) {
+      rmSync(clusterDir, { recursive: true, force: true });
+      return none(`scripts/postgres.sh did not start a cluster: ${(err as Error & { stderr?: string }).stderr ?? (err as Error).message}`);
+    }
+    cluster = 'a throwaway cluster of scripts/postgres.sh (fsync=off, synchronous_commit=off)';
+  }
+  const onCluster = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: clusterUrl });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  const name = `outing_bench_${randomBytes(6).toString('hex')}`;
+  const databaseUrl = new URL(clusterUrl!);
+  databaseUrl.pathname = `/${name}`;
+  const servers: Server[] = [];
+  try {
+    const version = await onCluster(async (client) => {
+      await client.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+      return (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version;
+    });
+    cluster = `PostgreSQL ${version}, ${cluster}`;
+    process.stderr.write(`PostgreSQL: seeding ${label} bookings, copying them into ${name}…\n`);
+    const s = await seed(join(args.dir, `bench-pg-${label}.db`), size);
+    const copyBegan = performance.now();
+    await copySqliteToPostgres(s.dbPath, databaseUrl.toString());
+    const copySeconds = (performance.now() - copyBegan) / 1000;
+    const serve = async (tag: string) => {
+      const argv = [
+        ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(args.dir, 'profiles', `pg-${tag}`)}`] : []),
+        'bin/outing.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--database-url', databaseUrl.toString(),
+      ];
+      const server = await start(argv, /Outing is listening on (\S+)/, serverEnv);
+      servers.push(server);
+      return server;
+    };
+    const stopAll = async () => {
+      await Promise.all(servers.map((x) => x.stop()));
+      servers.length = 0;
+    };
+    const run: PostgresRun = { size, cluster, copySeconds, rows: [], availability: [], bookings: [] };
+    const peak = (list: Server[]) => Math.max(...list.map((x) => memoryOf(x.child.pid).peakMb));
+    const now = (list: Server[]) => Math.max(...list.map((x) => memoryOf(x.child.pid).rssMb));
+    for (const count of [1, 2]) {
+      const processes = count === 1 ? '1 process' : `${count} processes`;
+      // Reads on their own servers, then bookings on servers started for them, as for SQLite.
+      const readers = await Promise.all(Array.from({ length: count }, (_, i) => serve(`read-${count}-${i}`)));
+      const availability = await measure(
+        `GET /v1/availability 30 days (${label}, PostgreSQL, ${processes})`,
+        { url: readers.map((x) => x.url), requests: availabilityRequests(s) },
+        readers.map((x) => x.child.pid),
+      );
+      run.availability.push({ ...availability, rssMb: now(readers) });
+      await stopAll();
+      const writers = await Promise.all(Array.from({ length: count }, (_, i) => serve(`bookings-${count}-${i}`)));
+      const bookings = await measure(
+        `POST /v1/bookings (${label}, PostgreSQL, ${processes})`,
+        { url: writers.map((x) => x.url), requests: bookingRequests(s, `pg${count}`) },
+        writers.map((x) => x.child.pid),
+      );
+      run.bookings.push({ ...bookings, rssMb: peak(writers) });
+      await stopAll();
+    }
+    run.rows.push(...run.availability, ...run.bookings);
+    return run;
+  } finally {
+    await Promise.all(servers.map((x) => x.stop()));
+    await onCluster((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => {});
+    if (clusterDir) await execFileAsync('bash', [postgresScript, 'stop', clusterDir], { timeout: 60_000 }).catch(() => rmSync(clusterDir!, { recursive: true, force: true }));
+  }
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const rows: Row[] = [];
@@ -284,7 +407,9 @@ async function main(): Promise<void> {
     await ceiling.stop();
   }
 
-  for (const size of sizes) {
+  // The SQLite rows, size by size (no seeding at all when none of them is asked for).
+  const sqliteRows = ['healthz', 'cold', 'list', 'availability', 'availability-day', 'bookings'].some((x) => only.has(x));
+  for (const size of sqliteRows ? sizes : []) {
     const label = labelOf(size);
     process.stderr.write(`Seeding ${label} bookings…\n`);
     const s = await seed(join(args.dir, `bench-${label}.db`), size);
@@ -336,10 +461,15 @@ async function main(): Promise<void> {
     }
   }
 
-  const width = Math.max(...rows.map((r) => r.name.length));
+  // PostgreSQL's rows join the table of every row, but not the SQLite targets below: they have a
+  // table of their own, beside SQLite's.
+  const postgres = only.has('postgres') ? await postgresRun(serverEnv) : undefined;
+  const allRows = [...rows, ...(postgres?.rows ?? [])];
+
+  const width = Math.max(...allRows.map((r) => r.name.length));
   const lines = [
     `${'endpoint'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  ${'RSS MB'.padStart(7)}  ${'CPU µs/req'.padStart(10)}  ${'kernel'.padStart(6)}  ${'KB written/req'.padStart(14)}  non-2xx`,
-    ...rows.map(
+    ...allRows.map(
       (r) =>
         `${r.name.padEnd(width)}  ${fmt(r.reqPerSec).padStart(8)}  ${fmt(r.p50, 1).padStart(7)}  ${fmt(r.p99, 1).padStart(7)}  ${fmt(r.rssMb ?? NaN).padStart(7)}  ${fmt(r.cpuUsPerReq).padStart(10)}  ${`${fmt(r.systemShare * 100)}%`.padStart(6)}  ${fmt(r.kbWrittenPerReq, 1).padStart(14)}  ${r.other}`,
     ),
@@ -390,13 +520,37 @@ async function main(): Promise<void> {
     summary.push(['  … against the 12 KB hello', fmt(first), fmt(sameSize), `${fmt(first / sameSize, 2)}×`, '']);
     if (availabilityRates.length > 1) summary.push(['GET /v1/availability: largest / smallest history', fmt(availabilityRates[availabilityRates.length - 1]! / first, 2), '', '', '≥ 0.90']);
   }
-  const widths = summary[0]!.map((_, i) => Math.max(...summary.map((l) => l[i]!.length)));
-  lines.push('', ...summary.map((l) => l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd()));
+  const table = (cells: string[][]) => {
+    const widths = cells[0]!.map((_, i) => Math.max(...cells.map((l) => l[i]!.length)));
+    return cells.map((l) => l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  };
+  lines.push('', ...table(summary));
+  if (postgres?.skipped) lines.push('', `PostgreSQL: skipped (${postgres.skipped})`);
+  else if (postgres) {
+    // The same loads on each engine, each beside the hello: req/s as a share of its req/s, CPU µs
+    // (Outing's processes only; PostgreSQL's own are not counted) and p99 as multiples of its own.
+    const engines: string[][] = [['figure', 'hello', 'SQLite', 'ratio', 'PG ×1', 'ratio', 'PG ×2', 'ratio']];
+    const ratio = (x: number, h: number) => (Number.isFinite(x / h) ? `${fmt(x / h, x / h < 0.1 ? 3 : 2)}×` : '-');
+    const compare = (title: string, sqlite: Row | undefined, one: Row | undefined, two: Row | undefined) => {
+      const line = (what: string, pick: (r: Row) => number, digits = 0) => {
+        const h = hello ? pick(hello) : NaN;
+        const cells = [sqlite, one, two].flatMap((r) => [fmt(r ? pick(r) : NaN, digits), ratio(r ? pick(r) : NaN, h)]);
+        engines.push([`${title}: ${what}`, fmt(h, digits), ...cells]);
+      };
+      line('req/s', (r) => r.reqPerSec);
+      line('CPU µs/req', (r) => r.cpuUsPerReq);
+      line('p99 ms', (r) => r.p99, 1);
+    };
+    const size = labelOf(postgres.size);
+    compare(`GET /v1/availability 30 days (${size})`, row(`GET /v1/availability 30 days (${size})`), postgres.availability[0], postgres.availability[1]);
+    compare(`POST /v1/bookings (${size})`, row(`POST /v1/bookings (${size})`), postgres.bookings[0], postgres.bookings[1]);
+    lines.push('', ...table(engines), `PostgreSQL: ${postgres.cluster}; database copied from SQLite in ${postgres.copySeconds.toFixed(1)} s`);
+  }
   lines.push('', `seeding: ${seeds.map((x) => `${fmt(x.size)} bookings in ${x.seconds.toFixed(1)} s`).join(', ')}`);
   lines.push(`machine: ${machine}, ${loadavg()[0]?.toFixed(2)} at end; whole run ${fmt((performance.now() - began) / 1000)} s`);
   process.stdout.write(`\n${lines.join('\n')}\n`);
   if (only.has('operator')) process.stdout.write(`\n${(await (await import('./operator.js')).operatorBench({ sizes: [sizes[0]!, sizes[sizes.length - 1]!], duration, warmup, connections: 10, dir: args.dir })).join('\n')}\n`);
-  if (args.json) writeFileSync(args.json, JSON.stringify({ load, machine, rows, cold, seeds }, null, 2));
+  if (args.json) writeFileSync(args.json, JSON.stringify({ load, machine, rows: allRows, cold, seeds, postgres }, null, 2));
 }
 
 await main();
