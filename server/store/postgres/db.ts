@@ -59,8 +59,11 @@ const types = {
 };
 
 export function connectPostgres(url: string, options: { max?: number } = {}): PgDb {
-  // A database that cannot be reached fails a request (and /healthz) within seconds, not never.
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 5_000 });
+  // Waiting for a pooled client is also waiting for the write lock (a transaction holds its client
+  // meanwhile), so under a burst a request may wait its turn for a while: 30 s, as long as a whole
+  // request may take, before it fails. A database that cannot be reached fails within that too, and
+  // /healthz does not wait that long (it races a shorter timer).
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 30_000 });
   // An idle client that loses its connection (a restarted server) must not crash the process.
   pool.on('error', () => {});
   const context = new AsyncLocalStorage<Frame>();
