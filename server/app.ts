@@ -8,7 +8,7 @@ import { ClientAbortedRequest, logClientAbort } from './http/body.js';
 import type { AppEnv } from './http/context.js';
 import { Idempotency } from './http/idempotency.js';
 import { GroupCommit } from './http/group-commit.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { rateLimiterFor } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import type { ApiRoutes } from './http/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -85,7 +85,8 @@ export function createApp(deps: AppDeps) {
     payments,
     calendarSync,
     idempotency: new Idempotency(store, now),
-    limiter: new RateLimiter(now),
+    // Shared by every process on PostgreSQL, in this process's memory on SQLite.
+    limiter: rateLimiterFor(store, now),
     rateLimitPerMinute: config.rateLimitPerMinute,
     writes: new GroupCommit(store),
   };

@@ -1,7 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, expectData, expectError, manualClock, type TestApp } from '../test-helpers/index.js';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { addOrganization, createTestApp, expectData, expectError, manualClock, type TestApp } from '../test-helpers/index.js';
+import { testEngine } from '../test-helpers/app.js';
+import { createTestDatabase, postgresSkipReason, testDatabaseUrl } from '../test-helpers/postgres.js';
 import { Organization } from '../../shared/index.js';
-import { RateLimiter, rateLimitHeaders } from './rate-limit.js';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { openPostgresStore } from '../store/postgres/index.js';
+import { createApiKey } from '../services/api-keys.js';
+import { MemoryRateLimiter, StoreRateLimiter, rateLimitHeaders, type RateLimiter } from './rate-limit.js';
 
 describe('rate limit on /v1', () => {
   let t: TestApp | undefined;
@@ -86,17 +93,33 @@ describe('rate limit on /v1', () => {
   });
 });
 
+async function opensANewWindowAfterTheOldOneEnds(make: (now: () => number) => RateLimiter): Promise<void> {
+  const clock = manualClock(0);
+  const limiter = make(clock.now);
+  expect((await limiter.hit('k', 1)).allowed).toBe(true);
+  expect((await limiter.hit('k', 1)).allowed).toBe(false);
+  clock.advance(59_999);
+  const last = await limiter.hit('k', 1);
+  expect(last).toEqual({ allowed: false, limit: 1, remaining: 0, resetSeconds: 1 });
+  clock.advance(1);
+  expect(await limiter.hit('k', 1)).toEqual({ allowed: true, limit: 1, remaining: 0, resetSeconds: 60 });
+  // A window opens at a caller's first hit, not on the minute.
+  clock.advance(30_500);
+  expect(await limiter.hit('other', 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 });
+  expect(await limiter.hit('k', 1)).toEqual({ allowed: false, limit: 1, remaining: 0, resetSeconds: 30 });
+}
+
 describe('RateLimiter', () => {
-  it('opens a new one-minute window after the old one ends', () => {
-    const clock = manualClock(0);
-    const limiter = new RateLimiter(clock.now);
-    expect(limiter.hit('k', 1).allowed).toBe(true);
-    expect(limiter.hit('k', 1).allowed).toBe(false);
-    clock.advance(59_999);
-    const last = limiter.hit('k', 1);
-    expect(last).toEqual({ allowed: false, limit: 1, remaining: 0, resetSeconds: 1 });
-    clock.advance(1);
-    expect(limiter.hit('k', 1)).toEqual({ allowed: true, limit: 1, remaining: 0, resetSeconds: 60 });
+  it('opens a new one-minute window after the old one ends', async () => {
+    await opensANewWindowAfterTheOldOneEnds((now) => new MemoryRateLimiter(now));
+  });
+
+  it.skipIf(!testDatabaseUrl())('opens windows alike when it counts in PostgreSQL', async () => {
+    const database = await createTestDatabase();
+    onTestFinished(() => database.drop());
+    const store = await openPostgresStore(database.url, { poolSize: 2 });
+    onTestFinished(() => store.close());
+    await opensANewWindowAfterTheOldOneEnds((now) => new StoreRateLimiter(store, now));
   });
 
   it('formats the fields of draft-ietf-httpapi-ratelimit-headers-10', () => {
@@ -105,5 +128,54 @@ describe('RateLimiter', () => {
       RateLimit: '"default";r=3;t=12',
     });
     expect(rateLimitHeaders({ allowed: false, limit: 10, remaining: 0, resetSeconds: 12 })['Retry-After']).toBe('12');
+  });
+});
+
+describe(`rate limits over one PostgreSQL database${testDatabaseUrl() ? '' : ` (skipped: ${postgresSkipReason()})`}`, () => {
+  // Explicitly PostgreSQL, whatever the engine under test: run once, in the SQLite project.
+  it.skipIf(!testDatabaseUrl() || testEngine() === 'postgres')('are shared by every process serving it', async () => {
+    const database = await createTestDatabase();
+    onTestFinished(() => database.drop());
+    const clock = manualClock();
+    const env = { RATE_LIMIT_PER_MINUTE: '3', PUBLIC_REQUESTS_PER_MINUTE: '2', LOG_LEVEL: 'error' };
+    // Two `outing serve` processes: a store (pool) and an app each, over one database.
+    const processes = [];
+    for (let i = 0; i < 2; i++) {
+      const store = await openPostgresStore(database.url, { poolSize: 2 });
+      onTestFinished(() => store.close());
+      const config = loadConfig(env, { databaseUrl: database.url });
+      processes.push(createApp({ store, config, logger: createLogger('error', () => {}), now: clock.now }).app);
+    }
+    const [a, b] = processes as [(typeof processes)[number], (typeof processes)[number]];
+    const owner = await openPostgresStore(database.url, { poolSize: 1 });
+    onTestFinished(() => owner.close());
+    const org = await addOrganization(owner, {}, { now: clock.now() });
+    const v1 = (app: typeof a, key = org.secretKey) => app.request('/v1/organization', { headers: { authorization: `Bearer ${key}` } });
+
+    expect((await v1(a)).headers.get('ratelimit')).toBe('"default";r=2;t=60');
+    clock.advance(10_000);
+    expect((await v1(b)).headers.get('ratelimit')).toBe('"default";r=1;t=50');
+    expect((await v1(a)).headers.get('ratelimit')).toBe('"default";r=0;t=50');
+    const limited = await v1(b);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('50');
+    expect((await v1(a)).status).toBe(429);
+
+    // Concurrent hits through both, a fresh key's window opening under them, are each counted once.
+    const other = (await createApiKey(owner, { orgId: org.orgId, name: 'Other', type: 'secret' }, clock.now())).key;
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => v1(i % 2 ? a : b, other)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(9);
+
+    // The window ends for both at once.
+    clock.advance(50_000);
+    expect((await v1(b)).headers.get('ratelimit')).toBe('"default";r=2;t=60');
+
+    // Per client address on the public API too.
+    const pub = (app: typeof a) => app.request('/public/v1/experiences', { headers: { 'x-outing-key': org.publishableKey } });
+    expect((await pub(a)).status).toBe(200);
+    expect((await pub(b)).status).toBe(200);
+    expect((await pub(a)).status).toBe(429);
+    expect((await pub(b)).status).toBe(429);
   });
 });

@@ -195,7 +195,7 @@ export class ApiRoutes {
     c.set('caller', caller);
     if (this.ctx.rateLimitPerMinute > 0) {
       // Per key, or per user for the dashboard's cookie (ids of both kinds never collide).
-      const decision = this.ctx.limiter.hit(caller.keyId ?? caller.userId ?? caller.orgId, this.ctx.rateLimitPerMinute);
+      const decision = await this.ctx.limiter.hit(caller.keyId ?? caller.userId ?? caller.orgId, this.ctx.rateLimitPerMinute);
       const headers = rateLimitHeaders(decision);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       if (!decision.allowed) {

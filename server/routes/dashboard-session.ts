@@ -33,7 +33,7 @@ export function dashboardSessionRoutes(ctx: RouteContext): ApiRoutes {
         await next();
         c.header('Cache-Control', 'no-store');
       },
-      publicRateLimit({ bookingsPerMinute: config.publicRequestsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.now),
+      publicRateLimit({ bookingsPerMinute: config.publicRequestsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.limiter, 'dashboard'),
     )
     .op(
       {

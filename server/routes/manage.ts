@@ -26,7 +26,7 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
     'A guest may cancel or change the time while the booking is CONFIRMED or PENDING, the organization’s ' +
     '`guestSelfService` is on and the start is more than `cancellationCutoffHours` away (`cutoffAt`); otherwise 409 CHANGE_NOT_ALLOWED.';
   return new ApiRoutes(ctx)
-    .use(publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.now))
+    .use(publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.limiter, 'manage'))
     .op(
       {
         method: 'get',

@@ -6,7 +6,7 @@ import { created, list, ok, pageOf } from '../http/reply.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import { Refusal, invalid } from '../domain/refusal.js';
 import { guestActor } from '../domain/actor.js';
-import { RateLimiter } from '../http/rate-limit.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { AppEnv } from '../http/context.js';
 import { serializePublicBooking } from '../serializers/booking.js';
 import { serializePublicExperience } from '../serializers/experience.js';
@@ -42,15 +42,17 @@ export const publicCors = cors({
   credentials: false,
 });
 
-/** Per client IP: booking POSTs and everything else have separate budgets (README: Configuration). */
-export function publicRateLimit(limits: PublicLimits, now: () => number) {
-  const limiter = new RateLimiter(now);
+/**
+ * Per client IP: booking POSTs and everything else have separate budgets (README: Configuration).
+ * Each `scope` (the group of routes using it) counts on its own, in `limiter`.
+ */
+export function publicRateLimit(limits: PublicLimits, limiter: RateLimiter, scope: string) {
   return async (c: Context<AppEnv>, next: Next) => {
     if (c.req.method === 'OPTIONS') return next();
     const booking = c.req.method === 'POST' && /\/bookings\/?$/.test(c.req.path);
     const limit = booking ? limits.bookingsPerMinute : limits.requestsPerMinute;
     if (limit > 0) {
-      const decision = limiter.hit(`${booking ? 'b' : 'r'}:${c.get('clientIp')}`, limit);
+      const decision = await limiter.hit(`${scope}:${booking ? 'b' : 'r'}:${c.get('clientIp')}`, limit);
       if (!decision.allowed) {
         throw new Refusal('RATE_LIMITED', `Too many requests from this address; retry in ${decision.resetSeconds} s`, undefined, decision.resetSeconds);
       }
@@ -78,7 +80,7 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
   };
 
   return new ApiRoutes(ctx)
-    .use(publicCors, publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.now))
+    .use(publicCors, publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.limiter, 'public'))
     .op(
       { method: 'get', path: '/experiences', summary: 'Active experiences of the key’s organization', tag, auth: 'publishable', query: PublicExperienceQuery, response: PublicExperience, list: true },
       async ({ caller, query }) => {

@@ -17,6 +17,7 @@ import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
 import { userStore } from './users.js';
 import { messageStore } from './messages.js';
+import { rateLimitStore } from './rate-limits.js';
 
 /** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
 function sqliteParts(db: Db) {
@@ -38,6 +39,7 @@ function sqliteParts(db: Db) {
     ...activityStore(db),
     ...userStore(db),
     ...messageStore(db),
+    ...rateLimitStore(db),
   };
 }
 

@@ -17,6 +17,7 @@ import { reportStorePg } from './reports.js';
 import { activityStorePg } from './activity.js';
 import { userStorePg } from './users.js';
 import { messageStorePg } from './messages.js';
+import { rateLimitStorePg } from './rate-limits.js';
 
 /**
  * The PostgreSQL store: the same functions as SQLite's, module for module (each held to its SQLite
@@ -41,6 +42,7 @@ export function createPostgresStore(db: PgDb): Store {
     ...activityStorePg(db),
     ...userStorePg(db),
     ...messageStorePg(db),
+    ...rateLimitStorePg(db),
   };
   let marker = 0;
   let closed: Promise<void> | undefined;
