@@ -56,6 +56,7 @@ export function calendarImportStore(db: Db) {
   const count = db.prepare('SELECT count(*) AS n FROM calendar_imports WHERE org_id = ?');
   const remove = db.prepare('DELETE FROM calendar_imports WHERE org_id = ? AND id = ?');
   const removeIntervals = db.prepare('DELETE FROM busy_intervals WHERE import_id = ?');
+  const removeOwnIntervals = db.prepare('DELETE FROM busy_intervals WHERE import_id = ? AND org_id = ?');
   const insertInterval = db.prepare(`INSERT INTO busy_intervals (import_id, org_id, experience_id, start_at, end_at)
     VALUES (?, ?, ?, ?, ?)`);
   const due = db.prepare(`SELECT id FROM calendar_imports WHERE next_sync_at IS NULL OR next_sync_at <= ?
@@ -93,7 +94,8 @@ export function calendarImportStore(db: Db) {
     /** Deletes the import and its busy intervals; false when there was none. */
     deleteCalendarImport(orgId: string, id: string): boolean {
       return db.transaction(() => {
-        removeIntervals.run(id);
+        // Scoped to the organization too: another organization's import id removes nothing.
+        removeOwnIntervals.run(id, orgId);
         return remove.run(orgId, id).changes > 0;
       })();
     },
