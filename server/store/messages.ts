@@ -47,6 +47,39 @@ export const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, kind, to_a
  * Guest e-mails (the outbox) and manage-link tokens. `enqueueMessage` runs inside the transaction
  * of the booking change that causes the message, so both are committed together.
  */
+/** What queuing a message takes. */
+export interface NewMessage {
+  orgId: string;
+  bookingId: string;
+  kind: MessageKind;
+  to: string;
+  createdAt: number;
+  reminderFor?: number;
+  resendOf?: string;
+  /** Recorded SKIPPED at once, with this reason, when no mail can be sent. */
+  skippedBecause?: string;
+}
+
+/** The row a queued message starts as, on either engine: due now, or SKIPPED with its reason. */
+export function newMessageRow(input: NewMessage): MessageRow {
+  return {
+    id: newId('message'),
+    orgId: input.orgId,
+    bookingId: input.bookingId,
+    kind: input.kind,
+    to: input.to,
+    status: input.skippedBecause === undefined ? 'PENDING' : 'SKIPPED',
+    attempts: 0,
+    lastError: input.skippedBecause ?? null,
+    nextAttemptAt: input.skippedBecause === undefined ? input.createdAt : null,
+    leasedUntil: null,
+    reminderFor: input.reminderFor ?? null,
+    resendOf: input.resendOf ?? null,
+    sentAt: null,
+    createdAt: input.createdAt,
+  };
+}
+
 export function messageStore(db: Db) {
   const insert = db.prepare(`INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts,
     last_error, next_attempt_at, reminder_for, resend_of, created_at)
@@ -100,33 +133,8 @@ export function messageStore(db: Db) {
      * Queues a message, due now. A reminder already queued for the same booking and start is not
      * queued twice (undefined is returned).
      */
-    enqueueMessage(input: {
-      orgId: string;
-      bookingId: string;
-      kind: MessageKind;
-      to: string;
-      createdAt: number;
-      reminderFor?: number;
-      resendOf?: string;
-      /** Recorded SKIPPED at once, with this reason, when no mail can be sent. */
-      skippedBecause?: string;
-    }): MessageRow | undefined {
-      const row: MessageRow = {
-        id: newId('message'),
-        orgId: input.orgId,
-        bookingId: input.bookingId,
-        kind: input.kind,
-        to: input.to,
-        status: input.skippedBecause === undefined ? 'PENDING' : 'SKIPPED',
-        attempts: 0,
-        lastError: input.skippedBecause ?? null,
-        nextAttemptAt: input.skippedBecause === undefined ? input.createdAt : null,
-        leasedUntil: null,
-        reminderFor: input.reminderFor ?? null,
-        resendOf: input.resendOf ?? null,
-        sentAt: null,
-        createdAt: input.createdAt,
-      };
+    enqueueMessage(input: NewMessage): MessageRow | undefined {
+      const row = newMessageRow(input);
       if (insert.run(row).changes !== 1) return undefined;
       if (row.status === 'PENDING') wake.notify();
       return row;

@@ -1,10 +1,10 @@
-import { newId } from '../../domain/ids.js';
 import { dueNotifier } from '../due-notifier.js';
 import type { Async } from '../index.js';
 import {
   COLUMNS as SQLITE_COLUMNS,
+  newMessageRow,
   type MessageAttempt,
-  type MessageKind,
+  type NewMessage,
   type MessageRow,
   type ReminderDue,
   type messageStore,
@@ -29,32 +29,8 @@ export function messageStorePg(db: PgDb): Async<ReturnType<typeof messageStore>>
      * queued twice (undefined is returned): ON CONFLICT DO NOTHING without a target covers every
      * unique index, the partial messages_one_reminder included, as in SQLite.
      */
-    async enqueueMessage(input: {
-      orgId: string;
-      bookingId: string;
-      kind: MessageKind;
-      to: string;
-      createdAt: number;
-      reminderFor?: number;
-      resendOf?: string;
-      skippedBecause?: string;
-    }): Promise<MessageRow | undefined> {
-      const row: MessageRow = {
-        id: newId('message'),
-        orgId: input.orgId,
-        bookingId: input.bookingId,
-        kind: input.kind,
-        to: input.to,
-        status: input.skippedBecause === undefined ? 'PENDING' : 'SKIPPED',
-        attempts: 0,
-        lastError: input.skippedBecause ?? null,
-        nextAttemptAt: input.skippedBecause === undefined ? input.createdAt : null,
-        leasedUntil: null,
-        reminderFor: input.reminderFor ?? null,
-        resendOf: input.resendOf ?? null,
-        sentAt: null,
-        createdAt: input.createdAt,
-      };
+    async enqueueMessage(input: NewMessage): Promise<MessageRow | undefined> {
+      const row = newMessageRow(input);
       const inserted = await db.run(
         `INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts, last_error,
           next_attempt_at, reminder_for, resend_of, created_at)
