@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { openDatabase, migrate, type Db } from '../store/db.js';
 import { createStore, type Store } from '../store/index.js';
 import { connectPostgres, type PgDb } from '../store/postgres/db.js';
@@ -15,7 +16,29 @@ export interface BothEngines {
   sqlite: Store;
   sqliteDb: Db;
   pgDb: PgDb;
+  /** A row of a table the module under test does not own, written with plain SQL on both engines. */
+  plant(table: string, row: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The constraint a refused write broke, as each engine names it. */
+export const REFUSALS = {
+  unique: { sqlite: /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/, pg: '23505' },
+  foreignKey: { sqlite: /^SQLITE_CONSTRAINT_FOREIGNKEY$/, pg: '23503' },
+  check: { sqlite: /^SQLITE_CONSTRAINT_CHECK$/, pg: '23514' },
+};
+
+/** Asks both engines the same thing; PostgreSQL's answer must equal SQLite's. */
+export async function sameOnBoth<E, T>(sqlite: E, pg: E, call: (s: E) => Promise<T>): Promise<T> {
+  const expected = await call(sqlite);
+  expect(await call(pg)).toStrictEqual(expected);
+  return expected;
+}
+
+/** Both engines refuse the same write, for the same broken constraint. */
+export async function refusedOnBoth<E>(sqlite: E, pg: E, call: (s: E) => Promise<unknown>, why: keyof typeof REFUSALS): Promise<void> {
+  await expect(call(sqlite)).rejects.toMatchObject({ code: expect.stringMatching(REFUSALS[why].sqlite) });
+  await expect(call(pg)).rejects.toMatchObject({ code: REFUSALS[why].pg });
 }
 
 export async function bothEngines(): Promise<BothEngines> {
@@ -28,6 +51,12 @@ export async function bothEngines(): Promise<BothEngines> {
     sqlite,
     sqliteDb,
     pgDb,
+    async plant(table, row) {
+      const columns = Object.keys(row).join(', ');
+      const values = Object.values(row);
+      sqliteDb.prepare(`INSERT INTO ${table} (${columns}) VALUES (${values.map(() => '?').join(', ')})`).run(...values);
+      await pgDb.run(`INSERT INTO ${table} (${columns}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+    },
     async close() {
       await sqlite.close();
       await pgDb.pool.end();

@@ -1,17 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExperienceRow, experienceStore } from '../experiences.js';
 import type { Async } from '../index.js';
-import { bothEngines, type BothEngines } from '../../test-helpers/engines.js';
+import { bothEngines, refusedOnBoth, sameOnBoth, REFUSALS, type BothEngines } from '../../test-helpers/engines.js';
 import { testDatabaseUrl } from '../../test-helpers/postgres.js';
 import { experienceStorePg } from './experiences.js';
 
 type Engine = Async<ReturnType<typeof experienceStore>>;
 
-/** The constraint a refused write broke, as each engine names it. */
-const REFUSALS = {
-  unique: { sqlite: /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/, pg: '23505' },
-  foreignKey: { sqlite: /^SQLITE_CONSTRAINT_FOREIGNKEY$/, pg: '23503' },
-};
 
 describe.skipIf(!testDatabaseUrl())('experienceStorePg answers as the SQLite store does', () => {
   let e: BothEngines;
@@ -25,13 +20,7 @@ describe.skipIf(!testDatabaseUrl())('experienceStorePg answers as the SQLite sto
     await e.close();
   });
 
-  /** A row of a table this module does not own, written with plain SQL on both engines. */
-  async function plant(table: string, row: Record<string, unknown>): Promise<void> {
-    const columns = Object.keys(row).join(', ');
-    const values = Object.values(row);
-    e.sqliteDb.prepare(`INSERT INTO ${table} (${columns}) VALUES (${values.map(() => '?').join(', ')})`).run(...values);
-    await e.pgDb.run(`INSERT INTO ${table} (${columns}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
-  }
+  const plant = (table: string, row: Record<string, unknown>) => e.plant(table, row);
 
   /** A booking (and its customer) of an experience, enough for "it has bookings". */
   async function plantBooking(id: string, orgId: string, experienceId: string): Promise<void> {
@@ -43,18 +32,9 @@ describe.skipIf(!testDatabaseUrl())('experienceStorePg answers as the SQLite sto
     });
   }
 
-  /** Asks both engines the same thing; PostgreSQL's answer must equal SQLite's. */
-  async function same<T>(call: (s: Engine) => Promise<T>): Promise<T> {
-    const expected = await call(e.sqlite);
-    expect(await call(pg)).toStrictEqual(expected);
-    return expected;
-  }
+  const same = <T>(call: (s: Engine) => Promise<T>) => sameOnBoth<Engine, T>(e.sqlite, pg, call);
 
-  /** Both engines refuse the same write, for the same broken constraint. */
-  async function bothRefuse(call: (s: Engine) => Promise<unknown>, why: keyof typeof REFUSALS): Promise<void> {
-    await expect(call(e.sqlite)).rejects.toMatchObject({ code: expect.stringMatching(REFUSALS[why].sqlite) });
-    await expect(call(pg)).rejects.toMatchObject({ code: REFUSALS[why].pg });
-  }
+  const bothRefuse = (call: (s: Engine) => Promise<unknown>, why: keyof typeof REFUSALS) => refusedOnBoth<Engine>(e.sqlite, pg, call, why);
 
   const experience = (id: string, orgId: string, createdAt: number, fields: Partial<ExperienceRow> = {}): ExperienceRow => ({
     id, orgId, name: `Experience ${id}`, description: 'On the river', duration: 90, price: 2500, maxParticipants: 12,

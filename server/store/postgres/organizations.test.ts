@@ -1,17 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Async } from '../index.js';
 import type { OrganizationRow, organizationStore } from '../organizations.js';
-import { bothEngines, type BothEngines } from '../../test-helpers/engines.js';
+import { bothEngines, refusedOnBoth, sameOnBoth, REFUSALS, type BothEngines } from '../../test-helpers/engines.js';
 import { testDatabaseUrl } from '../../test-helpers/postgres.js';
 import { organizationStorePg } from './organizations.js';
 
 type Engine = Async<ReturnType<typeof organizationStore>>;
 
-/** The constraint a refused write broke, as each engine names it. */
-const REFUSALS = {
-  unique: { sqlite: /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/, pg: '23505' },
-  check: { sqlite: /^SQLITE_CONSTRAINT_CHECK$/, pg: '23514' },
-};
 
 describe.skipIf(!testDatabaseUrl())('organizationStorePg answers as the SQLite store does', () => {
   let e: BothEngines;
@@ -24,18 +19,9 @@ describe.skipIf(!testDatabaseUrl())('organizationStorePg answers as the SQLite s
     await e.close();
   });
 
-  /** Asks both engines the same thing; PostgreSQL's answer must equal SQLite's. */
-  async function same<T>(call: (s: Engine) => Promise<T>): Promise<T> {
-    const expected = await call(e.sqlite);
-    expect(await call(pg)).toStrictEqual(expected);
-    return expected;
-  }
+  const same = <T>(call: (s: Engine) => Promise<T>) => sameOnBoth<Engine, T>(e.sqlite, pg, call);
 
-  /** Both engines refuse the same write, for the same broken constraint. */
-  async function bothRefuse(call: (s: Engine) => Promise<unknown>, why: keyof typeof REFUSALS): Promise<void> {
-    await expect(call(e.sqlite)).rejects.toMatchObject({ code: expect.stringMatching(REFUSALS[why].sqlite) });
-    await expect(call(pg)).rejects.toMatchObject({ code: REFUSALS[why].pg });
-  }
+  const bothRefuse = (call: (s: Engine) => Promise<unknown>, why: keyof typeof REFUSALS) => refusedOnBoth<Engine>(e.sqlite, pg, call, why);
 
   const org = (id: string, fields: Partial<OrganizationRow> = {}): OrganizationRow => ({
     id, name: `Org ${id}`, email: `${id}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR',
