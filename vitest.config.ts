@@ -26,6 +26,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // A throwaway PostgreSQL cluster for the tests of the PostgreSQL engine (skipped without one).
           globalSetup: ['server/test-helpers/postgres-global-setup.ts'],
+          setupFiles: ['server/test-helpers/postgres-setup-file.ts'],
         },
       },
       ...(postgres ? [{
@@ -50,6 +51,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           env: { OUTING_TEST_ENGINE: 'postgres' },
           globalSetup: ['server/test-helpers/postgres-global-setup.ts'],
+          setupFiles: ['server/test-helpers/postgres-setup-file.ts'],
         },
       }] : []),
       {

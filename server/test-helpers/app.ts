@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { openStore, type Store } from '../store/index.js';
 import { openPostgresStore } from '../store/postgres/index.js';
-import { createTestDatabase } from './postgres.js';
+import { leaseMigratedDatabase } from './postgres.js';
 import { createOrganization, type NewOrganization } from '../services/organizations.js';
 import { createApiKey } from '../services/api-keys.js';
 import type { ApiKeyType, Scope } from '../../shared/index.js';
@@ -122,7 +122,7 @@ export function testEngine(): 'sqlite' | 'postgres' {
 /** A fresh store of the engine under test: a SQLite file in `dir`, or a new database on the test cluster. */
 async function freshStore(dbPath: string): Promise<{ store: Store; databaseUrl?: string; drop(): Promise<void> }> {
   if (testEngine() === 'sqlite') return { store: openStore(dbPath), drop: async () => {} };
-  const database = await createTestDatabase({ migrated: true });
+  const database = await leaseMigratedDatabase();
   const store = await openPostgresStore(database.url, { poolSize: 4 });
   return { store, databaseUrl: database.url, drop: () => database.drop() };
 }

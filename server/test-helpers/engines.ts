@@ -4,7 +4,7 @@ import { openDatabase, migrate, type Db } from '../store/db.js';
 import { createStore, type Store } from '../store/index.js';
 import { connectPostgres, type PgDb } from '../store/postgres/db.js';
 import { tempDir } from './cli.js';
-import { createTestDatabase } from './postgres.js';
+import { leaseMigratedDatabase } from './postgres.js';
 
 /**
  * The same schema on both engines, for tests that hold a PostgreSQL store module to its SQLite
@@ -45,7 +45,7 @@ export async function bothEngines(): Promise<BothEngines> {
   const sqliteDb = openDatabase(join(tempDir(), 'twin.db'));
   migrate(sqliteDb);
   const sqlite = createStore(sqliteDb);
-  const database = await createTestDatabase({ migrated: true });
+  const database = await leaseMigratedDatabase();
   const pgDb = connectPostgres(database.url, { max: 4 });
   return {
     sqlite,
