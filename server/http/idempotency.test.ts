@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectData, expectError, expectList, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { Experience } from '../../shared/index.js';
 import { Refusal } from '../domain/refusal.js';
-import { Idempotency, IDEMPOTENCY_TTL_MS, canonicalJson } from './idempotency.js';
+import { Idempotency, IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS, canonicalJson } from './idempotency.js';
 import { ok } from './reply.js';
 
 const walk = { name: 'Harbour walk', description: 'Along the quay', duration: 60, price: 1500, maxParticipants: 10 };
@@ -120,6 +120,57 @@ describe('Idempotency (unit)', () => {
     expect((await first).replayed).toBe(false);
     const replay = await idem.runAsync(request, async () => ok({ n: 3 }, 201));
     expect(replay).toEqual({ reply: { status: 201, body: { success: true, data: { n: 1 } } }, replayed: true });
+  });
+
+  it('holds the key in the store while in flight, so a second process sharing the database is refused too', async () => {
+    // Two Idempotency instances over one store stand for two processes: nothing is shared in memory.
+    const first = new Idempotency(t.store, Date.now);
+    const second = new Idempotency(t.store, Date.now);
+    const request = { orgId: t.orgId, key: 'shared', fingerprint: 'POST /public/v1/bookings {}' };
+    let finish: () => void = () => {};
+    const running = first.runAsync(request, () => new Promise((resolve) => (finish = () => resolve(ok({ n: 1 }, 201)))));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(second.runAsync(request, async () => ok({ n: 2 }, 201))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    // Another request under the same key is a reuse, in flight or not.
+    await expect(second.runAsync({ ...request, fingerprint: 'other' }, async () => ok({}, 201))).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
+    finish();
+    await running;
+    expect(await second.runAsync(request, async () => ok({ n: 3 }, 201))).toEqual({
+      reply: { status: 201, body: { success: true, data: { n: 1 } } },
+      replayed: true,
+    });
+  });
+
+  it('frees the key of a request whose process died in flight once the lease has run out', async () => {
+    const clock = manualClock();
+    const request = { orgId: t.orgId, key: 'orphan', fingerprint: 'f' };
+    // A claim nobody will finish: what a SIGKILLed process leaves behind.
+    await t.store.claimIdempotencyKey({ ...request, claimedAt: clock.now() }, { markerBefore: 0, replyBefore: 0 });
+    const idem = new Idempotency(t.store, clock.now);
+    clock.advance(IN_FLIGHT_LEASE_MS - 1);
+    await expect(idem.runAsync(request, async () => ok({ n: 1 }, 201))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    clock.advance(2);
+    expect(await idem.runAsync(request, async () => ok({ n: 2 }, 201))).toEqual({
+      reply: { status: 201, body: { success: true, data: { n: 2 } } },
+      replayed: false,
+    });
+  });
+
+  it('frees the key at once when the asynchronous work fails or its reply is not kept', async () => {
+    const idem = new Idempotency(t.store, Date.now);
+    const request = { orgId: t.orgId, key: 'retry-me', fingerprint: 'f' };
+    await expect(idem.runAsync(request, async () => {
+      throw new Error('network down');
+    })).rejects.toThrow('network down');
+    expect(await t.store.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
+    await expect(idem.runAsync(request, async () => {
+      throw new Refusal('VALIDATION_ERROR', 'Fix it');
+    })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(await t.store.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
+    expect((await idem.runAsync(request, async () => ok({ done: true }, 201))).replayed).toBe(false);
+    expect((await idem.runAsync(request, async () => ok({ done: false }, 201))).replayed).toBe(true);
   });
 
   it('stores a business refusal (404, 409) for replay, but not a 5xx', async () => {

@@ -2,9 +2,17 @@ import { Refusal } from '../domain/refusal.js';
 import { STATUS_OF, errorBody } from './errors.js';
 import type { Reply } from './reply.js';
 import type { Store } from '../store/index.js';
+import { IN_FLIGHT_STATUS, type IdempotencyClaim } from '../store/idempotency.js';
 import { IDEMPOTENCY_TTL_MS } from '../services/retention.js';
 
 export { IDEMPOTENCY_TTL_MS };
+
+/**
+ * How long a claimed key stays in flight without its reply: longer than any asynchronous work
+ * takes (their network calls time out within seconds), so only a request whose process died
+ * leaves a marker this old; the key is then free again.
+ */
+export const IN_FLIGHT_LEASE_MS = 2 * 60 * 1000;
 
 /** Stable JSON: object keys sorted, so that `{a,b}` and `{b,a}` are the same request. */
 export function canonicalJson(value: unknown): string {
@@ -44,20 +52,28 @@ export interface IdempotentRequest {
  * transaction as the reply's record, so a crash can never leave a booking without its record.
  */
 export class Idempotency {
-  private readonly inFlight = new Set<string>();
-
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
   ) {}
 
+  /**
+   * The reply saved under the key, to replay; undefined when there is none (or it expired, or its
+   * request died in flight). Refuses a different request under the key, and the same request
+   * while it is still in flight, in this process or another.
+   */
   private async stored(req: IdempotentRequest): Promise<Reply | undefined> {
     const row = await this.store.getIdempotentResponse(req.orgId, req.key);
-    if (!row || row.createdAt < this.now() - IDEMPOTENCY_TTL_MS) return undefined;
+    const now = this.now();
+    if (!row || row.createdAt < now - IDEMPOTENCY_TTL_MS) return undefined;
     if (row.fingerprint !== req.fingerprint) {
       throw new Refusal('IDEMPOTENCY_KEY_REUSED',
         'This Idempotency-Key was already used with a different request; use a new key for a new request',
       );
+    }
+    if (row.responseStatus === IN_FLIGHT_STATUS) {
+      if (row.createdAt < now - IN_FLIGHT_LEASE_MS) return undefined;
+      throw new Refusal('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed');
     }
     return { status: row.responseStatus as Reply['status'], body: JSON.parse(row.responseBody) };
   }
@@ -86,22 +102,34 @@ export class Idempotency {
     });
   }
 
-  /** Runs asynchronous `work` once for this key; a concurrent duplicate gets `409 IDEMPOTENCY_KEY_IN_USE`. */
+  /**
+   * Runs asynchronous `work` once for this key; a concurrent duplicate gets `409
+   * IDEMPOTENCY_KEY_IN_USE`. The key is claimed in the store before the work starts (an in-flight
+   * marker, see store/idempotency.ts), so this holds across processes sharing a database; the
+   * reply replaces the marker, and a reply that is not kept removes it.
+   */
   async runAsync(req: IdempotentRequest, work: () => Promise<Reply>): Promise<{ reply: Reply; replayed: boolean }> {
     const previous = await this.stored(req);
     if (previous) return { reply: previous, replayed: true };
-    const slot = `${req.orgId}\u0000${req.key}`;
-    if (this.inFlight.has(slot)) {
+    const claimedAt = this.now();
+    const claim: IdempotencyClaim = { orgId: req.orgId, key: req.key, fingerprint: req.fingerprint, claimedAt };
+    const cutoffs = { markerBefore: claimedAt - IN_FLIGHT_LEASE_MS, replyBefore: claimedAt - IDEMPOTENCY_TTL_MS };
+    if (!(await this.store.claimIdempotencyKey(claim, cutoffs))) {
+      // Another request claimed it, or saved its reply, since the read above.
+      const raced = await this.stored(req);
+      if (raced) return { reply: raced, replayed: true };
       throw new Refusal('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed');
     }
-    this.inFlight.add(slot);
+    let reply: Reply;
     try {
-      const reply = await replyOf(work);
-      await this.save(req, reply);
-      return { reply, replayed: false };
-    } finally {
-      this.inFlight.delete(slot);
+      reply = await replyOf(work);
+    } catch (err) {
+      await this.store.releaseIdempotencyKey(claim);
+      throw err;
     }
+    if (storable(reply.status)) await this.save(req, reply);
+    else await this.store.releaseIdempotencyKey(claim);
+    return { reply, replayed: false };
   }
 }
 

@@ -12,6 +12,15 @@ export function quoteAliases(columns: string): string {
   return columns.replace(/ AS (\w+)/g, ' AS "$1"');
 }
 
+/**
+ * A statement written once for both engines, with SQLite's `?` placeholders, numbered for
+ * PostgreSQL (`$1`, `$2`… in order). Only for statements with no `?` inside a string literal.
+ */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
 /** A statement's parameters: `$1`, `$2`… in order. */
 export type Params = readonly unknown[];
 

@@ -60,4 +60,35 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL idempotency store, held to SQLit
     expect(await same((s) => s.pruneIdempotencyKeys(10_000))).toBe(2);
     await same((s) => s.getIdempotentResponse('org_A', 'k1'));
   });
+  it('claims, takes over and releases in-flight markers alike', async () => {
+    const claim = (key: string, claimedAt: number) => ({ orgId: 'org_A', key, fingerprint: `f ${key}`, claimedAt });
+    const none = { markerBefore: 0, replyBefore: 0 };
+    expect(await same((s) => s.claimIdempotencyKey(claim('k1', 1_000), none))).toBe(true);
+    await same((s) => s.getIdempotentResponse('org_A', 'k1'));
+    // Held: a second claim fails, even with another fingerprint.
+    expect(await same((s) => s.claimIdempotencyKey({ ...claim('k1', 1_500), fingerprint: 'g' }, none))).toBe(false);
+    // A marker older than markerBefore is taken over, and the new claim's time and fingerprint kept.
+    expect(await same((s) => s.claimIdempotencyKey({ ...claim('k1', 5_000), fingerprint: 'g' }, { markerBefore: 1_001, replyBefore: 0 }))).toBe(true);
+    expect(await same((s) => s.getIdempotentResponse('org_A', 'k1'))).toMatchObject({ fingerprint: 'g', createdAt: 5_000, responseStatus: 0 });
+    // Releasing needs the claim's own time: an older claim's release leaves the new marker.
+    await same((s) => s.releaseIdempotencyKey(claim('k1', 1_000)));
+    expect(await same((s) => s.getIdempotentResponse('org_A', 'k1'))).toMatchObject({ createdAt: 5_000 });
+    await same((s) => s.releaseIdempotencyKey(claim('k1', 5_000)));
+    expect(await same((s) => s.getIdempotentResponse('org_A', 'k1'))).toBeUndefined();
+
+    // A saved reply is never taken over as a marker, only once expired (created before replyBefore).
+    await same((s) => s.saveIdempotentResponse(saved('org_A', 'k2', 2_000)));
+    expect(await same((s) => s.claimIdempotencyKey(claim('k2', 9_000), { markerBefore: 8_000, replyBefore: 2_000 }))).toBe(false);
+    await same((s) => s.releaseIdempotencyKey(claim('k2', 2_000)));
+    expect(await same((s) => s.getIdempotentResponse('org_A', 'k2'))).toMatchObject({ responseStatus: 201 });
+    expect(await same((s) => s.claimIdempotencyKey(claim('k2', 9_000), { markerBefore: 0, replyBefore: 2_001 }))).toBe(true);
+    expect(await same((s) => s.getIdempotentResponse('org_A', 'k2'))).toMatchObject({ responseStatus: 0, responseBody: '', createdAt: 9_000 });
+  });
+
+  it('lets exactly one of many simultaneous claims of a key win on PostgreSQL', async () => {
+    const wins = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => pg.claimIdempotencyKey({ orgId: 'org_A', key: 'race', fingerprint: 'f', claimedAt: 100 + i }, { markerBefore: 0, replyBefore: 0 })),
+    );
+    expect(wins.filter(Boolean)).toHaveLength(1);
+  });
 });

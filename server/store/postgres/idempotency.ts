@@ -1,6 +1,6 @@
 import type { Async } from '../index.js';
-import type { IdempotencyRow, idempotencyStore } from '../idempotency.js';
-import type { PgDb } from './db.js';
+import { CLAIM_SQL, RELEASE_SQL, type IdempotencyClaim, type IdempotencyRow, type ReclaimCutoffs, type idempotencyStore } from '../idempotency.js';
+import { numbered, type PgDb } from './db.js';
 
 export function idempotencyStorePg(db: PgDb): Async<ReturnType<typeof idempotencyStore>> {
   return {
@@ -24,6 +24,12 @@ export function idempotencyStorePg(db: PgDb): Async<ReturnType<typeof idempotenc
             created_at = excluded.created_at`,
         [row.orgId, row.key, row.fingerprint, row.responseStatus, row.responseBody, row.createdAt],
       );
+    },
+    async claimIdempotencyKey(c: IdempotencyClaim, cutoffs: ReclaimCutoffs): Promise<boolean> {
+      return (await db.run(numbered(CLAIM_SQL), [c.orgId, c.key, c.fingerprint, c.claimedAt, cutoffs.markerBefore, cutoffs.replyBefore])) === 1;
+    },
+    async releaseIdempotencyKey(c: IdempotencyClaim): Promise<void> {
+      await db.run(numbered(RELEASE_SQL), [c.orgId, c.key, c.claimedAt]);
     },
     async pruneIdempotencyKeys(cutoff: number): Promise<number> {
       return await db.run('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);
