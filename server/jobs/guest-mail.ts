@@ -83,7 +83,10 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
       if (free > 0) {
         const candidates = await store.listDueMessages(at, free);
         for (const id of candidates) {
-          if (running.has(id) || !await store.leaseMessage(id, at, at + leaseMs)) continue;
+          if (running.has(id)) continue;
+          // Leased from now, not from before the list was read; still due by the tick's clock.
+          const leasedAt = Math.max(at, now());
+          if (!await store.leaseMessage(id, leasedAt, leasedAt + leaseMs)) continue;
           begin(id);
         }
         waiting = candidates.length >= free;

@@ -76,7 +76,9 @@ export function webhookDeliveryJob(options: WebhookWorkerOptions): WebhookWorker
         for (const c of candidates) {
           if (started >= free) break;
           if (perEndpoint(c.endpointId) >= maxPerEndpoint) continue;
-          if (!await store.leaseDelivery(c.id, now, now + config.webhookTimeoutMs + LEASE_MARGIN_MS)) continue;
+          // The lease runs from now, not from before the list was read (that read may have waited).
+          const leasedAt = Date.now();
+          if (!await store.leaseDelivery(c.id, leasedAt, leasedAt + config.webhookTimeoutMs + LEASE_MARGIN_MS)) continue;
           begin(c.id, c.endpointId);
           started++;
         }

@@ -88,7 +88,7 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
         async: true,
       },
       async ({ caller, body }) => {
-        const row = await createCalendarImport(store, caller.orgId, body, { allowPrivate: config.outboundAllowPrivate }, ctx.now(), caller.actor);
+        const row = await createCalendarImport(store, caller.orgId, body, { allowPrivate: config.outboundAllowPrivate, syncIntervalSeconds: calendarSync.intervalSeconds }, ctx.now(), caller.actor);
         await calendarSync.sync(row.id);
         return created(serializeCalendarImport(await findCalendarImport(store, caller.orgId, row.id)));
       },

@@ -23,12 +23,17 @@ export function checkCalendarUrl(url: string, allowPrivate: boolean): string {
   return trimmed;
 }
 
-/** Records a new import, due at once; the caller runs its first sync. */
+/**
+ * Records a new import, already claimed by its caller, which runs its first sync at once: it is
+ * stored due one sync interval from now, not now, so that no background pass (of another process
+ * sharing the database) fetches it in the moment before the caller's own sync. Should the caller
+ * die before syncing, the import is fetched when that interval is up.
+ */
 export async function createCalendarImport(
   store: Store,
   orgId: string,
   input: CalendarImportCreate,
-  policy: { allowPrivate: boolean },
+  policy: { allowPrivate: boolean; syncIntervalSeconds: number },
   now: number,
   actor: Actor,
 ): Promise<CalendarImportRow> {
@@ -46,7 +51,7 @@ export async function createCalendarImport(
     lastSyncedAt: null,
     lastError: null,
     eventCount: 0,
-    nextSyncAt: now,
+    nextSyncAt: now + policy.syncIntervalSeconds * 1000,
     expandedAt: null,
     expandedZone: null,
     syncNote: null,

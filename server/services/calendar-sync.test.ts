@@ -9,6 +9,8 @@ import { guardedCalendarFetcher } from '../ical/fetch.js';
 import { syncCalendarImport } from './calendar-sync.js';
 import { CalendarSync } from './calendar-sync.js';
 import { calendarSyncJob } from '../jobs/calendar-sync.js';
+import { createCalendarImport } from './calendar-imports.js';
+import { SYSTEM } from '../domain/actor.js';
 
 const NOW = Date.parse('2027-03-01T08:00:00Z');
 const DAY = 86_400_000;
@@ -282,6 +284,24 @@ describe('the background sync', () => {
     expect((await t.store.getCalendarImportById(record.id))!.lastError).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(host.seen.length).toBe(after);
+  });
+
+  it('stores a new import already claimed by the request that fetches it, so no other process fetches it meanwhile', async () => {
+    const { t, host } = await setup({ OUTBOUND_ALLOW_PRIVATE: 'true', CALENDAR_SYNC_INTERVAL: '60' });
+    const row = await createCalendarImport(
+      t.store, t.orgId, { name: 'Guide calendar', url: `${host.base}/fixtures/outlook.ics` },
+      { allowPrivate: true, syncIntervalSeconds: 60 }, NOW, SYSTEM,
+    );
+    expect(row.nextSyncAt).toBe(NOW + 60_000);
+    // Another process's background pass, between the insert and the route's own fetch: nothing is due.
+    expect(await t.store.listDueCalendarImports(NOW, 10)).toEqual([]);
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const other = new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW });
+    await other.syncDue();
+    await other.stop();
+    expect(host.seen).toHaveLength(0);
+    // Had its creator died before fetching, it is fetched one interval later.
+    expect(await t.store.listDueCalendarImports(NOW + 60_000, 10)).toEqual([row.id]);
   });
 
   it('syncs a due import once when several processes see it due at the same time', async () => {

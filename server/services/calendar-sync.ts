@@ -143,8 +143,8 @@ export class CalendarSync {
   /**
    * Syncs one import now and resolves when done; joins a sync of it already under way in this
    * process. When the import is due, it is claimed first (as `syncDue` claims), so that another
-   * process sharing the database does not start a sync of it too: a new import is stored due and
-   * synced at once by the route that created it.
+   * process sharing the database does not start a sync of it too (a new import is stored already
+   * claimed, see createCalendarImport, and synced at once by the route that created it).
    */
   sync(importId: string): Promise<void> {
     return this.start(importId, true);
