@@ -71,7 +71,7 @@ export interface TestServer {
   url: string;
   /** PUBLIC_URL as the banner printed it. */
   publicUrl: string;
-  /** The database file (`--db`, or `DATABASE_PATH` when `dbPath: null`). */
+  /** The database file (`--db`, or `DATABASE_PATH` when `dbPath: null`); '' on PostgreSQL. */
   dbPath: string;
   /** The demo keys when the banner printed them (`demo: true` on an empty database). */
   demo: DemoKeys | undefined;
@@ -88,6 +88,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** SQLite file for `--db` (default: a new one in a temp folder); `null` passes no `--db` (so `DATABASE_PATH` applies). */
   dbPath?: string | null;
+  /** A PostgreSQL database for `--database-url`, instead of any `--db` (see `processDatabase`). */
+  databaseUrl?: string;
   /** Pass `--demo`. */
   demo?: boolean;
   /** `--port` value; default 0 (a free port). `null` passes no `--port` (so `PORT` applies). */
@@ -111,9 +113,13 @@ process.once('exit', () => {
  */
 export function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   ensureBuilt();
-  const dbPath = options.dbPath === null ? (options.env?.DATABASE_PATH ?? '') : (options.dbPath ?? join(tempDir('outing-serve-'), 'outing.db'));
+  const dbPath =
+    options.databaseUrl !== undefined || options.dbPath === null
+      ? (options.env?.DATABASE_PATH ?? '')
+      : (options.dbPath ?? join(tempDir('outing-serve-'), 'outing.db'));
   const args = [cliPath, 'serve', '--host', '127.0.0.1'];
-  if (options.dbPath !== null) args.push('--db', dbPath);
+  if (options.databaseUrl !== undefined) args.push('--database-url', options.databaseUrl);
+  else if (options.dbPath !== null) args.push('--db', dbPath);
   const port = options.port === undefined ? 0 : options.port;
   if (port !== null) args.push('--port', String(port));
   if (options.demo) args.push('--demo');

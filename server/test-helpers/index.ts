@@ -9,6 +9,8 @@
  *   envelopes with the shared zod schemas.
  * - `runCli(args)`, `startTestServer(options?)`: the real built `outing` command (`bin/outing.js`;
  *   `npm run build:server` first); the server's URL and demo keys are parsed from its banner.
+ * - `processDatabase()`: a database of the engine under test (`testEngine()`: SQLite, or PostgreSQL in
+ *   the `server-postgres` project) for those processes, as `--db`/`--database-url` arguments.
  * - `tampered(secret)`: the secret with one character changed, for wrong-token tests.
  * - `insertBookingRow(store, …)`: a booking row written directly, for tests that only need one to exist;
  *   `everyDay(times)` a weekly schedule, `harbourCruise(t, fields?)` the usual experience through the API.
@@ -22,4 +24,6 @@ export {
   runCli, startTestServer, cliEnv, tempDir, repoRoot, cliPath,
   type CliResult, type TestServer, type TestServerOptions, type DemoKeys,
 } from './cli.js';
+export { processDatabase, type ProcessDatabase } from './process-database.js';
+export { testEngine } from './app.js';
 export { insertBookingRow, everyDay, harbourCruise, tampered } from './fixtures.js';
