@@ -1,10 +1,37 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { readFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createTestApp, expectData, expectError, expectList, manualClock, tampered, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { generateApiKey } from '../domain/api-keys.js';
 import { Experience, Organization } from '../../shared/index.js';
+
+/** Every row of every table of the test app's database, as text; and whether an API key has this hash. */
+async function tablesAsText(t: TestApp): Promise<{ dump: string; hasHash(hash: Buffer): Promise<boolean> }> {
+  if (t.config.databaseUrl === undefined) {
+    const db = new Database(t.dbPath, { readonly: true });
+    try {
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+      const dump = tables.map((name) => JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).raw().all())).join('\n');
+      const hashes = (db.prepare('SELECT key_hash AS h FROM api_keys').all() as { h: Buffer }[]).map((r) => r.h);
+      return { dump, hasHash: async (hash) => hashes.some((h) => h.equals(hash)) };
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: t.config.databaseUrl });
+  await client.connect();
+  try {
+    const tables = (await client.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'")).rows;
+    const dumps: string[] = [];
+    for (const { name } of tables) dumps.push(JSON.stringify((await client.query({ text: `SELECT * FROM "${name}"`, rowMode: 'array' })).rows));
+    const hashes = (await client.query<{ h: Buffer }>('SELECT key_hash AS h FROM api_keys')).rows.map((r) => r.h);
+    return { dump: dumps.join('\n'), hasHash: async (hash) => hashes.some((h) => h.equals(hash)) };
+  } finally {
+    await client.end();
+  }
+}
 
 const KEY_FORMAT = /^(osk|opk)_[0-9A-Za-z]{43}[0-9A-Za-z]{6}$/;
 
@@ -83,20 +110,12 @@ describe('authentication with secret keys on /v1', () => {
   it('stores keys only as SHA-256 hashes, never in plain text', async () => {
     const extra = await t.createKey({ scopes: ['experiences:read'] });
     const keys = [t.secretKey, t.publishableKey, extra.key];
-    // Everything in every table, as text.
-    const db = new Database(t.dbPath, { readonly: true });
-    try {
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-      const dump = tables.map((name) => JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).raw().all())).join('\n');
-      for (const key of keys) {
-        expect(dump).not.toContain(key);
-        expect(dump).not.toContain(key.slice(12)); // not even the secret part
-        const hash = createHash('sha256').update(key).digest();
-        const row = db.prepare('SELECT id FROM api_keys WHERE key_hash = ?').get(hash);
-        expect(row).toBeDefined();
-      }
-    } finally {
-      db.close();
+    // Everything in every table, as text, and each key's row found by its hash.
+    const { dump, hasHash } = await tablesAsText(t);
+    for (const key of keys) {
+      expect(dump).not.toContain(key);
+      expect(dump).not.toContain(key.slice(12)); // not even the secret part
+      expect(await hasHash(createHash('sha256').update(key).digest())).toBe(true);
     }
     // And in the files themselves (database and write-ahead log).
     for (const file of [t.dbPath, `${t.dbPath}-wal`]) {

@@ -3,22 +3,34 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../store/index.js';
+import { openPostgresStore } from '../store/postgres/index.js';
+import { testEngine } from '../test-helpers/index.js';
+import { leaseMigratedDatabase, type TestDatabase } from '../test-helpers/postgres.js';
 import { GroupCommit } from './group-commit.js';
 
 describe('GroupCommit', () => {
   let dir: string;
+  let database: TestDatabase | undefined;
   let store: Store;
-  let other: Store; // a second connection, as another process would see the file
+  let other: Store; // a second connection (pool), as another process would see the database
   let writes: GroupCommit;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'outing-group-commit-'));
-    store = openStore(join(dir, 'o.db'));
-    other = openStore(join(dir, 'o.db'));
+    if (testEngine() === 'postgres') {
+      database = await leaseMigratedDatabase();
+      store = await openPostgresStore(database.url, { poolSize: 2 });
+      other = await openPostgresStore(database.url, { poolSize: 2 });
+    } else {
+      store = openStore(join(dir, 'o.db'));
+      other = openStore(join(dir, 'o.db'));
+    }
     writes = new GroupCommit(store);
   });
   afterEach(async () => {
     await store.close();
     await other.close();
+    await database?.drop();
+    database = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
 
