@@ -3,22 +3,38 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from './index.js';
+import { openPostgresStore } from './postgres/index.js';
 import type { ApiKeyRow } from './api-keys.js';
-import { addOrganization } from '../test-helpers/index.js';
+import { addOrganization, testEngine } from '../test-helpers/index.js';
+import { leaseMigratedDatabase } from '../test-helpers/postgres.js';
 import { generateApiKey, hashSecret } from '../domain/api-keys.js';
 
-describe('api key store', () => {
-  let dir: string;
+// Behaviour of the store, not of SQLite: run with OUTING_TEST_ENGINE=postgres, the same tests hold
+// the PostgreSQL store to it (a leased, migrated database of the test cluster).
+
+/** A fresh, empty store of the engine under test, and how to close and throw it away. */
+async function openTestStore(): Promise<{ store: Store; close(): Promise<void> }> {
+  if (testEngine() === 'postgres') {
+    const database = await leaseMigratedDatabase();
+    const store = await openPostgresStore(database.url, { poolSize: 2 });
+    return { store, close: async () => { await store.close(); await database.drop(); } };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'outing-keys-'));
+  const store = openStore(join(dir, 'o.db'));
+  return { store, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+describe(`api key store (${testEngine()})`, () => {
+  let opened: Awaited<ReturnType<typeof openTestStore>>;
   let store: Store;
   let orgId: string;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'outing-keys-'));
-    store = openStore(join(dir, 'o.db'));
+    opened = await openTestStore();
+    store = opened.store;
     orgId = (await addOrganization(store)).orgId;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   const row = (id: string, key: string, createdAt: number): ApiKeyRow => ({

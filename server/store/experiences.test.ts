@@ -3,21 +3,37 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from './index.js';
+import { openPostgresStore } from './postgres/index.js';
 import type { ExperienceRow } from './experiences.js';
-import { addOrganization, insertBookingRow } from '../test-helpers/index.js';
+import { addOrganization, insertBookingRow, testEngine } from '../test-helpers/index.js';
+import { leaseMigratedDatabase } from '../test-helpers/postgres.js';
 
-describe('experience store', () => {
-  let dir: string;
+// Behaviour of the store, not of SQLite: run with OUTING_TEST_ENGINE=postgres, the same tests hold
+// the PostgreSQL store to it (a leased, migrated database of the test cluster).
+
+/** A fresh, empty store of the engine under test, and how to close and throw it away. */
+async function openTestStore(): Promise<{ store: Store; close(): Promise<void> }> {
+  if (testEngine() === 'postgres') {
+    const database = await leaseMigratedDatabase();
+    const store = await openPostgresStore(database.url, { poolSize: 2 });
+    return { store, close: async () => { await store.close(); await database.drop(); } };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'outing-exp-'));
+  const store = openStore(join(dir, 'o.db'));
+  return { store, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+describe(`experience store (${testEngine()})`, () => {
+  let opened: Awaited<ReturnType<typeof openTestStore>>;
   let store: Store;
   let orgId: string;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'outing-exp-'));
-    store = openStore(join(dir, 'o.db'));
+    opened = await openTestStore();
+    store = opened.store;
     orgId = (await addOrganization(store)).orgId;
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   const row = (id: string, createdAt: number, active = 1, org = orgId): ExperienceRow => ({

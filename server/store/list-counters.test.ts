@@ -1,12 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { migrate, openDatabase, readMigrations, type Db } from './db.js';
 import { createStore, type Store } from './index.js';
+import { createPostgresStore } from './postgres/index.js';
+import { connectPostgres, migratePostgres, numbered, readPostgresMigrations, type PgDb } from './postgres/db.js';
 import type { BookingFilter, BookingRow } from './bookings.js';
 import type { CustomerRow } from './customers.js';
+import { testEngine } from '../test-helpers/index.js';
+import { createTestDatabase, leaseMigratedDatabase } from '../test-helpers/postgres.js';
 
 // The totals of GET /v1/bookings and GET /v1/customers come from counters that triggers keep
 // (migration 003), not from counting rows. These tests hold them to the rows after every kind of
-// write the product does or could do, and hold the list queries to their indexes.
+// write the product does or could do. They run on the engine under test (OUTING_TEST_ENGINE):
+// SQLite in memory, or a database of the PostgreSQL test cluster, where the triggers are PL/pgSQL
+// functions written separately and must keep the same counts. The list queries' indexes are held
+// by list-plans.test.ts (SQLite) and postgres/list-plans.test.ts.
 
 const T0 = Date.UTC(2027, 2, 1, 8);
 const STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
@@ -20,10 +27,74 @@ function random(seed: number) {
   };
 }
 
+/**
+ * Plain SQL on the store's own connection, for counting rows and for writes no store function
+ * does (deletes, rows loaded by a tool). Written with `?` placeholders for both engines. On
+ * PostgreSQL it runs through the store's PgDb, so inside `store.transaction` it joins the
+ * transaction, as a SQLite statement on the one connection does.
+ */
+interface Raw {
+  rows<R>(sql: string, ...params: unknown[]): Promise<R[]>;
+  run(sql: string, ...params: unknown[]): Promise<void>;
+}
+
+function rawSqlite(db: Db): Raw {
+  return {
+    rows: async <R>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as R[],
+    run: async (sql, ...params) => void db.prepare(sql).run(...params),
+  };
+}
+
+function rawPostgres(db: PgDb): Raw {
+  return {
+    rows: <R>(sql: string, ...params: unknown[]) => db.all<R>(numbered(sql), params),
+    run: async (sql, ...params) => void (await db.run(numbered(sql), params)),
+  };
+}
+
+/** A migrated, empty store of the engine under test, with plain SQL beside it. */
+async function emptyStore(): Promise<{ store: Store; raw: Raw; close(): Promise<void> }> {
+  if (testEngine() === 'sqlite') {
+    const db = openDatabase(':memory:');
+    migrate(db);
+    const store = createStore(db);
+    return { store, raw: rawSqlite(db), close: () => store.close() };
+  }
+  const database = await leaseMigratedDatabase();
+  const db = connectPostgres(database.url, { max: 2 });
+  const store = createPostgresStore(db);
+  return { store, raw: rawPostgres(db), close: async () => { await store.close(); await database.drop(); } };
+}
+
+/**
+ * A database of the engine under test with the migrations before `version` only (on PostgreSQL a
+ * new, empty database of the cluster: a leased one has every migration), plain SQL on it, and
+ * `migrateRest`, which applies the others and answers the store.
+ */
+async function migratedBefore(version: number): Promise<{ raw: Raw; migrateRest(): Promise<Store>; close(): Promise<void> }> {
+  if (testEngine() === 'sqlite') {
+    const db = openDatabase(':memory:');
+    const migrations = readMigrations();
+    migrate(db, migrations.filter((m) => m.version < version));
+    return {
+      raw: rawSqlite(db),
+      migrateRest: async () => (migrate(db, migrations), createStore(db)),
+      close: async () => void db.close(),
+    };
+  }
+  const database = await createTestDatabase();
+  const db = connectPostgres(database.url, { max: 2 });
+  const migrations = readPostgresMigrations();
+  await migratePostgres(db, migrations.filter((m) => m.version < version));
+  return {
+    raw: rawPostgres(db),
+    migrateRest: async () => (await migratePostgres(db, migrations), createPostgresStore(db)),
+    close: async () => { await db.pool.end(); await database.drop(); },
+  };
+}
+
 async function world() {
-  const db = openDatabase(':memory:');
-  migrate(db);
-  const store = createStore(db);
+  const { store, raw, close } = await emptyStore();
   const orgs = ['org_a', 'org_b'];
   const experiences: Record<string, string[]> = {};
   for (const orgId of orgs) {
@@ -37,7 +108,7 @@ async function world() {
       return id;
     }));
   }
-  return { db, store, orgs, experiences };
+  return { raw, store, orgs, experiences, close };
 }
 
 function customer(orgId: string, n: number): CustomerRow {
@@ -54,9 +125,9 @@ function booking(orgId: string, n: number, experienceId: string, customerId: str
 }
 
 /** Every total the lists can answer, compared with counting the rows themselves. */
-async function expectExactTotals(db: Db, store: Store, orgs: string[], experiences: Record<string, string[]>): Promise<void> {
+async function expectExactTotals(raw: Raw, store: Store, orgs: string[], experiences: Record<string, string[]>): Promise<void> {
   const page = { limit: 1, offset: 0 };
-  const count = (sql: string, ...params: unknown[]) => db.prepare(`SELECT count(*) FROM ${sql}`).pluck().get(...params) as number;
+  const count = async (sql: string, ...params: unknown[]) => (await raw.rows<{ n: number }>(`SELECT count(*) AS n FROM ${sql}`, ...params))[0]!.n;
   for (const orgId of orgs) {
     const filters: BookingFilter[] = [{}, ...STATUSES.map((status) => ({ status }))];
     const other = orgs.find((o) => o !== orgId);
@@ -72,36 +143,36 @@ async function expectExactTotals(db: Db, store: Store, orgs: string[], experienc
       if (f.status !== undefined) (where.push('status = ?'), params.push(f.status));
       if (f.startFrom !== undefined) (where.push('slot_start >= ?'), params.push(f.startFrom));
       if (f.startTo !== undefined) (where.push('slot_start <= ?'), params.push(f.startTo));
-      expect((await store.listBookings(orgId, f, page)).total, `${orgId} ${JSON.stringify(f)}`).toBe(count(`bookings WHERE ${where.join(' AND ')}`, ...params));
+      expect((await store.listBookings(orgId, f, page)).total, `${orgId} ${JSON.stringify(f)}`).toBe(await count(`bookings WHERE ${where.join(' AND ')}`, ...params));
     }
-    expect((await store.listCustomers(orgId, undefined, page)).total, `${orgId} customers`).toBe(count('customers WHERE org_id = ?', orgId));
+    expect((await store.listCustomers(orgId, undefined, page)).total, `${orgId} customers`).toBe(await count('customers WHERE org_id = ?', orgId));
   }
-  // No counter row drifts, even for groups no list asks about.
-  const drift = db
-    .prepare(`SELECT c.org_id, c.experience_id, c.status, c.n, (SELECT count(*) FROM bookings b WHERE b.org_id = c.org_id
-      AND b.experience_id = c.experience_id AND b.status = c.status) AS actual FROM booking_counts c WHERE c.n <> actual`)
-    .all();
+  // No counter row drifts, even for groups no list asks about. (The comparison sits outside the
+  // subquery: PostgreSQL does not let WHERE name a column alias of its own SELECT.)
+  const drift = await raw.rows(`SELECT * FROM (SELECT c.org_id, c.experience_id, c.status, c.n, (SELECT count(*) FROM bookings b
+      WHERE b.org_id = c.org_id AND b.experience_id = c.experience_id AND b.status = c.status) AS actual FROM booking_counts c) k
+    WHERE k.n <> k.actual`);
   expect(drift).toEqual([]);
-  const missing = db.prepare(`SELECT org_id, experience_id, status FROM bookings EXCEPT SELECT org_id, experience_id, status FROM booking_counts`).all();
+  const missing = await raw.rows(`SELECT org_id, experience_id, status FROM bookings EXCEPT SELECT org_id, experience_id, status FROM booking_counts`);
   expect(missing).toEqual([]);
 }
 
-describe('list counters (migration 003)', () => {
+describe(`list counters (migration 003) (${testEngine()})`, () => {
   let w: Awaited<ReturnType<typeof world>>;
   beforeEach(async () => {
     w = await world();
   });
   afterEach(async () => {
-    await w.store.close();
+    await w.close();
   });
 
   it('stay exact across inserts, status changes, moves, erasure and deletes, in and out of transactions', async () => {
-    const { db, store, orgs, experiences } = w;
+    const { raw, store, orgs, experiences } = w;
     const next = random(2027);
     const customers: Record<string, CustomerRow[]> = { org_a: [], org_b: [] };
     const live: BookingRow[] = [];
     let n = 0;
-    await expectExactTotals(db, store, orgs, experiences);
+    await expectExactTotals(raw, store, orgs, experiences);
     for (let step = 0; step < 400; step++) {
       const orgId = orgs[next(2)]!;
       const action = next(10);
@@ -144,83 +215,83 @@ describe('list counters (migration 003)', () => {
         const i = next(live.length);
         const row = live[i]!;
         if (next(4) === 0) {
-          await expect(store.transaction(() => {
-              db.prepare('DELETE FROM bookings WHERE id = ?').run(row.id);
+          await expect(store.transaction(async () => {
+              await raw.run('DELETE FROM bookings WHERE id = ?', row.id);
               throw new Error('rolled back');
             })).rejects.toThrow('rolled back');
         } else {
-          db.prepare('DELETE FROM bookings WHERE id = ?').run(row.id);
+          await raw.run('DELETE FROM bookings WHERE id = ?', row.id);
           live.splice(i, 1);
         }
       }
-      if (step % 20 === 0) await expectExactTotals(db, store, orgs, experiences);
+      if (step % 20 === 0) await expectExactTotals(raw, store, orgs, experiences);
     }
-    await expectExactTotals(db, store, orgs, experiences);
+    await expectExactTotals(raw, store, orgs, experiences);
     expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(live.length);
   });
 
   it('follow customers deleted with their bookings, and an organization deleted with everything', async () => {
-    const { db, store, orgs, experiences } = w;
+    const { raw, store, orgs, experiences } = w;
     for (let k = 0; k < 6; k++) {
       const orgId = orgs[k % 2]!;
       const c = customer(orgId, k);
       await store.insertCustomer(c);
       await store.insertBooking(booking(orgId, 100 + k, experiences[orgId]![k % 3]!, c.id, STATUSES[k % 3]!, T0 + k * 3_600_000));
     }
-    await expectExactTotals(db, store, orgs, experiences);
-    db.prepare("DELETE FROM bookings WHERE customer_id = 'cus_org_a_0'").run();
-    db.prepare("DELETE FROM customers WHERE id = 'cus_org_a_0'").run();
-    await expectExactTotals(db, store, orgs, experiences);
+    await expectExactTotals(raw, store, orgs, experiences);
+    await raw.run("DELETE FROM bookings WHERE customer_id = 'cus_org_a_0'");
+    await raw.run("DELETE FROM customers WHERE id = 'cus_org_a_0'");
+    await expectExactTotals(raw, store, orgs, experiences);
     // The org's bookings first (they reference experiences and customers), then the org: its
     // customers go by ON DELETE CASCADE, which fires their triggers too.
-    db.prepare("DELETE FROM bookings WHERE org_id = 'org_b'").run();
-    db.prepare("DELETE FROM organizations WHERE id = 'org_b'").run();
-    await expectExactTotals(db, store, orgs, experiences);
+    await raw.run("DELETE FROM bookings WHERE org_id = 'org_b'");
+    await raw.run("DELETE FROM organizations WHERE id = 'org_b'");
+    await expectExactTotals(raw, store, orgs, experiences);
     expect((await store.listCustomers('org_b', undefined, { limit: 1, offset: 0 })).total).toBe(0);
     expect((await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(0);
   });
 
+});
+
+describe(`list counters (migration 003), from rows written or already there (${testEngine()})`, () => {
   it('count rows written without the store too (a tool loading rows, a copy between databases)', async () => {
-    const db = openDatabase(':memory:');
-    migrate(db);
-    const store = createStore(db);
+    const { store, raw, close } = await emptyStore();
+    onTestFinished(close);
     await store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
     await store.insertExperience({
       id: 'exp_a', orgId: 'org_a', name: 'a', description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
       minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,
     });
     await store.insertCustomer(customer('org_a', 1));
-    db.exec(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_raw', 'org_a', 'raw@example.com', 'Raw', 0, 0)`);
+    await raw.run(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_raw', 'org_a', 'raw@example.com', 'Raw', 0, 0)`);
     await store.insertBooking(booking('org_a', 2, 'exp_a', 'cus_org_a_1', 'CONFIRMED', T0));
-    db.exec(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
+    await raw.run(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
       guest_email, participants, unit_price, currency, source, metadata, sequence, created_at, updated_at)
       VALUES ('bk_raw', 'org_a', 'BK-RAWRAW00', 'exp_a', 'cus_raw', 0, 1, 'PENDING', 'Raw', 'raw@example.com', 1, 100, 'EUR', 'API', '{}', 0, 0, 0)`);
-    await expectExactTotals(db, store, ['org_a'], { org_a: ['exp_a'] });
+    await expectExactTotals(raw, store, ['org_a'], { org_a: ['exp_a'] });
     expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total).toBe(2);
     expect((await store.listCustomers('org_a', undefined, { limit: 1, offset: 0 })).total).toBe(2);
-    await store.close();
   });
 
   it('are filled from the rows already there when the migration runs', async () => {
-    const db = openDatabase(':memory:');
-    const migrations = readMigrations();
-    migrate(db, migrations.filter((m) => m.version < 3));
-    db.exec(`INSERT INTO organizations VALUES ('org_x', 'x', 'x@example.com', NULL, 'UTC', 'EUR', 0, 0, 0)`);
-    db.exec(`INSERT INTO experiences (id, org_id, name, description, duration, price, max_participants, created_at, updated_at)
+    const before = await migratedBefore(3);
+    onTestFinished(before.close);
+    const { raw } = before;
+    await raw.run(`INSERT INTO organizations (id, name, email, phone, timezone, currency, online_payments, created_at, updated_at)
+      VALUES ('org_x', 'x', 'x@example.com', NULL, 'UTC', 'EUR', 0, 0, 0)`);
+    await raw.run(`INSERT INTO experiences (id, org_id, name, description, duration, price, max_participants, created_at, updated_at)
       VALUES ('exp_x', 'org_x', 'x', '', 60, 100, 10, 0, 0)`);
-    db.exec(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_1', 'org_x', 'a@x', 'a', 0, 0), ('cus_2', 'org_x', 'b@x', 'b', 0, 0)`);
+    await raw.run(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_1', 'org_x', 'a@x', 'a', 0, 0), ('cus_2', 'org_x', 'b@x', 'b', 0, 0)`);
     for (let k = 0; k < 7; k++) {
-      db.exec(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
+      await raw.run(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
         guest_email, participants, unit_price, currency, source, created_at, updated_at) VALUES ('bk_${k}', 'org_x', 'BK-${k}', 'exp_x',
         'cus_${1 + (k % 2)}', ${k}, ${k + 1}, '${STATUSES[k % 3]}', 'g', 'g@x', 1, 100, 'EUR', 'API', ${k}, ${k})`);
     }
-    migrate(db, migrations);
-    const store = createStore(db);
+    const store = await before.migrateRest();
     const page = { limit: 1, offset: 0 };
     expect((await store.listBookings('org_x', {}, page)).total).toBe(7);
     expect((await store.listBookings('org_x', { status: 'CONFIRMED' }, page)).total).toBe(3);
     expect((await store.listBookings('org_x', { experienceId: 'exp_x', status: 'CANCELLED' }, page)).total).toBe(2);
     expect((await store.listCustomers('org_x', undefined, page)).total).toBe(2);
-    await store.close();
   });
 });
