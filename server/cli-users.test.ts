@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { runCli, startTestServer, tempDir, expectData, expectError, type CliResult } from './test-helpers/index.js';
-import { openStore } from './store/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startTestServer, expectData, expectError, processDatabase, type CliResult, type ProcessDatabase } from './test-helpers/index.js';
+import { openStore, type Store } from './store/index.js';
+import { openPostgresStore } from './store/postgres/index.js';
 import { Session, User } from '../shared/index.js';
 
 /** The one JSON object a command prints on stdout, and nothing else there. */
@@ -22,12 +22,30 @@ function failed(result: CliResult, message: RegExp): void {
 const SETUP_URL = /^https:\/\/book\.example\.com\/dashboard\/setup#[A-Za-z0-9_-]{43}$/;
 const env = { PUBLIC_URL: 'https://book.example.com' };
 
-async function init(db: string) {
-  return printed(await runCli(['init', '--name', 'Lisbon Walks', '--email', 'Hello@LisbonWalks.example', '--db', db], { env }));
+/**
+ * Each test's database, of the engine under test (a SQLite file, or a PostgreSQL database in the
+ * OUTING_TEST_ENGINE=postgres run), given back once the file is done.
+ */
+const databases: ProcessDatabase[] = [];
+async function database(): Promise<ProcessDatabase> {
+  const db = await processDatabase();
+  databases.push(db);
+  return db;
+}
+afterAll(async () => {
+  await Promise.all(databases.splice(0).map((db) => db.drop()));
+});
+
+function openDatabase(db: ProcessDatabase): Promise<Store> {
+  return db.url !== undefined ? openPostgresStore(db.url, { poolSize: 2 }) : Promise.resolve(openStore(db.path ?? ''));
 }
 
-async function activityOf(db: string, orgId: string) {
-  const store = openStore(db);
+async function init(db: ProcessDatabase) {
+  return printed(await runCli(['init', '--name', 'Lisbon Walks', '--email', 'Hello@LisbonWalks.example', ...db.args], { env }));
+}
+
+async function activityOf(db: ProcessDatabase, orgId: string) {
+  const store = await openDatabase(db);
   try {
     return (await store.listActivity(orgId, {}, { limit: 100, offset: 0 })).rows;
   } finally {
@@ -37,32 +55,32 @@ async function activityOf(db: string, orgId: string) {
 
 describe.concurrent('outing users', { timeout: 120_000 }, () => {
   it('init creates an owner named after the organization, with a setup link', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const out = await init(db);
     expect(out.ownerSetupUrl).toMatch(SETUP_URL);
-    const list = printed(await runCli(['users', 'list', '--org', String(out.organizationId), '--db', db]));
+    const list = printed(await runCli(['users', 'list', '--org', String(out.organizationId), ...db.args]));
     const users = (list.data as unknown[]).map((u) => User.parse(u));
     expect(users).toHaveLength(1);
     expect(users[0]).toMatchObject({ email: 'Hello@LisbonWalks.example', name: 'Lisbon Walks', role: 'owner', lastSignInAt: null, disabledAt: null });
     // The e-mail is taken on the whole server now, in any case.
-    failed(await runCli(['init', '--name', 'Copy', '--email', 'hello@lisbonwalks.EXAMPLE', '--db', db]), /already exists/);
+    failed(await runCli(['init', '--name', 'Copy', '--email', 'hello@lisbonwalks.EXAMPLE', ...db.args]), /already exists/);
   });
 
   it('create, list and reset print one JSON object each, and are logged as the command line', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = String((await init(db)).organizationId);
-    const made = printed(await runCli(['users', 'create', '--org', org, '--email', 'guide@lisbonwalks.example', '--name', 'Gil', '--db', db], { env }));
+    const made = printed(await runCli(['users', 'create', '--org', org, '--email', 'guide@lisbonwalks.example', '--name', 'Gil', ...db.args], { env }));
     expect(Object.keys(made).sort()).toEqual(['email', 'id', 'name', 'role', 'setupUrl']);
     expect(made).toMatchObject({ email: 'guide@lisbonwalks.example', name: 'Gil', role: 'staff' });
     expect(made.setupUrl).toMatch(SETUP_URL);
-    const owner = printed(await runCli(['users', 'create', '--org', org, '--email', 'co@lisbonwalks.example', '--name', 'Co', '--role', 'owner', '--db', db], { env }));
+    const owner = printed(await runCli(['users', 'create', '--org', org, '--email', 'co@lisbonwalks.example', '--name', 'Co', '--role', 'owner', ...db.args], { env }));
     expect(owner.role).toBe('owner');
 
-    const list = printed(await runCli(['users', 'list', '--org', org, '--db', db]));
+    const list = printed(await runCli(['users', 'list', '--org', org, ...db.args]));
     expect(Object.keys(list)).toEqual(['data']);
     expect((list.data as { email: string }[]).map((u) => u.email)).toEqual(['Hello@LisbonWalks.example', 'guide@lisbonwalks.example', 'co@lisbonwalks.example']);
 
-    const reset = printed(await runCli(['users', 'reset', '--email', 'GUIDE@lisbonwalks.example', '--db', db], { env }));
+    const reset = printed(await runCli(['users', 'reset', '--email', 'GUIDE@lisbonwalks.example', ...db.args], { env }));
     expect(Object.keys(reset).sort()).toEqual(['id', 'setupUrl']);
     expect(reset.id).toBe(made.id);
     expect(reset.setupUrl).toMatch(SETUP_URL);
@@ -75,27 +93,27 @@ describe.concurrent('outing users', { timeout: 120_000 }, () => {
   });
 
   it('keys create and revoke are logged as the command line', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = String((await init(db)).organizationId);
-    const key = printed(await runCli(['keys', 'create', '--org', org, '--name', 'Ops', '--scopes', 'users:read,keys:read', '--db', db]));
+    const key = printed(await runCli(['keys', 'create', '--org', org, '--name', 'Ops', '--scopes', 'users:read,keys:read', ...db.args]));
     expect(key.scopes).toEqual(['users:read', 'keys:read']);
-    printed(await runCli(['keys', 'revoke', String(key.id), '--db', db]));
+    printed(await runCli(['keys', 'revoke', String(key.id), ...db.args]));
     const entries = await activityOf(db, org);
     expect(entries.find((e) => e.action === 'api_key.create')).toMatchObject({ targetId: key.id, actorType: 'cli' });
     expect(entries.find((e) => e.action === 'api_key.revoke')).toMatchObject({ targetId: key.id, actorType: 'cli' });
   });
 
   it('refuses bad input with one line and exit 1', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = String((await init(db)).organizationId);
-    failed(await runCli(['users', 'create', '--org', org, '--email', 'nope', '--name', 'X', '--db', db]), /--email/);
-    failed(await runCli(['users', 'create', '--org', org, '--email', 'a@b.example', '--name', 'X', '--role', 'admin', '--db', db]), /--role/);
-    failed(await runCli(['users', 'create', '--org', org, '--email', 'a@b.example', '--db', db]), /--name is required/);
-    failed(await runCli(['users', 'create', '--org', 'org_nope', '--email', 'a@b.example', '--name', 'X', '--db', db]), /No organization/);
-    failed(await runCli(['users', 'create', '--org', org, '--email', 'HELLO@lisbonwalks.example', '--name', 'X', '--db', db]), /already exists/);
-    failed(await runCli(['users', 'reset', '--email', 'nobody@example.com', '--db', db]), /No user/);
-    failed(await runCli(['users', 'list', '--org', 'org_nope', '--db', db]), /No organization/);
-    failed(await runCli(['users', 'rename', '--db', db]), /Unknown users command/);
+    failed(await runCli(['users', 'create', '--org', org, '--email', 'nope', '--name', 'X', ...db.args]), /--email/);
+    failed(await runCli(['users', 'create', '--org', org, '--email', 'a@b.example', '--name', 'X', '--role', 'admin', ...db.args]), /--role/);
+    failed(await runCli(['users', 'create', '--org', org, '--email', 'a@b.example', ...db.args]), /--name is required/);
+    failed(await runCli(['users', 'create', '--org', 'org_nope', '--email', 'a@b.example', '--name', 'X', ...db.args]), /No organization/);
+    failed(await runCli(['users', 'create', '--org', org, '--email', 'HELLO@lisbonwalks.example', '--name', 'X', ...db.args]), /already exists/);
+    failed(await runCli(['users', 'reset', '--email', 'nobody@example.com', ...db.args]), /No user/);
+    failed(await runCli(['users', 'list', '--org', 'org_nope', ...db.args]), /No organization/);
+    failed(await runCli(['users', 'rename', ...db.args]), /Unknown users command/);
   });
 
   it('prints usage on --help', async () => {
@@ -114,7 +132,8 @@ describe.concurrent('outing users', { timeout: 120_000 }, () => {
   });
 
   it('a reset ends the user’s sessions at once, on a running server', async () => {
-    const server = await startTestServer({ demo: true });
+    const db = await database();
+    const server = await startTestServer({ demo: true, ...db.server });
     try {
       const email = /Owner e-mail:\s+(\S+)/.exec(server.stderr)?.[1] ?? '';
       const password = /Owner password:\s+(\S+)/.exec(server.stderr)?.[1] ?? '';
@@ -131,7 +150,7 @@ describe.concurrent('outing users', { timeout: 120_000 }, () => {
       const headers = { cookie, 'x-csrf-token': session.csrfToken };
       expect((await fetch(`${server.url}/v1/users`, { headers })).status).toBe(200);
 
-      const reset = printed(await runCli(['users', 'reset', '--email', email, '--db', server.dbPath]));
+      const reset = printed(await runCli(['users', 'reset', '--email', email, ...db.args]));
       expect(reset.id).toBe(session.user.id);
       const after = await fetch(`${server.url}/v1/users`, { headers });
       expectError({ status: after.status, body: await after.json() }, 401, 'UNAUTHORIZED');

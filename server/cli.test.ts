@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
-import { runCli, startTestServer, tempDir, expectError, expectList, expectData, type CliResult, type TestServer } from './test-helpers/index.js';
-import { openStore } from './store/index.js';
+import {
+  runCli, startTestServer, tempDir, expectError, expectList, expectData, processDatabase, testEngine,
+  type CliResult, type ProcessDatabase, type TestServer,
+} from './test-helpers/index.js';
+import { openStore, type Store } from './store/index.js';
+import { openPostgresStore } from './store/postgres/index.js';
 import { Experience, Organization } from '../shared/index.js';
 
 const KEY = (prefix: 'osk' | 'opk') => new RegExp(`^${prefix}_[0-9A-Za-z]{49}$`);
@@ -32,8 +36,34 @@ function failed(result: CliResult, message?: RegExp): string {
   return result.stderr;
 }
 
-async function init(db: string, extra: string[] = [], env?: Record<string, string>) {
-  return printed(await runCli(['init', '--name', 'Lisbon Walks', '--email', 'hello@lisbonwalks.example', '--db', db, ...extra], { env }));
+/**
+ * The commands run on the engine under test (OUTING_TEST_ENGINE): each test takes databases of
+ * its own, a SQLite file or a PostgreSQL database, given back once the file is done (the servers
+ * of its tests are stopped by then).
+ */
+const databases: ProcessDatabase[] = [];
+async function database(): Promise<ProcessDatabase> {
+  const db = await processDatabase();
+  databases.push(db);
+  return db;
+}
+afterAll(async () => {
+  await Promise.all(databases.splice(0).map((db) => db.drop()));
+});
+
+/** Where a command's data is: its flag, its environment variable, and the file or URL itself. */
+type Where = Pick<ProcessDatabase, 'args' | 'env' | 'path' | 'url'>;
+
+/** The store over the same database, to look at what a command wrote. */
+function openDatabase(db: Where): Promise<Store> {
+  return db.url !== undefined ? openPostgresStore(db.url, { poolSize: 2 }) : Promise.resolve(openStore(db.path ?? ''));
+}
+
+/** Backups are SQLite's own (`outing backup` on a URL names pg_dump instead): those cases skip on PostgreSQL. */
+const onPostgres = testEngine() !== 'sqlite';
+
+async function init(db: Pick<ProcessDatabase, 'args'>, extra: string[] = [], env?: Record<string, string>) {
+  return printed(await runCli(['init', '--name', 'Lisbon Walks', '--email', 'hello@lisbonwalks.example', ...db.args, ...extra], { env }));
 }
 
 const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
@@ -63,8 +93,8 @@ function freePort(): Promise<number> {
 
 describe.concurrent('outing init', () => {
   it('prints exactly one JSON object with the organization’s id, keys and feed URL', async () => {
-    const db = join(tempDir(), 'o.db');
-    const result = await runCli(['init', '--name', 'Lisbon Walks', '--email', 'hello@lisbonwalks.example', '--timezone', 'Europe/Lisbon', '--currency', 'eur', '--db', db]);
+    const db = await database();
+    const result = await runCli(['init', '--name', 'Lisbon Walks', '--email', 'hello@lisbonwalks.example', '--timezone', 'Europe/Lisbon', '--currency', 'eur', ...db.args]);
     const out = printed(result);
     expect(Object.keys(out).sort()).toEqual(['apiKey', 'apiKeyId', 'icalFeedUrl', 'organizationId', 'ownerSetupUrl', 'publishableKey']);
     expect(out.organizationId).toMatch(/^org_[A-Za-z0-9]+$/);
@@ -74,7 +104,7 @@ describe.concurrent('outing init', () => {
     expect(out.icalFeedUrl).toMatch(/^http:\/\/localhost:3000\/api\/ical\/[A-Za-z0-9_-]{43}$/);
     expect(result.stderr.length).toBeGreaterThan(0); // the human message goes to stderr
     expect(result.stderr).not.toContain(String(out.apiKey));
-    const store = openStore(db);
+    const store = await openDatabase(db);
     try {
       const org = await store.getOrganization(String(out.organizationId));
       expect(org).toMatchObject({ name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' });
@@ -84,10 +114,10 @@ describe.concurrent('outing init', () => {
   });
 
   it('defaults to UTC and USD, and builds the feed URL on PUBLIC_URL', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const out = await init(db, [], { PUBLIC_URL: 'https://book.example.com/' });
     expect(out.icalFeedUrl).toMatch(/^https:\/\/book\.example\.com\/api\/ical\/[A-Za-z0-9_-]+$/);
-    const store = openStore(db);
+    const store = await openDatabase(db);
     try {
       expect(await store.getOrganization(String(out.organizationId))).toMatchObject({ timezone: 'UTC', currency: 'USD' });
     } finally {
@@ -108,10 +138,11 @@ describe.concurrent('outing init', () => {
   ];
   for (const [what, args, message] of bad) {
     it(`fails with one line on stderr for ${what}`, async () => {
-      const db = join(tempDir(), 'o.db');
-      failed(await runCli(['init', ...args, '--db', db]), message);
-      if (existsSync(db)) {
-        const store = openStore(db);
+      const db = await database();
+      failed(await runCli(['init', ...args, ...db.args]), message);
+      // A SQLite file may not even have been made; a PostgreSQL database is there already.
+      if (db.path === undefined || existsSync(db.path)) {
+        const store = await openDatabase(db);
         try {
           expect(await store.countOrganizations()).toBe(0);
         } finally {
@@ -121,27 +152,41 @@ describe.concurrent('outing init', () => {
     });
   }
 
-  it('uses DATABASE_PATH, and --db wins over it', async () => {
+  it('uses the database the environment names (DATABASE_PATH, DATABASE_URL), and the flag wins over it', async () => {
+    // On SQLite, files in folders not made yet: the command makes the folder of the file it uses, and no other.
     const dir = tempDir();
-    const fromEnv = join(dir, 'env', 'o.db');
-    const fromFlag = join(dir, 'flag', 'o.db');
-    await runCli(['init', '--name', 'A', '--email', 'a@b.co'], { env: { DATABASE_PATH: fromEnv } }).then(printed);
-    expect(existsSync(fromEnv)).toBe(true); // its folder is created too
-    await init(fromFlag, [], { DATABASE_PATH: join(dir, 'unused', 'o.db') });
-    expect(existsSync(fromFlag)).toBe(true);
-    expect(existsSync(join(dir, 'unused'))).toBe(false);
+    const file = (name: string): Where => {
+      const path = join(dir, name, 'o.db');
+      return { args: ['--db', path], env: { DATABASE_PATH: path }, path };
+    };
+    const [fromEnv, fromFlag, unused] = onPostgres ? await Promise.all([database(), database(), database()]) : [file('env'), file('flag'), file('unused')];
+    const a = printed(await runCli(['init', '--name', 'A', '--email', 'a@b.co'], { env: fromEnv.env }));
+    const b = await init(fromFlag, [], unused.env);
+    const contents = async (db: Where) => {
+      const store = await openDatabase(db);
+      try {
+        const found = await Promise.all([a, b].map((o) => store.getOrganization(String(o.organizationId))));
+        return { count: await store.countOrganizations(), names: found.map((o) => o?.name ?? null) };
+      } finally {
+        await store.close();
+      }
+    };
+    expect(await contents(fromEnv)).toEqual({ count: 1, names: ['A', null] });
+    expect(await contents(fromFlag)).toEqual({ count: 1, names: [null, 'Lisbon Walks'] });
+    if (unused.path !== undefined) expect(existsSync(dirname(unused.path))).toBe(false);
+    else expect((await contents(unused)).count).toBe(0);
   });
 
   it('fails with one line for an invalid configuration variable', async () => {
-    failed(await runCli(['init', '--name', 'A', '--email', 'a@b.co', '--db', join(tempDir(), 'o.db')], { env: { PUBLIC_URL: 'not a url' } }), /PUBLIC_URL/);
+    failed(await runCli(['init', '--name', 'A', '--email', 'a@b.co', ...(await database()).args], { env: { PUBLIC_URL: 'not a url' } }), /PUBLIC_URL/);
   });
 });
 
 describe.concurrent('outing keys', () => {
   it('creates a secret key with every scope by default', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = await init(db);
-    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Zapier', '--db', db]));
+    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Zapier', ...db.args]));
     expect(Object.keys(out).sort()).toEqual(['id', 'key', 'name', 'scopes', 'type']);
     expect(out).toMatchObject({ name: 'Zapier', type: 'secret', scopes: ['*'] });
     expect(out.id).toMatch(/^key_/);
@@ -149,22 +194,22 @@ describe.concurrent('outing keys', () => {
   });
 
   it('creates a key with the scopes given', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = await init(db);
-    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Reader', '--scopes', 'experiences:read,bookings:read', '--db', db]));
+    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Reader', '--scopes', 'experiences:read,bookings:read', ...db.args]));
     expect(out).toMatchObject({ type: 'secret', scopes: ['experiences:read', 'bookings:read'] });
   });
 
   it('creates a publishable key', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = await init(db);
-    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Website', '--publishable', '--db', db]));
+    const out = printed(await runCli(['keys', 'create', '--org', String(org.organizationId), '--name', 'Website', '--publishable', ...db.args]));
     expect(out).toMatchObject({ name: 'Website', type: 'publishable' });
     expect(out.key).toMatch(KEY('opk'));
   });
 
   it('refuses an unknown scope, an unknown organization and a missing name', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = String((await init(db)).organizationId);
     const failures: [string[], RegExp | undefined][] = [
       [['keys', 'create', '--org', org, '--name', 'X', '--scopes', 'experiences:read,everything'], /everything/],
@@ -179,18 +224,18 @@ describe.concurrent('outing keys', () => {
       [['keys', 'revoke'], /KEY_ID/],
       [['keys', 'rotate'], /rotate/],
     ];
-    const results = await Promise.all(failures.map(([args]) => runCli([...args, '--db', db])));
+    const results = await Promise.all(failures.map(([args]) => runCli([...args, ...db.args])));
     results.forEach((result, i) => failed(result, failures[i]?.[1]));
-    const list = printed(await runCli(['keys', 'list', '--org', org, '--db', db]));
+    const list = printed(await runCli(['keys', 'list', '--org', org, ...db.args]));
     expect((list.data as unknown[]).length).toBe(2); // nothing was created by the failures
   });
 
   it('lists secret and publishable keys without ever showing a full key', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = await init(db);
     const orgId = String(org.organizationId);
-    const extra = printed(await runCli(['keys', 'create', '--org', orgId, '--name', 'Reader', '--scopes', 'experiences:read', '--db', db]));
-    const result = await runCli(['keys', 'list', '--org', orgId, '--db', db]);
+    const extra = printed(await runCli(['keys', 'create', '--org', orgId, '--name', 'Reader', '--scopes', 'experiences:read', ...db.args]));
+    const result = await runCli(['keys', 'list', '--org', orgId, ...db.args]);
     const out = printed(result);
     expect(Object.keys(out)).toEqual(['data']);
     const data = out.data as Record<string, unknown>[];
@@ -214,16 +259,16 @@ describe.concurrent('outing keys', () => {
   });
 
   it('revokes a key: {id, revokedAt}, shown in the list', async () => {
-    const db = join(tempDir(), 'o.db');
+    const db = await database();
     const org = await init(db);
-    const out = printed(await runCli(['keys', 'revoke', String(org.apiKeyId), '--db', db]));
+    const out = printed(await runCli(['keys', 'revoke', String(org.apiKeyId), ...db.args]));
     expect(Object.keys(out).sort()).toEqual(['id', 'revokedAt']);
     expect(out.id).toBe(org.apiKeyId);
     expect(out.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const list = printed(await runCli(['keys', 'list', '--org', String(org.organizationId), '--db', db]));
+    const list = printed(await runCli(['keys', 'list', '--org', String(org.organizationId), ...db.args]));
     expect((list.data as Record<string, unknown>[]).find((k) => k.id === org.apiKeyId)?.revokedAt).toBe(out.revokedAt);
     // Revoking again keeps the first time.
-    expect(printed(await runCli(['keys', 'revoke', String(org.apiKeyId), '--db', db])).revokedAt).toBe(out.revokedAt);
+    expect(printed(await runCli(['keys', 'revoke', String(org.apiKeyId), ...db.args])).revokedAt).toBe(out.revokedAt);
   });
 });
 
@@ -246,10 +291,10 @@ describe.concurrent('outing (other)', () => {
     expect(result.stderr).toMatch(/keys create/);
   });
 
-  it('backs up the database into a valid SQLite file: {file, bytes}', async () => {
+  it.skipIf(onPostgres)('backs up the database into a valid SQLite file: {file, bytes}', async () => {
     const dir = tempDir();
     const db = join(dir, 'o.db');
-    const org = await init(db);
+    const org = await init({ args: ['--db', db] });
     const file = join(dir, 'backups', 'copy.db');
     const out = printed(await runCli(['backup', file, '--db', db]));
     expect(out).toEqual({ file, bytes: readFileSync(file).length });
@@ -263,12 +308,12 @@ describe.concurrent('outing (other)', () => {
     }
   });
 
-  it('refuses to back up a missing database or onto itself', async () => {
+  it.skipIf(onPostgres)('refuses to back up a missing database or onto itself', async () => {
     const dir = tempDir();
     failed(await runCli(['backup', join(dir, 'copy.db'), '--db', join(dir, 'none.db')]));
     expect(existsSync(join(dir, 'none.db'))).toBe(false);
     const db = join(dir, 'o.db');
-    await init(db);
+    await init({ args: ['--db', db] });
     failed(await runCli(['backup', db, '--db', db]));
     failed(await runCli(['backup', '--db', db]), /FILE/);
     failed(await runCli(['backup', join(dir, 'a.db'), join(dir, 'b.db'), '--db', db]), /b\.db/);
@@ -278,10 +323,10 @@ describe.concurrent('outing (other)', () => {
 describe('outing serve', () => {
   describe('with the demo', () => {
     let server: TestServer;
-    let dbPath: string;
+    let db: ProcessDatabase;
     beforeAll(async () => {
-      server = await startTestServer({ demo: true });
-      dbPath = server.dbPath;
+      db = await database();
+      server = await startTestServer({ demo: true, ...db.server });
     });
     afterAll(async () => {
       await server.stop();
@@ -314,17 +359,17 @@ describe('outing serve', () => {
 
     it('refuses a key revoked with the CLI at once, while serving', async () => {
       const org = expectData(await getJson(`${server.url}/v1/organization`, auth(server.demo!.secretKey)), Organization);
-      const created = printed(await runCli(['keys', 'create', '--org', org.id, '--name', 'Temp', '--db', dbPath]));
+      const created = printed(await runCli(['keys', 'create', '--org', org.id, '--name', 'Temp', ...db.args]));
       const key = String(created.key);
       expect((await getJson(`${server.url}/v1/organization`, auth(key))).status).toBe(200);
-      printed(await runCli(['keys', 'revoke', String(created.id), '--db', dbPath]));
+      printed(await runCli(['keys', 'revoke', String(created.id), ...db.args]));
       expectError(await getJson(`${server.url}/v1/organization`, auth(key)), 401, 'INVALID_API_KEY');
       // lastUsedAt was recorded by the server.
-      const list = printed(await runCli(['keys', 'list', '--org', org.id, '--db', dbPath]));
+      const list = printed(await runCli(['keys', 'list', '--org', org.id, ...db.args]));
       expect((list.data as Record<string, unknown>[]).find((k) => k.id === created.id)?.lastUsedAt).toMatch(/Z$/);
     });
 
-    it('backs up while serving and writing', async () => {
+    it.skipIf(onPostgres)('backs up while serving and writing', async () => {
       const key = server.demo!.secretKey;
       const writes = Array.from({ length: 20 }, (_, i) =>
         fetch(`${server.url}/v1/experiences`, {
@@ -334,7 +379,7 @@ describe('outing serve', () => {
         }),
       );
       const file = join(tempDir(), 'live.db');
-      const [result] = await Promise.all([runCli(['backup', file, '--db', dbPath]), ...writes]);
+      const [result] = await Promise.all([runCli(['backup', file, ...db.args]), ...writes]);
       const out = printed(result);
       expect(out.file).toBe(file);
       const copy = new Database(file, { readonly: true });
@@ -349,7 +394,7 @@ describe('outing serve', () => {
     });
 
     it('writes JSON request lines on stdout without keys', async () => {
-      const quiet = await startTestServer({ env: { LOG_LEVEL: 'info' }, dbPath });
+      const quiet = await startTestServer({ env: { LOG_LEVEL: 'info' }, ...db.server });
       try {
         const key = server.demo!.secretKey;
         await fetch(`${quiet.url}/v1/organization`, auth(key));
@@ -370,7 +415,8 @@ describe('outing serve', () => {
 
   it('listens on PORT, and --port wins over it', async () => {
     const port = await freePort();
-    const fromEnv = await startTestServer({ port: null, env: { PORT: String(port) } });
+    const db = await database();
+    const fromEnv = await startTestServer({ port: null, env: { PORT: String(port) }, ...db.server });
     try {
       expect(new URL(fromEnv.url).port).toBe(String(port));
       expect(fromEnv.publicUrl).toBe(`http://localhost:${port}`);
@@ -378,7 +424,7 @@ describe('outing serve', () => {
     } finally {
       await fromEnv.stop();
     }
-    const fromFlag = await startTestServer({ port: 0, env: { PORT: String(port) } });
+    const fromFlag = await startTestServer({ port: 0, env: { PORT: String(port) }, ...db.server });
     try {
       expect(new URL(fromFlag.url).port).not.toBe(String(port));
     } finally {
@@ -390,23 +436,22 @@ describe('outing serve', () => {
 
 describe.concurrent('outing serve (each test its own server)', () => {
   it('stops on SIGINT with exit code 0', async () => {
-    const server = await startTestServer();
+    const server = await startTestServer((await database()).server);
     expect((await getJson(`${server.url}/healthz`)).status).toBe(200);
     expect(await server.stop('SIGINT')).toEqual({ code: 0, signal: null });
     expect(server.stderr).toMatch(/SIGINT received/);
   });
 
-  it('serves DATABASE_PATH when no --db is given, and --db wins over it', async () => {
-    const dir = tempDir();
-    const db = join(dir, 'env.db');
+  it('serves the database the environment names (DATABASE_PATH, DATABASE_URL) when no flag does, and the flag wins over it', async () => {
+    const [db, other] = await Promise.all([database(), database()]);
     const org = await init(db);
-    const fromEnv = await startTestServer({ dbPath: null, env: { DATABASE_PATH: db } });
+    const fromEnv = await startTestServer({ dbPath: null, env: db.env });
     try {
       expectData(await getJson(`${fromEnv.url}/v1/organization`, auth(String(org.apiKey))), Organization);
     } finally {
       await fromEnv.stop();
     }
-    const fromFlag = await startTestServer({ dbPath: join(dir, 'flag.db'), env: { DATABASE_PATH: db } });
+    const fromFlag = await startTestServer({ ...other.server, env: db.env });
     try {
       expectError(await getJson(`${fromFlag.url}/v1/organization`, auth(String(org.apiKey))), 401, 'INVALID_API_KEY');
     } finally {
@@ -415,24 +460,26 @@ describe.concurrent('outing serve (each test its own server)', () => {
   });
 
   it('fails with one line on an unknown flag', async () => {
-    failed(await runCli(['serve', '--port', '0', '--bogus', '--db', join(tempDir(), 'o.db')]), /bogus/);
+    failed(await runCli(['serve', '--port', '0', '--bogus', ...(await database()).args]), /bogus/);
   });
 
   it('fails with one line when the port is taken', async () => {
-    const server = await startTestServer();
+    const [db, other] = await Promise.all([database(), database()]);
+    const server = await startTestServer(db.server);
     try {
       const port = new URL(server.url).port;
-      failed(await runCli(['serve', '--port', port, '--host', '127.0.0.1', '--db', join(tempDir(), 'o.db')]), /in use/);
+      failed(await runCli(['serve', '--port', port, '--host', '127.0.0.1', ...other.args]), /in use/);
     } finally {
       await server.stop();
     }
   });
 
   it('seeds the demo only on an empty database: once, and never over an existing organization', async () => {
-    const first = await startTestServer({ demo: true });
+    const [db, other] = await Promise.all([database(), database()]);
+    const first = await startTestServer({ demo: true, ...db.server });
     expect(first.demo).toBeDefined();
     expect((await first.stop()).code).toBe(0);
-    const again = await startTestServer({ demo: true, dbPath: first.dbPath });
+    const again = await startTestServer({ demo: true, ...db.server });
     try {
       expect(again.demo).toBeUndefined();
       expect(again.stderr).not.toMatch(/osk_|opk_/);
@@ -441,9 +488,8 @@ describe.concurrent('outing serve (each test its own server)', () => {
     } finally {
       await again.stop();
     }
-    const db = join(tempDir(), 'o.db');
-    await init(db);
-    const existing = await startTestServer({ demo: true, dbPath: db });
+    await init(other);
+    const existing = await startTestServer({ demo: true, ...other.server });
     try {
       expect(existing.demo).toBeUndefined();
       expect(existing.stderr).not.toMatch(/osk_|opk_/);
@@ -453,7 +499,8 @@ describe.concurrent('outing serve (each test its own server)', () => {
   });
 
   it('stops on SIGTERM, finishing the request in flight and refusing new connections, then exits 0', async () => {
-    const server = await startTestServer({ demo: true });
+    const db = await database();
+    const server = await startTestServer({ demo: true, ...db.server });
     const key = server.demo!.secretKey;
     const body = JSON.stringify({ name: 'In flight', description: '', duration: 60, price: 0, maxParticipants: 2 });
     const url = new URL(server.url);
@@ -488,7 +535,7 @@ describe.concurrent('outing serve (each test its own server)', () => {
     expectData({ status: res.status, body: JSON.parse(res.body) }, Experience, 201);
     expect(await server.exited).toEqual({ code: 0, signal: null });
     // The request's work was committed before the database closed.
-    const store = openStore(server.dbPath);
+    const store = await openDatabase(db);
     try {
       const orgId = await store.getSetting('demo.organizationId') ?? '';
       expect((await store.listAllExperiences(orgId)).map((e) => e.name)).toContain('In flight');
