@@ -53,7 +53,7 @@ function rawPostgres(db: PgDb): Raw {
 }
 
 /** A migrated, empty store of the engine under test, with plain SQL beside it. */
-async function emptyStore(): Promise<{ store: Store; raw: Raw; close(): Promise<void> }> {
+async function emptyStore(poolSize = 2): Promise<{ store: Store; raw: Raw; close(): Promise<void> }> {
   if (testEngine() === 'sqlite') {
     const db = openDatabase(':memory:');
     migrate(db);
@@ -61,7 +61,7 @@ async function emptyStore(): Promise<{ store: Store; raw: Raw; close(): Promise<
     return { store, raw: rawSqlite(db), close: () => store.close() };
   }
   const database = await leaseMigratedDatabase();
-  const db = connectPostgres(database.url, { max: 2 });
+  const db = connectPostgres(database.url, { max: poolSize });
   const store = createPostgresStore(db);
   return { store, raw: rawPostgres(db), close: async () => { await store.close(); await database.drop(); } };
 }
@@ -94,7 +94,8 @@ async function migratedBefore(version: number): Promise<{ raw: Raw; migrateRest(
 }
 
 async function world() {
-  const { store, raw, close } = await emptyStore();
+  // Four connections on PostgreSQL, so that writes not in one transaction really run side by side.
+  const { store, raw, close } = await emptyStore(4);
   const orgs = ['org_a', 'org_b'];
   const experiences: Record<string, string[]> = {};
   for (const orgId of orgs) {
@@ -228,6 +229,30 @@ describe(`list counters (migration 003) (${testEngine()})`, () => {
     }
     await expectExactTotals(raw, store, orgs, experiences);
     expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(live.length);
+  });
+
+  it('stay exact when writes run at once on several connections', async () => {
+    const { raw, store, orgs, experiences } = w;
+    const next = random(31);
+    // Every write below is one statement of its own, sent together: on PostgreSQL they run side by
+    // side, and the first rows of a group race to create its counter row (the upsert must count
+    // both, never fail on the other's row). SQLite runs them one after the other.
+    const customers = await Promise.all(orgs.flatMap((orgId) => [0, 1, 2].map(async (k) => {
+      const c = customer(orgId, k);
+      await store.insertCustomer(c);
+      return c;
+    })));
+    const rows = Array.from({ length: 120 }, (_, k) => {
+      const c = customers[next(customers.length)]!;
+      return booking(c.orgId, 100 + k, experiences[c.orgId]![next(3)]!, c.id, STATUSES[next(3)]!, T0 + next(48) * 3_600_000);
+    });
+    await Promise.all(rows.map((row) => store.insertBooking(row)));
+    await expectExactTotals(raw, store, orgs, experiences);
+    // Status changes at once, each in a transaction as the services make them.
+    await Promise.all(rows.map((row, k) =>
+      store.transaction(async () => await store.updateBooking({ ...row, status: STATUSES[(STATUSES.indexOf(row.status) + 1 + (k % 2)) % 3]!, sequence: 1 }))));
+    await expectExactTotals(raw, store, orgs, experiences);
+    expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(120);
   });
 
   it('follow customers deleted with their bookings, and an organization deleted with everything', async () => {
