@@ -38,6 +38,12 @@ export interface PgDb {
   run(sql: string, params?: Params): Promise<number>;
   /** Runs `work` in one transaction (a savepoint when nested); see `transaction` in store/index.ts. */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, whose only write is one statement, under the write lock: as it is inside the
+   * caller's transaction (which holds the lock, and the statement is atomic by itself, so no
+   * savepoint is needed), or else in a transaction of its own.
+   */
+  locked<T>(work: () => Promise<T>): Promise<T>;
   /** Runs `fn` once the outermost transaction around this call has committed (at once outside one). */
   afterCommit(fn: () => void): void;
   /** The pool, for what only it can do (LISTEN, closing). */
@@ -50,6 +56,19 @@ interface Frame {
   busy: boolean;
   idle: Promise<void>;
   committed: (() => void)[];
+  /** The savepoint this level rolls back to (none for the outermost transaction). */
+  anchor: Anchor | undefined;
+}
+
+/**
+ * A savepoint, and whether any statement ran since it was taken. A nested transaction that starts
+ * while its level's savepoint is clean takes no savepoint of its own: rolling back to that one
+ * restores exactly the state it started from, and keeps it for the level above. Each SAVEPOINT and
+ * RELEASE is a round trip taken under the write lock, and transactions nest two or three deep on
+ * the booking path (a group commit's job, an Idempotency-Key's check, the use case).
+ */
+interface Anchor {
+  dirty: boolean;
 }
 
 /**
@@ -76,15 +95,14 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
   // An idle client that loses its connection (a restarted server) must not crash the process.
   pool.on('error', () => {});
   const context = new AsyncLocalStorage<Frame>();
-  const runner = (): pg.Pool | pg.PoolClient => context.getStore()?.client ?? pool;
 
   async function outermost<T>(work: () => Promise<T>): Promise<T> {
     const client = await pool.connect();
-    const frame: Frame = { client, busy: false, idle: Promise.resolve(), committed: [] };
+    const frame: Frame = { client, busy: false, idle: Promise.resolve(), committed: [], anchor: undefined };
     let broken = false;
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      // One round trip: the simple protocol takes both statements (no parameters) at once.
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
       const result = await context.run(frame, work);
       await client.query('COMMIT');
       for (const fn of frame.committed) fn();
@@ -108,16 +126,19 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     frame.idle = new Promise<void>((resolve) => {
       done = resolve;
     });
-    const inner: Frame = { client: frame.client, busy: false, idle: Promise.resolve(), committed: frame.committed };
+    const shared = frame.anchor !== undefined && !frame.anchor.dirty ? frame.anchor : undefined;
+    const inner: Frame = { client: frame.client, busy: false, idle: Promise.resolve(), committed: frame.committed, anchor: shared ?? { dirty: false } };
     try {
-      await frame.client.query('SAVEPOINT nested');
+      if (!shared) await frame.client.query('SAVEPOINT nested');
       try {
         const result = await context.run(inner, work);
-        await frame.client.query('RELEASE SAVEPOINT nested');
+        if (!shared) await frame.client.query('RELEASE SAVEPOINT nested');
         return result;
       } catch (err) {
+        // The most recent savepoint named so is this level's own, or the clean one it shares.
         await frame.client.query('ROLLBACK TO SAVEPOINT nested');
-        await frame.client.query('RELEASE SAVEPOINT nested');
+        if (shared) shared.dirty = false;
+        else await frame.client.query('RELEASE SAVEPOINT nested');
         throw err;
       }
     } finally {
@@ -126,20 +147,31 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     }
   }
 
+  /** The client to run a statement on, marking the savepoint of the caller's level as no longer clean. */
+  function statementRunner(): pg.Pool | pg.PoolClient {
+    const frame = context.getStore();
+    if (!frame) return pool;
+    if (frame.anchor) frame.anchor.dirty = true;
+    return frame.client;
+  }
+
   return {
     pool,
     async all<R>(sql: string, params: Params = []) {
-      return (await runner().query(sql, params as unknown[])).rows as R[];
+      return (await statementRunner().query(sql, params as unknown[])).rows as R[];
     },
     async get<R>(sql: string, params: Params = []) {
-      return (await runner().query(sql, params as unknown[])).rows[0] as R | undefined;
+      return (await statementRunner().query(sql, params as unknown[])).rows[0] as R | undefined;
     },
     async run(sql: string, params: Params = []) {
-      return (await runner().query(sql, params as unknown[])).rowCount ?? 0;
+      return (await statementRunner().query(sql, params as unknown[])).rowCount ?? 0;
     },
     async transaction<T>(work: () => Promise<T>): Promise<T> {
       const frame = context.getStore();
       return frame ? await nested(frame, work) : await outermost(work);
+    },
+    async locked<T>(work: () => Promise<T>): Promise<T> {
+      return context.getStore() ? await work() : await outermost(work);
     },
     afterCommit(fn: () => void): void {
       const frame = context.getStore();

@@ -138,10 +138,19 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL event store, held to SQLite’s'
       }),
     ).rejects.toThrow('abandoned');
     expect(await pg.getEvent('evt_1')).toBeUndefined();
-    // A refused insert inside a transaction leaves the transaction usable, as in SQLite.
+    // The insert takes no savepoint of its own inside a transaction (a round trip under the write
+    // lock, on every booking): a refused insert there fails the caller's transaction, which rolls
+    // back whole. A caller that means to go on after a refusal nests a transaction, as on SQLite.
+    await expect(
+      e.pgDb.transaction(async () => {
+        await pg.insertEvent(event('evt_0', 'org_A', 'booking.created', 'bk_1', 100));
+        await pg.insertEvent(event('evt_0', 'org_A', 'booking.created', 'bk_1', 100));
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await pg.getEvent('evt_0')).toBeUndefined();
     await e.pgDb.transaction(async () => {
       await pg.insertEvent(event('evt_1', 'org_A', 'booking.created', 'bk_1', 100));
-      await expect(pg.insertEvent(event('evt_1', 'org_A', 'booking.created', 'bk_1', 100))).rejects.toThrow();
+      await expect(e.pgDb.transaction(() => pg.insertEvent(event('evt_1', 'org_A', 'booking.created', 'bk_1', 100)))).rejects.toThrow();
       await pg.insertEvent(event('evt_2', 'org_A', 'booking.created', 'bk_1', 100));
     });
     expect((await pg.listBookingEvents('bk_1')).map((r) => r.id)).toEqual(['evt_1', 'evt_2']);

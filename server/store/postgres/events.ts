@@ -9,15 +9,15 @@ const COLUMNS = quoteAliases(SQLITE_COLUMNS);
 /**
  * The outbox's events. `seq` is an identity column: unlike SQLite's single writer, two PostgreSQL
  * transactions could take seq 7 and 8 and commit 8 first, and a reader paging with `seq > 6` would
- * skip 7 for good. Every insert therefore runs in a transaction (a savepoint when the caller has
- * one), and every transaction takes the global write lock before its first statement (see db.ts),
- * so seqs are handed out in commit order. A failed insert still uses up its seq (a gap SQLite's
+ * skip 7 for good. Every insert therefore runs under the global write lock (in the caller's
+ * transaction, or in one of its own: every transaction takes the lock before its first statement,
+ * see db.ts), so seqs are handed out in commit order. A failed insert still uses up its seq (a gap SQLite's
  * AUTOINCREMENT would not leave): positions keep their order, not their exact values.
  */
 export function eventStorePg(db: PgDb): Async<ReturnType<typeof eventStore>> {
   return {
     async insertEvent(row: EventRow): Promise<void> {
-      await db.transaction(async () => {
+      await db.locked(async () => {
         await db.run(
           `INSERT INTO events (id, org_id, type, booking_id, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
           [row.id, row.orgId, row.type, row.bookingId, row.payload, row.createdAt],

@@ -78,12 +78,13 @@ export function webhookStorePg(db: PgDb): Async<ReturnType<typeof webhookStore>>
     },
 
     /**
-     * The subscribers are read and their deliveries written in one transaction (a savepoint inside
-     * the event's), as SQLite's synchronous calls cannot interleave. SQLite's `json_each(w.events)`
+     * The subscribers are read and their deliveries written under the write lock, in the event's
+     * transaction (or one of its own), as SQLite's synchronous calls cannot interleave; the one
+     * insert needs no savepoint. SQLite's `json_each(w.events)`
      * is jsonb's `?`: whether the array holds the kind as a string.
      */
     async enqueueDeliveries(orgId: string, eventId: string, type: string, now: number): Promise<number> {
-      return await db.transaction(async () => {
+      return await db.locked(async () => {
         const endpoints = await db.all<{ id: string }>(
           `SELECT w.id FROM webhook_endpoints w
             WHERE w.org_id = $1 AND w.enabled = 1 AND w.events::jsonb ? $2
