@@ -1,18 +1,58 @@
 import { defineConfig } from 'vitest/config';
+import { existsSync, readdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+function postgresInstalled(): boolean {
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
+  if (versions.some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))) return true;
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'initdb')));
+}
+
+// The PostgreSQL run needs a cluster: one named by OUTING_TEST_DATABASE_URL, or PostgreSQL installed
+// (the global setup starts a throwaway one). Without either, only the SQLite run exists.
+const postgres = process.env.OUTING_TEST_DATABASE_URL !== '' && (process.env.OUTING_TEST_DATABASE_URL !== undefined || postgresInstalled());
 
 /**
  * The reliability suite (`npm run test:reliability`, also run by .ci/run): crashes under load,
  * a seeded fuzz of every route, backups of a large database. Each file drives real `outing`
  * processes, so files run one after another: on a 2-core machine they would only slow each other.
+ * The crash test runs twice: on SQLite, and again on PostgreSQL when a cluster is at hand.
  */
+const shared = {
+  environment: 'node',
+  pool: 'forks',
+  fileParallelism: false,
+  testTimeout: 600_000,
+  hookTimeout: 180_000,
+} as const;
+
 export default defineConfig({
   test: {
-    name: 'reliability',
-    include: ['reliability/**/*.test.ts'],
-    environment: 'node',
-    pool: 'forks',
+    // One file at a time across both projects too (one worker in all).
     fileParallelism: false,
-    testTimeout: 600_000,
-    hookTimeout: 180_000,
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'reliability',
+          include: ['reliability/**/*.test.ts'],
+        },
+      },
+      ...(postgres
+        ? [
+            {
+              test: {
+                ...shared,
+                name: 'reliability-postgres',
+                include: ['reliability/crash-under-load.test.ts'],
+                env: { OUTING_TEST_ENGINE: 'postgres' },
+                // A throwaway PostgreSQL cluster for the run; the databases kept for reuse are dropped after the file.
+                globalSetup: ['server/test-helpers/postgres-global-setup.ts'],
+                setupFiles: ['server/test-helpers/postgres-setup-file.ts'],
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

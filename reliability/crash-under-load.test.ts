@@ -8,12 +8,14 @@
  * - no slot holds more than its capacity, and the per-slot counter agrees with the bookings;
  * - every event reached the receiver at least once, signed, with the same `webhook-id` on repeats,
  *   including the events fired while the receiver was down.
+ *
+ * The database is a SQLite file, or a PostgreSQL database when OUTING_TEST_ENGINE=postgres (the
+ * 'reliability-postgres' project): a killed process's open transactions are then rolled back by the
+ * PostgreSQL server when its connections drop, rather than by SQLite's journal on the next open.
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startTestServer, tempDir, type TestServer } from '../server/test-helpers/index.js';
-import { call, listAll, SEED, seededRandom, sleep, waitUntil, WebhookReceiver, type JsonResponse, type Random } from './support.js';
+import { processDatabase, runCli, startTestServer, testEngine, type ProcessDatabase, type TestServer } from '../server/test-helpers/index.js';
+import { call, listAll, queryDatabase, SEED, seededRandom, sleep, waitUntil, WebhookReceiver, type JsonResponse, type Random } from './support.js';
 
 const CLIENTS = 6;
 const KILLS = 5;
@@ -44,9 +46,8 @@ interface Run {
   networkFailures: number;
 }
 
-describe(`crashes under a steady booking load (seed ${SEED})`, () => {
-  let dir: string;
-  let dbPath: string;
+describe(`crashes under a steady booking load on ${testEngine()} (seed ${SEED})`, () => {
+  let db: ProcessDatabase;
   let apiKey: string;
   let server: TestServer;
   let experienceId: string;
@@ -54,14 +55,13 @@ describe(`crashes under a steady booking load (seed ${SEED})`, () => {
   const receiver = new WebhookReceiver();
 
   const start = async () => {
-    server = await startTestServer({ dbPath, env: SERVER_ENV, startTimeoutMs: 90_000 });
+    server = await startTestServer({ ...db.server, env: SERVER_ENV, startTimeoutMs: 90_000 });
     return server;
   };
 
   beforeAll(async () => {
-    dir = tempDir('outing-reliability-');
-    dbPath = join(dir, 'outing.db');
-    const init = await runCli(['init', '--name', 'Crash Tours', '--email', 'owner@crash.example', '--timezone', 'UTC', '--db', dbPath]);
+    db = await processDatabase();
+    const init = await runCli(['init', '--name', 'Crash Tours', '--email', 'owner@crash.example', '--timezone', 'UTC', ...db.args]);
     if (init.code !== 0) throw new Error(`init failed: ${init.stderr}`);
     apiKey = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
     await receiver.up();
@@ -96,6 +96,7 @@ describe(`crashes under a steady booking load (seed ${SEED})`, () => {
   afterAll(async () => {
     await server?.stop('SIGKILL');
     await receiver.down();
+    await db?.drop();
   });
 
   /**
@@ -199,54 +200,51 @@ describe(`crashes under a steady booking load (seed ${SEED})`, () => {
     const stopped = await server.stop('SIGTERM');
     expect(stopped.code).toBe(0);
 
-    const db = new Database(dbPath, { readonly: true });
-    try {
-      const rows = db.prepare('SELECT id, booking_number, status, participants, metadata FROM bookings').all() as {
-        id: string;
-        booking_number: string;
-        status: string;
-        participants: number;
-        metadata: string;
-      }[];
-      const byNumber = new Map<string, number>();
-      const byTag = new Map<string, string[]>();
-      for (const row of rows) {
-        byNumber.set(row.booking_number, (byNumber.get(row.booking_number) ?? 0) + 1);
-        const tag = (JSON.parse(row.metadata) as { tag?: string }).tag ?? '';
-        byTag.set(tag, [...(byTag.get(tag) ?? []), row.booking_number]);
-      }
+    // Read the rows directly, on either engine (the servers have stopped).
+    const rows = (
+      await queryDatabase<{ id: string; booking_number: string; status: string; participants: number; metadata: string }>(
+        db,
+        'SELECT id, booking_number, status, participants, metadata FROM bookings',
+      )
+    ).map((r) => ({ ...r, participants: Number(r.participants) }));
+    const byNumber = new Map<string, number>();
+    const byTag = new Map<string, string[]>();
+    for (const row of rows) {
+      byNumber.set(row.booking_number, (byNumber.get(row.booking_number) ?? 0) + 1);
+      const tag = (JSON.parse(row.metadata) as { tag?: string }).tag ?? '';
+      byTag.set(tag, [...(byTag.get(tag) ?? []), row.booking_number]);
+    }
 
-      // Acknowledged bookings: each exists exactly once, under the request that made it.
-      for (const { key, response } of created) {
-        expect(byNumber.get(response.body.data.bookingNumber), `${key} → ${response.body.data.bookingNumber}`).toBe(1);
-        expect(byTag.get(key)).toEqual([response.body.data.bookingNumber]);
-      }
-      // No request made two bookings, and a refused one made none, retries after crashes included.
-      expect([...byTag].filter(([, numbers]) => numbers.length > 1)).toEqual([]);
-      for (const { key } of run.bookings.filter((b) => b.response.status !== 201)) expect(byTag.get(key), key).toBeUndefined();
-      const statusById = new Map(rows.map((r) => [r.id, r.status]));
-      for (const id of run.cancelled) expect(statusById.get(id), id).toBe('CANCELLED');
+    // Acknowledged bookings: each exists exactly once, under the request that made it.
+    for (const { key, response } of created) {
+      expect(byNumber.get(response.body.data.bookingNumber), `${key} → ${response.body.data.bookingNumber}`).toBe(1);
+      expect(byTag.get(key)).toEqual([response.body.data.bookingNumber]);
+    }
+    // No request made two bookings, and a refused one made none, retries after crashes included.
+    expect([...byTag].filter(([, numbers]) => numbers.length > 1)).toEqual([]);
+    for (const { key } of run.bookings.filter((b) => b.response.status !== 201)) expect(byTag.get(key), key).toBeUndefined();
+    const statusById = new Map(rows.map((r) => [r.id, r.status]));
+    for (const id of run.cancelled) expect(statusById.get(id), id).toBe('CANCELLED');
 
-      // Capacity: the counter equals the sum of live bookings, and both stay within capacity.
-      const slotsSeen = db
-        .prepare(
-          `SELECT s.slot_start AS slotStart, s.booked AS counted,
-                  (SELECT COALESCE(SUM(b.participants), 0) FROM bookings b
-                    WHERE b.experience_id = s.experience_id AND b.slot_start = s.slot_start
-                      AND b.status IN ('CONFIRMED', 'PENDING')) AS summed
-             FROM (SELECT experience_id, slot_start, booked FROM slot_counts
-                   UNION ALL
-                   SELECT DISTINCT experience_id, slot_start, 0 FROM bookings b
-                    WHERE NOT EXISTS (SELECT 1 FROM slot_counts c WHERE c.experience_id = b.experience_id AND c.slot_start = b.slot_start)) s`,
-        )
-        .all() as { slotStart: number; counted: number; summed: number }[];
-      expect(slotsSeen.length).toBeGreaterThan(0);
-      for (const slot of slotsSeen) {
-        expect(slot.counted, `slot ${new Date(slot.slotStart).toISOString()}`).toBe(slot.summed);
-        expect(slot.summed).toBeLessThanOrEqual(CAPACITY);
-      }
-    } finally {
-      db.close();
+    // Capacity: the counter equals the sum of live bookings, and both stay within capacity.
+    // (The same SQL on both engines; PostgreSQL answers the BIGINT and the SUM as strings.)
+    const slotsSeen = (
+      await queryDatabase<{ slotStart: number | string; counted: number | string; summed: number | string }>(
+        db,
+        `SELECT s.slot_start AS "slotStart", s.booked AS "counted",
+                (SELECT COALESCE(SUM(b.participants), 0) FROM bookings b
+                  WHERE b.experience_id = s.experience_id AND b.slot_start = s.slot_start
+                    AND b.status IN ('CONFIRMED', 'PENDING')) AS "summed"
+           FROM (SELECT experience_id, slot_start, booked FROM slot_counts
+                 UNION ALL
+                 SELECT DISTINCT experience_id, slot_start, 0 FROM bookings b
+                  WHERE NOT EXISTS (SELECT 1 FROM slot_counts c WHERE c.experience_id = b.experience_id AND c.slot_start = b.slot_start)) s`,
+      )
+    ).map((r) => ({ slotStart: Number(r.slotStart), counted: Number(r.counted), summed: Number(r.summed) }));
+    expect(slotsSeen.length).toBeGreaterThan(0);
+    for (const slot of slotsSeen) {
+      expect(slot.counted, `slot ${new Date(slot.slotStart).toISOString()}`).toBe(slot.summed);
+      expect(slot.summed).toBeLessThanOrEqual(CAPACITY);
     }
 
     // Deliveries: signed, `webhook-id` = the event's id, the same body on every repeat.
@@ -275,7 +273,7 @@ describe(`crashes under a steady booking load (seed ${SEED})`, () => {
 
     const repeats = receiver.deliveries.length - bodies.size;
     console.info(
-      `reliability (seed ${SEED}): ${run.requests} requests, ${run.networkFailures} failed on a dead server, ` +
+      `reliability on ${testEngine()} (seed ${SEED}): ${run.requests} requests, ${run.networkFailures} failed on a dead server, ` +
         `${created.length} bookings created (${created.filter((b) => b.retried).length} after a retry, ` +
         `${created.filter((b) => b.response.headers.get('idempotent-replayed') === 'true').length} of them replayed), ` +
         `${run.cancelled.size} cancelled, ${events.length} events, ${receiver.deliveries.length} deliveries ` +

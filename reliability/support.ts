@@ -1,11 +1,15 @@
 /**
  * What the reliability suite shares: a seeded random source, JSON calls that survive a server that
- * is being killed, the real `outing serve` process (server/test-helpers), and a loopback webhook
- * receiver that can be taken down and brought back on the same port.
+ * is being killed, the real `outing serve` process (server/test-helpers), a loopback webhook
+ * receiver that can be taken down and brought back on the same port, and a read-only look at the
+ * database the processes used, on either engine.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import type { ProcessDatabase } from '../server/test-helpers/index.js';
 
 /** The seed of every random choice in this suite: `RELIABILITY_SEED=n npm run test:reliability` replays a run. */
 export const SEED = Number(process.env.RELIABILITY_SEED ?? 20261122);
@@ -170,5 +174,30 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, timeout
     if (await check()) return true;
     if (Date.now() > deadline) return false;
     await sleep(everyMs);
+  }
+}
+
+/**
+ * Runs one read-only SQL query, written to mean the same on SQLite and PostgreSQL, on the database
+ * the servers used (after they have stopped), bypassing the store so that the checks see the rows
+ * exactly as written. Quote camel-case aliases ("slotStart"): PostgreSQL folds bare ones to lower
+ * case. PostgreSQL answers BIGINT and SUM() as strings, so convert numbers with Number().
+ */
+export async function queryDatabase<Row extends object>(db: ProcessDatabase, sql: string): Promise<Row[]> {
+  if (db.url !== undefined) {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows as Row[];
+    } finally {
+      await client.end();
+    }
+  }
+  if (db.path === undefined) throw new Error('processDatabase gave neither a file nor a URL');
+  const sqlite = new Database(db.path, { readonly: true });
+  try {
+    return sqlite.prepare(sql).all() as Row[];
+  } finally {
+    sqlite.close();
   }
 }

@@ -1,10 +1,10 @@
 // Capacity under concurrency, against the real built server (`bin/outing.js serve`): 100 simultaneous
 // requests for one slot with 10 places give exactly 10 bookings, on every run — also when two server
-// processes share the same database file, where only SQLite's write lock can keep them apart.
+// processes share one database, where only the database can keep them apart: SQLite's write lock
+// on a shared file, or PostgreSQL's row locks and transactions (OUTING_TEST_ENGINE=postgres).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { Agent, request } from 'node:http';
-import { runCli, startTestServer, tempDir, type TestServer } from './test-helpers/index.js';
+import { processDatabase, runCli, startTestServer, type ProcessDatabase, type TestServer } from './test-helpers/index.js';
 import { Availability, Booking, ErrorEnvelope, Experience, WebhookEvent, dataEnvelope, listEnvelope } from '../shared/index.js';
 
 const CAPACITY = 10;
@@ -23,6 +23,7 @@ describe('capacity under concurrency (real server processes)', () => {
   let secretKey: string;
   let experienceId: string;
   let slots: string[];
+  let db: ProcessDatabase | undefined;
   // Many sockets per server, so that requests really arrive together rather than queue on a few connections.
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -55,12 +56,13 @@ describe('capacity under concurrency (real server processes)', () => {
     });
 
   beforeAll(async () => {
-    const dbPath = join(tempDir('outing-concurrency-'), 'outing.db');
-    const init = await runCli(['init', '--name', 'Busy Tours', '--email', 'ops@busy.example', '--timezone', 'Europe/Lisbon', '--db', dbPath]);
+    const database = await processDatabase();
+    db = database;
+    const init = await runCli(['init', '--name', 'Busy Tours', '--email', 'ops@busy.example', '--timezone', 'Europe/Lisbon', ...database.args]);
     expect(init.code, init.stderr).toBe(0);
     secretKey = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
     const env = { RATE_LIMIT_PER_MINUTE: '0' };
-    [a, b] = await Promise.all([startTestServer({ dbPath, env }), startTestServer({ dbPath, env })]);
+    [a, b] = await Promise.all([startTestServer({ ...database.server, env }), startTestServer({ ...database.server, env })]);
 
     const created = await call(a, 'POST', '/v1/experiences', {
       name: 'Tiny boat',
@@ -81,6 +83,7 @@ describe('capacity under concurrency (real server processes)', () => {
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     agent.destroy();
+    await db?.drop();
   });
 
   const bookOne = (server: TestServer, startTime: string, i: number, headers: Record<string, string> = {}) =>

@@ -1,16 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { runCli, startTestServer, tempDir, type TestServer } from '../test-helpers/index.js';
+import { processDatabase, runCli, startTestServer, testEngine, type ProcessDatabase, type TestServer } from '../test-helpers/index.js';
 import { startSmtpServer, type TestSmtpServer } from '../test-helpers/smtp.js';
 import { Message, listEnvelope } from '../../shared/index.js';
 
-// The real built server (`npm run build:server` first), killed mid-send and started again on the same file.
+// The real built server (`npm run build:server` first), killed mid-send and started again on the
+// same database: a SQLite file, or a PostgreSQL database (OUTING_TEST_ENGINE=postgres).
 const servers: TestServer[] = [];
 let smtp: TestSmtpServer | undefined;
+let db: ProcessDatabase | undefined;
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop('SIGKILL')));
   await smtp?.close();
+  await db?.drop();
+  db = undefined;
 });
+
+// A send's lease (the mail job's default). On SQLite the restarted server holds the file alone and
+// takes a killed process's sends back at once; on PostgreSQL another process might still be
+// sending, so the message is due again only when the dead process's lease runs out.
+const MAIL_LEASE_MS = 60_000;
+const resendWithinMs = testEngine() === 'postgres' ? MAIL_LEASE_MS + 60_000 : 20_000;
 
 async function api(server: TestServer, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.url}${path}`, {
@@ -22,7 +31,7 @@ async function api(server: TestServer, key: string, method: string, path: string
 }
 
 describe('guest e-mails across a crash', () => {
-  it('sends, with the same Message-ID, a confirmation whose send was cut short by SIGKILL', { timeout: 60_000 }, async () => {
+  it('sends, with the same Message-ID, a confirmation whose send was cut short by SIGKILL', { timeout: resendWithinMs + 60_000 }, async () => {
     let hanging = true;
     let reachedServer!: () => void;
     const reached = new Promise<void>((resolve) => (reachedServer = resolve));
@@ -33,11 +42,11 @@ describe('guest e-mails across a crash', () => {
       },
     });
     const env = { SMTP_URL: smtp.url, PUBLIC_URL: 'https://book.restart.example', MAIL_FROM: 'Restart Tours <book@restart.example>' };
-    const dbPath = join(tempDir('outing-mail-'), 'outing.db');
-    const init = await runCli(['init', '--name', 'Restart Tours', '--email', 'ops@restart.example', '--timezone', 'UTC', '--db', dbPath]);
+    db = await processDatabase();
+    const init = await runCli(['init', '--name', 'Restart Tours', '--email', 'ops@restart.example', '--timezone', 'UTC', ...db.args]);
     expect(init.code, init.stderr).toBe(0);
     const { apiKey } = JSON.parse(init.stdout) as { apiKey: string };
-    const server = await startTestServer({ dbPath, env });
+    const server = await startTestServer({ ...db.server, env });
     servers.push(server);
     const exp = await api(server, apiKey, 'POST', '/v1/experiences', {
       name: 'Sunset sail', description: '', duration: 60, price: 5000, maxParticipants: 10,
@@ -53,11 +62,16 @@ describe('guest e-mails across a crash', () => {
     expect(smtp.received).toHaveLength(0);
 
     hanging = false;
-    const again = await startTestServer({ dbPath, env });
+    const again = await startTestServer({ ...db.server, env });
     servers.push(again);
-    const [mail] = await smtp.waitFor(1, 20_000);
-    const log = await api(again, apiKey, 'GET', `/v1/bookings/${String(booking.body.data.id)}/messages`);
-    const [message] = listEnvelope(Message).parse(log.body).data;
+    const [mail] = await smtp.waitFor(1, resendWithinMs);
+    // The SMTP server has the mail a moment before the sender records it as sent: poll the log.
+    let message: Message | undefined;
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const log = await api(again, apiKey, 'GET', `/v1/bookings/${String(booking.body.data.id)}/messages`);
+      [message] = listEnvelope(Message).parse(log.body).data;
+      if (message?.status !== 'PENDING') break;
+    }
     expect(message).toMatchObject({ kind: 'BOOKING_CONFIRMED', status: 'SENT', attempts: 1 });
     expect(mail!.mail.messageId).toBe(`<${message!.id}@book.restart.example>`);
     expect(mail!.to).toEqual(['ana@example.com']);

@@ -1,25 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { startFakeStripe, type FakeStripe } from './test-helpers/fake-stripe.js';
-import { startTestServer, tempDir, type TestServer } from '../test-helpers/index.js';
-import { openStore } from '../store/index.js';
+import { processDatabase, startTestServer, type ProcessDatabase, type TestServer } from '../test-helpers/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { openPostgresStore } from '../store/postgres/index.js';
 import { Availability, Booking, Experience, Organization, Payment, PublicBooking, WebhookEvent, dataEnvelope, listEnvelope } from '../../shared/index.js';
 
 /**
  * The real `outing serve` process (built), killed while a booking holds places awaiting payment
- * and started again once the hold has lapsed: the hold is released on start.
+ * and started again once the hold has lapsed: the hold is released on start. The database is a
+ * SQLite file, or a PostgreSQL database when OUTING_TEST_ENGINE=postgres.
  */
+
+/** The store over the test's database, opened from this process while no server runs. */
+async function openTestStore(db: ProcessDatabase): Promise<Store> {
+  if (db.url !== undefined) return await openPostgresStore(db.url, { poolSize: 2 });
+  if (db.path === undefined) throw new Error('processDatabase gave neither a file nor a URL');
+  return openStore(db.path);
+}
+
 describe('a payment hold across a server restart', () => {
   let stripe: FakeStripe;
   let server: TestServer | undefined;
-  const dbPath = join(tempDir('outing-payments-'), 'outing.db');
+  let db: ProcessDatabase;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
+    db = await processDatabase();
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');
     await stripe.close();
+    await db?.drop();
   });
 
   const env = () => ({ ...stripe.env, PUBLIC_BOOKINGS_PER_MINUTE: '0' });
@@ -33,7 +44,7 @@ describe('a payment hold across a server restart', () => {
   }
 
   it('releases a hold that lapsed while the server was down, expiring its Checkout Session first', async () => {
-    server = await startTestServer({ dbPath, demo: true, env: env() });
+    server = await startTestServer({ ...db.server, demo: true, env: env() });
     const keys = server.demo;
     if (!keys) throw new Error('The demo keys were not printed');
     const org = dataEnvelope(Organization).parse((await call('PATCH', '/v1/organization', keys.secretKey, { onlinePayments: true })).body).data;
@@ -69,13 +80,13 @@ describe('a payment hold across a server restart', () => {
     // The process dies without any chance to clean up.
     expect((await server.stop('SIGKILL')).signal).toBe('SIGKILL');
     // While it is down, the hold lapses (its expiry is moved into the past rather than waiting 30 minutes).
-    const store = openStore(dbPath);
+    const store = await openTestStore(db);
     const row = await store.getBookingByNumber(org.id, held.bookingNumber);
     if (!row) throw new Error('Booking not stored');
     await store.updateBooking({ ...row, holdExpiresAt: Date.now() - 1_000 });
     await store.close();
 
-    server = await startTestServer({ dbPath, env: env() });
+    server = await startTestServer({ ...db.server, env: env() });
     // The sweeper runs at start; give it a generous moment on a loaded machine.
     let booking: Booking | undefined;
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
