@@ -336,7 +336,8 @@ describe('the Bookings and Customers screens for everyone', () => {
     await page.context().close();
   });
 
-  it('fit 375 px without horizontal scrolling; screenshots at 375 and 1280 px', async () => {
+  // Layout is the same on either database: the screenshots (one copied into docs/) are the SQLite run's alone.
+  it.skipIf(process.env.OUTING_TEST_ENGINE === 'postgres')('fit 375 px without horizontal scrolling; screenshots at 375 and 1280 px', async () => {
     for (const width of [375, 1280]) {
       const { page, problems } = await dashboardPage(browser, { viewport: { width, height: 900 } });
       const shot = async (name: string) => {

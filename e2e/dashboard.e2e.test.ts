@@ -302,7 +302,8 @@ describe('the dashboard', () => {
     await page.context().close();
   });
 
-  it('fits 375 px without horizontal scrolling; screenshots at 375 and 1280 px in test-results/', async () => {
+  // Layout is the same on either database: the screenshots (one copied into docs/) are the SQLite run's alone.
+  it.skipIf(process.env.OUTING_TEST_ENGINE === 'postgres')('fits 375 px without horizontal scrolling; screenshots at 375 and 1280 px in test-results/', async () => {
     for (const width of [375, 1280]) {
       const { page, problems } = await dashboardPage({ viewport: { width, height: 900 } });
       await page.goto(`${outing.origin}/dashboard`);

@@ -143,7 +143,8 @@ describe('the manage page', () => {
     await page.context().close();
   });
 
-  it('has no axe-core WCAG 2.2 A/AA violation, and fits 320 px without horizontal scrolling', async () => {
+  // Accessibility and layout are the same on either database: the checks and screenshots are the SQLite run's alone.
+  it.skipIf(process.env.OUTING_TEST_ENGINE === 'postgres')('has no axe-core WCAG 2.2 A/AA violation, and fits 320 px without horizontal scrolling', async () => {
     const { page, problems } = await openManage(links.en, { bypassCSP: true });
     await page.getByRole('button', { name: 'Change time' }).waitFor();
     expect(await violations(page, 'html')).toEqual([]);

@@ -1,6 +1,8 @@
 /**
  * Starts the real server for browser tests: `node bin/outing.js serve --demo` on a free port, over
- * a fresh database in a temporary folder, and reads the demo keys it prints on first start.
+ * a fresh database, and reads the demo keys it prints on first start. The database is a SQLite file
+ * in a temporary folder, or with OUTING_TEST_ENGINE=postgres (the 'e2e-postgres' project) a migrated
+ * database of the throwaway PostgreSQL cluster the project's global setup started.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -8,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { leaseMigratedDatabase } from '../server/test-helpers/postgres.js';
 
 export interface OutingServer {
   /** e.g. `http://127.0.0.1:41234`, also the server's PUBLIC_URL. */
@@ -73,17 +76,30 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startOuting(env: Record<string, string> = {}): Promise<OutingServer> {
+/** The `--db` or `--database-url` the server gets, and how to give it back once the server is stopped. */
+async function freshDatabase(): Promise<{ args: string[]; drop(): Promise<void> }> {
+  if (process.env.OUTING_TEST_ENGINE === 'postgres') {
+    const database = await leaseMigratedDatabase();
+    return { args: ['--database-url', database.url], drop: () => database.drop() };
+  }
   const dir = await mkdtemp(join(tmpdir(), 'outing-e2e-'));
+  return { args: ['--db', join(dir, 'outing.db')], drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export async function startOuting(env: Record<string, string> = {}): Promise<OutingServer> {
+  const database = await freshDatabase();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    ['bin/outing.js', 'serve', '--demo', '--port', String(port), '--host', '127.0.0.1', '--db', join(dir, 'outing.db')],
+    ['bin/outing.js', 'serve', '--demo', '--port', String(port), '--host', '127.0.0.1', ...database.args],
     {
       cwd: root,
       env: {
         ...process.env,
+        // The database is named by the arguments alone, whatever the calling shell exports.
+        DATABASE_PATH: undefined,
+        DATABASE_URL: undefined,
         PUBLIC_URL: origin,
         PUBLIC_BOOKINGS_PER_MINUTE: '0',
         PUBLIC_REQUESTS_PER_MINUTE: '0',
@@ -104,7 +120,7 @@ export async function startOuting(env: Record<string, string> = {}): Promise<Out
       await exited(child);
       clearTimeout(killer);
     }
-    await rm(dir, { recursive: true, force: true });
+    await database.drop();
   };
 
   const deadline = Date.now() + 30_000;
