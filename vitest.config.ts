@@ -30,9 +30,10 @@ export default defineConfig({
         },
       },
       ...(postgres ? [{
-        // The route, service and job suites again, on PostgreSQL: createTestApp gives each test a
-        // fresh database on the throwaway cluster. Suites that open the SQLite file themselves, or
-        // test nothing of the store, run once, above.
+        // Every suite that touches the database, again on PostgreSQL (OUTING_TEST_ENGINE): createTestApp
+        // and processDatabase give each test a migrated database of the throwaway cluster no other test
+        // uses. Suites of SQLite itself (backups, query plans, its file), the twin tests (which run
+        // both engines in one go) and those that touch no database run once, above.
         test: {
           name: 'server-postgres',
           include: [
@@ -50,12 +51,16 @@ export default defineConfig({
             'server/webhooks/restart.test.ts',
             'server/payments/restart.test.ts',
             'server/concurrency.test.ts',
+            'server/cli.test.ts',
+            'server/cli-users.test.ts',
+            'server/cli-hardening.test.ts',
+            'server/demo.test.ts',
             'server/store/api-keys.test.ts',
             'server/store/experiences.test.ts',
             'server/store/list-counters.test.ts',
             'server/app.test.ts',
           ],
-          exclude: ['server/routes/manifest.test.ts', 'server/routes/static.test.ts', 'server/routes/dashboard-app.test.ts'],
+          exclude: ['server/routes/static.test.ts', 'server/routes/dashboard-app.test.ts'],
           environment: 'node',
           pool: 'forks',
           testTimeout: 30_000,

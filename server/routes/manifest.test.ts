@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { everyDay, harbourCruise, createTestApp, expectData, expectError, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
-import { openDatabase } from '../store/db.js';
 import { Booking, Experience, Manifest } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon (WET, UTC+0, until 28 March).
@@ -141,10 +140,8 @@ describe('GET /v1/manifest', () => {
     const cruise = await newExperience();
     const a = await book(cruise, '2027-03-02T10:00:00.000Z');
     await book(cruise, '2027-03-02T10:00:00.000Z');
-    // Written straight to the row: this test is about the manifest, not about how a check-in is made.
-    const db = openDatabase(t.dbPath);
-    db.prepare('UPDATE bookings SET checked_in_at = ? WHERE id = ?').run(Date.UTC(2027, 2, 2, 9, 50), a.id);
-    db.close();
+    clock.set(Date.UTC(2027, 2, 2, 9, 50));
+    expect((await t.request('PATCH', `/v1/bookings/${a.id}`, { body: { checkedIn: true } })).status).toBe(200);
     const m = await manifest('?date=2027-03-02');
     expect(m.slots[0]!.bookings.map((b) => b.checkedInAt)).toEqual(['2027-03-02T09:50:00.000Z', null]);
     const csv = (await t.request('GET', '/v1/manifest.csv?date=2027-03-02')).text.split('\r\n');
