@@ -1,16 +1,9 @@
 import { defineConfig } from 'vitest/config';
-import { existsSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-
-function postgresInstalled(): boolean {
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
-  if (versions.some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))) return true;
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'initdb')));
-}
+import { postgresTestsOn } from './server/test-helpers/postgres-available.js';
 
 // The PostgreSQL run needs a cluster: one named by OUTING_TEST_DATABASE_URL, or PostgreSQL installed
 // (the global setup starts a throwaway one). `.ci/run` installs it; without it only SQLite runs.
-const postgres = process.env.OUTING_TEST_DATABASE_URL !== '' && (process.env.OUTING_TEST_DATABASE_URL !== undefined || postgresInstalled());
+const postgres = postgresTestsOn();
 
 // Unit and integration suite (`npm test`). Browser tests live in vitest.e2e.config.ts.
 export default defineConfig({

@@ -1,16 +1,9 @@
 import { defineConfig } from 'vitest/config';
-import { existsSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-
-function postgresInstalled(): boolean {
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
-  if (versions.some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))) return true;
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'initdb')));
-}
+import { postgresTestsOn } from './server/test-helpers/postgres-available.js';
 
 // As in vitest.config.ts: the PostgreSQL project needs a cluster, one named by
 // OUTING_TEST_DATABASE_URL or a throwaway one its global setup starts when PostgreSQL is installed.
-const postgres = process.env.OUTING_TEST_DATABASE_URL !== '' && (process.env.OUTING_TEST_DATABASE_URL !== undefined || postgresInstalled());
+const postgres = postgresTestsOn();
 
 // Browser tests (`npm run test:e2e`): real headless Chromium against a real `outing serve`,
 // started by each file (e2e/outing-server.ts). Files run one at a time, across both projects: each

@@ -1,22 +1,15 @@
 import { defineConfig } from 'vitest/config';
-import { existsSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-
-function postgresInstalled(): boolean {
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
-  if (versions.some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))) return true;
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'initdb')));
-}
+import { postgresTestsOn } from './server/test-helpers/postgres-available.js';
 
 // The PostgreSQL run needs a cluster: one named by OUTING_TEST_DATABASE_URL, or PostgreSQL installed
 // (the global setup starts a throwaway one). Without either, only the SQLite run exists.
-const postgres = process.env.OUTING_TEST_DATABASE_URL !== '' && (process.env.OUTING_TEST_DATABASE_URL !== undefined || postgresInstalled());
+const postgres = postgresTestsOn();
 
 /**
  * The reliability suite (`npm run test:reliability`, also run by .ci/run): crashes under load,
  * a seeded fuzz of every route, backups of a large database. Each file drives real `outing`
  * processes, so files run one after another: on a 2-core machine they would only slow each other.
- * The crash test runs twice: on SQLite, and again on PostgreSQL when a cluster is at hand.
+ * The crash test and the fuzz run twice: on SQLite, and again on PostgreSQL when a cluster is at hand.
  */
 const shared = {
   environment: 'node',
@@ -44,7 +37,7 @@ export default defineConfig({
               test: {
                 ...shared,
                 name: 'reliability-postgres',
-                include: ['reliability/crash-under-load.test.ts'],
+                include: ['reliability/crash-under-load.test.ts', 'reliability/fuzz.test.ts'],
                 env: { OUTING_TEST_ENGINE: 'postgres' },
                 // A throwaway PostgreSQL cluster for the run; the databases kept for reuse are dropped after the file.
                 globalSetup: ['server/test-helpers/postgres-global-setup.ts'],

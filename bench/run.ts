@@ -35,7 +35,7 @@ import { parseArgs, promisify } from 'node:util';
 import autocannon, { type Options, type Result } from 'autocannon';
 import pg from 'pg';
 import { copySqliteToPostgres } from '../server/store/copy.js';
-import { postgresInstalled } from '../server/test-helpers/postgres-global-setup.js';
+import { postgresInstalled } from '../server/test-helpers/postgres-available.js';
 import { seed, type SeedResult } from './seed.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ErrorEnvelope } from '../shared/index.js';
-import { runCli, startTestServer, type TestServer } from '../server/test-helpers/index.js';
+import { processDatabase, runCli, startTestServer, testEngine, type ProcessDatabase, type TestServer } from '../server/test-helpers/index.js';
 import { InputMaker, serialize, type Ids, type Schema } from './fuzz-inputs.js';
 import { call, listAll, SEED, seededRandom, type Random } from './support.js';
 
@@ -66,7 +66,8 @@ function operationsOf(doc: any): Operation[] {
   return ops;
 }
 
-describe(`a seeded fuzz of every route (seed ${SEED}, ${REQUESTS} requests)`, () => {
+describe(`a seeded fuzz of every route on ${testEngine()} (seed ${SEED}, ${REQUESTS} requests)`, () => {
+  let db: ProcessDatabase;
   let server: TestServer;
   let secretKey: string;
   let publishableKey: string;
@@ -77,7 +78,9 @@ describe(`a seeded fuzz of every route (seed ${SEED}, ${REQUESTS} requests)`, ()
   let safeUrls: string[];
 
   beforeAll(async () => {
+    db = await processDatabase();
     server = await startTestServer({
+      ...db.server,
       demo: true,
       startTimeoutMs: 90_000,
       env: {
@@ -109,12 +112,12 @@ describe(`a seeded fuzz of every route (seed ${SEED}, ${REQUESTS} requests)`, ()
     ];
 
     // Other keys: another organization's, and a revoked one (the CLI shares the database with the server).
-    const other = await runCli(['init', '--name', 'Other Org', '--email', 'other@fuzz.example', '--db', server.dbPath]);
+    const other = await runCli(['init', '--name', 'Other Org', '--email', 'other@fuzz.example', ...db.args]);
     otherOrgKey = (JSON.parse(other.stdout) as { apiKey: string }).apiKey;
     const orgId = ((await call(server.url, 'GET', '/v1/organization', { key: secretKey })).body as { data: { id: string } }).data.id;
-    const made = await runCli(['keys', 'create', '--org', orgId, '--name', 'to revoke', '--db', server.dbPath]);
+    const made = await runCli(['keys', 'create', '--org', orgId, '--name', 'to revoke', ...db.args]);
     const revoked = JSON.parse(made.stdout) as { id: string; key: string };
-    await runCli(['keys', 'revoke', revoked.id, '--db', server.dbPath]);
+    await runCli(['keys', 'revoke', revoked.id, ...db.args]);
     revokedKey = revoked.key;
 
     // Records of every kind, so that path ids can name real ones.
@@ -170,6 +173,7 @@ describe(`a seeded fuzz of every route (seed ${SEED}, ${REQUESTS} requests)`, ()
 
   afterAll(async () => {
     await server?.stop('SIGKILL');
+    await db?.drop();
   });
 
   function authHeaders(random: Random, op: Operation): Record<string, string> {

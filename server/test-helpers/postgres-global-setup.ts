@@ -1,7 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { postgresInstalled } from './postgres-available.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -23,13 +24,6 @@ const ENV = 'OUTING_TEST_DATABASE_URL';
 const SKIPPED = 'OUTING_TEST_POSTGRES_SKIPPED';
 const script = resolve(dirname(fileURLToPath(import.meta.url)), '../../scripts/postgres.sh');
 const run = promisify(execFile);
-
-/** Whether scripts/postgres.sh will find the PostgreSQL server programs. */
-export function postgresInstalled(): boolean {
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : [];
-  if (versions.some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))) return true;
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'initdb')));
-}
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env[ENV] !== undefined) {
