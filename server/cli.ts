@@ -7,7 +7,6 @@ import type { Store } from './store/index.js';
 import { openStore } from './store/index.js';
 import { openConfiguredStore, migrateDatabase, databaseLabel } from './store/open.js';
 import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
-import { copySqliteToPostgres, CopyError } from './store/copy.js';
 import { createOrganization } from './services/organizations.js';
 import { issueApiKey, revokeApiKey } from './services/api-keys.js';
 import { createUser, listUsers, resetUser } from './services/users.js';
@@ -408,6 +407,8 @@ async function copy(args: string[]): Promise<void> {
   const databaseUrl = to;
   const started = Date.now();
   let lastShown = started;
+  // Loaded here: the copy brings the PostgreSQL driver, which no other command on SQLite needs at start.
+  const { copySqliteToPostgres, CopyError } = await import('./store/copy.js');
   let result;
   try {
     result = await copySqliteToPostgres(from, databaseUrl, {
