@@ -1,7 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startTestServer, expectData, expectError, processDatabase, type CliResult, type ProcessDatabase } from './test-helpers/index.js';
-import { openStore, type Store } from './store/index.js';
-import { openPostgresStore } from './store/postgres/index.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, startTestServer, expectData, expectError, fileDatabases, openStoreOn, type CliResult, type ProcessDatabase } from './test-helpers/index.js';
 import { Session, User } from '../shared/index.js';
 
 /** The one JSON object a command prints on stdout, and nothing else there. */
@@ -26,19 +24,9 @@ const env = { PUBLIC_URL: 'https://book.example.com' };
  * Each test's database, of the engine under test (a SQLite file, or a PostgreSQL database in the
  * OUTING_TEST_ENGINE=postgres run), given back once the file is done.
  */
-const databases: ProcessDatabase[] = [];
-async function database(): Promise<ProcessDatabase> {
-  const db = await processDatabase();
-  databases.push(db);
-  return db;
-}
-afterAll(async () => {
-  await Promise.all(databases.splice(0).map((db) => db.drop()));
-});
+const database = fileDatabases();
 
-function openDatabase(db: ProcessDatabase): Promise<Store> {
-  return db.url !== undefined ? openPostgresStore(db.url, { poolSize: 2 }) : Promise.resolve(openStore(db.path ?? ''));
-}
+const openDatabase = openStoreOn;
 
 async function init(db: ProcessDatabase) {
   return printed(await runCli(['init', '--name', 'Lisbon Walks', '--email', 'Hello@LisbonWalks.example', ...db.args], { env }));

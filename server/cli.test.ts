@@ -5,11 +5,9 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import {
-  runCli, startTestServer, tempDir, expectError, expectList, expectData, processDatabase, testEngine,
+  runCli, startTestServer, tempDir, expectError, expectList, expectData, fileDatabases, openStoreOn, testEngine,
   type CliResult, type ProcessDatabase, type TestServer,
 } from './test-helpers/index.js';
-import { openStore, type Store } from './store/index.js';
-import { openPostgresStore } from './store/postgres/index.js';
 import { Experience, Organization } from '../shared/index.js';
 
 const KEY = (prefix: 'osk' | 'opk') => new RegExp(`^${prefix}_[0-9A-Za-z]{49}$`);
@@ -41,23 +39,13 @@ function failed(result: CliResult, message?: RegExp): string {
  * its own, a SQLite file or a PostgreSQL database, given back once the file is done (the servers
  * of its tests are stopped by then).
  */
-const databases: ProcessDatabase[] = [];
-async function database(): Promise<ProcessDatabase> {
-  const db = await processDatabase();
-  databases.push(db);
-  return db;
-}
-afterAll(async () => {
-  await Promise.all(databases.splice(0).map((db) => db.drop()));
-});
+const database = fileDatabases();
 
 /** Where a command's data is: its flag, its environment variable, and the file or URL itself. */
 type Where = Pick<ProcessDatabase, 'args' | 'env' | 'path' | 'url'>;
 
 /** The store over the same database, to look at what a command wrote. */
-function openDatabase(db: Where): Promise<Store> {
-  return db.url !== undefined ? openPostgresStore(db.url, { poolSize: 2 }) : Promise.resolve(openStore(db.path ?? ''));
-}
+const openDatabase = openStoreOn;
 
 /** Backups are SQLite's own (`outing backup` on a URL names pg_dump instead): those cases skip on PostgreSQL. */
 const onPostgres = testEngine() !== 'sqlite';

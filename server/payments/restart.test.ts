@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from './test-helpers/fake-stripe.js';
-import { processDatabase, startTestServer, type ProcessDatabase, type TestServer } from '../test-helpers/index.js';
-import { openStore, type Store } from '../store/index.js';
-import { openPostgresStore } from '../store/postgres/index.js';
+import { openStoreOn, processDatabase, startTestServer, type ProcessDatabase, type TestServer } from '../test-helpers/index.js';
 import { Availability, Booking, Experience, Organization, Payment, PublicBooking, WebhookEvent, dataEnvelope, listEnvelope } from '../../shared/index.js';
 
 /**
@@ -12,12 +10,6 @@ import { Availability, Booking, Experience, Organization, Payment, PublicBooking
  */
 
 /** The store over the test's database, opened from this process while no server runs. */
-async function openTestStore(db: ProcessDatabase): Promise<Store> {
-  if (db.url !== undefined) return await openPostgresStore(db.url, { poolSize: 2 });
-  if (db.path === undefined) throw new Error('processDatabase gave neither a file nor a URL');
-  return openStore(db.path);
-}
-
 describe('a payment hold across a server restart', () => {
   let stripe: FakeStripe;
   let server: TestServer | undefined;
@@ -80,7 +72,7 @@ describe('a payment hold across a server restart', () => {
     // The process dies without any chance to clean up.
     expect((await server.stop('SIGKILL')).signal).toBe('SIGKILL');
     // While it is down, the hold lapses (its expiry is moved into the past rather than waiting 30 minutes).
-    const store = await openTestStore(db);
+    const store = await openStoreOn(db);
     const row = await store.getBookingByNumber(org.id, held.bookingNumber);
     if (!row) throw new Error('Booking not stored');
     await store.updateBooking({ ...row, holdExpiresAt: Date.now() - 1_000 });

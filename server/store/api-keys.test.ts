@@ -1,28 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from './index.js';
-import { openPostgresStore } from './postgres/index.js';
+import type { Store } from './index.js';
 import type { ApiKeyRow } from './api-keys.js';
-import { addOrganization, testEngine } from '../test-helpers/index.js';
-import { leaseMigratedDatabase } from '../test-helpers/postgres.js';
+import { addOrganization, openTestStore, testEngine } from '../test-helpers/index.js';
 import { generateApiKey, hashSecret } from '../domain/api-keys.js';
 
 // Behaviour of the store, not of SQLite: run with OUTING_TEST_ENGINE=postgres, the same tests hold
 // the PostgreSQL store to it (a leased, migrated database of the test cluster).
-
-/** A fresh, empty store of the engine under test, and how to close and throw it away. */
-async function openTestStore(): Promise<{ store: Store; close(): Promise<void> }> {
-  if (testEngine() === 'postgres') {
-    const database = await leaseMigratedDatabase();
-    const store = await openPostgresStore(database.url, { poolSize: 2 });
-    return { store, close: async () => { await store.close(); await database.drop(); } };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'outing-keys-'));
-  const store = openStore(join(dir, 'o.db'));
-  return { store, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
-}
 
 describe(`api key store (${testEngine()})`, () => {
   let opened: Awaited<ReturnType<typeof openTestStore>>;

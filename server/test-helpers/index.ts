@@ -24,6 +24,6 @@ export {
   runCli, startTestServer, cliEnv, tempDir, repoRoot, cliPath,
   type CliResult, type TestServer, type TestServerOptions, type DemoKeys,
 } from './cli.js';
-export { processDatabase, type ProcessDatabase } from './process-database.js';
+export { processDatabase, fileDatabases, openStoreOn, openTestStore, type ProcessDatabase } from './process-database.js';
 export { testEngine } from './app.js';
 export { insertBookingRow, everyDay, harbourCruise, tampered } from './fixtures.js';

@@ -1,4 +1,8 @@
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
+import { openStore, type Store } from '../store/index.js';
+import { openPostgresStore } from '../store/postgres/index.js';
 import { testEngine } from './app.js';
 import { tempDir } from './cli.js';
 import { leaseMigratedDatabase } from './postgres.js';
@@ -46,5 +50,40 @@ export async function processDatabase(): Promise<ProcessDatabase> {
     env: { DATABASE_URL: database.url },
     url: database.url,
     drop: () => database.drop(),
+  };
+}
+
+/**
+ * `processDatabase` for a whole test file: each call a new database, all given back once the
+ * file's tests are done (call it at the file's top level; stop the servers in the tests).
+ */
+export function fileDatabases(): () => Promise<ProcessDatabase> {
+  const taken: ProcessDatabase[] = [];
+  afterAll(async () => {
+    await Promise.all(taken.splice(0).map((db) => db.drop()));
+  });
+  return async () => {
+    const db = await processDatabase();
+    taken.push(db);
+    return db;
+  };
+}
+
+/** The store over a `processDatabase` (or what it named), opened by the test itself: close it after. */
+export async function openStoreOn(db: Pick<ProcessDatabase, 'path' | 'url'>): Promise<Store> {
+  return db.url !== undefined ? await openPostgresStore(db.url, { poolSize: 2 }) : openStore(db.path ?? '');
+}
+
+/** A fresh, empty store of the engine under test, and how to close it and throw its database away. */
+export async function openTestStore(): Promise<{ store: Store; close(): Promise<void> }> {
+  const db = await processDatabase();
+  const store = await openStoreOn(db);
+  return {
+    store,
+    async close() {
+      await store.close();
+      await db.drop();
+      if (db.path !== undefined) rmSync(dirname(db.path), { recursive: true, force: true });
+    },
   };
 }
