@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `outing` command. The TypeScript sources are compiled into dist/ by `npm install` (prepare).
-import { main } from '../dist/server/cli.js';
+// The `outing` command. `npm install` (prepare) compiles the TypeScript sources into dist/ and
+// bundles the server into dist/server/bundle/; launch.js runs the bundle (or the module tree).
+import { launch } from '../dist/server/launch.js';
 
-await main(process.argv.slice(2));
+await launch(process.argv.slice(2));

@@ -16,7 +16,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { bundleServer } from './bundle-server.js';
 import type { SeaManifest } from '../server/sea.js';
 import { SCALAR_BUNDLE } from '../server/http/docs.js';
 
@@ -39,39 +39,8 @@ function fail(message: string): never {
 }
 
 /** Bundles `entry` with its whole dependency tree into one CommonJS file. */
-async function bundle(entry: string, name: string): Promise<string> {
-  const file = join(workDir, name);
-  await build({
-    configFile: false,
-    root,
-    logLevel: 'warn',
-    publicDir: false,
-    // Otherwise oxc may emit development helpers; the server never uses JSX anyway.
-    mode: 'production',
-    ssr: { noExternal: true, target: 'node' },
-    resolve: { conditions: ['node', 'import', 'module', 'default'] },
-    build: {
-      ssr: join(root, entry),
-      outDir: workDir,
-      emptyOutDir: false,
-      target: 'node20',
-      // Minified, for a fast start, but with names kept: the stack traces that a 500 logs stay readable.
-      minify: false,
-      sourcemap: false,
-      reportCompressedSize: false,
-      copyPublicDir: false,
-      rolldownOptions: {
-        output: {
-          format: 'cjs',
-          entryFileNames: name,
-          // One file: a SEA cannot load a second chunk.
-          codeSplitting: false,
-          minify: { compress: true, mangle: false, codegen: { removeWhitespace: true } },
-        },
-      },
-    },
-  });
-  return file;
+function bundle(entry: string, name: string): Promise<string> {
+  return bundleServer({ root, entry, outDir: workDir, fileName: name, external: [], split: false });
 }
 
 /** The better-sqlite3 addon that node_modules holds, built for this node's ABI. */

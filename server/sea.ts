@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { getAsset } from 'node:sea';
 import { useAssetReader } from './assets.js';
 import { useMigrations, useNativeBinding } from './store/db.js';
-import { useCalendarWorkerScript } from './ical/isolated.js';
+import { useCalendarWorkerScript } from './ical/worker-source.js';
 import { main } from './cli.js';
 
 /** What the build packed; the keys are paths relative to the project folder. */

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { readBusyTimes, type BusyContext, type BusyTimes } from './busy.js';
 import { CalendarFormatError, CalendarReadError } from './calendar-text.js';
+import { calendarWorkerSource } from './worker-source.js';
 
 export { CalendarReadError };
 
@@ -21,17 +22,6 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_PARALLEL = 2;
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 512 };
 
-let bundledWorker: string | undefined;
-
-/**
- * A build without a worker file beside this module (the single executable) hands over the
- * worker's bundled source (server/ical/busy-worker.ts as one CommonJS script) here. Without
- * either, calendars are read on the main thread: still bounded, but no longer off it.
- */
-export function useCalendarWorkerScript(code: string): void {
-  bundledWorker = code;
-}
-
 // tsx's ESM entry (its CommonJS one cannot register hooks from a worker's eval'd code).
 function tsxEsmApi(): string {
   const require = createRequire(import.meta.url);
@@ -41,9 +31,14 @@ function tsxEsmApi(): string {
   return join(dirname(manifest), entry);
 }
 
-/** A worker reading `workerData`, or undefined when this build has no worker to start. */
+/**
+ * A worker reading `workerData`, or undefined when this build has no worker to start: calendars
+ * are then read on the main thread, still bounded but no longer off it.
+ */
 function startWorker(workerData: unknown): Worker | undefined {
-  if (bundledWorker !== undefined) return new Worker(bundledWorker, { eval: true, workerData, resourceLimits: RESOURCE_LIMITS });
+  const given = calendarWorkerSource();
+  if (given.script !== undefined) return new Worker(given.script, { eval: true, workerData, resourceLimits: RESOURCE_LIMITS });
+  if (given.file !== undefined && existsSync(given.file)) return new Worker(given.file, { workerData, resourceLimits: RESOURCE_LIMITS });
   const here = fileURLToPath(import.meta.url);
   // Under tests (or tsx) this module is TypeScript source: the worker then loads tsx first.
   const source = here.endsWith('.ts');

@@ -5,9 +5,19 @@ import { fileURLToPath } from 'node:url';
 
 export type Db = Database.Database;
 
+let migrationsFolder: string | undefined;
+
+/**
+ * The bundled server (dist/server/bundle/) is not beside the migrations folder: it names the one
+ * the build copied (dist/server/store/migrations).
+ */
+export function useMigrationsFolder(dir: string): void {
+  migrationsFolder = dir;
+}
+
 /** The numbered `.sql` migrations sit beside this file (the build copies them into dist). */
 export function migrationsDir(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+  return migrationsFolder ?? join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 }
 
 export interface Migration {

@@ -1,0 +1,55 @@
+// The bundled server that `bin/outing.js` runs (dist/server/bundle/, written by
+// scripts/build-server.ts during `npm run build:server`, which `npm test` runs first). Every test
+// that spawns `outing` runs it; these hold what those cannot see: that the code caches are used,
+// and that a start reads none of the parts loaded on first use.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+
+const BUNDLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../dist/server/bundle');
+
+const scripts = () => readdirSync(BUNDLE_DIR).filter((name) => name.endsWith('.cjs'));
+const source = (name: string) => readFileSync(join(BUNDLE_DIR, name), 'utf8');
+
+/** The chunks a script requires as it loads, not the ones it requires for an `import()` (`.then(()=>require(…))`). */
+function loadedWith(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const [, lazy, chunk] of source(name).matchAll(/(\.then\(\(\)=>)?require\("\.\/(outing[\w-]*\.cjs)"\)/g)) {
+    if (lazy === undefined) loadedWith(chunk!, seen);
+  }
+  return seen;
+}
+
+describe('the bundled server (dist/server/bundle)', () => {
+  it('is built, with a code cache beside every script', () => {
+    expect(existsSync(join(BUNDLE_DIR, 'outing.cjs'))).toBe(true);
+    for (const name of scripts()) expect(existsSync(join(BUNDLE_DIR, `${name}.v8cache`)), name).toBe(true);
+  });
+
+  it('has code caches that this node accepts (a refused one would compile the script anew at every start)', () => {
+    for (const name of scripts()) {
+      const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source(name)}\n})`;
+      const cachedData = readFileSync(join(BUNDLE_DIR, `${name}.v8cache`));
+      const script = new vm.Script(wrapped, { filename: join(BUNDLE_DIR, name), cachedData });
+      expect(script.cachedDataRejected, name).toBe(false);
+    }
+  });
+
+  it('starts the server without reading PostgreSQL, Stripe, nodemailer or the calendar libraries', () => {
+    // `outing serve` loads the entry, then the server's chunk (cli.ts imports main.ts when serving).
+    const serve = loadedWith('outing.cjs');
+    loadedWith('outing-main.cjs', serve);
+    expect([...serve].sort()).toEqual(expect.arrayContaining(['outing-main.cjs', 'outing-shared.cjs', 'outing.cjs']));
+    expect(serve.size).toBeLessThan(scripts().length);
+    const read = [...serve].map(source).join('\n');
+    // A string each package carries that Outing's own code does not.
+    const markers = { pg: 'pg-native', stripe: 'api.stripe.com', nodemailer: 'nodemailer', 'ical-generator': 'X-WR-CALNAME', 'windows-iana': 'WINDOWS_TO_IANA' };
+    for (const [pkg, marker] of Object.entries(markers)) {
+      expect(read.includes(marker), `${pkg} is read at every start`).toBe(false);
+      expect(scripts().some((name) => source(name).includes(marker)), `${pkg} is not in the bundle at all`).toBe(true);
+    }
+  });
+});
