@@ -108,14 +108,16 @@ export function messageStore(db: Db) {
     WHERE booking_id = @bookingId`);
   // Reminders: per experience, a range on bookings_experience_slot, so the look costs the bookings
   // starting soon, not the whole table. A booking made or moved inside the window gets none: its
-  // confirmation or change e-mail is fresh.
+  // confirmation or change e-mail is fresh. CROSS JOIN holds SQLite to that order: left to choose,
+  // its planner scanned every booking (30 ms at 100k bookings, on every tick of the mail job).
   const remindersDue = db.prepare(`SELECT b.id AS bookingId, b.org_id AS orgId, b.guest_email AS "to", b.slot_start AS slotStart
-    FROM experiences e JOIN bookings b ON b.experience_id = e.id
+    FROM experiences e CROSS JOIN bookings b ON b.experience_id = e.id
     WHERE b.slot_start > @now AND b.slot_start <= @now + @windowMs AND b.status = 'CONFIRMED'
       AND b.created_at <= b.slot_start - @windowMs
       AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.booking_id = b.id
         AND ((m.kind = 'BOOKING_REMINDER' AND m.reminder_for = b.slot_start)
           OR (m.kind IN ('BOOKING_CHANGED', 'BOOKING_CONFIRMED') AND m.created_at > b.slot_start - @windowMs)))
+    ORDER BY b.slot_start, b.id
     LIMIT @limit`);
   const skipOfOrg = db.prepare(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL
     WHERE org_id = ? AND status = 'PENDING'`);

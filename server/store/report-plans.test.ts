@@ -16,7 +16,7 @@ function statementsOf(db: Db): string[] {
   return seen;
 }
 
-describe('manifest and report query plans', () => {
+describe('manifest, report and reminder query plans', () => {
   let db: Db;
   let store: Store;
   let prepared: string[];
@@ -32,8 +32,9 @@ describe('manifest and report query plans', () => {
     const matching = prepared.filter((sql) => fragment.test(sql.replace(/\s+/g, ' ')));
     expect(matching, String(fragment)).toHaveLength(1);
     const sql = matching[0]!;
-    const params = sql.match(/\?/g)?.length ?? 0;
-    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array<unknown>(params).fill(1)) as { detail: string }[]).map((r) => r.detail);
+    const named = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map(([, name]) => [name!, 1]));
+    const params = Object.keys(named).length > 0 ? [named] : Array<unknown>(sql.match(/\?/g)?.length ?? 0).fill(1);
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
   }
 
   it('reads one day of the manifest through the slot-start index, and each booking’s payments through their index', () => {
@@ -61,5 +62,12 @@ describe('manifest and report query plans', () => {
     expect(planOf(/FROM bookings WHERE org_id = \? AND cancelled_at >= \?/)).toEqual([
       'SEARCH bookings USING COVERING INDEX bookings_org_cancelled (org_id=? AND cancelled_at>? AND cancelled_at<?)',
     ]);
+  });
+
+  it('finds the reminders due in each experience’s range of slot starts, never by a scan of every booking', () => {
+    const due = planOf(/FROM experiences e (CROSS )?JOIN bookings b .* b\.status = 'CONFIRMED'/);
+    expect(due).toContainEqual('SEARCH b USING INDEX bookings_experience_slot (experience_id=? AND slot_start>? AND slot_start<?)');
+    expect(due).toContainEqual('SEARCH m USING INDEX messages_booking (booking_id=?)');
+    expect(due.some((d) => /^SCAN (b|m)\b/.test(d))).toBe(false);
   });
 });
