@@ -2,11 +2,13 @@
 // scripts/build-server.ts during `npm run build:server`, which `npm test` runs first). Every test
 // that spawns `outing` runs it; these hold what those cannot see: that the code caches are used,
 // and that a start reads none of the parts loaded on first use.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { buildToRun } from '../server/launch.js';
 
 const BUNDLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../dist/server/bundle');
 
@@ -50,6 +52,27 @@ describe('the bundled server (dist/server/bundle)', () => {
     for (const [pkg, marker] of Object.entries(markers)) {
       expect(read.includes(marker), `${pkg} is read at every start`).toBe(false);
       expect(scripts().some((name) => source(name).includes(marker)), `${pkg} is not in the bundle at all`).toBe(true);
+    }
+  });
+});
+
+describe('which build `outing` runs', () => {
+  it('runs the bundle, or the compiled modules when there is no bundle or tsc compiled them after it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outing-launch-'));
+    try {
+      const touch = (file: string, seconds: number) => {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        writeFileSync(join(dir, file), '');
+        utimesSync(join(dir, file), seconds, seconds);
+      };
+      touch('cli.js', 1_000);
+      expect(buildToRun(dir)).toBe('modules');
+      touch('bundle/outing.cjs', 2_000);
+      expect(buildToRun(dir)).toBe('bundle');
+      touch('cli.js', 3_000);
+      expect(buildToRun(dir)).toBe('stale bundle');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -2,14 +2,14 @@
  * How `bin/outing.js` starts Outing: from the bundled server in dist/server/bundle/ (a few CommonJS
  * scripts instead of ~300 ES modules, which Node resolves, reads and links one by one), each
  * compiled with the V8 code cache the build wrote beside it. A start then spends its time in
- * Outing, not in the module loader (docs/PERFORMANCE.md, "Cold start"). Without a bundle (a build
- * by `tsc` alone) it runs the module tree, as before.
+ * Outing, not in the module loader (docs/PERFORMANCE.md, "Cold start"). Without a bundle, or with
+ * one older than the compiled sources, it runs the module tree, as before.
  *
  * Node 20 has no compile cache for modules (`module.enableCompileCache` came in Node 22), and the
  * v8-compile-cache package compiles scripts without a dynamic `import()` loader, so this does what
  * both do, for the bundle's own files only: `vm.Script` with `cachedData`.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,13 +79,33 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-export function hasBundle(): boolean {
-  return existsSync(join(BUNDLE_DIR, ENTRY));
+/**
+ * Which build to run from `serverDir` (dist/server): the bundle, unless there is none or `tsc`
+ * compiled the sources after it was made (a `tsc` run alone, without `npm run build:server`): a
+ * stale bundle would run yesterday's code.
+ */
+export function buildToRun(serverDir: string): 'bundle' | 'modules' | 'stale bundle' {
+  const bundled = modifiedAt(join(serverDir, 'bundle', ENTRY));
+  if (bundled === undefined) return 'modules';
+  const compiled = modifiedAt(join(serverDir, 'cli.js'));
+  return compiled !== undefined && compiled > bundled ? 'stale bundle' : 'bundle';
+}
+
+function modifiedAt(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `outing ARGV…`: the bundled server when built, else the module tree. */
 export async function launch(argv: string[]): Promise<void> {
-  if (!hasBundle()) {
+  const build = buildToRun(SERVER_DIR);
+  if (build !== 'bundle') {
+    if (build === 'stale bundle') {
+      process.stderr.write('outing: dist/server/bundle is older than the compiled sources; running those (npm run build:server bundles them again)\n');
+    }
     const { main } = await import('./cli.js');
     return main(argv);
   }
