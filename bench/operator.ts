@@ -79,16 +79,17 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
   const book = async (e: number, start: number, createdAt: number, cancelled: boolean, participants: number): Promise<BookingRow> => {
     const exp = experiences[e % experiences.length]!;
     const guest = customers[n++ % customers.length]!;
-    // Built loosely and then typed: the row gains columns over time (check-in) that default to null.
-    const row = {
+    // Typed whole, so that a column the row gains breaks the type check rather than the run.
+    const row: BookingRow = {
       id: newId('booking'), orgId: s.orgId, bookingNumber: await bookingNumber(), experienceId: exp.id, customerId: guest.id,
       slotStart: start, slotEnd: start + exp.duration * 60_000, status: cancelled ? 'CANCELLED' : 'CONFIRMED',
       guestName: guest.name, guestEmail: guest.email, guestPhone: n % 3 === 0 ? '+351 912 000 000' : null, participants,
       unitPrice: exp.price, currency: 'EUR', source: 'API', metadata: n % 5 === 0 ? '{"channel":"partner"}' : '{}',
       cancellationReason: cancelled ? 'Changed plans' : null, cancelledAt: cancelled ? createdAt + 3_600_000 : null,
       holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, checkedInAt: null, sequence: cancelled ? 1 : 0,
+      tickets: null, places: null, totalCents: null, locale: null,
       createdAt, updatedAt: cancelled ? createdAt + 3_600_000 : createdAt,
-    } as BookingRow;
+    };
     await store.insertBooking(row);
     if (!cancelled) {
       const key = `${exp.id} ${start}`;
