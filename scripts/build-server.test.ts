@@ -8,12 +8,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { buildToRun } from '../server/launch.js';
+import { buildToRun, wrap } from '../server/launch.js';
 
 const BUNDLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../dist/server/bundle');
 
+const sources = new Map<string, string>();
 const scripts = () => readdirSync(BUNDLE_DIR).filter((name) => name.endsWith('.cjs'));
-const source = (name: string) => readFileSync(join(BUNDLE_DIR, name), 'utf8');
+const source = (name: string): string => {
+  if (!sources.has(name)) sources.set(name, readFileSync(join(BUNDLE_DIR, name), 'utf8'));
+  return sources.get(name)!;
+};
 
 /** The chunks a script requires as it loads, not the ones it requires for an `import()` (`.then(()=>require(…))`). */
 function loadedWith(name: string, seen = new Set<string>()): Set<string> {
@@ -33,9 +37,8 @@ describe('the bundled server (dist/server/bundle)', () => {
 
   it('has code caches that this node accepts (a refused one would compile the script anew at every start)', () => {
     for (const name of scripts()) {
-      const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source(name)}\n})`;
       const cachedData = readFileSync(join(BUNDLE_DIR, `${name}.v8cache`));
-      const script = new vm.Script(wrapped, { filename: join(BUNDLE_DIR, name), cachedData });
+      const script = new vm.Script(wrap(source(name)), { filename: join(BUNDLE_DIR, name), cachedData });
       expect(script.cachedDataRejected, name).toBe(false);
     }
   });

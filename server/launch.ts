@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 const SERVER_DIR = dirname(fileURLToPath(import.meta.url));
-export const BUNDLE_DIR = join(SERVER_DIR, 'bundle');
+const BUNDLE_DIR = join(SERVER_DIR, 'bundle');
 const ENTRY = 'outing.cjs';
 /** The code cache of `x.cjs` is `x.cjs.v8cache`; V8 refuses (and the script compiles anew) a cache of another V8 or other flags. */
 const CACHE_SUFFIX = '.v8cache';
@@ -66,8 +66,11 @@ function isChunk(id: string): boolean {
   return id.startsWith('./') && id.endsWith('.cjs') && !id.slice(2).includes('/');
 }
 
-/** CommonJS's own wrapper, so that the scripts see exports, require, module, __filename and __dirname. */
-function wrap(source: string): string {
+/**
+ * CommonJS's own wrapper, so that the scripts see exports, require, module, __filename and
+ * __dirname. A code cache belongs to the wrapped text: whoever checks one wraps the same way.
+ */
+export function wrap(source: string): string {
   return `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
 }
 
