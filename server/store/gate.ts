@@ -6,6 +6,19 @@ interface Frame {
   /** A nested transaction of this level is running: the next one waits for `idle`. */
   busy: boolean;
   idle: Promise<void>;
+  /** The savepoint this level rolls back to (none for the outermost transaction). */
+  readonly anchor: Anchor | undefined;
+}
+
+/**
+ * A savepoint, and whether any statement ran since it was taken. A nested transaction that starts
+ * while its level's savepoint is clean takes none of its own: rolling back to that one restores
+ * exactly the state it started from. Transactions nest three or four deep on the booking path (a
+ * group commit's job, an Idempotency-Key's check, the route's unit, the use case), and every real
+ * level copies each page it changes into SQLite's statement journal once more.
+ */
+export interface Anchor {
+  dirty: boolean;
 }
 
 /**
@@ -38,6 +51,18 @@ export class Gate {
     return this.owner === undefined || this.context.getStore()?.token === this.owner;
   }
 
+  /**
+   * This statement may run now: `admits()`, and when it runs inside the transaction, the savepoint
+   * of its level is no longer clean.
+   */
+  admitsStatement(): boolean {
+    if (this.owner === undefined) return true;
+    const frame = this.context.getStore();
+    if (frame?.token !== this.owner) return false;
+    if (frame.anchor) frame.anchor.dirty = true;
+    return true;
+  }
+
   /** Resolves once this call may use the connection. */
   async whenOpen(): Promise<void> {
     while (!this.admits()) await this.released;
@@ -53,15 +78,19 @@ export class Gate {
       release = resolve;
     });
     try {
-      return await this.context.run(frameOf(token), work);
+      return await this.context.run(frameOf(token, undefined), work);
     } finally {
       this.owner = undefined;
       release();
     }
   }
 
-  /** Runs `work` one level deeper inside the held transaction, after the level's running nested work. */
-  async nest<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` one level deeper inside the held transaction, after the level's running nested work.
+   * `work` is told the clean savepoint of the level above when it may share it (and then takes none
+   * of its own), else undefined.
+   */
+  async nest<T>(work: (shared: Anchor | undefined) => Promise<T>): Promise<T> {
     const frame = this.context.getStore()!;
     while (frame.busy) await frame.idle;
     frame.busy = true;
@@ -69,8 +98,9 @@ export class Gate {
     frame.idle = new Promise<void>((resolve) => {
       done = resolve;
     });
+    const shared = frame.anchor !== undefined && !frame.anchor.dirty ? frame.anchor : undefined;
     try {
-      return await this.context.run(frameOf(frame.token), work);
+      return await this.context.run(frameOf(frame.token, shared ?? { dirty: false }), () => work(shared));
     } finally {
       frame.busy = false;
       done();
@@ -78,6 +108,6 @@ export class Gate {
   }
 }
 
-function frameOf(token: symbol): Frame {
-  return { token, busy: false, idle: Promise.resolve() };
+function frameOf(token: symbol, anchor: Anchor | undefined): Frame {
+  return { token, busy: false, idle: Promise.resolve(), anchor };
 }

@@ -100,7 +100,7 @@ export function createStore(db: Db): Store {
   const store = {} as Record<string, unknown>;
   for (const [name, fn] of Object.entries(parts) as [string, (...args: unknown[]) => unknown][]) {
     store[name] = (...args: unknown[]): Promise<unknown> => {
-      if (gate.admits()) {
+      if (gate.admitsStatement()) {
         try {
           return Promise.resolve(fn(...args));
         } catch (err) {
@@ -114,7 +114,17 @@ export function createStore(db: Db): Store {
     engine: 'sqlite',
     async transaction<T>(work: () => Promise<T>): Promise<T> {
       if (gate.heldHere()) {
-        return await gate.nest(async () => {
+        return await gate.nest(async (shared) => {
+          if (shared) {
+            try {
+              return await work();
+            } catch (err) {
+              // The most recent savepoint is the clean one this level shares: back to it, clean again.
+              tx.rollbackTo.run();
+              shared.dirty = false;
+              throw err;
+            }
+          }
           tx.savepoint.run();
           try {
             const result = await work();
