@@ -8,7 +8,8 @@
 //     seeding, then warm starts (median), beside the hello's start;
 //   - GET /v1/availability over 30 days and over one day;
 //   - POST /v1/bookings (auth, validation, Idempotency-Key, event row, synchronous=FULL) on a server
-//     started for it alone: bookings per second, server CPU µs per booking, and its peak RSS;
+//     started for it alone: bookings per second, server CPU µs per booking, and its peak RSS; then,
+//     on the smallest history, the same use case without HTTP (bench/booking-floor.ts);
 //   - (`postgres`) the same availability and booking loads on PostgreSQL (the smallest history, copied
 //     into it with `outing copy`'s code), on one `outing serve` and on two over the same database
 //     with the connections spread over both, beside SQLite's. The cluster is the one
@@ -213,6 +214,31 @@ async function measure(name: string, options: Options, pid?: number | (number | 
     cpuUsPerReq: (cpuUsed * 1e6) / Math.max(1, r.requests.total),
     kbWrittenPerReq: written / 1024 / Math.max(1, r.requests.total),
     systemShare,
+  };
+}
+
+/**
+ * The booking use case alone (bench/booking-floor.ts): `createBooking` through the group commit on
+ * a database of its own, no HTTP, in a process of its own. What one thread does with the database
+ * work of a booking and nothing else.
+ */
+async function bookingFloor(size: number, label: string): Promise<Row> {
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/booking-floor.ts', '--dir', args.dir, '--size', String(size), '--duration', String(duration), '--warmup', String(warmup), '--callers', String(connections)],
+    { cwd: root, timeout: (duration + warmup + 120) * 1000 },
+  );
+  const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as { bookings: number; seconds: number; cpuUs: number; systemUs: number };
+  return {
+    name: `createBooking alone, no HTTP (${label})`,
+    reqPerSec: r.bookings / r.seconds,
+    p50: NaN,
+    p99: NaN,
+    ok: r.bookings,
+    other: '-',
+    cpuUsPerReq: r.cpuUs / r.bookings,
+    kbWrittenPerReq: NaN,
+    systemShare: r.systemUs / r.cpuUs,
   };
 }
 
@@ -458,6 +484,7 @@ async function main(): Promise<void> {
       const bookings = await measure(`POST /v1/bookings (${label})`, { url: server.url, requests: bookingRequests(s, label) }, server.child.pid);
       rows.push({ ...bookings, rssMb: memoryOf(server.child.pid).peakMb });
       await server.stop();
+      if (size === sizes[0]) rows.push(await bookingFloor(size, label));
     }
   }
 
@@ -511,6 +538,10 @@ async function main(): Promise<void> {
     add(`${r.name}: bookings/s`, fmt(r.reqPerSec), fmt(helloRate), r.reqPerSec / helloRate, '≥ 2,000/s');
     add(`${r.name}: server CPU µs/booking`, fmt(r.cpuUsPerReq), fmt(hello?.cpuUsPerReq ?? NaN), r.cpuUsPerReq / (hello?.cpuUsPerReq ?? NaN), '≤ 250 µs');
     add(`${r.name}: peak RSS MB`, fmt(r.rssMb ?? NaN), fmt(hello?.rssMb ?? NaN), (r.rssMb ?? NaN) / (hello?.rssMb ?? NaN), '≤ 150 MB');
+  }
+  for (const r of rows.filter((x) => x.name.startsWith('createBooking alone'))) {
+    add(`${r.name}: bookings/s`, fmt(r.reqPerSec), fmt(helloRate), r.reqPerSec / helloRate, '');
+    add(`${r.name}: CPU µs/booking`, fmt(r.cpuUsPerReq), fmt(hello?.cpuUsPerReq ?? NaN), r.cpuUsPerReq / (hello?.cpuUsPerReq ?? NaN), '');
   }
   const availabilityRates = rows.filter((r) => r.name.startsWith('GET /v1/availability 30')).map((r) => r.reqPerSec);
   if (availabilityRates.length) {

@@ -79,7 +79,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     db.pragma('wal_autocheckpoint = 10000');
     // Temporary files in memory. Inside a savepoint SQLite copies each page it changes to a statement
     // journal, and past 64 KiB that journal is a file in /var/tmp: a group commit's bookings wrote
-    // ~70 small pwrite()s each into one, a tenth of their CPU (docs/PERFORMANCE.md, "Statement journal").
+    // ~70 small pwrite()s each into one, a tenth of their CPU (docs/PERFORMANCE.md, "The statement journal, shared savepoints, and the floor").
     db.pragma('temp_store = MEMORY');
   }
   db.pragma('foreign_keys = ON');
