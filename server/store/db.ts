@@ -77,10 +77,6 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     // Checkpoint every ~40 MB of WAL instead of ~4 MB: each checkpoint writes the pages a burst of
     // bookings dirtied a second time, and fewer, larger ones rewrite a hot page once, not ten times.
     db.pragma('wal_autocheckpoint = 10000');
-    // Temporary files in memory. Inside a savepoint SQLite copies each page it changes to a statement
-    // journal, and past 64 KiB that journal is a file in /var/tmp: a group commit's bookings wrote
-    // ~70 small pwrite()s each into one, a tenth of their CPU (docs/PERFORMANCE.md, "The statement journal, shared savepoints, and the floor").
-    db.pragma('temp_store = MEMORY');
   }
   db.pragma('foreign_keys = ON');
   return db;

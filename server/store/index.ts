@@ -84,6 +84,11 @@ export interface Store extends Async<StoreParts> {
  * it (told apart by AsyncLocalStorage) waits until it ends, and transactions take turns.
  */
 export function createStore(db: Db): Store {
+  // Temporary files in memory. Inside a savepoint SQLite copies each page it changes to a statement
+  // journal, and past 64 KiB that journal is a file in /var/tmp: a group commit's bookings wrote ~70
+  // small pwrite()s each into one (docs/PERFORMANCE.md, "The statement journal, shared savepoints,
+  // and the floor"). Set here, after the migrations: an index they build sorts on disk as before.
+  db.pragma('temp_store = MEMORY');
   const parts = sqliteParts(db);
   const gate = new Gate();
   const marker = db

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from './index.js';
 import { createStore } from './index.js';
-import { connect, migrate, openDatabase } from './db.js';
+import { connect, migrate, openDatabase, type Db } from './db.js';
 import { bothEngines, type BothEngines } from '../test-helpers/engines.js';
 import { testDatabaseUrl } from '../test-helpers/postgres.js';
 import { tempDir } from '../test-helpers/cli.js';
@@ -124,6 +124,7 @@ describe('nested transactions on SQLite', () => {
   let dir: string;
   let statements: string[];
   let store: Store;
+  let db: Db;
   beforeEach(() => {
     dir = tempDir();
     const file = join(dir, 'outing.db');
@@ -131,7 +132,8 @@ describe('nested transactions on SQLite', () => {
     migrate(setup);
     setup.close();
     statements = [];
-    store = createStore(connect(file, { verbose: (sql) => statements.push(String(sql)) }));
+    db = connect(file, { verbose: (sql) => statements.push(String(sql)) });
+    store = createStore(db);
   });
   afterEach(async () => {
     await store.close();
@@ -139,6 +141,10 @@ describe('nested transactions on SQLite', () => {
   });
 
   for (const name of Object.keys(SCENARIOS)) it(name, async () => await runScenario(store, name));
+
+  it('keeps the statement journal of its savepoints in memory, not in temporary files', () => {
+    expect(db.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
+  });
 
   it('takes a savepoint only for a level whose parent has written since its own', async () => {
     statements.length = 0;
