@@ -7,7 +7,7 @@
 // what HTTP, authentication, validation, the Idempotency-Key and the serializers add to a booking.
 //
 //   node --import tsx bench/booking-floor.ts --dir DIR --size 10000 --duration 10 --warmup 3
-// prints one line of JSON: { bookings, seconds, cpuUs, systemUs, batches }.
+// prints one line of JSON: { bookings, seconds, cpuUs, systemUs }.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GroupCommit } from '../server/http/group-commit.js';
