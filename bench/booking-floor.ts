@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { GroupCommit } from '../server/http/group-commit.js';
 import { createBooking } from '../server/services/bookings.js';
 import { openStore } from '../server/store/index.js';
-import { seed } from './seed.js';
+import { benchBooking, seed } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,17 +32,7 @@ const actor = { type: 'key', id: null, name: 'bench', ip: null } as const;
 
 let n = 0;
 function bookOne(): Promise<unknown> {
-  const i = n++;
-  const experienceId = seeded.experienceIds[i % seeded.experienceIds.length]!;
-  const slots = seeded.futureSlots[experienceId]!;
-  const input = {
-    experienceId,
-    startTime: slots[Math.floor(i / seeded.experienceIds.length) % slots.length]!,
-    participants: 1,
-    customerName: `Guest ${i % 50_000}`,
-    customerEmail: `guest${i % 50_000}@bench.example`,
-    metadata: { source: 'bench' },
-  };
+  const input = benchBooking(seeded, n++);
   return commits.run(() => createBooking(store, seeded.orgId, input, { source: 'API', actor }, Date.now()));
 }
 

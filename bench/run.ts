@@ -37,7 +37,7 @@ import autocannon, { type Options, type Result } from 'autocannon';
 import pg from 'pg';
 import { copySqliteToPostgres } from '../server/store/copy.js';
 import { postgresInstalled } from '../server/test-helpers/postgres-available.js';
-import { seed, type SeedResult } from './seed.js';
+import { benchBooking, seed, type SeedResult } from './seed.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -249,24 +249,12 @@ function bookingRequests(s: SeedResult, label: string): Options['requests'] {
     {
       method: 'POST',
       path: '/v1/bookings',
-      // Spread over every experience and future slot, so that capacity never runs out; e-mails from
-      // a pool, so that both new and returning customers are written.
       setupRequest: (request) => {
         const i = n++;
-        const experienceId = s.experienceIds[i % s.experienceIds.length]!;
-        const slots = s.futureSlots[experienceId]!;
-        const startTime = slots[Math.floor(i / s.experienceIds.length) % slots.length]!;
         return {
           ...request,
           headers: { ...headers, 'idempotency-key': `bench-${label}-${process.pid}-${i}` },
-          body: JSON.stringify({
-            experienceId,
-            startTime,
-            participants: 1,
-            customerName: `Guest ${i % 50_000}`,
-            customerEmail: `guest${i % 50_000}@bench.example`,
-            metadata: { source: 'bench' },
-          }),
+          body: JSON.stringify(benchBooking(s, i)),
         };
       },
     },

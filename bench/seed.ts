@@ -44,6 +44,23 @@ export interface SeedResult {
   futureSlots: Record<string, string[]>;
 }
 
+/**
+ * The body of the benchmark's `i`-th booking. Spread over every experience and future slot, so that
+ * capacity never runs out; e-mails from a pool, so that both new and returning customers are written.
+ */
+export function benchBooking(s: SeedResult, i: number) {
+  const experienceId = s.experienceIds[i % s.experienceIds.length]!;
+  const slots = s.futureSlots[experienceId]!;
+  return {
+    experienceId,
+    startTime: slots[Math.floor(i / s.experienceIds.length) % slots.length]!,
+    participants: 1,
+    customerName: `Guest ${i % 50_000}`,
+    customerEmail: `guest${i % 50_000}@bench.example`,
+    metadata: { source: 'bench' },
+  };
+}
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 let pool = Buffer.alloc(0);
 let poolAt = 0;

@@ -11,11 +11,12 @@ interface Frame {
 }
 
 /**
- * A savepoint, and whether any statement ran since it was taken. A nested transaction that starts
- * while its level's savepoint is clean takes none of its own: rolling back to that one restores
- * exactly the state it started from. Transactions nest three or four deep on the booking path (a
- * group commit's job, an Idempotency-Key's check, the route's unit, the use case), and every real
- * level copies each page it changes into SQLite's statement journal once more.
+ * A savepoint, and whether any statement ran since it was taken, on either engine. A nested
+ * transaction that starts while its level's savepoint is clean takes none of its own: rolling back
+ * to that one restores exactly the state it started from. Transactions nest three or four deep on
+ * the booking path (a group commit's job, an Idempotency-Key's check, the route's unit, the use
+ * case); on SQLite every real level copies each page it changes into the statement journal once
+ * more, on PostgreSQL each SAVEPOINT and RELEASE is a round trip under the write lock.
  */
 export interface Anchor {
   dirty: boolean;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migrationsDir, type Migration } from '../db.js';
+import type { Anchor } from '../gate.js';
 
 /**
  * SQLite's column lists, for PostgreSQL: their camelCase aliases quoted, since PostgreSQL folds an
@@ -56,19 +57,8 @@ interface Frame {
   busy: boolean;
   idle: Promise<void>;
   committed: (() => void)[];
-  /** The savepoint this level rolls back to (none for the outermost transaction). */
+  /** The savepoint this level rolls back to (none for the outermost transaction); see `Anchor`. */
   anchor: Anchor | undefined;
-}
-
-/**
- * A savepoint, and whether any statement ran since it was taken. A nested transaction that starts
- * while its level's savepoint is clean takes no savepoint of its own: rolling back to that one
- * restores exactly the state it started from, and keeps it for the level above. Each SAVEPOINT and
- * RELEASE is a round trip taken under the write lock, and transactions nest two or three deep on
- * the booking path (a group commit's job, an Idempotency-Key's check, the use case).
- */
-interface Anchor {
-  dirty: boolean;
 }
 
 /**
