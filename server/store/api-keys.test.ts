@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { ApiKeyRow } from './api-keys.js';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { addOrganization, openTestStore, testEngine } from '../test-helpers/index.js';
+import { openStoreOn, processDatabase, type ProcessDatabase } from '../test-helpers/process-database.js';
 import { generateApiKey, hashSecret } from '../domain/api-keys.js';
 
 // Behaviour of the store, not of SQLite: run with OUTING_TEST_ENGINE=postgres, the same tests hold
@@ -57,5 +60,63 @@ describe(`api key store (${testEngine()})`, () => {
     await store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
     await store.touchApiKey('key_a', 500);
     expect((await store.getApiKey('key_a'))?.lastUsedAt).toBe(500);
+  });
+});
+
+// The SQLite store keeps the keys it has read (every request looks its key up); each of these
+// would fail if a kept row outlived the change.
+describe(`api key lookups after changes (${testEngine()})`, () => {
+  let db: ProcessDatabase;
+  let store: Store;
+  let other: Store;
+  let orgId: string;
+  beforeEach(async () => {
+    db = await processDatabase();
+    store = await openStoreOn(db);
+    other = await openStoreOn(db);
+    orgId = (await addOrganization(store)).orgId;
+  });
+  afterEach(async () => {
+    await store.close();
+    await other.close();
+    await db.drop();
+    if (db.path !== undefined) rmSync(dirname(db.path), { recursive: true, force: true });
+  });
+
+  const insertKey = async (into: Store, id: string, key: string) =>
+    await into.insertApiKey({ id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt: 10, lastUsedAt: null, revokedAt: null });
+
+  it('sees a revocation and a last use written through the same store at the next lookup', async () => {
+    const key = generateApiKey('secret');
+    await insertKey(store, 'key_a', key);
+    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBeNull();
+    await store.touchApiKey('key_a', 50);
+    expect((await store.getApiKeyByHash(hashSecret(key)))?.lastUsedAt).toBe(50);
+    await store.revokeApiKey('key_a', 100);
+    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBe(100);
+  });
+
+  it('sees keys revoked and added through another connection (the CLI, another process)', async () => {
+    const key = generateApiKey('secret');
+    await insertKey(store, 'key_a', key);
+    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBeNull();
+    await other.revokeApiKey('key_a', 100);
+    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBe(100);
+    const added = generateApiKey('secret');
+    expect(await store.getApiKeyByHash(hashSecret(added))).toBeUndefined();
+    await insertKey(other, 'key_b', added);
+    expect((await store.getApiKeyByHash(hashSecret(added)))?.id).toBe('key_b');
+  });
+
+  it('does not find a key whose transaction rolled back, though it was read inside it', async () => {
+    const key = generateApiKey('secret');
+    await expect(
+      store.transaction(async () => {
+        await insertKey(store, 'key_a', key);
+        expect((await store.getApiKeyByHash(hashSecret(key)))?.id).toBe('key_a');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await store.getApiKeyByHash(hashSecret(key))).toBeUndefined();
   });
 });
