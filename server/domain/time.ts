@@ -225,11 +225,12 @@ export function fixedOffsetOfDay(day: number, zone: string): number | null {
 /** Local time minus UTC, in ms, at an instant. */
 export function zoneOffsetMs(instantMs: number, zone: string): number {
   const info = zoneInfo(zone);
-  // A day already known to keep one offset answers without Intl: "now" and slot starts usually
-  // fall on days that slot generation has just looked at.
+  // A day known to keep one offset answers without Intl. A day not seen yet is probed once
+  // (offsetThroughDay keeps the answer): "now" and the start of the slot being booked fall on the
+  // same few days request after request.
   const day = Math.floor((instantMs + info.lastOffset) / DAY_MS);
-  const fixed = info.dayOffsets.get(day);
-  if (fixed !== undefined && !Number.isNaN(fixed)) {
+  const fixed = offsetThroughDay(info, day);
+  if (!Number.isNaN(fixed)) {
     const dayStart = day * DAY_MS - fixed;
     const inSpan = instantMs >= dayStart - LARGEST_OFFSET_JUMP_MS && instantMs < dayStart + DAY_MS + LARGEST_OFFSET_JUMP_MS;
     if (inSpan) return fixed;

@@ -119,7 +119,8 @@ describe('Idempotency (unit)', () => {
     finish();
     expect((await first).replayed).toBe(false);
     const replay = await idem.runAsync(request, async () => ok({ n: 3 }, 201));
-    expect(replay).toEqual({ reply: { status: 201, body: { success: true, data: { n: 1 } } }, replayed: true });
+    // Replayed as saved: the body, and the very text that was sent the first time.
+    expect(replay).toEqual({ reply: { status: 201, body: { success: true, data: { n: 1 } }, json: '{"success":true,"data":{"n":1}}' }, replayed: true });
   });
 
   it('holds the key in the store while in flight, so a second process sharing the database is refused too', async () => {
@@ -138,7 +139,7 @@ describe('Idempotency (unit)', () => {
     finish();
     await running;
     expect(await second.runAsync(request, async () => ok({ n: 3 }, 201))).toEqual({
-      reply: { status: 201, body: { success: true, data: { n: 1 } } },
+      reply: { status: 201, body: { success: true, data: { n: 1 } }, json: '{"success":true,"data":{"n":1}}' },
       replayed: true,
     });
   });
@@ -153,7 +154,7 @@ describe('Idempotency (unit)', () => {
     await expect(idem.runAsync(request, async () => ok({ n: 1 }, 201))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
     clock.advance(2);
     expect(await idem.runAsync(request, async () => ok({ n: 2 }, 201))).toEqual({
-      reply: { status: 201, body: { success: true, data: { n: 2 } } },
+      reply: { status: 201, body: { success: true, data: { n: 2 } }, json: '{"success":true,"data":{"n":2}}' },
       replayed: false,
     });
   });

@@ -75,17 +75,20 @@ export class Idempotency {
       if (row.createdAt < now - IN_FLIGHT_LEASE_MS) return undefined;
       throw new Refusal('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed');
     }
-    return { status: row.responseStatus as Reply['status'], body: JSON.parse(row.responseBody) };
+    return { status: row.responseStatus as Reply['status'], body: JSON.parse(row.responseBody), json: row.responseBody };
   }
 
-  private async save(req: IdempotentRequest, reply: Reply): Promise<void> {
-    if (!storable(reply.status)) return;
+  /** Keeps a storable reply under the key; returns it with its body serialized, sent as saved. */
+  private async save(req: IdempotentRequest, reply: Reply): Promise<Reply> {
+    if (!storable(reply.status)) return reply;
+    const json = reply.json ?? JSON.stringify(reply.body);
     await this.store.saveIdempotentResponse({
       ...req,
       responseStatus: reply.status,
-      responseBody: JSON.stringify(reply.body),
+      responseBody: json,
       createdAt: this.now(),
     });
+    return { ...reply, json };
   }
 
   /**
@@ -97,8 +100,7 @@ export class Idempotency {
       const previous = await this.stored(req);
       if (previous) return { reply: previous, replayed: true };
       const reply = await replyOf(async () => await this.store.transaction(work));
-      await this.save(req, reply);
-      return { reply, replayed: false };
+      return { reply: await this.save(req, reply), replayed: false };
     });
   }
 
@@ -127,8 +129,8 @@ export class Idempotency {
       await this.store.releaseIdempotencyKey(claim);
       throw err;
     }
-    if (storable(reply.status)) await this.save(req, reply);
-    else await this.store.releaseIdempotencyKey(claim);
+    if (storable(reply.status)) return { reply: await this.save(req, reply), replayed: false };
+    await this.store.releaseIdempotencyKey(claim);
     return { reply, replayed: false };
   }
 }
