@@ -15,8 +15,9 @@ interface Frame {
  * transaction that starts while its level's savepoint is clean takes none of its own: rolling back
  * to that one restores exactly the state it started from. Transactions nest three or four deep on
  * the booking path (a group commit's job, an Idempotency-Key's check, the route's unit, the use
- * case); on SQLite every real level copies each page it changes into the statement journal once
- * more, on PostgreSQL each SAVEPOINT and RELEASE is a round trip under the write lock.
+ * case); each real level costs a SAVEPOINT and a RELEASE, on PostgreSQL each a round trip under the
+ * write lock. (SQLite copies a changed page into its statement journal once for all the savepoints
+ * open at the time, so sharing saves those statements, not the copies.)
  */
 export interface Anchor {
   dirty: boolean;
