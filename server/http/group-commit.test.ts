@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store } from '../store/index.js';
+import { createStore, openStore, type Store } from '../store/index.js';
+import { connect, migrate, openDatabase } from '../store/db.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { testEngine } from '../test-helpers/index.js';
 import { leaseMigratedDatabase, type TestDatabase } from '../test-helpers/postgres.js';
@@ -70,6 +71,65 @@ describe('GroupCommit', () => {
     expect(await Promise.all(['a', 'b', 'c'].map((k) => other.getSetting(k)))).toEqual(['1', undefined, '3']);
   });
 
+  it('runs a batch again, with a savepoint per job, when one job fails: every work at most twice', async () => {
+    const runs = [0, 0, 0];
+    const outcomes = await Promise.allSettled(
+      ['a', 'b', 'c'].map((key, i) =>
+        writes.run(async () => {
+          runs[i]!++;
+          await store.setSetting(key, String(i));
+          if (key === 'b') throw new Error('refused');
+          return key;
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await Promise.all(['a', 'b', 'c'].map((k) => other.getSetting(k)))).toEqual(['0', undefined, '2']);
+    // Twice on SQLite (the unguarded try was rolled back whole), once on PostgreSQL (a savepoint anyway).
+    for (const n of runs) expect(n).toBe(testEngine() === 'sqlite' ? 2 : 1);
+  });
+
+  it('keeps the writes of a job around a failure it caught (an Idempotency-Key saving a refusal)', async () => {
+    const outcomes = await Promise.all([
+      writes.run(async () => await store.setSetting('before', 'kept')),
+      writes.run(async () => {
+        // Nothing written yet at the job's level: this nested transaction takes no savepoint of its own.
+        const refused = await store
+          .transaction(async () => {
+            await store.setSetting('booking', 'half-made');
+            throw new Error('slot full');
+          })
+          .catch((err: Error) => err.message);
+        await store.setSetting('reply', refused);
+        return refused;
+      }),
+      writes.run(async () => await store.setSetting('after', 'kept')),
+    ]);
+    expect(outcomes[1]).toBe('slot full');
+    expect(await Promise.all(['before', 'booking', 'reply', 'after'].map((k) => other.getSetting(k)))).toEqual(['kept', undefined, 'slot full', 'kept']);
+  });
+
+  it('takes a savepoint per job in the batches that follow a failure', async () => {
+    const failingBatch = async () => {
+      const runs = [0, 0];
+      await Promise.allSettled(
+        ['x', 'y'].map((key, i) =>
+          writes.run(async () => {
+            runs[i]!++;
+            await store.setSetting(key, 'v');
+            if (key === 'x') throw new Error('refused');
+          }),
+        ),
+      );
+      return runs;
+    };
+    expect(await failingBatch()).toEqual(testEngine() === 'sqlite' ? [2, 2] : [1, 1]);
+    // The next batch runs guarded at once: a failure costs no second run.
+    expect(await failingBatch()).toEqual([1, 1]);
+    expect(await other.getSetting('x')).toBeUndefined();
+    expect(await other.getSetting('y')).toBe('v');
+  });
+
   it('takes later arrivals in the next commit', async () => {
     const first = writes.run(async () => await store.setSetting('x', '1'));
     await first;
@@ -85,5 +145,34 @@ describe('GroupCommit', () => {
     const all = await Promise.all(Array.from({ length: 600 }, (_, i) => writes.run(async () => (await store.setSetting(`k${i}`, String(i)), i))));
     expect(all).toEqual(Array.from({ length: 600 }, (_, i) => i));
     expect(await other.getSetting('k599')).toBe('599');
+  });
+});
+
+describe.skipIf(testEngine() !== 'sqlite')('GroupCommit on SQLite, savepoints', () => {
+  let dir: string;
+  let statements: string[];
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'outing-group-commit-'));
+    const file = join(dir, 'o.db');
+    const setup = openDatabase(file);
+    migrate(setup);
+    setup.close();
+    statements = [];
+    store = createStore(connect(file, { verbose: (sql) => statements.push(String(sql)) }));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits a batch whose jobs all succeed without a savepoint per job', async () => {
+    const writes = new GroupCommit(store);
+    await Promise.all(['a', 'b', 'c'].map((k) => writes.run(async () => {
+      await store.getSetting(k);
+      await store.transaction(async () => await store.setSetting(k, k));
+    })));
+    expect(statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toEqual([]);
+    expect(statements.filter((sql) => sql === 'COMMIT')).toHaveLength(1);
   });
 });

@@ -21,6 +21,25 @@ interface Frame {
  */
 export interface Anchor {
   dirty: boolean;
+  /** With a change counter (SQLite): the connection's count of changed rows when it was taken. */
+  changes?: number;
+  /**
+   * No savepoint stands behind it (a level run `unguarded`): undoing it would undo the whole
+   * transaction, so a failure of its level, or of one sharing it, dooms the transaction instead.
+   */
+  unguarded?: boolean;
+}
+
+/**
+ * The transaction cannot commit: a level that took no savepoint of its own failed, so the writes it
+ * made before failing could not be undone alone. It was rolled back whole; run its work again with
+ * savepoints (`GroupCommit` does).
+ */
+export class TransactionDoomed extends Error {
+  constructor() {
+    super('A level without a savepoint failed: the transaction was rolled back whole');
+    this.name = 'TransactionDoomed';
+  }
 }
 
 /**
@@ -37,6 +56,13 @@ export class Gate {
   private readonly context = new AsyncLocalStorage<Frame>();
   private owner: symbol | undefined;
   private released: Promise<void> = Promise.resolve();
+
+  /**
+   * `changes`, when given, counts the rows the connection has ever changed (SQLite's
+   * total_changes()): a savepoint is then clean while the count has not moved since it was taken,
+   * so reads leave it clean. Without it, any statement run at a savepoint's level makes it dirty.
+   */
+  constructor(private readonly changes?: () => number) {}
 
   /** A transaction is open. */
   held(): boolean {
@@ -61,8 +87,19 @@ export class Gate {
     if (this.owner === undefined) return true;
     const frame = this.context.getStore();
     if (frame?.token !== this.owner) return false;
-    if (frame.anchor) frame.anchor.dirty = true;
+    if (frame.anchor && this.changes === undefined) frame.anchor.dirty = true;
     return true;
+  }
+
+  /** No write since the anchor was taken (or last made clean). */
+  isClean(anchor: Anchor): boolean {
+    return this.changes === undefined ? !anchor.dirty : anchor.changes === this.changes();
+  }
+
+  /** After rolling back to it: the anchor is clean again. */
+  markClean(anchor: Anchor): void {
+    anchor.dirty = false;
+    if (this.changes !== undefined) anchor.changes = this.changes();
   }
 
   /** Resolves once this call may use the connection. */
@@ -90,9 +127,10 @@ export class Gate {
   /**
    * Runs `work` one level deeper inside the held transaction, after the level's running nested work.
    * `work` is told the clean savepoint of the level above when it may share it (and then takes none
-   * of its own), else undefined.
+   * of its own), else undefined. An `unguarded` level that shares nothing takes no savepoint either:
+   * its anchor says so.
    */
-  async nest<T>(work: (shared: Anchor | undefined) => Promise<T>): Promise<T> {
+  async nest<T>(work: (shared: Anchor | undefined) => Promise<T>, unguarded = false): Promise<T> {
     const frame = this.context.getStore()!;
     while (frame.busy) await frame.idle;
     frame.busy = true;
@@ -100,9 +138,10 @@ export class Gate {
     frame.idle = new Promise<void>((resolve) => {
       done = resolve;
     });
-    const shared = frame.anchor !== undefined && !frame.anchor.dirty ? frame.anchor : undefined;
+    const shared = frame.anchor !== undefined && this.isClean(frame.anchor) ? frame.anchor : undefined;
+    const own: Anchor = { dirty: false, changes: this.changes?.(), unguarded };
     try {
-      return await this.context.run(frameOf(frame.token, shared ?? { dirty: false }), () => work(shared));
+      return await this.context.run(frameOf(frame.token, shared ?? own), () => work(shared));
     } finally {
       frame.busy = false;
       done();

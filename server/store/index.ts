@@ -1,5 +1,7 @@
 import { openDatabase, migrate, type Db } from './db.js';
-import { Gate } from './gate.js';
+import { Gate, TransactionDoomed } from './gate.js';
+
+export { TransactionDoomed };
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
 import { experienceStore } from './experiences.js';
@@ -56,6 +58,11 @@ export type Async<T> = {
  * never see SQL or the engine (SQLite here, PostgreSQL in `postgres/`); `transaction` is the one place
  * where atomicity is asked for.
  */
+export interface TransactionOptions {
+  /** A nested transaction that may take no savepoint; see `Store.transaction`. */
+  unguarded?: boolean;
+}
+
 export interface Store extends Async<StoreParts> {
   readonly engine: 'sqlite' | 'postgres';
   /**
@@ -63,8 +70,14 @@ export interface Store extends Async<StoreParts> {
    * read-check-write inside it cannot interleave with another writer. Every store call made while
    * `work` runs (awaited from inside it, however deep) belongs to the transaction; nested calls
    * become savepoints. `work` must only await the store: never the network or a timer.
+   *
+   * `{ unguarded: true }` on a nested call lets the store skip its savepoint (SQLite does;
+   * PostgreSQL takes one anyway). If that level, or a level sharing it, then fails, the writes it
+   * made cannot be undone alone: the outermost transaction rolls back whole and rejects with
+   * `TransactionDoomed` (store/gate.ts), whatever its work returned. For work that can be run
+   * again, such as a group commit's jobs.
    */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
+  transaction<T>(work: () => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * A marker that changes whenever the database may have changed; caches compare it. An engine
    * shared by several processes without a cheap marker answers a new value every time (no reuse).
@@ -90,7 +103,11 @@ export function createStore(db: Db): Store {
   // and the floor"). Set here, after the migrations: an index they build sorts on disk as before.
   db.pragma('temp_store = MEMORY');
   const parts = sqliteParts(db);
-  const gate = new Gate();
+  // Savepoints stay clean through reads: only a change of rows makes them dirty.
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  const gate = new Gate(() => totalChanges.get() as number);
+  /** A level without a savepoint failed: the open transaction must not commit. */
+  let doomed = false;
   const marker = db
     .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
     .raw(true);
@@ -117,16 +134,22 @@ export function createStore(db: Db): Store {
   }
   const methods: Omit<Store, keyof StoreParts> = {
     engine: 'sqlite',
-    async transaction<T>(work: () => Promise<T>): Promise<T> {
+    async transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       if (gate.heldHere()) {
+        const unguarded = options.unguarded === true;
         return await gate.nest(async (shared) => {
-          if (shared) {
+          if (shared || unguarded) {
             try {
               return await work();
             } catch (err) {
-              // The most recent savepoint is the clean one this level shares: back to it, clean again.
-              tx.rollbackTo.run();
-              shared.dirty = false;
+              if (shared && !shared.unguarded) {
+                // The most recent savepoint is the clean one this level shares: back to it, clean again.
+                tx.rollbackTo.run();
+                gate.markClean(shared);
+              } else {
+                // No savepoint behind this level: its writes cannot be undone alone.
+                doomed = true;
+              }
               throw err;
             }
           }
@@ -140,12 +163,14 @@ export function createStore(db: Db): Store {
             tx.release.run();
             throw err;
           }
-        });
+        }, unguarded);
       }
       return await gate.hold(async () => {
         tx.begin.run();
+        doomed = false;
         try {
           const result = await work();
+          if (doomed) throw new TransactionDoomed();
           tx.commit.run();
           return result;
         } catch (err) {

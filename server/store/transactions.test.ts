@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from './index.js';
-import { createStore } from './index.js';
+import { createStore, TransactionDoomed } from './index.js';
 import { connect, migrate, openDatabase, type Db } from './db.js';
 import { bothEngines, type BothEngines } from '../test-helpers/engines.js';
 import { testDatabaseUrl } from '../test-helpers/postgres.js';
@@ -89,6 +89,29 @@ const SCENARIOS: Record<string, (s: Store) => Promise<void>> = {
         await set(s, 'e');
       });
     }),
+  'reads between a savepoint and a failure caught below it: the failed writes alone are undone': async (s) =>
+    await s.transaction(async () => {
+      await s.transaction(async () => {
+        await s.getSetting('t.a');
+        await swallow(failing(s, 'a'));
+        await s.getSetting('t.a');
+        await set(s, 'b');
+        await s.transaction(async () => {
+          await s.getSetting('t.b');
+          await swallow(failing(s, 'c'));
+          await set(s, 'd');
+        });
+      });
+    }),
+  'a write after the last read of a level, then a failure caught below it: the write stays': async (s) =>
+    await s.transaction(async () => {
+      await s.transaction(async () => {
+        await s.getSetting('t.a');
+        await set(s, 'a');
+        await s.getSetting('t.a');
+        await swallow(failing(s, 'b'));
+      });
+    }),
   'a failure that nobody catches rolls the whole transaction back': async (s) =>
     await swallow(
       s.transaction(async () => {
@@ -105,6 +128,8 @@ const KEPT: Record<keyof typeof SCENARIOS, string> = {
   'a success, then a failure, at one level: the success stays': 'a c',
   'a failure deep inside, caught two levels up: everything below is undone': 'a d',
   'a failed statement (a broken constraint) inside a shared savepoint, caught': 'e',
+  'reads between a savepoint and a failure caught below it: the failed writes alone are undone': 'b d',
+  'a write after the last read of a level, then a failure caught below it: the write stays': 'a',
   'a failure that nobody catches rolls the whole transaction back': '',
 };
 
@@ -162,6 +187,78 @@ describe('nested transactions on SQLite', () => {
     expect(statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(2);
     expect(statements.filter((sql) => sql.startsWith('RELEASE'))).toHaveLength(2);
     expect(await snapshot(store)).toMatchObject({ a: 'a', b: 'b' });
+  });
+
+  it('lets a level share a savepoint that has only been read under', async () => {
+    statements.length = 0;
+    await store.transaction(async () =>
+      store.transaction(async () => {
+        await store.getSetting('t.a');
+        await store.transaction(async () => await set(store, 'a'));
+      }),
+    );
+    expect(statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(1);
+  });
+
+  describe('unguarded levels', () => {
+    const savepoints = () => statements.filter((sql) => sql.startsWith('SAVEPOINT')).length;
+    beforeEach(async () => {
+      for (const k of KEYS) await store.setSetting(`t.${k}`, '');
+    });
+
+    it('take no savepoint, and commit as usual when nothing fails', async () => {
+      statements.length = 0;
+      await store.transaction(async () => {
+        await store.transaction(async () => await set(store, 'a'), { unguarded: true });
+        await store.transaction(async () => await store.transaction(async () => await set(store, 'b')), { unguarded: true });
+      });
+      expect(savepoints()).toBe(0);
+      expect(await snapshot(store)).toMatchObject({ a: 'a', b: 'b' });
+    });
+
+    it('doom the whole transaction when they fail: it rolls back and rejects with TransactionDoomed', async () => {
+      await expect(
+        store.transaction(async () => {
+          await set(store, 'a');
+          await swallow(store.transaction(async () => await failing(store, 'b'), { unguarded: true }));
+          await set(store, 'c');
+          return 'done';
+        }),
+      ).rejects.toBeInstanceOf(TransactionDoomed);
+      expect(await snapshot(store)).toStrictEqual(expected('a failure that nobody catches rolls the whole transaction back'));
+    });
+
+    it('doom it too when a level sharing theirs fails, though the failure is caught', async () => {
+      await expect(
+        store.transaction(async () =>
+          store.transaction(async () => {
+            // Clean: the nested level shares it, with no savepoint behind.
+            await swallow(failing(store, 'a'));
+            await set(store, 'b');
+          }, { unguarded: true }),
+        ),
+      ).rejects.toBeInstanceOf(TransactionDoomed);
+      expect(await snapshot(store)).toStrictEqual(expected('a failure that nobody catches rolls the whole transaction back'));
+    });
+
+    it('leave a failure below them their own once they have written: that level took a savepoint', async () => {
+      statements.length = 0;
+      await store.transaction(async () =>
+        store.transaction(async () => {
+          await set(store, 'a');
+          await swallow(failing(store, 'b'));
+          await set(store, 'c');
+        }, { unguarded: true }),
+      );
+      expect(savepoints()).toBe(1);
+      expect(await snapshot(store)).toStrictEqual(expected('a failed inner transaction, caught: the outer one keeps its own writes'));
+    });
+
+    it('do not doom the next transaction', async () => {
+      await swallow(store.transaction(async () => store.transaction(async () => await failing(store, 'a'), { unguarded: true })));
+      await store.transaction(async () => await set(store, 'b'));
+      expect(await snapshot(store)).toMatchObject({ a: '', b: 'b' });
+    });
   });
 });
 
