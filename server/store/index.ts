@@ -1,7 +1,5 @@
 import { openDatabase, migrate, type Db } from './db.js';
 import { Gate, TransactionDoomed } from './gate.js';
-
-export { TransactionDoomed };
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
 import { experienceStore } from './experiences.js';
@@ -20,6 +18,8 @@ import { activityStore } from './activity.js';
 import { userStore } from './users.js';
 import { messageStore } from './messages.js';
 import { rateLimitStore } from './rate-limits.js';
+
+export { TransactionDoomed };
 
 /** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
 function sqliteParts(db: Db) {
@@ -53,16 +53,16 @@ export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 };
 
-/**
- * The store: every SQL statement of Outing, behind functions named in the domain's words. Callers
- * never see SQL or the engine (SQLite here, PostgreSQL in `postgres/`); `transaction` is the one place
- * where atomicity is asked for.
- */
 export interface TransactionOptions {
   /** A nested transaction that may take no savepoint; see `Store.transaction`. */
   unguarded?: boolean;
 }
 
+/**
+ * The store: every SQL statement of Outing, behind functions named in the domain's words. Callers
+ * never see SQL or the engine (SQLite here, PostgreSQL in `postgres/`); `transaction` is the one place
+ * where atomicity is asked for.
+ */
 export interface Store extends Async<StoreParts> {
   readonly engine: 'sqlite' | 'postgres';
   /**
