@@ -32,7 +32,7 @@ export function apiKeyStore(db: Db) {
 
   // Every request on /v1 looks its key up by hash, and keys rarely change: rows read outside a
   // transaction are kept, frozen, by hash. Any key this connection writes empties the cache, and
-  // so does a commit by any other connection (the CLI, a restore), which PRAGMA data_version tells
+  // so does a commit by any other connection (the CLI, another process), which PRAGMA data_version tells
   // apart for a fraction of the lookup's cost. Reads inside a transaction are not kept: it may roll
   // back what they saw.
   const cached = new Map<string, ApiKeyRow>();
