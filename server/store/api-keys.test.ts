@@ -7,6 +7,10 @@ import { addOrganization, openTestStore, testEngine } from '../test-helpers/inde
 import { openStoreOn, processDatabase, type ProcessDatabase } from '../test-helpers/process-database.js';
 import { generateApiKey, hashSecret } from '../domain/api-keys.js';
 
+const keyRow = (orgId: string, id: string, key: string, createdAt: number): ApiKeyRow => ({
+  id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt, lastUsedAt: null, revokedAt: null,
+});
+
 // Behaviour of the store, not of SQLite: run with OUTING_TEST_ENGINE=postgres, the same tests hold
 // the PostgreSQL store to it (a leased, migrated database of the test cluster).
 
@@ -23,9 +27,7 @@ describe(`api key store (${testEngine()})`, () => {
     await opened.close();
   });
 
-  const row = (id: string, key: string, createdAt: number): ApiKeyRow => ({
-    id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt, lastUsedAt: null, revokedAt: null,
-  });
+  const row = (id: string, key: string, createdAt: number) => keyRow(orgId, id, key, createdAt);
 
   it('finds a key by the hash of its value only', async () => {
     const key = generateApiKey('secret');
@@ -83,8 +85,7 @@ describe(`api key lookups after changes (${testEngine()})`, () => {
     if (db.path !== undefined) rmSync(dirname(db.path), { recursive: true, force: true });
   });
 
-  const insertKey = async (into: Store, id: string, key: string) =>
-    await into.insertApiKey({ id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt: 10, lastUsedAt: null, revokedAt: null });
+  const insertKey = async (into: Store, id: string, key: string) => await into.insertApiKey(keyRow(orgId, id, key, 10));
 
   it('sees a revocation and a last use written through the same store at the next lookup', async () => {
     const key = generateApiKey('secret');

@@ -11,17 +11,21 @@ interface Frame {
 }
 
 /**
- * A savepoint, and whether any statement ran since it was taken, on either engine. A nested
- * transaction that starts while its level's savepoint is clean takes none of its own: rolling back
- * to that one restores exactly the state it started from. Transactions nest three or four deep on
+ * A savepoint, and whether it is still clean (nothing written since it was taken), on either
+ * engine. A nested transaction that starts while its level's savepoint is clean takes none of its
+ * own: rolling back to that one restores exactly the state it started from. Transactions nest three or four deep on
  * the booking path (a group commit's job, an Idempotency-Key's check, the route's unit, the use
  * case); each real level costs a SAVEPOINT and a RELEASE, on PostgreSQL each a round trip under the
  * write lock. (SQLite copies a changed page into its statement journal once for all the savepoints
  * open at the time, so sharing saves those statements, not the copies.)
  */
 export interface Anchor {
+  /** PostgreSQL: a statement ran at this level since the savepoint was taken. */
   dirty: boolean;
-  /** With a change counter (SQLite): the connection's count of changed rows when it was taken. */
+  /**
+   * SQLite (`Gate`): the connection's count of changed rows when the savepoint was taken or last
+   * rolled back to; it is clean while the count has not moved, so reads leave it clean.
+   */
   changes?: number;
   /**
    * No savepoint stands behind it (a level run `unguarded`): undoing it would undo the whole
@@ -57,12 +61,8 @@ export class Gate {
   private owner: symbol | undefined;
   private released: Promise<void> = Promise.resolve();
 
-  /**
-   * `changes`, when given, counts the rows the connection has ever changed (SQLite's
-   * total_changes()): a savepoint is then clean while the count has not moved since it was taken,
-   * so reads leave it clean. Without it, any statement run at a savepoint's level makes it dirty.
-   */
-  constructor(private readonly changes?: () => number) {}
+  /** `changes` counts the rows the connection has ever changed (SQLite's total_changes()). */
+  constructor(private readonly changes: () => number) {}
 
   /** A transaction is open. */
   held(): boolean {
@@ -79,27 +79,9 @@ export class Gate {
     return this.owner === undefined || this.context.getStore()?.token === this.owner;
   }
 
-  /**
-   * This statement may run now: `admits()`, and when it runs inside the transaction, the savepoint
-   * of its level is no longer clean.
-   */
-  admitsStatement(): boolean {
-    if (this.owner === undefined) return true;
-    const frame = this.context.getStore();
-    if (frame?.token !== this.owner) return false;
-    if (frame.anchor && this.changes === undefined) frame.anchor.dirty = true;
-    return true;
-  }
-
-  /** No write since the anchor was taken (or last made clean). */
-  isClean(anchor: Anchor): boolean {
-    return this.changes === undefined ? !anchor.dirty : anchor.changes === this.changes();
-  }
-
   /** After rolling back to it: the anchor is clean again. */
   markClean(anchor: Anchor): void {
-    anchor.dirty = false;
-    if (this.changes !== undefined) anchor.changes = this.changes();
+    anchor.changes = this.changes();
   }
 
   /** Resolves once this call may use the connection. */
@@ -138,10 +120,11 @@ export class Gate {
     frame.idle = new Promise<void>((resolve) => {
       done = resolve;
     });
-    const shared = frame.anchor !== undefined && this.isClean(frame.anchor) ? frame.anchor : undefined;
-    const own: Anchor = { dirty: false, changes: this.changes?.(), unguarded };
+    const changes = this.changes();
+    const shared = frame.anchor?.changes === changes ? frame.anchor : undefined;
     try {
-      return await this.context.run(frameOf(frame.token, shared ?? own), () => work(shared));
+      const anchor = shared ?? { dirty: false, changes, unguarded };
+      return await this.context.run(frameOf(frame.token, anchor), () => work(shared));
     } finally {
       frame.busy = false;
       done();

@@ -122,7 +122,7 @@ export function createStore(db: Db): Store {
   const store = {} as Record<string, unknown>;
   for (const [name, fn] of Object.entries(parts) as [string, (...args: unknown[]) => unknown][]) {
     store[name] = (...args: unknown[]): Promise<unknown> => {
-      if (gate.admitsStatement()) {
+      if (gate.admits()) {
         try {
           return Promise.resolve(fn(...args));
         } catch (err) {
