@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { rowCache } from './row-cache.js';
 import { statementCache, type Page, type PageResult } from './statements.js';
 
 export interface ExperienceRow {
@@ -38,13 +39,16 @@ export function experienceStore(db: Db) {
   const remove = db.prepare('DELETE FROM experiences WHERE org_id = ? AND id = ?');
   const anyBooking = db.prepare('SELECT 1 FROM bookings WHERE experience_id = ? LIMIT 1');
   const listAll = db.prepare(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? ORDER BY created_at, id`);
+  // Every booking reads its experience: see row-cache.ts. Kept by organization and id.
+  const cached = rowCache<ExperienceRow>(db);
 
   return {
     insertExperience(row: ExperienceRow): void {
+      cached.forget();
       insert.run(row);
     },
     getExperience(orgId: string, id: string): ExperienceRow | undefined {
-      return get.get(orgId, id) as ExperienceRow | undefined;
+      return cached.read(`${orgId} ${id}`, () => get.get(orgId, id) as ExperienceRow | undefined);
     },
     /** Oldest first, `id` breaking ties. */
     listExperiences(orgId: string, filter: { active?: boolean }, page: Page): PageResult<ExperienceRow> {
@@ -59,9 +63,11 @@ export function experienceStore(db: Db) {
       return listAll.all(orgId) as ExperienceRow[];
     },
     updateExperience(row: ExperienceRow): void {
+      cached.forget();
       update.run(row);
     },
     deleteExperience(orgId: string, id: string): void {
+      cached.forget();
       remove.run(orgId, id);
     },
     experienceHasBookings(id: string): boolean {

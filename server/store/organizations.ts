@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { rowCache } from './row-cache.js';
 
 export interface OrganizationRow {
   id: string;
@@ -28,15 +29,19 @@ export function organizationStore(db: Db) {
     cancellation_cutoff_hours = @cancellationCutoffHours, guest_self_service = @guestSelfService, updated_at = @updatedAt
     WHERE id = @id`);
   const count = db.prepare('SELECT count(*) AS n FROM organizations');
+  // Every booking reads its organization: see row-cache.ts.
+  const cached = rowCache<OrganizationRow>(db);
 
   return {
     insertOrganization(row: OrganizationRow): void {
+      cached.forget();
       insert.run(row);
     },
     getOrganization(id: string): OrganizationRow | undefined {
-      return get.get(id) as OrganizationRow | undefined;
+      return cached.read(id, () => get.get(id) as OrganizationRow | undefined);
     },
     updateOrganization(row: OrganizationRow): void {
+      cached.forget();
       update.run(row);
     },
     countOrganizations(): number {
