@@ -1,10 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { ApiKeyRow } from './api-keys.js';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { addOrganization, openTestStore, testEngine } from '../test-helpers/index.js';
-import { openStoreOn, processDatabase, type ProcessDatabase } from '../test-helpers/process-database.js';
+import { openTwoStores } from '../test-helpers/process-database.js';
 import { generateApiKey, hashSecret } from '../domain/api-keys.js';
 
 const keyRow = (orgId: string, id: string, key: string, createdAt: number): ApiKeyRow => ({
@@ -68,21 +66,17 @@ describe(`api key store (${testEngine()})`, () => {
 // The SQLite store keeps the keys it has read (every request looks its key up); each of these
 // would fail if a kept row outlived the change.
 describe(`api key lookups after changes (${testEngine()})`, () => {
-  let db: ProcessDatabase;
+  let opened: Awaited<ReturnType<typeof openTwoStores>>;
   let store: Store;
   let other: Store;
   let orgId: string;
   beforeEach(async () => {
-    db = await processDatabase();
-    store = await openStoreOn(db);
-    other = await openStoreOn(db);
+    opened = await openTwoStores();
+    ({ store, other } = opened);
     orgId = (await addOrganization(store)).orgId;
   });
   afterEach(async () => {
-    await store.close();
-    await other.close();
-    await db.drop();
-    if (db.path !== undefined) rmSync(dirname(db.path), { recursive: true, force: true });
+    await opened.close();
   });
 
   const insertKey = async (into: Store, id: string, key: string) => await into.insertApiKey(keyRow(orgId, id, key, 10));

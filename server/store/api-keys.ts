@@ -28,11 +28,10 @@ export function apiKeyStore(db: Db) {
   const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
   // Every request on /v1 looks its key up by hash, and keys rarely change: see row-cache.ts.
   const cached = rowCache<ApiKeyRow>(db);
-  const forget = () => cached.forget();
 
   return {
     insertApiKey(row: ApiKeyRow): void {
-      forget();
+      cached.forget();
       insert.run(row);
     },
     getApiKeyByHash(hash: Buffer): ApiKeyRow | undefined {
@@ -45,11 +44,11 @@ export function apiKeyStore(db: Db) {
       return list.all(orgId) as ApiKeyRow[];
     },
     revokeApiKey(id: string, at: number): void {
-      forget();
+      cached.forget();
       revoke.run(at, id);
     },
     touchApiKey(id: string, at: number): void {
-      forget();
+      cached.forget();
       touch.run(at, id);
     },
   };

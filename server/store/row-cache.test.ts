@@ -1,31 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Store } from './index.js';
 import type { ExperienceRow } from './experiences.js';
 import { addOrganization, testEngine } from '../test-helpers/index.js';
-import { openStoreOn, processDatabase, type ProcessDatabase } from '../test-helpers/process-database.js';
+import { openTwoStores } from '../test-helpers/process-database.js';
 
 // The SQLite store keeps the organizations, experiences and settings it has read (row-cache.ts);
 // PostgreSQL reads them each time. Either way a read must see every committed change, from this
 // store or another connection, and nothing a rolled-back transaction wrote. Each test would fail if a
 // kept row outlived the change.
 describe(`rows read by every booking, after changes (${testEngine()})`, () => {
-  let db: ProcessDatabase;
+  let opened: Awaited<ReturnType<typeof openTwoStores>>;
   let store: Store;
   let other: Store;
   let orgId: string;
   beforeEach(async () => {
-    db = await processDatabase();
-    store = await openStoreOn(db);
-    other = await openStoreOn(db);
+    opened = await openTwoStores();
+    ({ store, other } = opened);
     orgId = (await addOrganization(store)).orgId;
   });
   afterEach(async () => {
-    await store.close();
-    await other.close();
-    await db.drop();
-    if (db.path !== undefined) rmSync(dirname(db.path), { recursive: true, force: true });
+    await opened.close();
   });
 
   const experience = (id: string, price: number): ExperienceRow => ({

@@ -87,3 +87,23 @@ export async function openTestStore(): Promise<{ store: Store; close(): Promise<
     },
   };
 }
+
+/**
+ * Two stores over one fresh database, as the server and the CLI (or two processes) are: what one
+ * writes, the other must see. Close both and throw the database away with `close`.
+ */
+export async function openTwoStores(): Promise<{ store: Store; other: Store; close(): Promise<void> }> {
+  const db = await processDatabase();
+  const store = await openStoreOn(db);
+  const other = await openStoreOn(db);
+  return {
+    store,
+    other,
+    async close() {
+      await store.close();
+      await other.close();
+      await db.drop();
+      if (db.path !== undefined) rmSync(dirname(db.path), { recursive: true, force: true });
+    },
+  };
+}
