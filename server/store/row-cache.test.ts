@@ -73,6 +73,40 @@ describe(`rows read by every booking, after changes (${testEngine()})`, () => {
     expect(await store.getSetting('guest_mail')).toBeUndefined();
   });
 
+  it('forgets what a rolled-back transaction wrote when the next read is inside another transaction', async () => {
+    await store.insertExperience(experience('exp_a', 100));
+    await expect(
+      store.transaction(async () => {
+        await store.updateExperience(experience('exp_a', 900));
+        expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(900);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await store.transaction(async () => {
+      expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+    });
+    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+  });
+
+  it('forgets what a rolled-back nested transaction wrote, while its outer transaction goes on', async () => {
+    const before = await store.transaction(async () => await organization(store));
+    await store.transaction(async () => {
+      expect((await organization(store)).name).toBe(before.name);
+      await expect(
+        store.transaction(async () => {
+          await store.updateOrganization({ ...before, name: 'Nested' });
+          expect((await organization(store)).name).toBe('Nested');
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect((await organization(store)).name).toBe(before.name);
+    });
+    expect((await organization(store)).name).toBe(before.name);
+    await store.transaction(async () => {
+      expect((await organization(store)).name).toBe(before.name);
+    });
+  });
+
   it('sees an experience changed and deleted and a setting changed through the same store', async () => {
     await store.insertExperience(experience('exp_a', 100));
     expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);

@@ -12,10 +12,12 @@ const CACHED_ROWS_LIMIT = 1000;
  * - A commit by any other connection (the CLI, another process) changes `PRAGMA data_version`,
  *   read before each lookup for a fraction of what the row costs to read: the cache then starts
  *   again empty.
- * - Rows read inside a transaction are answered from the cache, but a row read from the table
- *   inside one is not kept: the transaction may roll back what it saw. Inside a transaction
- *   `data_version` is that of its snapshot, so a copy made before it began is still checked
- *   against every commit of other connections up to it.
+ * - Inside a transaction, a row read from the table is kept unless this connection wrote the table
+ *   in that transaction (a `forget()` while one is open): until one ends, such a row may be a
+ *   change the transaction rolls back. Until the first lookup outside a transaction (which proves
+ *   the writing one ended), nothing read inside one is kept. Rows of a transaction that wrote
+ *   nothing to the table are committed rows: the store holds the write lock, or reads a snapshot
+ *   whose `data_version` is checked like any other.
  *
  * Rows are frozen: callers share them.
  */
@@ -23,6 +25,8 @@ export function rowCache<R extends object>(db: Db) {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const rows = new Map<string, Readonly<R>>();
   let seenVersion: unknown;
+  /** This connection wrote the table inside a transaction that may still be open. */
+  let written = false;
   return {
     read(key: string, load: () => R | undefined): Readonly<R> | undefined {
       const version = dataVersion.get();
@@ -33,7 +37,9 @@ export function rowCache<R extends object>(db: Db) {
       const kept = rows.get(key);
       if (kept) return kept;
       const row = load();
-      if (row === undefined || db.inTransaction) return row;
+      if (!db.inTransaction) written = false;
+      else if (written) return row;
+      if (row === undefined) return row;
       if (rows.size >= CACHED_ROWS_LIMIT) rows.clear();
       const frozen = Object.freeze(row);
       rows.set(key, frozen);
@@ -41,6 +47,7 @@ export function rowCache<R extends object>(db: Db) {
     },
     forget(): void {
       rows.clear();
+      if (db.inTransaction) written = true;
     },
   };
 }
