@@ -140,6 +140,19 @@ describe('the app', () => {
       for (const raw of t.logs) expect(() => JSON.parse(raw)).not.toThrow();
     });
 
+    it('writes no request line from LOG_LEVEL=warn up, and still answers with the request id and nosniff', async () => {
+      const quiet = await createTestApp({ logLevel: 'warn' });
+      try {
+        const res = await quiet.request('GET', '/v1/organization', { headers: { 'x-request-id': 'quiet-1' } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-request-id')).toBe('quiet-1');
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(quiet.logEntries().filter((e) => e.msg === 'request')).toEqual([]);
+      } finally {
+        await quiet.close();
+      }
+    });
+
     it('never logs an API key, a key= value or a feed token', async () => {
       const token = new URL(t.icalFeedUrl).pathname.split('/').at(-1) ?? '';
       expect(token.length).toBeGreaterThan(20);

@@ -9,10 +9,15 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+/** Whether a logger at `level` writes lines of level `at`. */
+export function logsAt(level: LogLevel, at: LogLevel): boolean {
+  return RANK[at] >= RANK[level];
+}
+
 /** JSON lines on stdout. Callers pass only fields that are safe to log: never keys, tokens or secrets. */
 export function createLogger(level: LogLevel, write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
   const emit = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[at] < RANK[level]) return;
+    if (!logsAt(level, at)) return;
     write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields })}\n`);
   };
   return {

@@ -1,16 +1,20 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
+import type { LogLevel } from '../config.js';
 import type { Logger } from '../logger.js';
-import { redactTarget } from '../logger.js';
+import { logsAt, redactTarget } from '../logger.js';
 import type { AppEnv } from './context.js';
 import { clientIp } from './client-ip.js';
 import { requestIdFor } from './request-id.js';
 
 /**
  * Every request: an id (echoed as X-Request-Id), the client's address, `nosniff` on every answer
- * (none of them is meant to be sniffed into another type), and one JSON log line once answered.
+ * (none of them is meant to be sniffed into another type), and one JSON log line once answered, at
+ * level `info` (nothing of it is built when the server logs from `warn` up).
  */
-export function requestLog(logger: Logger, trustProxy: boolean): MiddlewareHandler<AppEnv> {
+export function requestLog(logger: Logger, options: { trustProxy: boolean; logLevel: LogLevel }): MiddlewareHandler<AppEnv> {
+  const { trustProxy } = options;
+  const logs = logsAt(options.logLevel, 'info');
   return async (c, next) => {
     const started = performance.now();
     const requestId = requestIdFor(c.req.header('x-request-id'));
@@ -25,6 +29,7 @@ export function requestLog(logger: Logger, trustProxy: boolean): MiddlewareHandl
     await next();
     c.res.headers.set('X-Request-Id', requestId);
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    if (!logs) return;
     const url = new URL(c.req.url);
     const caller = c.get('caller');
     logger.info('request', {

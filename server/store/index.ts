@@ -111,6 +111,7 @@ export function createStore(db: Db): Store {
   const marker = db
     .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
     .raw(true);
+  const ping = db.prepare('SELECT 1');
   const tx = {
     begin: db.prepare('BEGIN IMMEDIATE'),
     commit: db.prepare('COMMIT'),
@@ -181,7 +182,7 @@ export function createStore(db: Db): Store {
     },
     async ping(): Promise<void> {
       if (!gate.admits()) await gate.whenOpen();
-      db.prepare('SELECT 1').get();
+      ping.get();
     },
     async changeMarker(): Promise<string> {
       if (!gate.admits()) await gate.whenOpen();
