@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps) {
   };
 
   const app = new Hono<AppEnv>();
-  app.use('*', requestLog(logger, { trustProxy: config.trustProxy, logLevel: config.logLevel }));
+  app.use('*', requestLog(logger, config.trustProxy));
   // A load balancer takes a process out of rotation while its database cannot be reached.
   app.get('/healthz', async (c) => {
     try {

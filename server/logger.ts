@@ -7,17 +7,15 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
-}
-
-/** Whether a logger at `level` writes lines of level `at`. */
-export function logsAt(level: LogLevel, at: LogLevel): boolean {
-  return RANK[at] >= RANK[level];
+  /** Whether lines of level `at` are written: a caller may skip building fields nobody reads. */
+  logs(at: LogLevel): boolean;
 }
 
 /** JSON lines on stdout. Callers pass only fields that are safe to log: never keys, tokens or secrets. */
 export function createLogger(level: LogLevel, write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+  const logs = (at: LogLevel) => RANK[at] >= RANK[level];
   const emit = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (!logsAt(level, at)) return;
+    if (!logs(at)) return;
     write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields })}\n`);
   };
   return {
@@ -25,6 +23,7 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
     info: (msg, fields) => emit('info', msg, fields),
     warn: (msg, fields) => emit('warn', msg, fields),
     error: (msg, fields) => emit('error', msg, fields),
+    logs,
   };
 }
 

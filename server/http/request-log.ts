@@ -1,8 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
-import type { LogLevel } from '../config.js';
 import type { Logger } from '../logger.js';
-import { logsAt, redactTarget } from '../logger.js';
+import { redactTarget } from '../logger.js';
 import type { AppEnv } from './context.js';
 import { clientIp } from './client-ip.js';
 import { requestIdFor } from './request-id.js';
@@ -12,9 +11,8 @@ import { requestIdFor } from './request-id.js';
  * (none of them is meant to be sniffed into another type), and one JSON log line once answered, at
  * level `info` (nothing of it is built when the server logs from `warn` up).
  */
-export function requestLog(logger: Logger, options: { trustProxy: boolean; logLevel: LogLevel }): MiddlewareHandler<AppEnv> {
-  const { trustProxy } = options;
-  const logs = logsAt(options.logLevel, 'info');
+export function requestLog(logger: Logger, trustProxy: boolean): MiddlewareHandler<AppEnv> {
+  const logs = logger.logs('info');
   return async (c, next) => {
     const started = performance.now();
     const requestId = requestIdFor(c.req.header('x-request-id'));

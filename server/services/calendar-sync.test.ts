@@ -199,7 +199,7 @@ describe('importing a calendar', () => {
     const { t, host } = await setup();
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
     await t.store.insertCalendarImport({ ...(await t.store.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null });
-    const deps = { store: t.store, logger: { debug() {}, info() {}, warn() {}, error() {} }, now: () => NOW, intervalSeconds: 900 };
+    const deps = { store: t.store, logger: { debug() {}, info() {}, warn() {}, error() {}, logs: () => false }, now: () => NOW, intervalSeconds: 900 };
     await syncCalendarImport({ ...deps, fetcher: guardedCalendarFetcher(true, 300) }, 'cal_hang');
     expect((await t.store.getCalendarImportById('cal_hang'))!.lastError).toMatch(/did not arrive in time \(No response within 300 ms\)/);
   });
@@ -271,7 +271,7 @@ describe('the background sync', () => {
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
     const started = Date.now();
     const runningClock = () => NOW + (Date.now() - started);
-    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const quiet = { debug() {}, info() {}, warn() {}, error() {}, logs: () => false };
     const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: runningClock }), quiet);
     await sync.start();
     try {
@@ -295,7 +295,7 @@ describe('the background sync', () => {
     expect(row.nextSyncAt).toBe(NOW + 60_000);
     // Another process's background pass, between the insert and the route's own fetch: nothing is due.
     expect(await t.store.listDueCalendarImports(NOW, 10)).toEqual([]);
-    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const quiet = { debug() {}, info() {}, warn() {}, error() {}, logs: () => false };
     const other = new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW });
     await other.syncDue();
     await other.stop();
@@ -309,7 +309,7 @@ describe('the background sync', () => {
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
     const fetchedAtImport = host.seen.length;
     const later = NOW + 61_000; // due again
-    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const quiet = { debug() {}, info() {}, warn() {}, error() {}, logs: () => false };
     // Three syncers over one store stand for three processes over one database: all list the import as due.
     const syncers = [1, 2, 3].map(() => new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => later }));
     try {
@@ -329,7 +329,7 @@ describe('the background sync', () => {
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
     await t.store.insertCalendarImport({ ...(await t.store.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null, nextSyncAt: 0 });
     await t.store.scheduleCalendarImport(record.id, NOW + DAY, NOW + DAY);
-    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const quiet = { debug() {}, info() {}, warn() {}, error() {}, logs: () => false };
     const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW }), quiet);
     await sync.start();
     await vi.waitFor(() => expect(host.seen.some((s) => s.path === '/hang')).toBe(true), { timeout: 20_000, interval: 50 });

@@ -14,8 +14,8 @@ const CACHED_ROWS_LIMIT = 1000;
  *   again empty.
  * - Inside a transaction, a row read from the table is kept unless this connection wrote the table
  *   in that transaction (a `forget()` while one is open): until one ends, such a row may be a
- *   change the transaction rolls back. Until the first lookup outside a transaction (which proves
- *   the writing one ended), nothing read inside one is kept. Rows of a transaction that wrote
+ *   change the transaction rolls back. Until the next lookup outside a transaction (which shows
+ *   that the writing one ended), nothing read inside one is kept. Rows of a transaction that wrote
  *   nothing to the table are committed rows: the store holds the write lock, or reads a snapshot
  *   whose `data_version` is checked like any other.
  *
@@ -29,6 +29,7 @@ export function rowCache<R extends object>(db: Db) {
   let written = false;
   return {
     read(key: string, load: () => R | undefined): Readonly<R> | undefined {
+      if (!db.inTransaction) written = false;
       const version = dataVersion.get();
       if (version !== seenVersion) {
         rows.clear();
@@ -37,9 +38,7 @@ export function rowCache<R extends object>(db: Db) {
       const kept = rows.get(key);
       if (kept) return kept;
       const row = load();
-      if (!db.inTransaction) written = false;
-      else if (written) return row;
-      if (row === undefined) return row;
+      if (row === undefined || written) return row;
       if (rows.size >= CACHED_ROWS_LIMIT) rows.clear();
       const frozen = Object.freeze(row);
       rows.set(key, frozen);
