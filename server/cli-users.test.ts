@@ -51,7 +51,7 @@ describe.concurrent('outing users', { timeout: 120_000 }, () => {
     expect(users).toHaveLength(1);
     expect(users[0]).toMatchObject({ email: 'Hello@LisbonWalks.example', name: 'Lisbon Walks', role: 'owner', lastSignInAt: null, disabledAt: null });
     // The e-mail is taken on the whole server now, in any case.
-    failed(await runCli(['init', '--name', 'Copy', '--email', 'hello@lisbonwalks.EXAMPLE', ...db.args]), /already exists/);
+    failed(await runCli(['init', '--name', 'Copy', '--email', 'hello@lisbonwalks.EXAMPLE', ...db.args]), /already in use/);
   });
 
   it('create, list and reset print one JSON object each, and are logged as the command line', async () => {
@@ -98,7 +98,7 @@ describe.concurrent('outing users', { timeout: 120_000 }, () => {
     failed(await runCli(['users', 'create', '--org', org, '--email', 'a@b.example', '--name', 'X', '--role', 'admin', ...db.args]), /--role/);
     failed(await runCli(['users', 'create', '--org', org, '--email', 'a@b.example', ...db.args]), /--name is required/);
     failed(await runCli(['users', 'create', '--org', 'org_nope', '--email', 'a@b.example', '--name', 'X', ...db.args]), /No organization/);
-    failed(await runCli(['users', 'create', '--org', org, '--email', 'HELLO@lisbonwalks.example', '--name', 'X', ...db.args]), /already exists/);
+    failed(await runCli(['users', 'create', '--org', org, '--email', 'HELLO@lisbonwalks.example', '--name', 'X', ...db.args]), /already in use/);
     failed(await runCli(['users', 'reset', '--email', 'nobody@example.com', ...db.args]), /No user/);
     failed(await runCli(['users', 'list', '--org', 'org_nope', ...db.args]), /No organization/);
     failed(await runCli(['users', 'rename', ...db.args]), /Unknown users command/);

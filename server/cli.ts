@@ -9,7 +9,7 @@ import { openConfiguredStore, migrateDatabase, databaseLabel } from './store/ope
 import { isDatabaseFile, restoreDatabase, RestoreError } from './store/restore.js';
 import { createOrganization } from './services/organizations.js';
 import { issueApiKey, revokeApiKey } from './services/api-keys.js';
-import { createUser, listUsers, resetUser } from './services/users.js';
+import { COMMAND_LINE, createUser, listUsers, resetUser } from './services/users.js';
 import { serializeApiKey } from './serializers/api-key.js';
 import { serializeUser } from './serializers/user.js';
 import { CLI } from './domain/actor.js';
@@ -288,7 +288,7 @@ async function users(args: string[]): Promise<void> {
     const config = configOf(values);
     const done = await withStore(config, async (store) => {
       await requireOrganization(store, orgId);
-      return await createUser(store, orgId, CLI, { email, name, role: role as Role }, config.publicUrl, Date.now());
+      return await createUser(store, orgId, COMMAND_LINE, { email, name, role: role as Role }, config.publicUrl, Date.now());
     });
     process.stderr.write(`User ${done.user.id} created. Send them the setup link (valid 72 hours, shown only now).\n`);
     printJson({ id: done.user.id, email: done.user.email, name: done.user.name, role: done.user.role, setupUrl: done.setupUrl });

@@ -1,4 +1,4 @@
-import type { Role, Scope } from '../../shared/index.js';
+import { SCOPES, type Role, type Scope } from '../../shared/index.js';
 
 /**
  * What each role may do. Staff run the day's tours (bookings, the guests, the calendars they read)
@@ -16,4 +16,15 @@ export function scopesOf(role: Role): readonly (Scope | '*')[] {
 /** Whether `held` covers `wanted`: `'*'` covers every scope. */
 export function covers(held: readonly (Scope | '*')[], wanted: Scope | '*'): boolean {
   return held.includes('*') || (wanted !== '*' && held.includes(wanted));
+}
+
+/**
+ * The scopes of `role` that `held` lacks, in the order of the scope list: a role may be given (to a
+ * new user, or as a new role) only by a caller for whom this is empty, so nobody makes someone
+ * mightier than themselves and then signs in as them. `'*'` counts as every scope there is.
+ */
+export function scopesLackingFor(held: readonly (Scope | '*')[], role: Role): Scope[] {
+  const granted = ROLE_SCOPES[role];
+  const wanted = granted.includes('*') ? SCOPES : granted.filter((s): s is Scope => s !== '*');
+  return wanted.filter((scope) => !covers(held, scope));
 }

@@ -657,7 +657,7 @@ export interface paths {
         put?: never;
         /**
          * Add a user
-         * @description Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is shown only here. An e-mail address names one user on the whole server (409 CONFLICT when taken).
+         * @description Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is shown only here. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it lacks): `staff` takes the five staff scopes, `owner` all of them. An e-mail address names one user on the whole server: a taken one is a 409 CONFLICT, the same answer wherever its user is.
          *
          *     Needs a secret key with the scope `users:write`.
          */
@@ -689,7 +689,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a user, change their role, disable or enable them
-         * @description Disabling ends the user’s sessions at once. The organization’s last active owner cannot be demoted or disabled (409 CONFLICT).
+         * @description Disabling ends the user’s sessions at once. A new `role` takes a caller holding every scope of it (403 FORBIDDEN naming the scopes it lacks). The organization’s last active owner cannot be demoted or disabled (409 CONFLICT).
          *
          *     Needs a secret key with the scope `users:write`.
          */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { TEST_PASSWORD, addUser, sessionFrom, setCookieOf, signIn } from '../test-helpers/accounts.js';
-import { createUser, resetUser } from '../services/users.js';
+import { COMMAND_LINE, createUser, resetUser } from '../services/users.js';
 import { CLI } from '../domain/actor.js';
 import { Experience, Organization, Session, SignedOut } from '../../shared/index.js';
 
@@ -76,7 +76,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     });
 
     it('refuses a user who never set a password', async () => {
-      const { user } = await createUser(t.store, t.orgId, CLI, { email: 'new@test-tours.example', name: 'New', role: 'staff' }, t.config.publicUrl, clock.now());
+      const { user } = await createUser(t.store, t.orgId, COMMAND_LINE, { email: 'new@test-tours.example', name: 'New', role: 'staff' }, t.config.publicUrl, clock.now());
       expectError(await post('/session', { email: user.email, password: 'anything at all here' }), 401, 'INVALID_CREDENTIALS');
     });
 
@@ -141,7 +141,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
       return url.split('#')[1] ?? '';
     };
     const newUser = async (email = 'guide@test-tours.example') =>
-      await createUser(t.store, t.orgId, CLI, { email, name: 'Guide', role: 'staff' }, t.config.publicUrl, clock.now());
+      await createUser(t.store, t.orgId, COMMAND_LINE, { email, name: 'Guide', role: 'staff' }, t.config.publicUrl, clock.now());
 
     it('sets the password and signs in once; a replay is 400 INVALID_TOKEN', async () => {
       const { user, setupUrl } = await newUser();
@@ -244,7 +244,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
   });
 
   it('keeps passwords, tokens and hashes out of the logs and out of every answer', async () => {
-    const { user, setupUrl } = await createUser(t.store, t.orgId, CLI, { email: 'new@test-tours.example', name: 'New', role: 'owner' }, t.config.publicUrl, clock.now());
+    const { user, setupUrl } = await createUser(t.store, t.orgId, COMMAND_LINE, { email: 'new@test-tours.example', name: 'New', role: 'owner' }, t.config.publicUrl, clock.now());
     const setupToken = setupUrl?.split('#')[1] ?? '';
     const password = 'my secret password 42';
     const answers: string[] = [];
@@ -316,7 +316,7 @@ describe('pruning', { timeout: 120_000 }, () => {
     try {
       const user = await addUser(t);
       const { token } = await signIn(t, user.email);
-      await createUser(t.store, t.orgId, CLI, { email: 'later@test-tours.example', name: 'Later', role: 'staff' }, t.config.publicUrl, clock.now());
+      await createUser(t.store, t.orgId, COMMAND_LINE, { email: 'later@test-tours.example', name: 'Later', role: 'staff' }, t.config.publicUrl, clock.now());
       await t.store.recordSignInFailure('someone@test-tours.example', clock.now());
       const { pruneExpired } = await import('../services/retention.js');
       expect((await pruneExpired({ store: t.store, config: t.config }, clock.now())).accounts).toBe(0);

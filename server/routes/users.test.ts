@@ -5,7 +5,7 @@ import {
 import { addUser, signIn, type TestSession } from '../test-helpers/accounts.js';
 import { resetUser } from '../services/users.js';
 import { CLI } from '../domain/actor.js';
-import { Booking, Deleted, Organization, Session, User, UserWithSetupUrl } from '../../shared/index.js';
+import { Booking, Deleted, Organization, SCOPES, Session, User, UserWithSetupUrl, type Scope } from '../../shared/index.js';
 
 // Each sign-in hashes for about a second on purpose: a loaded machine needs more than the default time.
 describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
@@ -152,11 +152,23 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       expect(JSON.stringify(expectList(await as(owner, 'GET', '/v1/users'), User).data)).not.toContain('setup');
     });
 
-    it('refuses an e-mail used anywhere on the server, in any case: 409 CONFLICT', async () => {
+    it('refuses an e-mail used anywhere on the server, in any case, with one answer that tells no organization apart: 409 CONFLICT', async () => {
       const other = await t.addOrganization({ name: 'Other', email: 'other@example.com' });
       await addUser(t, { orgId: other.orgId, email: 'taken@example.com' });
-      expectError(await as(owner, 'POST', '/v1/users', { email: 'TAKEN@example.com', name: 'T', role: 'staff' }), 409, 'CONFLICT');
-      expectError(await as(owner, 'POST', '/v1/users', { email: 'owner@test-tours.example', name: 'T', role: 'staff' }), 409, 'CONFLICT');
+      await addUser(t, { email: 'colleague@test-tours.example', role: 'staff' });
+      const refusals = [];
+      for (const email of ['TAKEN@example.com', 'taken@example.com', 'owner@test-tours.example', 'Colleague@Test-Tours.example']) {
+        const res = await as(owner, 'POST', '/v1/users', { email, name: 'T', role: 'staff' });
+        expectError(res, 409, 'CONFLICT');
+        refusals.push(res.body);
+      }
+      // Another organization's user and one's own colleague get the same body, word for word.
+      for (const body of refusals) expect(body).toEqual(refusals[0]);
+      expect(JSON.stringify(refusals[0])).not.toMatch(/taken@|organi[sz]ation/i);
+      // A key's request is answered alike.
+      const byKey = await t.request('POST', '/v1/users', { body: { email: 'taken@example.com', name: 'T', role: 'staff' } });
+      expect(byKey.body).toEqual(refusals[0]);
+      expect((await t.store.listUsers(t.orgId)).map((u) => u.email).sort()).toEqual(['colleague@test-tours.example', 'owner@test-tours.example']);
     });
 
     it('validates the body', async () => {
@@ -207,6 +219,46 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       expect(expectData(await as(owner, 'DELETE', `/v1/users/${staff.id}`), Deleted)).toEqual({ id: staff.id, deleted: true });
       expect((await activity())[0]).toMatchObject({ action: 'user.delete', targetId: staff.id });
       expectError(await as(owner, 'DELETE', `/v1/users/${staff.id}`), 404, 'NOT_FOUND');
+    });
+  });
+
+  describe('giving a role takes every scope of it', () => {
+    const STAFF_SCOPES = ['experiences:read', 'bookings:read', 'bookings:write', 'customers:read', 'calendars:read'] as const;
+    const keyWith = async (...scopes: Scope[]) => (await t.createKey({ scopes })).key;
+    const create = (key: string, role: string, email = `new-${role}-${Math.random().toString(36).slice(2, 8)}@test-tours.example`) =>
+      t.request('POST', '/v1/users', { key, body: { email, name: 'New', role } });
+
+    it('a key holding only users:write makes no owner and no staff, and promotes nobody: 403 FORBIDDEN naming what it lacks', async () => {
+      const narrow = await keyWith('users:write');
+      const asOwner = expectError(await create(narrow, 'owner'), 403, 'FORBIDDEN');
+      expect(asOwner.message).toMatch(/^This API key cannot give the role owner: it lacks the scopes experiences:read, experiences:write, .*keys:write, users:read$/);
+      const asStaff = expectError(await create(narrow, 'staff'), 403, 'FORBIDDEN');
+      expect(asStaff.message).toBe(`This API key cannot give the role staff: it lacks the scopes ${STAFF_SCOPES.join(', ')}`);
+
+      const staff = await addUser(t, { role: 'staff', name: 'Sam' });
+      expectError(await t.request('PATCH', `/v1/users/${staff.id}`, { key: narrow, body: { role: 'owner' } }), 403, 'FORBIDDEN');
+      // Nothing was made or changed, and nothing logged.
+      expect((await t.store.listUsers(t.orgId)).map((u) => [u.name, u.role])).toEqual([['Olga Owner', 'owner'], ['Sam', 'staff']]);
+      expect((await activity()).filter((a) => a.actorType === 'key')).toEqual([]);
+      // Changes that give no role stay open to it.
+      expect(expectData(await t.request('PATCH', `/v1/users/${staff.id}`, { key: narrow, body: { name: 'Samuel', role: 'staff' } }), User).name).toBe('Samuel');
+    });
+
+    it('staff takes every staff scope; owner takes them all; a ["*"] key and an owner’s session give both', async () => {
+      const almostStaff = await keyWith('users:write', ...STAFF_SCOPES.slice(1));
+      expect(expectError(await create(almostStaff, 'staff'), 403, 'FORBIDDEN').message).toMatch(/lacks the scopes experiences:read$/);
+      const staffAndUsers = await keyWith('users:write', ...STAFF_SCOPES);
+      const made = expectData(await create(staffAndUsers, 'staff'), UserWithSetupUrl, 201);
+      expectError(await create(staffAndUsers, 'owner'), 403, 'FORBIDDEN');
+      expectError(await t.request('PATCH', `/v1/users/${made.id}`, { key: staffAndUsers, body: { role: 'owner' } }), 403, 'FORBIDDEN');
+
+      // A key listing every scope holds all an owner does.
+      const everything = await keyWith(...SCOPES);
+      expect(expectData(await t.request('PATCH', `/v1/users/${made.id}`, { key: everything, body: { role: 'owner' } }), User).role).toBe('owner');
+      expect(expectData(await create(t.secretKey, 'owner'), UserWithSetupUrl, 201).role).toBe('owner');
+      expect(expectData(await as(owner, 'POST', '/v1/users', { email: 'boss@test-tours.example', name: 'Boss', role: 'owner' }), UserWithSetupUrl, 201).role).toBe('owner');
+      // Demoting to staff takes the staff scopes only.
+      expect(expectData(await t.request('PATCH', `/v1/users/${made.id}`, { key: staffAndUsers, body: { role: 'staff' } }), User).role).toBe('staff');
     });
   });
 

@@ -28,7 +28,9 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         summary: 'Add a user',
         description:
           'Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is ' +
-          'shown only here. An e-mail address names one user on the whole server (409 CONFLICT when taken).',
+          'shown only here. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it ' +
+          'lacks): `staff` takes the five staff scopes, `owner` all of them. An e-mail address names one user on the whole ' +
+          'server: a taken one is a 409 CONFLICT, the same answer wherever its user is.',
         tag,
         auth: 'secret',
         scope: 'users:write',
@@ -38,7 +40,7 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['CONFLICT'],
       },
       async ({ caller, body }) => {
-        const done = await createUser(store, caller.orgId, caller.actor, body, config.publicUrl, ctx.now());
+        const done = await createUser(store, caller.orgId, caller, body, config.publicUrl, ctx.now());
         return created({ ...serializeUser(done.user), setupUrl: done.setupUrl });
       },
     )
@@ -48,7 +50,8 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         path: '/users/:id',
         summary: 'Rename a user, change their role, disable or enable them',
         description:
-          'Disabling ends the user’s sessions at once. The organization’s last active owner cannot be demoted or disabled ' +
+          'Disabling ends the user’s sessions at once. A new `role` takes a caller holding every scope of it (403 ' +
+          'FORBIDDEN naming the scopes it lacks). The organization’s last active owner cannot be demoted or disabled ' +
           '(409 CONFLICT).',
         tag,
         auth: 'secret',
@@ -58,7 +61,7 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         response: User,
         errors: ['CONFLICT'],
       },
-      async ({ caller, params, body }) => ok(serializeUser(await updateUser(store, caller.orgId, caller.actor, params.id, body, ctx.now()))),
+      async ({ caller, params, body }) => ok(serializeUser(await updateUser(store, caller.orgId, caller, params.id, body, ctx.now()))),
     )
     .op(
       {

@@ -6,7 +6,7 @@ import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import { createApiKey } from './api-keys.js';
 import { createCalendarFeed, feedUrl } from './calendar-feeds.js';
-import { createUser } from './users.js';
+import { COMMAND_LINE, createUser } from './users.js';
 import type { OrganizationPatch } from '../../shared/index.js';
 
 export interface NewOrganization {
@@ -38,7 +38,7 @@ export async function createOrganization(store: Store, input: NewOrganization, p
     const secret = await createApiKey(store, { orgId: org.id, name: 'Default secret key', type: 'secret' }, now);
     const publishable = await createApiKey(store, { orgId: org.id, name: 'Default publishable key', type: 'publishable' }, now);
     const feed = await createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now, CLI);
-    const owner = input.owner && await createUser(store, org.id, CLI, { ...input.owner, role: 'owner' }, publicUrl, now);
+    const owner = input.owner && await createUser(store, org.id, COMMAND_LINE, { ...input.owner, role: 'owner' }, publicUrl, now);
     return {
       organization: org,
       ownerId: owner?.user.id,

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Actor } from '../domain/actor.js';
+import { CLI, type Actor } from '../domain/actor.js';
 import { newId } from '../domain/ids.js';
 import { Refusal, conflict, notFound } from '../domain/refusal.js';
+import { scopesLackingFor } from '../domain/roles.js';
 import type { Store } from '../store/index.js';
 import type { UserRow } from '../store/users.js';
 import { recordActivity } from './activity.js';
-import type { Role, UserPatch } from '../../shared/index.js';
+import type { Role, Scope, UserPatch } from '../../shared/index.js';
 
 /** A setup link works once, for this long: long enough for a weekend, short enough to go stale in an inbox. */
 export const SETUP_LINK_TTL_MS = 72 * 60 * 60 * 1000;
@@ -23,6 +24,32 @@ export interface CreatedUser {
   /** Null when the user was created with a password. */
   setupUrl: string | null;
 }
+
+/**
+ * Who adds a user or changes a role: the name the activity log gives them, and the scopes they hold.
+ * A role is given only by someone holding every scope of it, as a key's scopes are.
+ */
+export interface UserGrantor {
+  actor: Actor;
+  scopes: readonly (Scope | '*')[];
+}
+
+/** The command line: whoever runs it owns the server's files, so it may give any role. */
+export const COMMAND_LINE: UserGrantor = { actor: CLI, scopes: ['*'] };
+
+/** Refuses to give `role` unless `by` holds every scope of it. */
+function mayGive(by: UserGrantor, role: Role): void {
+  const lacking = scopesLackingFor(by.scopes, role);
+  if (lacking.length === 0) return;
+  const who = by.actor.type === 'user' ? 'Your role' : by.actor.type === 'key' ? 'This API key' : 'This caller';
+  throw new Refusal('FORBIDDEN', `${who} cannot give the role ${role}: it lacks the scopes ${lacking.join(', ')}`);
+}
+
+/**
+ * One answer for every address already in use, wherever its user is: e-mails name one user on the
+ * whole server, and the answer must not tell another organization's users apart from one's own.
+ */
+const emailTaken = () => conflict('This e-mail address is already in use: an address names one user on the whole server, so choose another');
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
@@ -57,14 +84,15 @@ export async function takeSetupToken(store: Store, hash: Buffer, now: number): P
 export async function createUser(
   store: Store,
   orgId: string,
-  actor: Actor,
+  by: UserGrantor,
   input: NewUser,
   publicUrl: string,
   now: number,
 ): Promise<CreatedUser> {
+  mayGive(by, input.role);
   return await store.transaction(async () => {
     const email = input.email.trim();
-    if (await store.getUserByEmail(email)) throw conflict(`A user with the e-mail ${email} already exists on this server`);
+    if (await store.getUserByEmail(email)) throw emailTaken();
     const user: UserRow = {
       id: newId('user', now),
       orgId,
@@ -81,7 +109,7 @@ export async function createUser(
     await recordActivity(
       store,
       orgId,
-      actor,
+      by.actor,
       { action: 'user.create', targetType: 'user', targetId: user.id, summary: `Added ${user.name} <${user.email}> as ${user.role}` },
       now,
     );
@@ -109,9 +137,10 @@ async function keepAnOwner(store: Store, user: UserRow, what: string): Promise<v
   }
 }
 
-export async function updateUser(store: Store, orgId: string, actor: Actor, id: string, patch: UserPatch, now: number): Promise<UserRow> {
+export async function updateUser(store: Store, orgId: string, by: UserGrantor, id: string, patch: UserPatch, now: number): Promise<UserRow> {
   return await store.transaction(async () => {
     const current = await getUser(store, orgId, id);
+    if (patch.role !== undefined && patch.role !== current.role) mayGive(by, patch.role);
     const next: UserRow = {
       ...current,
       name: patch.name?.trim() ?? current.name,
@@ -129,7 +158,7 @@ export async function updateUser(store: Store, orgId: string, actor: Actor, id: 
     await recordActivity(
       store,
       orgId,
-      actor,
+      by.actor,
       {
         action: 'user.update',
         targetType: 'user',

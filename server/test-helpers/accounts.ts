@@ -1,6 +1,5 @@
-import { CLI } from '../domain/actor.js';
 import { hashPassword } from '../domain/passwords.js';
-import { createUser } from '../services/users.js';
+import { COMMAND_LINE, createUser } from '../services/users.js';
 import type { TestApp, TestResponse } from './app.js';
 import type { Role } from '../../shared/index.js';
 
@@ -29,7 +28,7 @@ export async function addUser(
   const { user } = await createUser(
     t.store,
     options.orgId ?? t.orgId,
-    CLI,
+    COMMAND_LINE,
     { email, name: options.name ?? 'Test User', role: options.role ?? 'owner', passwordHash: await hashOnce(password) },
     t.config.publicUrl,
     Date.now(),
