@@ -296,6 +296,28 @@ describe('the Settings screen', () => {
     expect(alert.textContent).toBe("Marta Reis could not be changed: Cannot demote the organization's last active owner: make another user an owner first.");
   });
 
+  it('says a refused invitation next to the field it is about: a taken address by Email, a role one may not give by Role', async () => {
+    const { fake } = await open('/dashboard/settings/team', 'Team');
+    const form = screen.getByRole('button', { name: 'Invite' }).closest('form')!;
+    fireEvent.input(within(form).getByLabelText('Name'), { target: { value: 'Gil Guide' } });
+    fireEvent.input(within(form).getByLabelText('Email'), { target: { value: 'gil@elsewhere.example' } });
+    const taken = 'This e-mail address is already in use: an address names one user on the whole server, so choose another';
+    fake.refuse.set('POST /v1/users', new ApiError(409, 'CONFLICT', taken));
+    fireEvent.submit(form);
+    const email = within(form).getByLabelText('Email');
+    await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(email.getAttribute('aria-describedby')!.split(' ').at(-1)!)?.textContent).toContain(taken);
+    expect(document.activeElement).toBe(email);
+
+    const lacking = 'Your role cannot give the role owner: it lacks the scopes keys:write';
+    fake.refuse.set('POST /v1/users', new ApiError(403, 'FORBIDDEN', lacking));
+    fireEvent.submit(form);
+    const role = within(form).getByLabelText('Role');
+    await waitFor(() => expect(role.getAttribute('aria-invalid')).toBe('true'));
+    expect(form.textContent).toContain(lacking);
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('pages through the activity log, newest first', async () => {
     const { fake } = await open('/dashboard/settings/activity', 'Activity');
     expect(screen.getAllByRole('row')).toHaveLength(21);

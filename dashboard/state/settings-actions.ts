@@ -94,12 +94,26 @@ export function settingsActions(core: SettingsCore) {
       },
     });
 
-  /** A create form: the record, the list read again, and what Outing shows only once. */
-  const create = <S extends z.ZodType>(form: string, schema: S, url: string, body: object, list: () => Promise<Apply>, shown: (made: z.infer<S>) => Omit<Revealed, 'section'> | null) =>
+  /**
+   * A create form: the record, the list read again, and what Outing shows only once. `besides` names
+   * the field a refusal of a given code is about, so it is said next to that field.
+   */
+  const create = <S extends z.ZodType>(
+    form: string,
+    schema: S,
+    url: string,
+    body: object,
+    list: () => Promise<Apply>,
+    shown: (made: z.infer<S>) => Omit<Revealed, 'section'> | null,
+    besides: Record<string, string> = {},
+  ) =>
     submit(
       form,
       async () => {
-        const made = await http.send(schema, 'POST', url, body);
+        const made = await http.send(schema, 'POST', url, body).catch((e: unknown) => {
+          const field = e instanceof ApiError ? besides[e.code] : undefined;
+          throw field && e instanceof ApiError ? new ApiError(e.status, 'VALIDATION_ERROR', e.message, [{ path: field, message: e.message }]) : e;
+        });
         await reload(list);
         const r = shown(made);
         if (r) reveal(r);
@@ -236,13 +250,22 @@ export function settingsActions(core: SettingsCore) {
     deleteImport: (i: CalendarImport): void =>
       remove('Delete', 'import', quote(i.name), 'Its events stop blocking your time slots.', i.id, path('calendar-imports', i.id), fetches.imports),
 
+    // A taken address is said next to Email, a role the signed-in person may not give next to Role.
     inviteUser: (name: string, email: string, role: string): Promise<boolean> =>
-      create('invite', UserWithSetupUrl, '/v1/users', { name, email: email.trim(), role }, fetches.users, (u) => ({
-        title: `Setup link for ${u.name}`,
-        label: 'Setup link',
-        value: u.setupUrl,
-        text: `Send it to ${u.email}: it sets their password, works once and expires in 72 hours. It is shown only now.`,
-      })),
+      create(
+        'invite',
+        UserWithSetupUrl,
+        '/v1/users',
+        { name, email: email.trim(), role },
+        fetches.users,
+        (u) => ({
+          title: `Setup link for ${u.name}`,
+          label: 'Setup link',
+          value: u.setupUrl,
+          text: `Send it to ${u.email}: it sets their password, works once and expires in 72 hours. It is shown only now.`,
+        }),
+        { CONFLICT: 'email', FORBIDDEN: 'role' },
+      ),
 
     /** A role, or disabled, changed on the user's card. */
     changeUser: (u: User, change: { role: Role } | { disabled: boolean }): Promise<void> =>

@@ -993,7 +993,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Sets the `outing_session` cookie (HttpOnly, SameSite=Strict) and answers who signed in, with the CSRF token that `/v1` requests made with the cookie must send as `X-CSRF-Token`. A wrong e-mail or password is a 401 INVALID_CREDENTIALS; after 10 failures for one e-mail within 15 minutes, sign-ins for it are refused (429, `Retry-After`) until the window has passed.
+         * @description Sets the `outing_session` cookie (HttpOnly, SameSite=Strict) and answers who signed in, with the CSRF token that `/v1` requests made with the cookie must send as `X-CSRF-Token`. A wrong e-mail or password is a 401 INVALID_CREDENTIALS. 429 RATE_LIMITED, with `Retry-After`: after 10 failures for one e-mail within 15 minutes (even with the right password, until the window has passed); after 30 attempts from one client address (an IPv6 /64) within 15 minutes, failed or not; and when the server is already checking as many passwords as it takes at once (2 running, 8 waiting, 3 per client address).
          *
          *     Needs no authentication.
          */
@@ -1021,7 +1021,7 @@ export interface paths {
         put?: never;
         /**
          * Set a password with a setup link, and sign in
-         * @description The token is what follows `#` in the setup link (`/dashboard/setup#…`). A link works once, for 72 hours; a used, expired or unknown one is a 400 INVALID_TOKEN. The password takes 10 to 200 characters and must not be the e-mail address. Answers as signing in does.
+         * @description The token is what follows `#` in the setup link (`/dashboard/setup#…`). A link works once, for 72 hours; a used, expired or unknown one is a 400 INVALID_TOKEN. The password takes 10 to 200 characters and must not be the e-mail address. Answers as signing in does; its hash waits in the same bounded line (429 RATE_LIMITED with `Retry-After` when it is full, the link still unused).
          *
          *     Needs no authentication.
          */

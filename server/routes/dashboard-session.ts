@@ -8,7 +8,10 @@ import { Refusal } from '../domain/refusal.js';
 import type { RouteContext } from './context.js';
 import { publicRateLimit } from './public.js';
 import { serializeSession } from '../serializers/user.js';
-import { SESSION_MAX_MS, completeSetup, describeSession, signIn, signOut, type SignedIn } from '../services/sessions.js';
+import {
+  SESSION_MAX_MS, SIGN_IN_ATTEMPTS_PER_ADDRESS, SIGN_IN_FAILURES_ALLOWED, completeSetup, describeSession, signIn, signOut, type SignedIn,
+} from '../services/sessions.js';
+import { PASSWORD_HASHING } from '../domain/passwords.js';
 import { PasswordSetup, Session, SessionCreate, SignedOut } from '../../shared/index.js';
 
 /**
@@ -43,15 +46,18 @@ export function dashboardSessionRoutes(ctx: RouteContext): ApiRoutes {
         description:
           'Sets the `outing_session` cookie (HttpOnly, SameSite=Strict) and answers who signed in, with the CSRF token ' +
           'that `/v1` requests made with the cookie must send as `X-CSRF-Token`. A wrong e-mail or password is a 401 ' +
-          'INVALID_CREDENTIALS; after 10 failures for one e-mail within 15 minutes, sign-ins for it are refused (429, ' +
-          '`Retry-After`) until the window has passed.',
+          `INVALID_CREDENTIALS. 429 RATE_LIMITED, with \`Retry-After\`: after ${SIGN_IN_FAILURES_ALLOWED} failures for one ` +
+          'e-mail within 15 minutes (even with the right password, until the window has passed); after ' +
+          `${SIGN_IN_ATTEMPTS_PER_ADDRESS} attempts from one client address (an IPv6 /64) within 15 minutes, failed or not; ` +
+          'and when the server is already checking as many passwords as it takes at once ' +
+          `(${PASSWORD_HASHING.running} running, ${PASSWORD_HASHING.waiting} waiting, ${PASSWORD_HASHING.perClient} per client address).`,
         tag,
         auth: 'none',
         body: SessionCreate,
         response: Session,
         errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
       },
-      async ({ body, c }) => signedIn(c, await signIn(store, body, ctx.now)),
+      async ({ body, c }) => signedIn(c, await signIn(store, body, c.get('clientIp'), ctx.now)),
     )
     .op(
       {
@@ -85,13 +91,14 @@ export function dashboardSessionRoutes(ctx: RouteContext): ApiRoutes {
         description:
           'The token is what follows `#` in the setup link (`/dashboard/setup#…`). A link works once, for 72 hours; a ' +
           'used, expired or unknown one is a 400 INVALID_TOKEN. The password takes 10 to 200 characters and must not be ' +
-          'the e-mail address. Answers as signing in does.',
+          'the e-mail address. Answers as signing in does; its hash waits in the same bounded line (429 RATE_LIMITED ' +
+          'with `Retry-After` when it is full, the link still unused).',
         tag,
         auth: 'none',
         body: PasswordSetup,
         response: Session,
         errors: ['INVALID_TOKEN', 'RATE_LIMITED'],
       },
-      async ({ body, c }) => signedIn(c, await completeSetup(store, body, ctx.now)),
+      async ({ body, c }) => signedIn(c, await completeSetup(store, body, c.get('clientIp'), ctx.now)),
     );
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
 import { newId } from '../domain/ids.js';
 import { hashPassword, verifyNothing, verifyPassword } from '../domain/passwords.js';
 import { Refusal } from '../domain/refusal.js';
@@ -15,6 +16,11 @@ export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** …of which this many are let through; the next attempts wait for the oldest to leave the window. */
 export const SIGN_IN_FAILURES_ALLOWED = 10;
+/**
+ * Sign-in attempts let through per client address over the same window, failed or not: enough for
+ * a team behind one office router, far too few to try passwords across many e-mails.
+ */
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 30;
 /** Activity is written to a session at most this often, so that reads do not all turn into writes. */
 const TOUCH_GRANULARITY_MS = 60_000;
 
@@ -38,20 +44,55 @@ const invalidToken = () =>
   new Refusal('INVALID_TOKEN', 'This setup link is not valid: it was used already, has expired or never existed. Ask an owner for a new one');
 
 /**
+ * Who a sign-in comes from, as its limits count it: the client's address, or for IPv6 its /64 (one
+ * home or server gets a whole /64, so single addresses would be free to change). The key holds no
+ * `@`, so it never meets an e-mail's count in the table they share.
+ */
+export function signInAddressKey(ip: string): string {
+  const bare = ip.replace(/%.*$/, '');
+  if (isIP(bare) !== 6) return `address ${bare}`;
+  // Eight groups of 16 bits, a trailing dotted IPv4 part turned into the last two.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(bare);
+  const hex = dotted
+    ? bare.slice(0, dotted.index) + [[1, 2], [3, 4]].map(([a = 0, b = 0]) => ((Number(dotted[a]) << 8) | Number(dotted[b])).toString(16)).join(':')
+    : bare;
+  const [head = '', tail] = hex.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right].map((g) => parseInt(g, 16));
+  // An IPv4 address written the IPv6 way (::ffff:a.b.c.d) counts as itself.
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [hi = 0, lo = 0] = groups.slice(6);
+    return `address ${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return `address ${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}
+
+const waitFor = (oldestCounted: number, now: number) => Math.max(1, Math.ceil((oldestCounted + SIGN_IN_WINDOW_MS - now) / 1000));
+
+/**
  * Counts an attempt as a failure before its password is checked, and refuses once the e-mail has
  * used up its failures in the window, whatever the password. Counting first, in one transaction,
  * is what keeps a hundred attempts sent at once (all hashing in parallel) to ten; a success clears
- * the count.
+ * the e-mail's count. The client's address is counted beside it and never cleared: a success on
+ * one account must not buy more guesses at others.
  */
-async function countAttempt(store: Store, email: string, now: number): Promise<void> {
+async function countAttempt(store: Store, email: string, address: string, now: number): Promise<void> {
   await store.transaction(async () => {
-    const oldestCounted = await store.nthSignInFailure(email, now - SIGN_IN_WINDOW_MS, SIGN_IN_FAILURES_ALLOWED);
-    if (oldestCounted !== undefined) {
-      const wait = Math.max(1, Math.ceil((oldestCounted + SIGN_IN_WINDOW_MS - now) / 1000));
+    const since = now - SIGN_IN_WINDOW_MS;
+    const forEmail = await store.nthSignInFailure(email, since, SIGN_IN_FAILURES_ALLOWED);
+    if (forEmail !== undefined) {
+      const wait = waitFor(forEmail, now);
       throw new Refusal('RATE_LIMITED', `Too many failed sign-ins for this e-mail address; retry in ${wait} s`, undefined, wait);
     }
-    await store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS);
+    const fromAddress = await store.nthSignInFailure(address, since, SIGN_IN_ATTEMPTS_PER_ADDRESS);
+    if (fromAddress !== undefined) {
+      const wait = waitFor(fromAddress, now);
+      throw new Refusal('RATE_LIMITED', `Too many sign-ins from your network; retry in ${wait} s`, undefined, wait);
+    }
+    await store.deleteSignInFailuresBefore(since);
     await store.recordSignInFailure(email, now);
+    await store.recordSignInFailure(address, now);
   });
 }
 
@@ -73,14 +114,16 @@ async function startSession(store: Store, user: UserRow, now: number): Promise<S
 }
 
 /**
- * Signs in with an e-mail and password. Unknown e-mail, wrong password and disabled user get the
- * same answer after the same work (a hash is always verified), so the answer tells nobody which
- * addresses have accounts. The hashing runs off the event loop; `now` is read again after it.
+ * Signs in with an e-mail and password, from the client address `ip`. Unknown e-mail, wrong
+ * password and disabled user get the same answer after the same work (a hash is always verified),
+ * so the answer tells nobody which addresses have accounts. The hashing runs off the event loop, in
+ * the process's bounded line (`RATE_LIMITED` when it is full); `now` is read again after it.
  */
-export async function signIn(store: Store, input: { email: string; password: string }, now: () => number): Promise<SignedIn> {
-  await countAttempt(store, input.email, now());
+export async function signIn(store: Store, input: { email: string; password: string }, ip: string, now: () => number): Promise<SignedIn> {
+  const from = signInAddressKey(ip);
+  await countAttempt(store, input.email, from, now());
   const found = await store.getUserByEmail(input.email);
-  const matches = found?.passwordHash ? await verifyPassword(input.password, found.passwordHash) : await verifyNothing(input.password);
+  const matches = found?.passwordHash ? await verifyPassword(input.password, found.passwordHash, from) : await verifyNothing(input.password, from);
   const at = now();
   if (!matches || !found || found.disabledAt !== null) throw invalidCredentials();
   return await store.transaction(async () => {
@@ -92,13 +135,16 @@ export async function signIn(store: Store, input: { email: string; password: str
   });
 }
 
-/** Follows a setup link: sets the password, ends the user's other sessions and signs them in. */
-export async function completeSetup(store: Store, input: { token: string; password: string }, now: () => number): Promise<SignedIn> {
+/**
+ * Follows a setup link, from the client address `ip`: sets the password, ends the user's other
+ * sessions and signs them in. The hash takes its turn in the same line as sign-ins.
+ */
+export async function completeSetup(store: Store, input: { token: string; password: string }, ip: string, now: () => number): Promise<SignedIn> {
   const link = await findSetupToken(store, input.token, now());
   const user = link && await store.getUser(link.userId);
   if (!link || !user || user.disabledAt !== null) throw invalidToken();
   checkNewPassword(user, input.password);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, signInAddressKey(ip));
   const at = now();
   return await store.transaction(async () => {
     // One use: of two requests racing with the same link, the second finds it gone.

@@ -136,6 +136,10 @@ export function userStore(db: Db) {
       return deleteStaleSessions.run(idleBefore, startedBefore).changes;
     },
 
+    /**
+     * Counted sign-in attempts, under an e-mail or (services/sessions.ts) a client address's key,
+     * which holds no `@`: the two never share a count.
+     */
     recordSignInFailure(email: string, at: number): void {
       insertFailure.run(emailKey(email), at);
     },

@@ -12,8 +12,9 @@ type SetupToken = { tokenHash: Buffer; userId: string; expiresAt: number };
 
 /**
  * users.ts over PostgreSQL: dashboard users, their setup links, sessions and failed sign-ins. The
- * failures stay rows of sign_in_failures, so every process counts the same guesses; the caller
- * (services/sessions.ts) reads and records them in one store transaction, which holds the write lock.
+ * failures (and the attempts counted per client address) stay rows of sign_in_failures, so every
+ * process counts the same guesses; the caller (services/sessions.ts) reads and records them in one
+ * store transaction, which holds the write lock.
  */
 export function userStorePg(db: PgDb): Async<ReturnType<typeof userStore>> {
   return {
