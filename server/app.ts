@@ -10,6 +10,7 @@ import { Idempotency } from './http/idempotency.js';
 import { GroupCommit } from './http/group-commit.js';
 import { rateLimiterFor } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
+import { noStore } from './http/no-store.js';
 import type { ApiRoutes } from './http/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { referenceRoutes } from './http/docs.js';
@@ -102,6 +103,9 @@ export function createApp(deps: AppDeps) {
       return c.json({ status: 'unavailable', reason: 'The database cannot be reached' }, 503);
     }
   });
+
+  // Personal data: never kept by a browser, a proxy or a CDN (errors and 404s included).
+  for (const path of ['/v1', '/v1/*', '/api/v1', '/api/v1/*', '/public/v1/manage', '/public/v1/manage/*']) app.use(path, noStore);
 
   const v1: ApiRoutes[] = V1_ROUTES.map((routes) => routes(ctx));
   for (const routes of v1) {
