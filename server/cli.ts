@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { Refusal } from './domain/refusal.js';
 import type { Store } from './store/index.js';
@@ -338,7 +338,6 @@ async function backup(args: string[]): Promise<void> {
   } catch {
     throw new CliError(`No database at ${config.databasePath}`);
   }
-  mkdirSync(dirname(target), { recursive: true });
   const store = openStore(config.databasePath);
   try {
     let lastShown = 0;

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import { openConfiguredStore, databaseLabel } from './store/open.js';
 import { holdServerLock } from './store/server-lock.js';
+import { readableByOthers } from './store/private-files.js';
 import { answerMalformedRequests } from './http/client-errors.js';
 import { seedDemo, type DemoSeed } from './demo.js';
 import type { Job } from './jobs/job.js';
@@ -103,6 +104,12 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
   ];
   for (const job of jobs) await job.start();
   logger.info('listening', { host: config.host, port: address.port, database: databaseLabel(config) });
+  // New databases are private (0600); one made by an older Outing, or copied in by hand, may not be.
+  if (config.databaseUrl === undefined && readableByOthers(config.databasePath)) {
+    logger.warn('other users of this machine can read the database: chmod 600 it and its -wal and -shm files, chmod 700 its folder', {
+      database: config.databasePath,
+    });
+  }
 
   let closing: Promise<void> | undefined;
   return {

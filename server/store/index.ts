@@ -1,4 +1,7 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { openDatabase, migrate, type Db } from './db.js';
+import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './private-files.js';
 import { Gate, TransactionDoomed } from './gate.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
@@ -197,6 +200,10 @@ export function createStore(db: Db): Store {
      * https://sqlite.org/c3ref/backup_finish.html#sqlite3backupstep
      */
     async backupTo(file: string, onProgress?: (done: number, total: number) => void): Promise<void> {
+      // A copy of everything: private like the database, also when it replaces an older file.
+      makePrivateFolder(dirname(file));
+      const fresh = createPrivateFile(file);
+      if (!fresh) makePrivateIfPresent(file);
       db.exec('BEGIN');
       try {
         db.prepare('SELECT COUNT(*) FROM sqlite_schema').get(); // starts the read transaction
@@ -206,6 +213,9 @@ export function createStore(db: Db): Store {
             return 2000; // pages per step
           },
         });
+      } catch (err) {
+        if (fresh) rmSync(file, { force: true });
+        throw err;
       } finally {
         if (db.inTransaction) db.exec('COMMIT');
       }
