@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Organization } from '../shared/index.js';
