@@ -49,6 +49,8 @@ export interface AppDeps {
   payments?: PaymentProvider | null;
   /** Calendar-import syncing shared by routes and the background job; default: a new one. */
   calendarSync?: CalendarSync;
+  /** The level of the one line per request; default `info` (the demo uses `debug`). */
+  requestLogLevel?: 'info' | 'debug';
 }
 
 export const VERSION = '0.1.0';
@@ -93,7 +95,7 @@ export function createApp(deps: AppDeps) {
   };
 
   const app = new Hono<AppEnv>();
-  app.use('*', requestLog(logger, config.trustProxy));
+  app.use('*', requestLog(logger, config.trustProxy, deps.requestLogLevel));
   // A load balancer takes a process out of rotation while its database cannot be reached.
   app.get('/healthz', async (c) => {
     try {

@@ -91,7 +91,9 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
     throw err;
   }
   const config = servedConfig(initial, address.port);
-  const { app, calendarSync, payments } = createApp({ store, config, logger });
+  // `outing serve --demo` (npm start) keeps the start banner, with its one-time password, on screen:
+  // its request lines are at debug, printed only when LOG_LEVEL asks for them.
+  const { app, calendarSync, payments } = createApp({ store, config, logger, requestLogLevel: options.demo ? 'debug' : 'info' });
   server.on('request', getRequestListener(app.fetch));
 
   const demo = options.demo ? await seedDemo(store, config.publicUrl, Date.now()) : undefined;
