@@ -173,5 +173,25 @@ describe('the app', () => {
       }
       expect(all).not.toMatch(/key=(?!\[redacted\])/);
     });
+
+    it('logs no search term and no e-mail address of a request path', async () => {
+      await t.request('GET', '/v1/customers?search=guest@example.com&limit=5');
+      await t.request('GET', '/api/v1/customers?search=Ana%20Silva');
+      await t.request('GET', '/v1/bookings?q=guest%40example.com');
+      await t.request('GET', '/v1/bookings?q=Ana+Silva&limit=5');
+      await t.request('GET', '/v1/customers/guest@example.com');
+      await t.request('GET', '/v1/bookings?customerEmail=guest%2Bx%40example.com');
+      const paths = t.logEntries().filter((e) => e.msg === 'request').map((e) => e.path);
+      expect(paths).toEqual([
+        '/v1/customers?search=[redacted]&limit=5',
+        '/api/v1/customers?search=[redacted]',
+        '/v1/bookings?q=[redacted]',
+        '/v1/bookings?q=[redacted]&limit=5',
+        '/v1/customers/[redacted]',
+        '/v1/bookings?customerEmail=[redacted]',
+      ]);
+      const all = t.logs.join('\n');
+      for (const personal of ['guest', 'example.com', 'Ana', 'Silva']) expect(all).not.toContain(personal);
+    });
   });
 });

@@ -10,6 +10,7 @@ import { Idempotency } from './http/idempotency.js';
 import { GroupCommit } from './http/group-commit.js';
 import { rateLimiterFor } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
+import { noStore } from './http/no-store.js';
 import type { ApiRoutes } from './http/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { referenceRoutes } from './http/docs.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
   payments?: PaymentProvider | null;
   /** Calendar-import syncing shared by routes and the background job; default: a new one. */
   calendarSync?: CalendarSync;
+  /** The level of the one line per request; default `info` (the demo uses `debug`). */
+  requestLogLevel?: 'info' | 'debug';
 }
 
 export const VERSION = '0.1.0';
@@ -92,7 +95,7 @@ export function createApp(deps: AppDeps) {
   };
 
   const app = new Hono<AppEnv>();
-  app.use('*', requestLog(logger, config.trustProxy));
+  app.use('*', requestLog(logger, config.trustProxy, deps.requestLogLevel));
   // A load balancer takes a process out of rotation while its database cannot be reached.
   app.get('/healthz', async (c) => {
     try {
@@ -102,6 +105,9 @@ export function createApp(deps: AppDeps) {
       return c.json({ status: 'unavailable', reason: 'The database cannot be reached' }, 503);
     }
   });
+
+  // Personal data: never kept by a browser, a proxy or a CDN (errors and 404s included).
+  for (const path of ['/v1', '/v1/*', '/api/v1', '/api/v1/*', '/public/v1/manage', '/public/v1/manage/*']) app.use(path, noStore);
 
   const v1: ApiRoutes[] = V1_ROUTES.map((routes) => routes(ctx));
   for (const routes of v1) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { runCli, tempDir, type CliResult } from './test-helpers/index.js';
+import { runCli, startTestServer, tempDir, type CliResult } from './test-helpers/index.js';
 import { createTestDatabase, testDatabaseUrl, type TestDatabase } from './test-helpers/postgres.js';
 
 const printed = (result: CliResult) => {
@@ -51,6 +51,47 @@ describe('outing migrate, and the choice of database', () => {
       );
       const keys = printed(await runCli(['keys', 'list', '--org', String(init.organizationId), '--database-url', database.url]));
       expect((keys as { data: unknown[] }).data).toHaveLength(2);
+    });
+
+    it('never prints the database password, whether in the user info or a password= or sslpassword= parameter', async () => {
+      const secrets = ['hunter2-userinfo', 'hunter2-query', 'hunter2-ssl'];
+      const withSecrets = (url: string) => {
+        const u = new URL(url);
+        u.username = 'postgres';
+        u.password = secrets[0]!;
+        // The cluster trusts every connection: the passwords are sent along and never needed.
+        return `${u.toString()}?password=${secrets[1]}&sslpassword=${secrets[2]}&application_name=outing`;
+      };
+      const hidden = (text: string) => {
+        for (const secret of secrets) expect(text).not.toContain(secret);
+      };
+      const url = withSecrets(database.url);
+      const migrated = await runCli(['migrate', '--database-url', url]);
+      hidden(migrated.stdout + migrated.stderr);
+      expect(printed(migrated).database).toBe(
+        `postgres://postgres:[redacted]@${new URL(database.url).host}${new URL(database.url).pathname}?password=[redacted]&sslpassword=[redacted]&application_name=outing`,
+      );
+
+      const target = await createTestDatabase();
+      try {
+        const dir = tempDir();
+        printed(await runCli(['init', '--name', 'Copy Tours', '--email', 'owner@example.com', '--db', join(dir, 'outing.db')]));
+        const copied = await runCli(['copy', '--from', join(dir, 'outing.db'), '--to', withSecrets(target.url)]);
+        hidden(copied.stdout + copied.stderr);
+        expect(String(printed(copied).to)).toMatch(/^postgres:\/\/postgres:\[redacted\]@.*\?password=\[redacted\]&sslpassword=\[redacted\]/);
+      } finally {
+        await target.drop();
+      }
+
+      const server = await startTestServer({ databaseUrl: url, env: { LOG_LEVEL: 'info' } });
+      try {
+        await fetch(`${server.url}/healthz`);
+        const listening = server.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'listening');
+        expect(String(listening?.database)).toContain('password=[redacted]');
+      } finally {
+        await server.stop();
+      }
+      hidden(server.stdout + server.stderr);
     });
 
     it('sends backups and restores to PostgreSQL’s own tools', async () => {

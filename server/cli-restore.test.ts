@@ -1,3 +1,4 @@
+import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Organization } from '../shared/index.js';
@@ -79,5 +80,46 @@ describe('outing restore', () => {
     expectOneLineError(await runCli(['restore', join(dir, 'nope.db'), '--db', join(dir, 'outing.db')]), /No backup at .*nope\.db/);
     expectOneLineError(await runCli(['restore', 'a.db', 'b.db']), /Unexpected argument: b\.db/);
     expectOneLineError(await runCli(['restore', join(dir, 'x.db'), '--db', join(dir, 'x.db')]), /The backup file is the database itself/);
+  });
+});
+
+describe('the files the commands create', () => {
+  it('are private to the user (0600 files, 0700 folders) under the usual umask of 022', async () => {
+    const umask = process.umask(0o022);
+    try {
+      const dir = tempDir();
+      const db = join(dir, 'data/outing.db');
+      const init = await runCli(['init', '--name', 'Private Tours', '--email', 'owner@private.example', '--db', db]);
+      expect(init.code, init.stderr).toBe(0);
+      const server = await serve(db);
+      const { apiKey } = JSON.parse(init.stdout) as { apiKey: string };
+      expect(await organizationName(server, apiKey)).toBe('Private Tours');
+      const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+      // While the server runs: the database, its write-ahead log and index, and the server's lock.
+      for (const file of [db, `${db}-wal`, `${db}-shm`, `${db}.lock`]) expect(`${file} ${mode(file)}`).toBe(`${file} 600`);
+      const backup = join(dir, 'backups/nightly/outing.db');
+      expect((await runCli(['backup', backup, '--db', db])).code).toBe(0);
+      await server.stop();
+      const restored = join(dir, 'elsewhere/outing.db');
+      expect((await runCli(['restore', backup, '--db', restored])).code).toBe(0);
+      for (const file of [backup, restored]) expect(`${file} ${mode(file)}`).toBe(`${file} 600`);
+      for (const folder of ['data', 'backups', 'backups/nightly', 'elsewhere']) {
+        expect(`${folder} ${mode(join(dir, folder))}`).toBe(`${folder} 700`);
+      }
+      // The server said nothing about the files being readable by others: they are not.
+      expect(server.stdout).not.toContain('other users of this machine');
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it('a database others can read is named at start', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'outing.db');
+    expect((await runCli(['init', '--name', 'Open Tours', '--email', 'owner@open.example', '--db', db])).code).toBe(0);
+    chmodSync(db, 0o644);
+    const server = await serve(db);
+    await server.stop();
+    expect(server.stdout).toMatch(/"level":"warn","msg":"other users of this machine can read the database: chmod 600/);
   });
 });

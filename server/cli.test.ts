@@ -206,7 +206,6 @@ describe.concurrent('outing keys', () => {
       [['keys', 'create', '--org', 'org_doesnotexist', '--name', 'X'], /org_doesnotexist/],
       [['keys', 'create', '--org', 'nonsense', '--name', 'X'], /nonsense/],
       [['keys', 'create', '--org', org], /--name/],
-      [['keys', 'create', '--name', 'X'], /--org/],
       [['keys', 'list', '--org', 'org_doesnotexist'], /org_doesnotexist/],
       [['keys', 'revoke', 'key_doesnotexist'], /key_doesnotexist/],
       [['keys', 'revoke'], /KEY_ID/],
@@ -257,6 +256,61 @@ describe.concurrent('outing keys', () => {
     expect((list.data as Record<string, unknown>[]).find((k) => k.id === org.apiKeyId)?.revokedAt).toBe(out.revokedAt);
     // Revoking again keeps the first time.
     expect(printed(await runCli(['keys', 'revoke', String(org.apiKeyId), ...db.args])).revokedAt).toBe(out.revokedAt);
+  });
+});
+
+describe.concurrent('outing orgs, and commands without --org', () => {
+  it('takes the only organization when --org is left out, and says which', async () => {
+    const db = await database();
+    const org = await init(db);
+    const keys = await runCli(['keys', 'list', ...db.args]);
+    expect((printed(keys).data as unknown[]).length).toBe(2);
+    expect(keys.stderr).toBe(`Organization ${org.organizationId} (Lisbon Walks), the only one in this database.\n`);
+    const created = printed(await runCli(['keys', 'create', '--name', 'Zapier', ...db.args]));
+    expect(created).toMatchObject({ name: 'Zapier', type: 'secret' });
+    const user = printed(await runCli(['users', 'create', '--email', 'guide@lisbonwalks.example', '--name', 'Guide', ...db.args]));
+    const users = printed(await runCli(['users', 'list', ...db.args]));
+    expect((users.data as { id: string }[]).map((u) => u.id)).toContain(user.id);
+    expect((printed(await runCli(['keys', 'list', '--org', String(org.organizationId), ...db.args])).data as unknown[]).length).toBe(3);
+  });
+
+  it('lists the organizations, and names the command when --org is needed or wrong', async () => {
+    const db = await database();
+    const first = await init(db);
+    const second = printed(await runCli(['init', '--name', 'Porto Boats', '--email', 'hello@portoboats.example', ...db.args]));
+    const orgs = printed(await runCli(['orgs', 'list', ...db.args]));
+    expect((orgs.data as { id: string; name: string }[]).map((o) => [o.id, o.name])).toEqual([
+      [first.organizationId, 'Lisbon Walks'],
+      [second.organizationId, 'Porto Boats'],
+    ]);
+    expect(Organization.array().parse(orgs.data)).toHaveLength(2);
+    for (const args of [['keys', 'list'], ['keys', 'create', '--name', 'X'], ['users', 'list'], ['users', 'create', '--email', 'a@b.example', '--name', 'A']]) {
+      failed(await runCli([...args, ...db.args]), /--org is required: this database holds several organizations; outing orgs list shows the ids \(outing init printed yours as organizationId\)/);
+    }
+    failed(await runCli(['keys', 'list', '--org', 'org_nope', ...db.args]), /No organization org_nope: outing orgs list shows the ids/);
+    failed(await runCli(['orgs', 'show', ...db.args]), /Unknown orgs command show; use orgs list/);
+  });
+
+  it('says to run outing init on a database without an organization', async () => {
+    const db = await database();
+    expect((await runCli(['migrate', ...db.args])).code).toBe(0);
+    failed(await runCli(['keys', 'list', ...db.args]), /no organization yet: create one with outing init/);
+    expect(printed(await runCli(['orgs', 'list', ...db.args]))).toEqual({ data: [] });
+  });
+
+  it('prints what a command group offers when its command is missing, not "Unknown … command"', async () => {
+    for (const [args, usage] of [
+      [['keys'], /^Usage: outing keys create [^]*outing keys list [^]*outing keys revoke /],
+      [['keys', '--org', 'org_x'], /^Usage: outing keys create /],
+      [['users'], /^Usage: outing users create [^]*outing users list [^]*outing users reset /],
+      [['orgs'], /^Usage: outing orgs list/],
+    ] as [string[], RegExp][]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(usage);
+      expect(result.stderr).not.toMatch(/Unknown|outing:/);
+    }
   });
 });
 
@@ -423,6 +477,42 @@ describe('outing serve', () => {
 });
 
 describe.concurrent('outing serve (each test its own server)', () => {
+  it('keeps the demo’s banner on screen (requests logged only at LOG_LEVEL=debug), and prints the dashboard at every start', async () => {
+    const [db, other] = await Promise.all([database(), database()]);
+    const demo = await startTestServer({ demo: true, env: { LOG_LEVEL: 'info' }, ...db.server });
+    try {
+      for (const path of ['/healthz', '/v1/experiences', '/demo']) await fetch(`${demo.url}${path}`, auth(demo.demo!.secretKey));
+      expect(demo.stderr).toContain(`Dashboard:        ${demo.publicUrl}/dashboard`);
+      expect(demo.stderr).toMatch(/Owner password:\s+\S+/);
+      expect(demo.stderr).toContain('Requests are not logged in the demo, so that this stays readable: LOG_LEVEL=debug shows them.');
+    } finally {
+      expect((await demo.stop()).code).toBe(0);
+    }
+    expect(demo.stdout).toContain('"msg":"listening"');
+    expect(demo.stdout).not.toContain('"msg":"request"');
+
+    // The second start of the demo: no keys any more, but still the dashboard's address.
+    const again = await startTestServer({ demo: true, env: { LOG_LEVEL: 'debug' }, ...db.server });
+    try {
+      await fetch(`${again.url}/healthz`);
+      await waitUntil(() => again.stdout.includes('"msg":"request"'));
+      expect(again.stdout).toMatch(/"level":"debug","msg":"request"/);
+      expect(again.stderr).toContain(`Dashboard:        ${again.publicUrl}/dashboard   (a forgotten password: outing users reset --email EMAIL)`);
+    } finally {
+      await again.stop();
+    }
+
+    const plain = await startTestServer({ env: { LOG_LEVEL: 'info' }, ...other.server });
+    try {
+      await fetch(`${plain.url}/healthz`);
+      await waitUntil(() => plain.stdout.includes('"level":"info","msg":"request"'));
+      expect(plain.stderr).toContain(`Dashboard:        ${plain.publicUrl}/dashboard`);
+      expect(plain.stderr).not.toContain('Requests are not logged');
+    } finally {
+      await plain.stop();
+    }
+  });
+
   it('stops on SIGINT with exit code 0', async () => {
     const server = await startTestServer((await database()).server);
     expect((await getJson(`${server.url}/healthz`)).status).toBe(200);

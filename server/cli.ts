@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { Refusal } from './domain/refusal.js';
 import type { Store } from './store/index.js';
@@ -12,6 +12,7 @@ import { issueApiKey, revokeApiKey } from './services/api-keys.js';
 import { COMMAND_LINE, createUser, listUsers, resetUser } from './services/users.js';
 import { serializeApiKey } from './serializers/api-key.js';
 import { serializeUser } from './serializers/user.js';
+import { serializeOrganization } from './serializers/organization.js';
 import { CLI } from './domain/actor.js';
 // The server (every route, the workers) is loaded only by `serve`, so the other commands start fast.
 import type { RunningServer } from './main.js';
@@ -25,19 +26,23 @@ const USAGE = `Usage: outing <command> [options]
   serve [--port N] [--host H] [--db PATH|--database-url URL] [--demo]     run the server (migrates the schema on start)
   init --name NAME --email EMAIL [--timezone TZ] [--currency CUR] [--db PATH|--database-url URL]
                                                        create an organization with its first keys and owner
-  keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
-  keys list --org ORG_ID [--db PATH|--database-url URL]
+  orgs list [--db PATH|--database-url URL]            the organizations, with their ids (ORG_ID below)
+  keys create [--org ORG_ID] --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
+  keys list [--org ORG_ID] [--db PATH|--database-url URL]
   keys revoke KEY_ID [--db PATH|--database-url URL]
-  users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
-  users list --org ORG_ID [--db PATH|--database-url URL]
+  users create [--org ORG_ID] --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
+  users list [--org ORG_ID] [--db PATH|--database-url URL]
   users reset --email EMAIL [--db PATH|--database-url URL]
   migrate [--db PATH|--database-url URL]              apply the schema's pending changes, then exit
   backup FILE [--db PATH]                              online backup of a SQLite file, safe while serving
   restore FILE [--db PATH]                             put a backup in place (the server must be stopped)
   copy --from FILE --to URL                            copy a SQLite installation into an empty PostgreSQL database
 
-Run outing COMMAND --help for one command. Environment: PORT, HOST, DATABASE_PATH, DATABASE_URL, PUBLIC_URL, …
-(see README); flags win.`;
+--org may be left out while the database holds one organization. Run outing COMMAND --help for one
+command. Environment: PORT, HOST, DATABASE_PATH, DATABASE_URL, PUBLIC_URL, … (see README); flags win.`;
+
+/** Where an organization's id is found, for the messages of the commands that take --org. */
+const ORG_HINT = 'outing orgs list shows the ids (outing init printed yours as organizationId)';
 
 /** What `outing COMMAND --help` prints: the command's line of USAGE, and what to know before running it. */
 const COMMAND_USAGE: Record<string, string> = {
@@ -51,34 +56,46 @@ Creates an organization with its first secret key, publishable key and iCal feed
 who signs in to the dashboard with EMAIL (ownerSetupUrl: the link where they choose a password,
 valid 72 hours), creating the database when there is none. Prints them as JSON on stdout, once.
 Defaults: UTC, USD.`,
-  keys: `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
-       outing keys list --org ORG_ID [--db PATH|--database-url URL]
+  orgs: `Usage: outing orgs list [--db PATH|--database-url URL]
+
+Run outing orgs list --help for more.`,
+  'orgs list': `Usage: outing orgs list [--db PATH|--database-url URL]
+
+Lists the organizations on this database as JSON on stdout, oldest first: their ids are what --org
+takes. Commands that take --org use the only organization when there is one.`,
+  keys: `Usage: outing keys create [--org ORG_ID] --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
+       outing keys list [--org ORG_ID] [--db PATH|--database-url URL]
        outing keys revoke KEY_ID [--db PATH|--database-url URL]
 
-Run outing keys create --help (or list, revoke) for one of them.`,
-  'keys create': `Usage: outing keys create --org ORG_ID --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
+Run outing keys create --help (or list, revoke) for one of them. --org may be left out while the
+database holds one organization; ${ORG_HINT}.`,
+  'keys create': `Usage: outing keys create [--org ORG_ID] --name NAME [--scopes a,b] [--publishable] [--db PATH|--database-url URL]
 
 Creates an API key and prints it as JSON on stdout, once. A secret key has every scope unless
---scopes names some (${SCOPES.join(', ')}); --publishable makes a key for the widget, which takes no scopes.`,
-  'keys list': `Usage: outing keys list --org ORG_ID [--db PATH|--database-url URL]
+--scopes names some (${SCOPES.join(', ')}); --publishable makes a key for the widget, which takes no scopes.
+Without --org: the database's only organization.`,
+  'keys list': `Usage: outing keys list [--org ORG_ID] [--db PATH|--database-url URL]
 
-Lists an organization's keys as JSON on stdout (never the keys themselves).`,
+Lists an organization's keys as JSON on stdout (never the keys themselves). Without --org: the
+database's only organization.`,
   'keys revoke': `Usage: outing keys revoke KEY_ID [--db PATH|--database-url URL]
 
 Revokes a key: requests with it are refused from then on.`,
-  users: `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
-       outing users list --org ORG_ID [--db PATH|--database-url URL]
+  users: `Usage: outing users create [--org ORG_ID] --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
+       outing users list [--org ORG_ID] [--db PATH|--database-url URL]
        outing users reset --email EMAIL [--db PATH|--database-url URL]
 
-Run outing users create --help (or list, reset) for one of them.`,
-  'users create': `Usage: outing users create --org ORG_ID --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
+Run outing users create --help (or list, reset) for one of them. --org may be left out while the
+database holds one organization; ${ORG_HINT}.`,
+  'users create': `Usage: outing users create [--org ORG_ID] --email EMAIL --name NAME [--role owner|staff] [--db PATH|--database-url URL]
 
 Adds a person who signs in to the dashboard (role staff unless told; owners hold every scope).
 Prints the user as JSON on stdout with setupUrl, the link where they choose a password: it works
-once, for 72 hours, and is shown only now. An e-mail address names one user on the whole server.`,
-  'users list': `Usage: outing users list --org ORG_ID [--db PATH|--database-url URL]
+once, for 72 hours, and is shown only now. An e-mail address names one user on the whole server.
+Without --org: the database's only organization.`,
+  'users list': `Usage: outing users list [--org ORG_ID] [--db PATH|--database-url URL]
 
-Lists an organization's users as JSON on stdout.`,
+Lists an organization's users as JSON on stdout. Without --org: the database's only organization.`,
   'users reset': `Usage: outing users reset --email EMAIL [--db PATH|--database-url URL]
 
 For a forgotten or leaked password: the password stops working, every session of the user ends at
@@ -142,9 +159,22 @@ function noMoreArguments(positionals: readonly string[], expected = 0): void {
   if (positionals.length > expected) throw new CliError(`Unexpected argument: ${positionals[expected]}`);
 }
 
-/** The organization a command names, which must exist. */
-async function requireOrganization(store: Store, orgId: string): Promise<void> {
-  if (!idPattern('organization').test(orgId) || !await store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}`);
+/**
+ * The organization a command works on: the one `--org` names, which must exist, or without it the
+ * database's only one (said on stderr, so that nobody wonders which).
+ */
+async function organizationOf(store: Store, org: string | boolean | undefined): Promise<string> {
+  if (typeof org === 'string' && org.trim() !== '') {
+    const orgId = org.trim();
+    if (!idPattern('organization').test(orgId) || !await store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}: ${ORG_HINT}`);
+    return orgId;
+  }
+  if (org !== undefined) throw new CliError(`--org needs an organization id: ${ORG_HINT}`);
+  const [only, another] = await store.listOrganizations(2);
+  if (!only) throw new CliError('This database has no organization yet: create one with outing init');
+  if (another) throw new CliError(`--org is required: this database holds several organizations; ${ORG_HINT}`);
+  process.stderr.write(`Organization ${only.id} (${only.name}), the only one in this database.\n`);
+  return only.id;
 }
 
 function required(value: string | boolean | undefined, flag: string): string {
@@ -221,7 +251,6 @@ async function keys(args: string[]): Promise<void> {
       ...DATABASE_FLAGS,
     });
     noMoreArguments(positionals);
-    const orgId = required(values.org, '--org');
     const name = required(values.name, '--name').trim();
     if (name.length > 200) throw new CliError('--name must be at most 200 characters');
     const publishable = values.publishable === true;
@@ -229,7 +258,7 @@ async function keys(args: string[]): Promise<void> {
     const scopes = typeof values.scopes === 'string' ? parseScopes(values.scopes) : undefined;
     const config = configOf(values);
     const key = await withStore(config, async (store) => {
-      await requireOrganization(store, orgId);
+      const orgId = await organizationOf(store, values.org);
       return await issueApiKey(store, { orgId, scopes: ['*'], actor: CLI }, { name, type: publishable ? 'publishable' : 'secret', scopes }, Date.now());
     });
     process.stderr.write('The key is shown only now: store it safely.\n');
@@ -240,12 +269,8 @@ async function keys(args: string[]): Promise<void> {
   if (action === 'list') {
     const { values, positionals } = parse(rest, { org: { type: 'string' }, ...DATABASE_FLAGS });
     noMoreArguments(positionals);
-    const orgId = required(values.org, '--org');
     const config = configOf(values);
-    const data = await withStore(config, async (store) => {
-      await requireOrganization(store, orgId);
-      return (await store.listApiKeys(orgId)).map(serializeApiKey);
-    });
+    const data = await withStore(config, async (store) => (await store.listApiKeys(await organizationOf(store, values.org))).map(serializeApiKey));
     printJson({ data });
     return;
   }
@@ -264,7 +289,21 @@ async function keys(args: string[]): Promise<void> {
     printJson({ id: revoked.id, revokedAt: revoked.revokedAt });
     return;
   }
-  throw new CliError(`Unknown keys command ${action ?? ''}; use keys create, keys list or keys revoke`);
+  throw new CliError(`Unknown keys command ${action}; use keys create, keys list or keys revoke`);
+}
+
+/** `outing orgs list`: the organizations, oldest first, as the API shows them. */
+async function orgs(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === 'list') {
+    const { values, positionals } = parse(rest, { ...DATABASE_FLAGS });
+    noMoreArguments(positionals);
+    const config = configOf(values);
+    const data = await withStore(config, async (store) => (await store.listOrganizations(10_000)).map(serializeOrganization));
+    printJson({ data });
+    return;
+  }
+  throw new CliError(`Unknown orgs command ${action}; use orgs list`);
 }
 
 async function users(args: string[]): Promise<void> {
@@ -278,7 +317,6 @@ async function users(args: string[]): Promise<void> {
       ...DATABASE_FLAGS,
     });
     noMoreArguments(positionals);
-    const orgId = required(values.org, '--org');
     const email = required(values.email, '--email').trim();
     if (!Email.safeParse(email).success) throw new CliError(`--email is not an e-mail address: ${email}`);
     const name = required(values.name, '--name').trim();
@@ -287,7 +325,7 @@ async function users(args: string[]): Promise<void> {
     if (!(ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}: ${role}`);
     const config = configOf(values);
     const done = await withStore(config, async (store) => {
-      await requireOrganization(store, orgId);
+      const orgId = await organizationOf(store, values.org);
       return await createUser(store, orgId, COMMAND_LINE, { email, name, role: role as Role }, config.publicUrl, Date.now());
     });
     process.stderr.write(`User ${done.user.id} created. Send them the setup link (valid 72 hours, shown only now).\n`);
@@ -297,12 +335,8 @@ async function users(args: string[]): Promise<void> {
   if (action === 'list') {
     const { values, positionals } = parse(rest, { org: { type: 'string' }, ...DATABASE_FLAGS });
     noMoreArguments(positionals);
-    const orgId = required(values.org, '--org');
     const config = configOf(values);
-    const data = await withStore(config, async (store) => {
-      await requireOrganization(store, orgId);
-      return (await listUsers(store, orgId)).map(serializeUser);
-    });
+    const data = await withStore(config, async (store) => (await listUsers(store, await organizationOf(store, values.org))).map(serializeUser));
     printJson({ data });
     return;
   }
@@ -319,7 +353,7 @@ async function users(args: string[]): Promise<void> {
     printJson({ id: done.user.id, setupUrl: done.setupUrl });
     return;
   }
-  throw new CliError(`Unknown users command ${action ?? ''}; use users create, users list or users reset`);
+  throw new CliError(`Unknown users command ${action}; use users create, users list or users reset`);
 }
 
 async function backup(args: string[]): Promise<void> {
@@ -338,7 +372,6 @@ async function backup(args: string[]): Promise<void> {
   } catch {
     throw new CliError(`No database at ${config.databasePath}`);
   }
-  mkdirSync(dirname(target), { recursive: true });
   const store = openStore(config.databasePath);
   try {
     let lastShown = 0;
@@ -435,7 +468,7 @@ function mailLine(smtpUrl: string | undefined): string {
   return `E-mails to guests: sent through ${url.protocol}//${url.host}`;
 }
 
-function banner(url: string, publicUrl: string, demo: RunningServer['demo'], smtpUrl: string | undefined): string {
+function banner(url: string, publicUrl: string, demo: RunningServer['demo'], smtpUrl: string | undefined, demoMode: boolean): string {
   const lines = [`Outing is listening on ${url} (public URL ${publicUrl})`, mailLine(smtpUrl)];
   if (demo) {
     lines.push(
@@ -454,8 +487,14 @@ function banner(url: string, publicUrl: string, demo: RunningServer['demo'], smt
       `  curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/experiences`,
     );
   } else {
-    lines.push(`  Demo site: ${publicUrl}/demo   API reference: ${publicUrl}/docs`);
+    lines.push(
+      `  Dashboard:        ${publicUrl}/dashboard   (a forgotten password: outing users reset --email EMAIL)`,
+      `  Demo site:        ${publicUrl}/demo`,
+      `  API reference:    ${publicUrl}/docs`,
+    );
   }
+  // So that this stays on screen: the demo logs its requests at debug.
+  if (demoMode) lines.push('', 'Requests are not logged in the demo, so that this stays readable: LOG_LEVEL=debug shows them.');
   return `${lines.join('\n')}\n`;
 }
 
@@ -493,20 +532,26 @@ async function serve(args: string[]): Promise<void> {
   // Before the banner: whoever waits for it may signal at once, and a signal without a listener kills.
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  process.stderr.write(banner(running.url, running.publicUrl, running.demo, config.smtpUrl));
+  process.stderr.write(banner(running.url, running.publicUrl, running.demo, config.smtpUrl, values.demo === true));
 }
+
+/** The commands that group others, and theirs. */
+const GROUPS: Record<string, readonly string[]> = { orgs: ['list'], keys: ['create', 'list', 'revoke'], users: ['create', 'list', 'reset'] };
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  const group = command !== undefined && Object.hasOwn(GROUPS, command) ? GROUPS[command] : undefined;
   // Before any parsing, so that help works whatever else is on the line. Human text: stderr, like USAGE.
-  const sub =
-    (command === 'keys' && ['create', 'list', 'revoke'].includes(args[0] ?? '')) ||
-    (command === 'users' && ['create', 'list', 'reset'].includes(args[0] ?? ''))
-      ? `${command} ${args[0]}`
-      : command;
+  const sub = group?.includes(args[0] ?? '') ? `${command} ${args[0]}` : command;
   const help = sub !== undefined && Object.hasOwn(COMMAND_USAGE, sub) ? COMMAND_USAGE[sub] : undefined;
   if (help !== undefined && wantsHelp(sub === command ? args : args.slice(1))) {
     process.stderr.write(`${help}\n`);
+    return;
+  }
+  // A group without its command (`outing keys`, `outing users --org …`): what the group offers.
+  if (group && help !== undefined && (args[0] === undefined || args[0].startsWith('-'))) {
+    process.stderr.write(`${help}\n`);
+    process.exitCode = 1;
     return;
   }
   try {
@@ -515,6 +560,8 @@ export async function main(argv: string[]): Promise<void> {
         return await serve(args);
       case 'init':
         return await init(args);
+      case 'orgs':
+        return await orgs(args);
       case 'keys':
         return await keys(args);
       case 'users':

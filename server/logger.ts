@@ -27,9 +27,5 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
   };
 }
 
-/** The request target as it may be logged: feed tokens and `key=` values redacted. */
-export function redactTarget(pathWithQuery: string): string {
-  return pathWithQuery
-    .replace(/(\/api\/ical\/)[^/?#]+/i, '$1[redacted]')
-    .replace(/([?&](?:key|token)=)[^&#]*/gi, '$1[redacted]');
-}
+/** The request target as it may be logged (server/redact.ts). */
+export { redactTarget } from './redact.js';

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import { openConfiguredStore, databaseLabel } from './store/open.js';
 import { holdServerLock } from './store/server-lock.js';
+import { readableByOthers } from './store/private-files.js';
 import { answerMalformedRequests } from './http/client-errors.js';
 import { seedDemo, type DemoSeed } from './demo.js';
 import type { Job } from './jobs/job.js';
@@ -90,7 +91,9 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
     throw err;
   }
   const config = servedConfig(initial, address.port);
-  const { app, calendarSync, payments } = createApp({ store, config, logger });
+  // `outing serve --demo` (npm start) keeps the start banner, with its one-time password, on screen:
+  // its request lines are at debug, printed only when LOG_LEVEL asks for them.
+  const { app, calendarSync, payments } = createApp({ store, config, logger, requestLogLevel: options.demo ? 'debug' : 'info' });
   server.on('request', getRequestListener(app.fetch));
 
   const demo = options.demo ? await seedDemo(store, config.publicUrl, Date.now()) : undefined;
@@ -103,6 +106,12 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
   ];
   for (const job of jobs) await job.start();
   logger.info('listening', { host: config.host, port: address.port, database: databaseLabel(config) });
+  // New databases are private (0600); one made by an older Outing, or copied in by hand, may not be.
+  if (config.databaseUrl === undefined && readableByOthers(config.databasePath)) {
+    logger.warn('other users of this machine can read the database: chmod 600 it and its -wal and -shm files, chmod 700 its folder', {
+      database: config.databasePath,
+    });
+  }
 
   let closing: Promise<void> | undefined;
   return {

@@ -24,6 +24,7 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {

@@ -567,4 +567,5 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: { pa
   IDEMPOTENCY_KEY_REUSED: { message: 'This Idempotency-Key was used with another request' },
   RATE_LIMITED: { message: 'Rate limit of 120 requests per minute exceeded' },
   INTERNAL_ERROR: { message: 'Something went wrong on our side; quote the X-Request-Id if you contact support' },
+  SERVICE_UNAVAILABLE: { message: 'The database cannot be reached right now; try again in a few seconds' },
 };

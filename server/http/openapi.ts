@@ -146,11 +146,12 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   422: { name: 'IdempotencyKeyReused', description: 'The `Idempotency-Key` was used with another request.' },
   429: { name: 'TooManyRequests', description: 'Rate limited: wait `Retry-After` seconds.' },
   500: { name: 'InternalError', description: 'An error on the server; it never carries internals.' },
+  503: { name: 'ServiceUnavailable', description: 'The database cannot be reached for now: try again after `Retry-After` seconds.' },
 };
 const codesOf = (status: number) => ERROR_CODES.filter((code) => STATUS_OF[code] === status);
 
 function errorStatuses(spec: OpSpec): number[] {
-  const statuses = new Set([401, 404, 429, 500]);
+  const statuses = new Set([401, 404, 429, 500, 503]);
   if (spec.scope) statuses.add(403);
   if (spec.query || spec.body || spec.method !== 'get') statuses.add(400);
   if (spec.method !== 'get') (statuses.add(413), statuses.add(415));
@@ -338,7 +339,9 @@ function errorResponses(): Record<string, Json> {
       name,
       {
         description,
-        headers: headersFor(status === '429' ? ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'] : ['X-Request-Id']),
+        headers: headersFor(
+          status === '429' ? ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'] : status === '503' ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id'],
+        ),
         content: {
           'application/json': {
             schema: { $ref: `${SCHEMAS}Error` },
@@ -446,6 +449,7 @@ Send an \`Idempotency-Key\` (1–255 characters) with a POST to make a retry saf
 
 ## Rate limits
 \`/v1\` answers carry the IETF \`RateLimit\` and \`RateLimit-Policy\` fields when a per-key limit is configured; a 429 carries \`Retry-After\`.
+While the database cannot be reached, every operation answers 503 \`SERVICE_UNAVAILABLE\` with \`Retry-After\`: retry then.
 Every response carries \`X-Request-Id\`.
 
 ## Webhooks

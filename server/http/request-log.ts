@@ -9,10 +9,10 @@ import { requestIdFor } from './request-id.js';
 /**
  * Every request: an id (echoed as X-Request-Id), the client's address, `nosniff` on every answer
  * (none of them is meant to be sniffed into another type), and one JSON log line once answered, at
- * level `info` (nothing of it is built when the server logs from `warn` up).
+ * level `level` (nothing of it is built when the server does not log that level).
  */
-export function requestLog(logger: Logger, trustProxy: boolean): MiddlewareHandler<AppEnv> {
-  const logs = logger.logs('info');
+export function requestLog(logger: Logger, trustProxy: boolean, level: 'info' | 'debug' = 'info'): MiddlewareHandler<AppEnv> {
+  const logs = logger.logs(level);
   return async (c, next) => {
     const started = performance.now();
     const requestId = requestIdFor(c.req.header('x-request-id'));
@@ -30,7 +30,7 @@ export function requestLog(logger: Logger, trustProxy: boolean): MiddlewareHandl
     if (!logs) return;
     const url = new URL(c.req.url);
     const caller = c.get('caller');
-    logger.info('request', {
+    logger[level]('request', {
       requestId,
       method: c.req.method,
       path: redactTarget(url.pathname + url.search),

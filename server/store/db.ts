@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './private-files.js';
 
 export type Db = Database.Database;
 
@@ -64,7 +65,13 @@ export function connect(path: string, options: Database.Options = {}): Db {
  * timeout so the CLI and the server can share the file.
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // A new database is 0600 in a 0700 folder before SQLite writes a byte; SQLite gives its -wal and
+  // -shm the database's mode (made private below too, in case a umask or an older SQLite did not).
+  let created = false;
+  if (path !== ':memory:' && !options.readonly) {
+    makePrivateFolder(dirname(path));
+    created = createPrivateFile(path);
+  }
   const db = connect(path, { readonly: options.readonly ?? false });
   db.pragma('busy_timeout = 5000');
   // 8 MB of page cache per connection instead of better-sqlite3's 16 MB: the pages a booking writes
@@ -79,6 +86,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     db.pragma('wal_autocheckpoint = 10000');
   }
   db.pragma('foreign_keys = ON');
+  if (created) for (const suffix of ['-wal', '-shm']) makePrivateIfPresent(`${path}${suffix}`);
   return db;
 }
 

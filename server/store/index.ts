@@ -1,4 +1,8 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { openDatabase, migrate, type Db } from './db.js';
+import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './private-files.js';
+import { asUnavailable } from './unavailable.js';
 import { Gate, TransactionDoomed } from './gate.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
@@ -122,63 +126,80 @@ export function createStore(db: Db): Store {
   };
   const store = {} as Record<string, unknown>;
   for (const [name, fn] of Object.entries(parts) as [string, (...args: unknown[]) => unknown][]) {
+    // A file that cannot be used now (locked past the busy timeout, a disk error) becomes the
+    // SERVICE_UNAVAILABLE refusal (store/unavailable.ts); any other error stays as it was.
+    const call = (args: unknown[]) => {
+      try {
+        return fn(...args);
+      } catch (err) {
+        throw asUnavailable(err);
+      }
+    };
     store[name] = (...args: unknown[]): Promise<unknown> => {
       if (gate.admits()) {
         try {
-          return Promise.resolve(fn(...args));
+          return Promise.resolve(call(args));
         } catch (err) {
           return Promise.reject(err);
         }
       }
-      return gate.whenOpen().then(() => fn(...args));
+      return gate.whenOpen().then(() => call(args));
     };
+  }
+  /** One transaction (or a savepoint in one): see `Store.transaction`. */
+  async function transactionOf<T>(work: () => Promise<T>, options: TransactionOptions): Promise<T> {
+    if (gate.heldHere()) {
+      const unguarded = options.unguarded === true;
+      return await gate.nest(async (shared) => {
+        if (shared || unguarded) {
+          try {
+            return await work();
+          } catch (err) {
+            if (shared && !shared.unguarded) {
+              // The most recent savepoint is the clean one this level shares: back to it, clean again.
+              tx.rollbackTo.run();
+              gate.markClean(shared);
+            } else {
+              // No savepoint behind this level: its writes cannot be undone alone.
+              doomed = true;
+            }
+            throw err;
+          }
+        }
+        tx.savepoint.run();
+        try {
+          const result = await work();
+          tx.release.run();
+          return result;
+        } catch (err) {
+          tx.rollbackTo.run();
+          tx.release.run();
+          throw err;
+        }
+      }, unguarded);
+    }
+    return await gate.hold(async () => {
+      tx.begin.run();
+      doomed = false;
+      try {
+        const result = await work();
+        if (doomed) throw new TransactionDoomed();
+        tx.commit.run();
+        return result;
+      } catch (err) {
+        if (db.inTransaction) tx.rollback.run();
+        throw err;
+      }
+    });
   }
   const methods: Omit<Store, keyof StoreParts> = {
     engine: 'sqlite',
     async transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      if (gate.heldHere()) {
-        const unguarded = options.unguarded === true;
-        return await gate.nest(async (shared) => {
-          if (shared || unguarded) {
-            try {
-              return await work();
-            } catch (err) {
-              if (shared && !shared.unguarded) {
-                // The most recent savepoint is the clean one this level shares: back to it, clean again.
-                tx.rollbackTo.run();
-                gate.markClean(shared);
-              } else {
-                // No savepoint behind this level: its writes cannot be undone alone.
-                doomed = true;
-              }
-              throw err;
-            }
-          }
-          tx.savepoint.run();
-          try {
-            const result = await work();
-            tx.release.run();
-            return result;
-          } catch (err) {
-            tx.rollbackTo.run();
-            tx.release.run();
-            throw err;
-          }
-        }, unguarded);
+      try {
+        return await transactionOf(work, options);
+      } catch (err) {
+        throw asUnavailable(err);
       }
-      return await gate.hold(async () => {
-        tx.begin.run();
-        doomed = false;
-        try {
-          const result = await work();
-          if (doomed) throw new TransactionDoomed();
-          tx.commit.run();
-          return result;
-        } catch (err) {
-          if (db.inTransaction) tx.rollback.run();
-          throw err;
-        }
-      });
     },
     async ping(): Promise<void> {
       if (!gate.admits()) await gate.whenOpen();
@@ -197,6 +218,10 @@ export function createStore(db: Db): Store {
      * https://sqlite.org/c3ref/backup_finish.html#sqlite3backupstep
      */
     async backupTo(file: string, onProgress?: (done: number, total: number) => void): Promise<void> {
+      // A copy of everything: private like the database, also when it replaces an older file.
+      makePrivateFolder(dirname(file));
+      const fresh = createPrivateFile(file);
+      if (!fresh) makePrivateIfPresent(file);
       db.exec('BEGIN');
       try {
         db.prepare('SELECT COUNT(*) FROM sqlite_schema').get(); // starts the read transaction
@@ -206,6 +231,9 @@ export function createStore(db: Db): Store {
             return 2000; // pages per step
           },
         });
+      } catch (err) {
+        if (fresh) rmSync(file, { force: true });
+        throw err;
       } finally {
         if (db.inTransaction) db.exec('COMMIT');
       }

@@ -1,5 +1,6 @@
 import { openStore, type Store } from './index.js';
 import { migrate, openDatabase, readMigrations } from './db.js';
+import { redactDatabaseUrl } from '../redact.js';
 
 export interface DatabaseChoice {
   /** The SQLite file, used when there is no URL. */
@@ -19,12 +20,9 @@ export async function openConfiguredStore(choice: DatabaseChoice): Promise<Store
   return await openPostgresStore(choice.databaseUrl, { poolSize: choice.databasePoolSize });
 }
 
-/** Where the data is, for logs and banners, without a password. */
+/** Where the data is, for logs, banners and CLI answers: without a password in any of its forms. */
 export function databaseLabel(choice: DatabaseChoice): string {
-  if (choice.databaseUrl === undefined) return choice.databasePath;
-  const url = new URL(choice.databaseUrl);
-  url.password = '';
-  return url.toString();
+  return choice.databaseUrl === undefined ? choice.databasePath : redactDatabaseUrl(choice.databaseUrl);
 }
 
 /** What `outing migrate` reports: the changes applied now, and the schema's version after them. */

@@ -29,6 +29,7 @@ export function organizationStore(db: Db) {
     cancellation_cutoff_hours = @cancellationCutoffHours, guest_self_service = @guestSelfService, updated_at = @updatedAt
     WHERE id = @id`);
   const count = db.prepare('SELECT count(*) AS n FROM organizations');
+  const list = db.prepare(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at, id LIMIT ?`);
   // Every booking reads its organization: see row-cache.ts.
   const cached = rowCache<OrganizationRow>(db);
 
@@ -46,6 +47,10 @@ export function organizationStore(db: Db) {
     },
     countOrganizations(): number {
       return (count.get() as { n: number }).n;
+    },
+    /** Every organization on the server, oldest first, up to `limit` (for the CLI). */
+    listOrganizations(limit: number): OrganizationRow[] {
+      return list.all(limit) as OrganizationRow[];
     },
   };
 }

@@ -1,10 +1,8 @@
-import {
-  chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync,
-  renameSync, rmSync, statSync,
-} from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { connect, readMigrations } from './db.js';
 import { tryServerLock } from './server-lock.js';
+import { copyIntoPrivateFile, makePrivateFolder } from './private-files.js';
 
 /** A restore that cannot go ahead; the message tells the operator why, in one line. */
 export class RestoreError extends Error {}
@@ -137,7 +135,7 @@ export function restoreDatabase(source: string, dbPath: string): { bytes: number
     throw new RestoreError(`${from}-wal exists: ${from} is a live database, not a backup (make one with outing backup)`);
   }
 
-  mkdirSync(dirname(to), { recursive: true });
+  makePrivateFolder(dirname(to));
   const lock = tryServerLock(to);
   if (!lock) throw new RestoreError(`A running Outing server holds ${to}: stop it, then restore`);
   const staging = `${to}.restoring`;
@@ -146,10 +144,11 @@ export function restoreDatabase(source: string, dbPath: string): { bytes: number
   };
   try {
     clearStaging();
-    // The database keeps its own permissions, not the backup's (often read-only).
-    const mode = existsSync(to) ? statSync(to).mode & 0o777 : 0o644;
-    copyFileSync(from, staging);
-    chmodSync(staging, mode | 0o600);
+    // Private to this user (0600) from its first byte, whatever the backup's mode or the umask; a
+    // database that was there keeps its own mode (the operator's choice), never the backup's.
+    const mode = existsSync(to) ? statSync(to).mode & 0o777 : undefined;
+    copyIntoPrivateFile(from, staging);
+    if (mode !== undefined) chmodSync(staging, mode | 0o600);
     checkCopy(staging, from);
     fsyncPath(staging);
     for (const suffix of SIDECARS) rmSync(`${to}${suffix}`, { force: true });

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { connect } from './db.js';
+import { createPrivateFile, makePrivateFolder } from './private-files.js';
 
 /**
  * `<db>.lock`: a small SQLite file that a running server keeps under an exclusive lock, so that
@@ -27,7 +27,8 @@ const isBusy = (err: unknown) => (err as { code?: string }).code === 'SQLITE_BUS
 export function tryServerLock(dbPath: string): ServerLock | undefined {
   const path = serverLockPath(dbPath);
   // Taken before the database is opened, so its folder may not exist yet.
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateFolder(dirname(path));
+  createPrivateFile(path);
   const db = connect(path, { timeout: 0 });
   try {
     // In EXCLUSIVE locking mode a connection keeps the lock of its first write until it closes.

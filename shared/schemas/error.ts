@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { migrationsDir, type Migration } from '../db.js';
 import type { Anchor } from '../gate.js';
+import { asUnavailable } from '../unavailable.js';
 
 /**
  * SQLite's column lists, for PostgreSQL: their camelCase aliases quoted, since PostgreSQL folds an
@@ -145,23 +146,40 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     return frame.client;
   }
 
+  /** A statement's result; a server that cannot be reached becomes the SERVICE_UNAVAILABLE refusal (store/unavailable.ts). */
+  async function query(sql: string, params: Params): Promise<pg.QueryResult> {
+    try {
+      return await statementRunner().query(sql, params as unknown[]);
+    } catch (err) {
+      throw asUnavailable(err);
+    }
+  }
+
   return {
     pool,
     async all<R>(sql: string, params: Params = []) {
-      return (await statementRunner().query(sql, params as unknown[])).rows as R[];
+      return (await query(sql, params)).rows as R[];
     },
     async get<R>(sql: string, params: Params = []) {
-      return (await statementRunner().query(sql, params as unknown[])).rows[0] as R | undefined;
+      return (await query(sql, params)).rows[0] as R | undefined;
     },
     async run(sql: string, params: Params = []) {
-      return (await statementRunner().query(sql, params as unknown[])).rowCount ?? 0;
+      return (await query(sql, params)).rowCount ?? 0;
     },
     async transaction<T>(work: () => Promise<T>): Promise<T> {
       const frame = context.getStore();
-      return frame ? await nested(frame, work) : await outermost(work);
+      try {
+        return frame ? await nested(frame, work) : await outermost(work);
+      } catch (err) {
+        throw asUnavailable(err);
+      }
     },
     async locked<T>(work: () => Promise<T>): Promise<T> {
-      return context.getStore() ? await work() : await outermost(work);
+      try {
+        return context.getStore() ? await work() : await outermost(work);
+      } catch (err) {
+        throw asUnavailable(err);
+      }
     },
     afterCommit(fn: () => void): void {
       const frame = context.getStore();

@@ -58,4 +58,13 @@ describe.skipIf(!testDatabaseUrl())('organizationStorePg answers as the SQLite s
     expect(await same((s) => s.countOrganizations())).toBe(2);
     expect(await same((s) => s.getOrganization('org_missing'))).toBeUndefined();
   });
+
+  it('lists organizations oldest first, ties by id, up to a limit', async () => {
+    expect(await same((s) => s.listOrganizations(10))).toEqual([]);
+    await same((s) => s.insertOrganization(org('org_b', { createdAt: 2 })));
+    await same((s) => s.insertOrganization(org('org_c', { createdAt: 1 })));
+    await same((s) => s.insertOrganization(org('org_a', { createdAt: 2 })));
+    expect((await same((s) => s.listOrganizations(10))).map((o) => o.id)).toEqual(['org_c', 'org_a', 'org_b']);
+    expect(await same((s) => s.listOrganizations(1))).toStrictEqual([org('org_c', { createdAt: 1 })]);
+  });
 });

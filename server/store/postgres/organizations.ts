@@ -31,5 +31,8 @@ export function organizationStorePg(db: PgDb): Async<ReturnType<typeof organizat
     async countOrganizations(): Promise<number> {
       return (await db.get<{ n: number }>('SELECT count(*) AS n FROM organizations'))!.n;
     },
+    async listOrganizations(limit: number): Promise<OrganizationRow[]> {
+      return await db.all<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at, id LIMIT $1`, [limit]);
+    },
   };
 }
