@@ -141,7 +141,7 @@ export function leasedOutboxJob<I extends OutboxItem>(options: LeasedOutboxOptio
         schedule(next === undefined ? pollMs : Math.max(next - now(), 10));
       }
     } catch (err) {
-      logger.error(`${options.name}: the outbox could not be read`, { error: err instanceof Error ? err.message : String(err) });
+      logger.error(`${options.name}: a pass failed`, { error: err instanceof Error ? err.message : String(err) });
       schedule(pollMs);
     }
   }
