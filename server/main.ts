@@ -75,8 +75,8 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
     serverLock.release();
     throw err;
   }
-  // Before any request can queue a guest e-mail: whether it can go out (the mail job says it again).
-  await setGuestMail(store, initial.smtpUrl !== undefined);
+  // Before any request can queue a guest e-mail: whether this process can send it (SMTP_URL set).
+  setGuestMail(store, initial.smtpUrl !== undefined);
   // The socket is bound before the app exists; the request listener is attached in the same
   // turn of the event loop as `listening`, before any connection can be read.
   const server = createServer();

@@ -184,11 +184,15 @@ describe('webhook delivery', () => {
 
   it('disables the endpoint on 410 Gone and fails its pending deliveries', async () => {
     await setup({}, { maxPerEndpoint: 1 });
-    const rx = await receiver(respond(410));
+    // The receiver answers once both bookings are made: a 410 before the second would leave it no delivery.
+    let bothBooked!: () => void;
+    const booked = new Promise<void>((resolve) => (bothBooked = resolve));
+    const rx = await receiver((req, res, received) => void booked.then(() => respond(410)(req, res, received)));
     const endpoint = await createEndpoint(t, { url: rx.url });
     const { book } = await bookingFixture(t);
     await book();
     await book();
+    bothBooked();
 
     const log = await settled(endpoint.id, 2);
     expect(rx.received).toHaveLength(1);

@@ -4,21 +4,27 @@ import type { BookingRow } from '../store/bookings.js';
 import type { MessageKind } from '../store/messages.js';
 import type { Store } from '../store/index.js';
 
-/** The setting the server writes at start: `off` when no mail server is configured (SMTP_URL unset). */
-export const GUEST_MAIL_SETTING = 'guest_mail';
 export const NO_MAIL_SERVER = 'No mail server is configured (SMTP_URL)';
 
-/** Says whether guest e-mails can go out; the server says it at start, before any request. */
-export async function setGuestMail(store: Store, canSend: boolean): Promise<void> {
-  await store.setSetting(GUEST_MAIL_SETTING, canSend ? 'on' : 'off');
+/**
+ * The store handles of processes that run without a mail server. Whether guest e-mails can go out
+ * is process configuration (SMTP_URL), not a shared setting: on PostgreSQL each process says it for
+ * itself, and a booking asks memory, not the database.
+ */
+const withoutMailServer = new WeakSet<Store>();
+
+/** Says, once at start and before any request, whether this process's guest e-mails can go out. */
+export function setGuestMail(store: Store, canSend: boolean): void {
+  if (canSend) withoutMailServer.delete(store);
+  else withoutMailServer.add(store);
 }
 
 /**
- * How a message is queued now: for the mail job, or (when the server runs without SMTP_URL)
+ * How a message is queued now: for the mail job, or (when the process runs without SMTP_URL)
  * recorded SKIPPED at once, so a message that cannot go out costs no later write.
  */
-export async function queueingOf(store: Store): Promise<{ skippedBecause?: string }> {
-  return await store.getSetting(GUEST_MAIL_SETTING) === 'off' ? { skippedBecause: NO_MAIL_SERVER } : {};
+export function queueingOf(store: Store): { skippedBecause?: string } {
+  return withoutMailServer.has(store) ? { skippedBecause: NO_MAIL_SERVER } : {};
 }
 
 /**
@@ -51,5 +57,5 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
 export async function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): Promise<void> {
   if (after.slotStart <= now) return;
   const kind = messageKindFor(before, after);
-  if (kind) await store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...await queueingOf(store) });
+  if (kind) await store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingOf(store) });
 }

@@ -37,7 +37,7 @@ export async function resendMessage(store: Store, orgId: string, bookingRef: str
       to: booking.guestEmail,
       createdAt: now,
       resendOf: original.id,
-      ...await queueingOf(store),
+      ...queueingOf(store),
       ...(original.kind === 'BOOKING_REMINDER' ? { reminderFor: booking.slotStart } : {}),
     });
     if (!row) throw new Error('A resent message was not queued');
@@ -50,7 +50,7 @@ export async function queueDueReminders(store: Store, reminderHours: number, now
   if (reminderHours <= 0) return 0;
   const windowMs = Math.round(reminderHours * 3_600_000);
   return await store.transaction(async () => {
-    const queueing = await queueingOf(store);
+    const queueing = queueingOf(store);
     let queued = 0;
     for (const due of await store.listRemindersDue(now, windowMs, limit)) {
       const row = await store.enqueueMessage({
