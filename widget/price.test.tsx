@@ -82,6 +82,12 @@ describe('a price changed while the guest was booking', () => {
     expect(total(s)).toBe('Total: €99.99');
     expect(lines(s)).toEqual([]);
     expect((posts(s)[0]!.body as { expectedTotal: string }).expectedTotal).toBe('25.00');
+    // Said on this form only: another time's form starts without it.
+    fireEvent.click(s.ui.getByRole('button', { name: 'Back' }));
+    fireEvent.click(await s.ui.findByRole('button', { name: /^2:00\sPM/ }));
+    await s.ui.findByRole('heading', { name: 'Your details' });
+    expect(s.root.getElementById('changed')).toBeNull();
+    expect(total(s)).toBe('Total: €99.99');
   });
 
   it('shows a Retry when today’s prices cannot be fetched, and the new total once they can', async () => {
