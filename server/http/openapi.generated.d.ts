@@ -2283,6 +2283,7 @@ export interface components {
             error: {
                 code: components["schemas"]["ErrorCode"];
                 message: string;
+                /** @description A list of fields on VALIDATION_ERROR and CAPACITY_EXCEEDED; an object on PRICE_CHANGED */
                 details?: components["schemas"]["ErrorDetail"][] | components["schemas"]["PriceChangedDetails"];
             };
         };
