@@ -1,13 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+
+/**
+ * The widget's languages other than English (widget/i18n/{code}.json), written beside widget.js
+ * with their whitespace taken out: the server sends them as `/widget/{code}.json` (server/routes/static.ts).
+ */
+const languageFiles: Plugin = {
+  name: 'outing-widget-languages',
+  generateBundle() {
+    const dir = resolve(import.meta.dirname, 'widget/i18n');
+    for (const file of readdirSync(dir).filter((f) => /^[a-z]{2}\.json$/.test(f))) {
+      this.emitFile({ type: 'asset', fileName: file, source: JSON.stringify(JSON.parse(readFileSync(resolve(dir, file), 'utf8'))) });
+    }
+  },
+};
 
 /**
  * Builds the embeddable widget: widget/main.tsx → dist/widget/widget.js, one minified IIFE with
- * its styles inlined as a string (the widget works under a strict Content-Security-Policy). Not library mode: that would assign the bundle's
+ * its styles inlined as a string (the widget works under a strict Content-Security-Policy), and its
+ * language files beside it (dist/widget/pt.json…). Not library mode: that would assign the bundle's
  * exports to a global, and the widget must add none but the `window.Outing` it sets itself.
  */
 const widget: UserConfig = {
   publicDir: false,
+  plugins: [languageFiles],
   // Production JSX whatever NODE_ENV says: under vitest (NODE_ENV=test) oxc would otherwise emit
   // jsxDEV calls with file names and line numbers, 5 KB more.
   mode: 'production',
@@ -66,6 +83,8 @@ const dashboard: UserConfig = {
  */
 const manage: UserConfig = {
   ...widget,
+  // The manage page bundles its languages: no language files beside it.
+  plugins: [],
   build: {
     ...widget.build,
     outDir: 'dist/manage',

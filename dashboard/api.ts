@@ -108,7 +108,8 @@ export function createApi(csrfToken: () => string | undefined, fetchImpl: typeof
     const parsed = ErrorEnvelope.safeParse(body);
     if (parsed.success) {
       const { code, message, details } = parsed.data.error;
-      return new ApiError(res.status, code, message, details);
+      // The dashboard reads listed fields only; PRICE_CHANGED's object names no field.
+      return new ApiError(res.status, code, message, Array.isArray(details) ? details : undefined);
     }
     // A code this version does not know is still the server's word.
     if (isRecord(body) && isRecord(body['error']) && typeof body['error']['code'] === 'string') {

@@ -48,7 +48,14 @@ describe('booking on the demo site', () => {
     await pickFirstFreeDay(w);
     expect(await w.getByText(/^Times in Lisbon \(/).count()).toBe(1);
     await pickFirstTime(w);
+    // A party past the limit becomes the limit, and the note beside the field says so.
+    const party = w.getByLabel('Participants', { exact: true });
+    await party.fill('50');
+    const max = await party.getAttribute('max');
+    expect(await party.inputValue()).toBe(max);
+    expect(await w.locator('#party-note').innerText()).toMatch(new RegExp(`^(Up to ${max} per booking\\.|${max} places left)$`));
     await fillDetails(w, { participants: 2, name: 'Ana Lima', email: 'ana.mouse@example.com' });
+    expect(await w.locator('#party-note').count()).toBe(0);
     expect(await w.locator('.total strong').innerText()).toBe('€50.00');
     const bookingNumber = await book(w);
     expect(bookingNumber).toMatch(/^BK-[0-9A-HJKMNP-TV-Z]{8}$/);

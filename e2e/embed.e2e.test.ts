@@ -85,12 +85,18 @@ describe('embedded on a customer’s site (another origin)', () => {
 
   it('speaks Portuguese with data-locale="pt-PT", and by the browser’s language without it', async () => {
     const pinned = host.page('/pt', embedPage(outing.origin, { key: outing.publishableKey, experience: experienceId, locale: 'pt-PT' }, 'pt'));
-    const { page } = await openPage(browser);
+    const { page, requests, problems } = await openPage(browser);
     await page.goto(pinned);
     const w = widgetOn(page);
     await heading(w, 'Escolha uma data');
     await w.locator('button.day.free').first().click();
     await heading(w, 'Escolha um horário');
+    // widget.js speaks English alone: Portuguese is one request more, and nothing else.
+    const calls = toOuting(requests).map((r) => new URL(r.split(' ')[1]!).pathname);
+    expect(calls).toHaveLength(4);
+    expect(calls.slice(0, 2)).toEqual(['/widget.js', '/widget/pt.json']);
+    expect(calls.slice(2).sort()).toEqual(['/public/v1/availability', `/public/v1/experiences/${experienceId}`]);
+    expect(problems).toEqual([]);
     expect(await w.getByText(/^Horários em Lisbon \(/).count()).toBe(1);
     await w.locator('button.time:not([disabled])').first().click();
     await heading(w, 'Os seus dados');

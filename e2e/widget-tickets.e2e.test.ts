@@ -16,6 +16,7 @@ const suite = useOutingAndChromium();
 let outing: OutingServer;
 let browser: Browser;
 let categories: Experience['priceCategories'];
+let workshopId: string;
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${outing.origin}/v1/${path}`, {
@@ -34,6 +35,7 @@ beforeAll(async () => {
   // The demo's workshop (at most 4 places a booking) sold in categories, as an operator would set it;
   // with room for every test's booking in its first free time, so each meets the booking's limit.
   const workshop = (await api<Experience[]>('GET', 'experiences?limit=100')).find((e) => e.name === WORKSHOP)!;
+  workshopId = workshop.id;
   const changed = await api<Experience>('PATCH', `experiences/${workshop.id}`, {
     maxParticipants: 40,
     priceCategories: [
@@ -83,7 +85,9 @@ async function tabTo(page: Page, wanted: string, max = 40): Promise<void> {
   throw new Error(`Tab never reached ${wanted}; focus is on ${await focused(page)}`);
 }
 
-const total = (w: Locator) => w.locator('.tickets .total strong').innerText();
+const total = (w: Locator) => w.locator('.total strong').innerText();
+/** The price's lines, one per category chosen. */
+const lines = async (w: Locator) => (await w.locator('.lines li').allInnerTexts()).map((l) => l.replace(/\s+/g, ' '));
 const quantity = (w: Locator, label: string) => w.getByLabel(label, { exact: true }).inputValue();
 
 /** No horizontal scrolling of the page (WCAG 1.4.10 reflow at 320 CSS px). */
@@ -99,7 +103,7 @@ describe('tickets in the widget on the demo site', () => {
     await w.getByRole('button', { name: 'Adult: one ticket more' }).click();
     await w.getByRole('button', { name: 'Child: one ticket more' }).click();
     expect(await total(w)).toBe('€62.00');
-    expect(await w.locator('.summary').innerText()).toContain('2 × Adult, 1 × Child');
+    expect(await lines(w)).toEqual(['2 × Adult €50.00', '1 × Child €12.00']);
 
     await w.getByLabel('Name', { exact: true }).fill('Família Tickets');
     await w.getByLabel('E-mail', { exact: true }).fill('familia.tickets@example.com');
@@ -200,5 +204,61 @@ describe('tickets in the widget on the demo site', () => {
       await w.screenshot({ path: `${artifacts}/widget-tickets-${width}.png` });
       await page.context().close();
     }
+  });
+
+  it('says "from" the least price on the list, and the total follows each quantity as it is typed', async () => {
+    const { page, problems } = await openPage(browser);
+    await page.goto(`${outing.origin}/demo`);
+    const w = widgetOn(page);
+    await heading(w, 'Choose an experience');
+    const card = w.locator('.card', { has: page.getByRole('heading', { name: WORKSHOP }) });
+    expect(await card.locator('.meta').innerText()).toMatch(/· from €12\.00$/);
+    await pickExperience(w, WORKSHOP);
+    await pickFirstFreeDay(w);
+    await pickFirstTime(w);
+    const child = w.getByLabel('Child, €12.00', { exact: true });
+    await child.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    // Still in the field: the lines and the total already count the two children.
+    expect(await focused(page)).toBe('input: Child, €12.00');
+    expect(await lines(w)).toEqual(['1 × Adult €25.00', '2 × Child €24.00']);
+    expect(await total(w)).toBe('€49.00');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows a price changed meanwhile, focused, with the new total, and books at it only when the guest presses Book again', async () => {
+    const { page, problems } = await openPage(browser, { bypassCSP: true });
+    const w = await toTickets(page);
+    await w.getByRole('button', { name: 'Child: one ticket more' }).click();
+    expect(await total(w)).toBe('€37.00');
+    await w.getByLabel('Name', { exact: true }).fill('Price Watcher');
+    await w.getByLabel('E-mail', { exact: true }).fill('price.watcher@example.com');
+    // The operator raises the child's ticket to €15.00 while the guest types.
+    const raised = categories.map((c) => (c.name === 'Child' ? { ...c, price: 1500 } : c));
+    await api<Experience>('PATCH', `experiences/${workshopId}`, { priceCategories: raised });
+    try {
+      await w.getByRole('button', { name: 'Book', exact: true }).click();
+      const notice = w.getByText('The price has changed: the total is now €40.00. Please check it and press Book again to confirm.');
+      await notice.waitFor();
+      expect(await focused(page)).toMatch(/^p: The price has changed/);
+      expect(await lines(w)).toEqual(['1 × Adult €25.00', '1 × Child €15.00']);
+      expect(await total(w)).toBe('€40.00');
+      expect(await violations(page), 'price changed').toEqual([]);
+      await w.screenshot({ path: `${artifacts}/widget-price-changed.png` });
+      // The next stop from the notice is Book.
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('button: Book');
+      await page.keyboard.press('Enter');
+      await heading(w, 'Booking confirmed');
+      const bookingNumber = (await w.locator('.number strong').innerText()).trim();
+      expect(await storedBooking(bookingNumber)).toMatchObject({ total: '40.00' });
+    } finally {
+      await api<Experience>('PATCH', `experiences/${workshopId}`, { priceCategories: categories });
+    }
+    // The browser logs the 409 it was answered; nothing else went wrong.
+    expect(problems).toEqual(['console.error: Failed to load resource: the server responded with a status of 409 (Conflict)']);
+    await page.context().close();
   });
 });

@@ -84,6 +84,10 @@ describe.skipIf(!supported)('the single executable (dist/outing)', () => {
     expect(widget.headers.get('content-type')).toMatch(/javascript/);
     // The bundle packed at build time (compared by hash: a diff of minified code helps nobody).
     expect(sha256(Buffer.from(await widget.arrayBuffer()))).toBe(packedWidgetHash);
+    // Its Portuguese texts, packed beside it.
+    const pt = await fetch(`${url}/widget/pt.json`);
+    expect(pt.status).toBe(200);
+    expect(((await pt.json()) as { book: string }).book).toBe('Reservar');
 
     const demo = await fetch(`${url}/demo`);
     expect(demo.status).toBe(200);

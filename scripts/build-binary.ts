@@ -61,6 +61,8 @@ function collectAssets(calendarWorker: string): { files: Record<string, string>;
   const widget = join(root, 'dist/widget/widget.js');
   if (!existsSync(widget)) fail('dist/widget/widget.js is missing: run npm run build:widget first');
   add(widget);
+  // Its languages other than English, served as /widget/{code}.json.
+  for (const name of readdirSync(dirname(widget)).filter((f) => f.endsWith('.json'))) add(join(dirname(widget), name));
   // The guests' manage page: one script, read through readAsset by manage-page.ts.
   const manage = join(root, 'dist/manage/manage.js');
   if (!existsSync(manage)) fail('dist/manage/manage.js is missing: run npm run build:manage first');

@@ -8,7 +8,7 @@ export {
   Email, MoneyString, Pagination, PageQuery, Deleted, queryInt,
 } from './schemas/common.js';
 export type { IdKind } from './schemas/common.js';
-export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorEnvelope } from './schemas/error.js';
+export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorDetails, ErrorEnvelope, PriceChangedDetails } from './schemas/error.js';
 export { Organization, OrganizationPatch, CurrencyCode, TWO_DECIMAL_CURRENCIES } from './schemas/organization.js';
 export {
   WEEKDAYS, ScheduleInput, Schedule, ExperienceCreate, ExperiencePatch, Experience, ExperienceListQuery,

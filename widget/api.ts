@@ -5,7 +5,7 @@
  */
 import type {
   Availability,
-  ErrorDetail,
+  ErrorDetails,
   PublicBooking,
   PublicBookingCreate,
   PublicBookingStatus,
@@ -18,7 +18,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: ErrorDetail[] = [],
+    /** The fields at fault (a list), or PRICE_CHANGED's `{total}`. */
+    readonly details: ErrorDetails = [],
   ) {
     super(message);
   }
@@ -77,8 +78,7 @@ export function createApi({ base, key, signal }: ApiOptions): OutingApi {
       if (body['success'] === true && check(body['data'])) return body['data'] as T;
       const error = body['error'];
       if (isRecord(error) && typeof error['code'] === 'string') {
-        const details = Array.isArray(error['details']) ? (error['details'] as ErrorDetail[]) : [];
-        throw new ApiError(res.status, error['code'], String(error['message']), details);
+        throw new ApiError(res.status, error['code'], String(error['message']), isRecord(error['details']) ? (error['details'] as ErrorDetails) : []);
       }
     }
     throw new ApiError(res.status, 'BAD_RESPONSE', `Unexpected answer (${res.status})`);

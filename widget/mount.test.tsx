@@ -27,7 +27,7 @@ describe('booking through the widget', () => {
 
     fireEvent.click(s.ui.getByRole('button', { name: /^2:00\sPM/ }));
     await s.ui.findByRole('heading', { name: 'Your details' });
-    fireEvent.change(s.ui.getByLabelText('Participants'), { target: { value: '3' } });
+    fireEvent.input(s.ui.getByLabelText('Participants'), { target: { value: '3' } });
     fill(s, { Name: 'Ana Lima', 'E-mail': 'ana@example.com' });
     expect(s.ui.getByText('€75.00')).toBeTruthy();
     fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
@@ -44,6 +44,8 @@ describe('booking through the widget', () => {
       customerEmail: 'ana@example.com',
       // The guest's language, for their e-mails.
       locale: 'en',
+      // The total shown: a price changed meanwhile is refused, not charged.
+      expectedTotal: '75.00',
       website: '',
     });
     expect(post.headers['X-Outing-Key']).toBe('opk_test');
@@ -112,10 +114,43 @@ describe('booking through the widget', () => {
     fireEvent.click(s.ui.getByRole('button', { name: /^9:00\sAM/ }));
     const input = (await s.ui.findByLabelText('Participants')) as HTMLInputElement;
     expect(input.max).toBe(String(walk.maxPerBooking));
-    fireEvent.change(input, { target: { value: '50' } });
+    // A party typed past the limit becomes the limit, and the note beside the field says why.
+    fireEvent.input(input, { target: { value: '50' } });
+    expect(input.value).toBe('6');
+    const note = s.root.getElementById('party-note')!;
+    expect(note.textContent).toBe('Up to 6 per booking.');
+    expect(note.closest('[aria-live="polite"]')).toBeTruthy();
+    expect(input.getAttribute('aria-describedby')).toBe('party-note');
+    expect(s.ui.getByRole('button', { name: 'One participant more' }).getAttribute('aria-describedby')).toBe('party-note');
+    expect(s.root.querySelector('.total')!.textContent).toBe('Total: €150.00');
+    // Typed again while at the limit: the field still shows the limit.
+    fireEvent.input(input, { target: { value: '9' } });
     expect(input.value).toBe('6');
     fireEvent.click(s.ui.getByRole('button', { name: 'One participant fewer' }));
     expect(input.value).toBe('5');
+    expect(s.root.getElementById('party-note')).toBeNull();
+    expect(input.getAttribute('aria-describedby')).toBeNull();
+  });
+
+  it('says the places left when the time has fewer than a booking may have, and counts each digit as it is typed', async () => {
+    const s = setup(pinned, {}, (outing) => outing.take('2026-12-02T09:00:00.000Z', 'exp_walk', 5));
+    await toDetails(s, '2026-12-02', '9:00 AM');
+    const input = s.ui.getByLabelText('Participants') as HTMLInputElement;
+    const total = () => s.root.querySelector('.total')!.textContent;
+    fireEvent.input(input, { target: { value: '2' } });
+    // The total follows each keystroke, not the field's losing focus.
+    expect(total()).toBe('Total: €50.00');
+    expect(s.root.querySelector('.total')!.getAttribute('aria-live')).toBe('polite');
+    expect(s.root.getElementById('party-note')).toBeNull();
+    fireEvent.input(input, { target: { value: '4' } });
+    expect(input.value).toBe('3');
+    expect(s.root.getElementById('party-note')!.textContent).toBe('3 places left');
+    expect(total()).toBe('Total: €75.00');
+    // Emptied to type another number: nothing changes until a digit comes, and leaving it empty puts the number back.
+    fireEvent.input(input, { target: { value: '' } });
+    expect(total()).toBe('Total: €75.00');
+    fireEvent.blur(input);
+    expect(input.value).toBe('3');
   });
 });
 

@@ -5,12 +5,15 @@
  */
 import type { Locale } from '../shared/index.js';
 import { h, render } from 'preact';
-import { effect } from './state/signals.js';
+import { effect, signal } from './state/signals.js';
 import { createApi } from './api.js';
 import { App } from './components/App.js';
 import type { Widget } from './components/widget.js';
+import { en } from './i18n/en.js';
 import { createFormats } from './i18n/format.js';
-import { pickLanguage } from './i18n/index.js';
+import { chooseLanguage } from './i18n/index.js';
+import { loadTexts } from './i18n/load.js';
+import type { Messages } from './i18n/messages.js';
 import { createBookingModel } from './state/booking.js';
 import { adoptStyles } from './styles/sheet.js';
 
@@ -64,21 +67,38 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   adoptStyles(root);
 
-  const { locale: tag, messages: t } = pickLanguage(locale ? [locale] : navigator.languages);
+  const { locale: asked, code } = chooseLanguage(locale ? [locale] : navigator.languages);
+  let tag = asked;
+  // English is at hand; another language's texts come from widget.js's server, alongside the first calls.
+  const texts = signal<Messages | null>(code === 'en' ? en : null);
+  if (!texts.value) {
+    loadTexts(defaultApi, code).then(
+      (loaded) => (texts.value = loaded),
+      (e: unknown) => {
+        console.error('[Outing]', e);
+        tag = 'en';
+        texts.value = en;
+      },
+    );
+  }
   const controller = new AbortController();
   const model = createBookingModel({
     api: createApi({ base: options.api ?? data['api'] ?? defaultApi, key: key ?? '', signal: controller.signal }),
     experienceId: experienceId || undefined,
     onBooked: (detail) => host.dispatchEvent(new CustomEvent('outing:booked', { detail, bubbles: true, composed: true })),
-    // The catalogs are the contract's languages: the primary subtag names one.
-    lang: tag.slice(0, 2) as Locale,
+    // The languages are the contract's: the primary subtag names one.
+    lang: () => tag.slice(0, 2) as Locale,
   });
-  const w: Widget = { model, t, fmt: createFormats(tag), locale: tag };
+  let w: Widget | undefined;
 
   // The whole widget re-renders whenever a signal it read changes: it is small, and this keeps
   // components plain functions of the model, with no hooks or signals integration in the bundle.
   let shownStep = model.step.peek();
   const stop = effect(() => {
+    const t = texts.value;
+    // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
+    if (!t) return void render(<div class="outing" aria-busy="true" />, root);
+    w ??= { model, t, fmt: createFormats(tag), locale: tag };
     try {
       render(<App w={w} />, root);
     } catch (e) {

@@ -16,7 +16,9 @@ const quantity = (s: WidgetUnderTest, label: string) => (s.ui.getByLabelText(lab
 const press = (s: WidgetUnderTest, name: string, times = 1) => {
   for (let i = 0; i < times; i++) fireEvent.click(s.ui.getByRole('button', { name }));
 };
-const total = (s: WidgetUnderTest) => s.root.querySelector('.tickets .total')!.textContent;
+const total = (s: WidgetUnderTest) => s.root.querySelector('.total')!.textContent;
+/** The price's lines, one per category chosen: "2 × Adult €50.00". */
+const lines = (s: WidgetUnderTest) => [...s.root.querySelectorAll('.lines li')].map((li) => li.textContent);
 const posts = (s: WidgetUnderTest) => s.outing.requests.filter((r) => r.method === 'POST');
 
 describe('tickets of an experience with price categories', () => {
@@ -43,7 +45,11 @@ describe('tickets of an experience with price categories', () => {
     // No participants field: the tickets are the party.
     expect(s.ui.queryByLabelText('Participants')).toBeNull();
     expect(total(s)).toBe('Total: €25.00');
-    expect(s.root.querySelector('.tickets .total')!.closest('[aria-live="polite"]')).toBeTruthy();
+    expect(lines(s)).toEqual(['1 × Adult €25.00']);
+    expect(s.root.querySelector('.total')!.getAttribute('aria-live')).toBe('polite');
+    // "Tickets" names the group once; the summary above it says what and when, not the tickets again.
+    expect(s.ui.getAllByText('Tickets')).toHaveLength(1);
+    expect(s.root.querySelector('.summary')!.textContent).not.toContain('Tickets');
   });
 
   it('keeps a running total, books with tickets alone, and lists them in the summary and the confirmation', async () => {
@@ -52,7 +58,7 @@ describe('tickets of an experience with price categories', () => {
     press(s, 'Adult: one ticket more');
     press(s, 'Child: one ticket more');
     expect(total(s)).toBe('Total: €62.00');
-    expect(s.root.querySelector('.summary')!.textContent).toContain('Tickets2 × Adult, 1 × Child');
+    expect(lines(s)).toEqual(['2 × Adult €50.00', '1 × Child €12.00']);
     fill(s, { Name: 'Ana Lima', 'E-mail': 'ana@example.com' });
     fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
 
@@ -68,6 +74,7 @@ describe('tickets of an experience with price categories', () => {
       customerName: 'Ana Lima',
       customerEmail: 'ana@example.com',
       locale: 'en',
+      expectedTotal: '62.00',
       website: '',
     });
     const summary = s.root.querySelector('.summary')!;
@@ -98,9 +105,17 @@ describe('tickets of an experience with price categories', () => {
     press(s, 'Infant: one ticket more');
     expect(quantity(s, 'Infant, €0.00')).toBe('1');
     expect(total(s)).toBe('Total: €87.00');
+    expect(lines(s)).toEqual(['3 × Adult €75.00', '1 × Child €12.00', '1 × Infant €0.00']);
     // A number typed past the limit is brought back to it.
-    fireEvent.change(s.ui.getByLabelText('Child, €12.00'), { target: { value: '9' } });
+    fireEvent.input(s.ui.getByLabelText('Child, €12.00'), { target: { value: '9' } });
     expect(quantity(s, 'Child, €12.00')).toBe('1');
+    // What is typed counts at once: the lines and the total follow each keystroke.
+    fireEvent.input(s.ui.getByLabelText('Infant, €0.00'), { target: { value: '3' } });
+    fireEvent.input(s.ui.getByLabelText('Adult, €25.00'), { target: { value: '2' } });
+    expect(lines(s)).toEqual(['2 × Adult €50.00', '1 × Child €12.00', '3 × Infant €0.00']);
+    expect(total(s)).toBe('Total: €62.00');
+    fireEvent.input(s.ui.getByLabelText('Adult, €25.00'), { target: { value: '3' } });
+    fireEvent.input(s.ui.getByLabelText('Infant, €0.00'), { target: { value: '1' } });
 
     fill(s, { Name: 'Ana', 'E-mail': 'ana@example.com' });
     fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
@@ -172,6 +187,7 @@ describe('tickets of an experience with price categories', () => {
     expect(s.ui.getByText('Menos de 3 anos')).toBeTruthy();
     press(s, 'Child: mais um bilhete');
     expect(total(s)).toMatch(/^Total: 37,00\s€$/);
+    expect(lines(s).map((l) => l?.replace(/\s/g, ' '))).toEqual(['1 × Adult 25,00 €', '1 × Child 12,00 €']);
     press(s, 'Adult: menos um bilhete');
     press(s, 'Child: menos um bilhete');
     expect(s.ui.getByText('Escolha pelo menos um bilhete que ocupe lugar (Adult, Child).')).toBeTruthy();

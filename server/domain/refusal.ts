@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorDetail } from '../../shared/index.js';
+import type { ErrorCode, ErrorDetails } from '../../shared/index.js';
 
 /**
  * Why a request, a command or a background step cannot be done, in the domain's words: a stable
@@ -9,7 +9,7 @@ export class Refusal extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    readonly details?: ErrorDetails,
     /** When a limit refuses: how long until trying again can succeed. */
     readonly retryAfterSeconds?: number,
   ) {

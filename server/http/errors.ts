@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { Refusal } from '../domain/refusal.js';
-import type { ErrorCode, ErrorDetail } from '../../shared/index.js';
+import type { ErrorCode, ErrorDetails } from '../../shared/index.js';
 
 /** The one place where a refusal's code becomes an HTTP status (the error table of the API reference). */
 export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
@@ -15,6 +15,7 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   NOT_FOUND: 404,
   SLOT_UNAVAILABLE: 409,
   CAPACITY_EXCEEDED: 409,
+  PRICE_CHANGED: 409,
   INVALID_STATUS_TRANSITION: 409,
   CHANGE_NOT_ALLOWED: 409,
   CONFLICT: 409,
@@ -27,7 +28,7 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
-export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetails) {
   return { success: false as const, error: details ? { code, message, details } : { code, message } };
 }
 

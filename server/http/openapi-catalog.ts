@@ -24,6 +24,7 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.ErrorEnvelope, name: 'Error', description: 'The envelope of every error response.' },
   { schema: S.ErrorCode, name: 'ErrorCode' },
   { schema: S.ErrorDetail, name: 'ErrorDetail', description: 'One problem of a request: the field path and what is wrong.' },
+  { schema: S.PriceChangedDetails, name: 'PriceChangedDetails', description: 'The `details` of `PRICE_CHANGED`: what the booking costs now.' },
   { schema: S.Pagination, name: 'Pagination', description: 'Where a page sits in the whole list.' },
   { schema: S.Deleted, name: 'Deleted', description: 'What a deletion answers.' },
 
@@ -544,7 +545,7 @@ export const EXAMPLES: Record<string, unknown> = {
 };
 
 /** An error example per code; the responses of one status show the codes it can carry. */
-export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: { path: string; message: string }[] }> = {
+export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: S.ErrorDetails }> = {
   VALIDATION_ERROR: {
     message: 'Invalid body: participants must be at least 1',
     details: [{ path: 'participants', message: 'Too small: expected number to be >=1' }],
@@ -558,6 +559,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: { pa
   NOT_FOUND: { message: 'Booking not found' },
   SLOT_UNAVAILABLE: { message: 'No bookable time slot starts at 2026-06-13T16:30:00.000Z' },
   CAPACITY_EXCEEDED: { message: 'Not enough places left', details: [{ path: 'participants', message: '1 remaining' }] },
+  PRICE_CHANGED: { message: 'The total is now 99.99, not the expected 25.00: a price changed; nothing was booked', details: { total: '99.99' } },
   INVALID_STATUS_TRANSITION: { message: 'A CANCELLED booking cannot become CONFIRMED' },
   CHANGE_NOT_ALLOWED: { message: 'This booking can no longer be changed online: the cutoff was 2026-06-12T16:30:00.000Z' },
   CONFLICT: { message: 'The currency cannot change once the organization has bookings' },

@@ -121,7 +121,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time slot
-         * @description Checks, in order: the body (400), the experience (404), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
+         * @description Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -855,7 +855,7 @@ export interface paths {
         put?: never;
         /**
          * Book as a guest (source WIDGET)
-         * @description The body of POST /v1/bookings without metadata. `website` is a honeypot for bots: it must be absent or empty. `checkoutUrl` is null unless online payment is due. With online payment (a priced experience, Stripe configured, the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` is the payment page; after paying (or giving up) the guest returns to the page that made the request (its `Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.
+         * @description The body of POST /v1/bookings without metadata, checked in the same order. `website` is a honeypot for bots: it must be absent or empty. Send `expectedTotal`, the total the guest saw: if a price changed since, the answer is 409 PRICE_CHANGED with the new total in `details.total`, and nothing is booked. `checkoutUrl` is null unless online payment is due. With online payment (a priced experience, Stripe configured, the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` is the payment page; after paying (or giving up) the guest returns to the page that made the request (its `Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.
          *
          *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
          */
@@ -1503,6 +1503,8 @@ export interface components {
              * @enum {string}
              */
             locale?: "en" | "pt";
+            /** @description The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
+            expectedTotal?: string;
             metadata?: components["schemas"]["Metadata"];
         };
         /** @description Up to 20 string values; keys ≤ 40 chars, values ≤ 500 chars */
@@ -2198,6 +2200,8 @@ export interface components {
              * @enum {string}
              */
             locale?: "en" | "pt";
+            /** @description The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
+            expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
             website?: string;
         };
@@ -2279,15 +2283,21 @@ export interface components {
             error: {
                 code: components["schemas"]["ErrorCode"];
                 message: string;
-                details?: components["schemas"]["ErrorDetail"][];
+                /** @description A list of fields on VALIDATION_ERROR and CAPACITY_EXCEEDED; an object on PRICE_CHANGED */
+                details?: components["schemas"]["ErrorDetail"][] | components["schemas"]["PriceChangedDetails"];
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
             message: string;
+        };
+        /** @description The `details` of `PRICE_CHANGED`: what the booking costs now. */
+        PriceChangedDetails: {
+            /** @description The total the booking costs now, e.g. "99.99" */
+            total: string;
         };
     };
     responses: {

@@ -9,6 +9,8 @@ const NOT_IN_REFERENCE = [
   /^\/healthz$/,
   /^\/docs(\/|$)/,
   /^\/widget\.js$/,
+  // widget.js's language files (widget/i18n/load.ts), static like it.
+  /^\/widget\//,
   /^\/demo(\/|$|\.)/,
   // The dashboard's pages and files; its API under /dashboard/api is documented.
   /^\/dashboard(\/(?!api\/)|$)/,

@@ -19,6 +19,9 @@ function failure(input: unknown): Refusal {
   throw new Error('expected a validation error');
 }
 
+/** A validation refusal's details: always a list of fields. */
+const fieldsOf = (err: Refusal) => (Array.isArray(err.details) ? err.details : []);
+
 describe('parseWith', () => {
   it('returns the parsed value', () => {
     expect(parseWith(Schema, { name: 'x' })).toEqual({ name: 'x' });
@@ -28,7 +31,7 @@ describe('parseWith', () => {
     const err = failure({ name: '', items: [{ at: '10:00' }, { at: '9' }], nested: { deep: { n: 1.5 } } });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.code).toBe('VALIDATION_ERROR');
-    expect(err.details?.map((d) => d.path).sort()).toEqual(['items[1].at', 'name', 'nested.deep.n']);
+    expect(fieldsOf(err).map((d) => d.path).sort()).toEqual(['items[1].at', 'name', 'nested.deep.n']);
     expect(err.message).toMatch(/^Invalid body: /);
   });
 
@@ -47,6 +50,6 @@ describe('parseWith', () => {
   });
 
   it('names no path when the whole input is of the wrong type', () => {
-    expect(failure([]).details?.[0]?.path).toBe('');
+    expect(fieldsOf(failure([]))[0]?.path).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SYSTEM } from '../domain/actor.js';
 import { everyDay, harbourCruise,
-  createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp,
+  createTestApp, expectData, expectError, expectList, expectPriceChanged, expectValidationError, manualClock, type ManualClock, type TestApp,
   type TestResponse,
 } from '../test-helpers/index.js';
 import { createBooking } from '../services/bookings.js';
@@ -223,6 +223,76 @@ describe('POST /v1/bookings', () => {
       expectData(await post(bookingBody({ participants: 3, customerEmail: 'b@example.com' })), Booking, 201);
       const full = expectError(await post(bookingBody({ participants: 1, customerEmail: 'c@example.com' })), 409, 'CAPACITY_EXCEEDED');
       expect(full.details).toEqual([{ path: 'participants', message: '0 remaining' }]);
+    });
+  });
+
+  describe('expectedTotal: the total the guest was shown', () => {
+    const reprice = async (price: number) => expectData(await t.request('PATCH', `/v1/experiences/${exp.id}`, { body: { price } }), Experience);
+
+    it('books when it matches the total computed now', async () => {
+      expect(await book({ expectedTotal: '90.00' })).toMatchObject({ status: 'CONFIRMED', total: '90.00' });
+      const free = await newExperience({ name: 'Free harbour walk', price: 0 });
+      expect(await book({ experienceId: free.id, expectedTotal: '0.00', customerEmail: 'free@example.com' })).toMatchObject({ total: '0.00' });
+    });
+
+    it('answers 409 PRICE_CHANGED with the new total in details, and writes nothing, when a price changed meanwhile', async () => {
+      // Quoted at 45.00 a head; the operator raised it to 60.00 before the guest pressed Book.
+      await reprice(6000);
+      const before = await written();
+      const activity = (await t.request('GET', '/v1/activity?limit=100')).body;
+      const res = await post(bookingBody({ expectedTotal: '90.00' }));
+      expect(expectPriceChanged(res)).toBe('120.00');
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'PRICE_CHANGED', message: 'The total is now 120.00, not the expected 90.00: a price changed; nothing was booked', details: { total: '120.00' } },
+      });
+      expect(await written()).toEqual(before);
+      expect((await t.request('GET', '/v1/activity?limit=100')).body).toEqual(activity);
+      // Asked again with the total now, it books at that total.
+      expect(await book({ expectedTotal: '120.00' })).toMatchObject({ unitPrice: 6000, total: '120.00' });
+    });
+
+    it('also refuses a total lower than the one computed, and a price cut is said too', async () => {
+      expect(expectPriceChanged(await post(bookingBody({ expectedTotal: '89.99' })))).toBe('90.00');
+      await reprice(2500);
+      expect(expectPriceChanged(await post(bookingBody({ expectedTotal: '90.00' })))).toBe('50.00');
+    });
+
+    it('is optional: without it the booking takes the price of the moment, as before', async () => {
+      await reprice(6000);
+      expect(await book()).toMatchObject({ total: '120.00' });
+    });
+
+    it('must be a money string with two decimals', async () => {
+      for (const expectedTotal of ['90', '90.0', '90.000', '-90.00', '9,00', 90, null]) {
+        expectValidationError(await post(bookingBody({ expectedTotal })), 'expectedTotal');
+      }
+      expect(await written()).toMatchObject({ bookings: 0 });
+    });
+
+    it('comes after the body, the experience and the party, and before the slot and the places', async () => {
+      await reprice(6000);
+      const stale = { expectedTotal: '90.00' };
+      expectValidationError(await post(bookingBody({ ...stale, participants: 0 })), 'participants');
+      expectError(await post(bookingBody({ ...stale, experienceId: 'exp_unknown' })), 404, 'NOT_FOUND');
+      // The party limit (maxPerBooking 10) is checked first.
+      expectValidationError(await post(bookingBody({ ...stale, participants: 11 })), 'participants');
+      // Not a slot, and a slot without the places: the price is said first.
+      expect(expectPriceChanged(await post(bookingBody({ ...stale, startTime: '2027-03-02T10:30:00Z' })))).toBe('120.00');
+      await book({ participants: 9, customerEmail: 'group@example.com' });
+      expect(expectPriceChanged(await post(bookingBody(stale)))).toBe('120.00');
+      expectError(await post(bookingBody({ expectedTotal: '120.00' })), 409, 'CAPACITY_EXCEEDED');
+    });
+
+    it('replays a PRICE_CHANGED under its Idempotency-Key; the total now, under a new key, books', async () => {
+      await reprice(6000);
+      const headers = { 'idempotency-key': 'quote-1' };
+      const first = await post(bookingBody({ expectedTotal: '90.00' }), headers);
+      const again = await post(bookingBody({ expectedTotal: '90.00' }), headers);
+      expect(expectPriceChanged(again)).toBe('120.00');
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expectData(await post(bookingBody({ expectedTotal: '120.00' }), { 'idempotency-key': 'quote-2' }), Booking, 201);
     });
   });
 

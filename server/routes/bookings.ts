@@ -24,7 +24,8 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         path: '/bookings',
         summary: 'Book a time slot',
         description:
-          'Checks, in order: the body (400), the experience (404), the slot (409 SLOT_UNAVAILABLE), the places left ' +
+          'Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 ' +
+          'PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left ' +
           '(409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. ' +
           'An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count ' +
           'the categories that occupy one.',
@@ -34,7 +35,7 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         body: BookingCreate,
         response: Booking,
         status: 201,
-        errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
+        errors: ['PRICE_CHANGED', 'SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
         groupCommit: true,
       },
       async ({ caller, body }) => created(serializeBooking(await createBooking(store, caller.orgId, body, { source: 'API', actor: caller.actor }, ctx.now()))),

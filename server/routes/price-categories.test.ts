@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { everyDay, createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { everyDay, createTestApp, expectData, expectError, expectList, expectPriceChanged, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { Availability, Booking, CalendarFeedWithToken, DailyReport, Experience, Manifest, PublicExperience, WebhookEvent } from '../../shared/index.js';
 import { lineItemsOf } from '../services/online-checkout.js';
 
@@ -171,6 +171,24 @@ describe('booking with tickets', () => {
     const date = S1.slice(0, 10);
     const a = expectData(await t.request('GET', `/v1/availability?experienceId=${small.id}&startDate=${date}&endDate=${date}`), Availability);
     expect(a.slots.find((s) => s.startTime === S1)).toMatchObject({ booked: 4, remaining: 0 });
+  });
+});
+
+describe('expectedTotal with tickets', () => {
+  it('compares the tickets’ total: a category’s new price is said as the new total, on both APIs, and nothing is written', async () => {
+    const party = tickets({ Adult: 2, Child: 1, Infant: 1 });
+    expect(await book({ tickets: party, expectedTotal: '62.00' })).toMatchObject({ total: '62.00' });
+    // The child's ticket goes from 12.00 to 15.00 while a second guest looks at 62.00.
+    const repriced = exp.priceCategories.map((c) => (c.name === 'Child' ? { ...c, price: 1500 } : c));
+    expectData(await t.request('PATCH', `/v1/experiences/${exp.id}`, { body: { priceCategories: repriced } }), Experience);
+    const before = await written();
+    const body = { tickets: party, expectedTotal: '62.00', customerEmail: 'second@example.com' };
+    expect(expectPriceChanged(await post(body))).toBe('65.00');
+    expect(expectPriceChanged(await t.request('POST', '/public/v1/bookings', { body: { experienceId: exp.id, startTime: S1, customerName: 'Ana Costa', ...body } }))).toBe('65.00');
+    expect(await written()).toEqual(before);
+    // Tickets that take no place are refused (400) before any price is compared.
+    expectValidationError(await post({ tickets: tickets({ Infant: 1 }), expectedTotal: '1.00' }), 'tickets');
+    expect(await book({ ...body, expectedTotal: '65.00' })).toMatchObject({ total: '65.00' });
   });
 });
 

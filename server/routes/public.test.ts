@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { everyDay,
-  createTestApp, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp,
+  createTestApp, expectData, expectError, expectList, expectPriceChanged, expectValidationError, manualClock, type ManualClock, type TestApp,
   type TestAppOptions,
 } from '../test-helpers/index.js';
 import { Availability, Booking, Experience, PublicBooking, PublicExperience } from '../../shared/index.js';
@@ -139,6 +139,37 @@ describe('POST /public/v1/bookings', () => {
     const full = expectError(await t.request('POST', '/public/v1/bookings', { body: guest(active.id, { participants: 1 }) }), 409, 'CAPACITY_EXCEEDED');
     expect(full.details).toEqual([{ path: 'participants', message: '0 remaining' }]);
     expectError(await t.request('POST', '/public/v1/bookings', { body: guest(active.id, { startTime: '2027-03-02T11:00:00Z' }) }), 409, 'SLOT_UNAVAILABLE');
+  });
+});
+
+describe('expectedTotal on POST /public/v1/bookings', () => {
+  const bookPublic = (body: Record<string, unknown>) => t.request('POST', '/public/v1/bookings', { body });
+  const stored = async () => (await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total;
+
+  it('books at the total the guest saw, and refuses a total that changed meanwhile with 409 PRICE_CHANGED', async () => {
+    const { active } = await setup();
+    expect(expectData(await bookPublic(guest(active.id, { expectedTotal: '40.00' })), PublicBooking, 201).total).toBe('40.00');
+    // The guest was quoted 25.00; the operator's price is 99.99 when they press Book.
+    expectData(await t.request('PATCH', `/v1/experiences/${active.id}`, { body: { price: 9999 } }), Experience);
+    const res = await bookPublic(guest(active.id, { participants: 1, expectedTotal: '25.00', customerEmail: 'late@example.com' }));
+    expect(expectPriceChanged(res)).toBe('99.99');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await stored()).toBe(1);
+    expect(expectData(await bookPublic(guest(active.id, { participants: 1, expectedTotal: '99.99', customerEmail: 'late@example.com' })), PublicBooking, 201).total).toBe('99.99');
+  });
+
+  it('checks the honeypot, the experience and the party first, and the price before the slot and the places', async () => {
+    const { active, inactive } = await setup();
+    const stale = { expectedTotal: '1.00' };
+    expectValidationError(await bookPublic(guest(active.id, { ...stale, expectedTotal: '1' })), 'expectedTotal');
+    expectValidationError(await bookPublic(guest(active.id, { ...stale, website: 'spam' })), 'website');
+    expectError(await bookPublic(guest(inactive.id, stale)), 404, 'NOT_FOUND');
+    expectValidationError(await bookPublic(guest(active.id, { ...stale, participants: 5 })), 'participants');
+    expect(expectPriceChanged(await bookPublic(guest(active.id, { ...stale, startTime: '2027-03-02T11:00:00Z' })))).toBe('40.00');
+    for (let i = 0; i < 2; i++) expectData(await bookPublic(guest(active.id, { participants: 4, customerEmail: `g${i}@example.com` })), PublicBooking, 201);
+    expect(expectPriceChanged(await bookPublic(guest(active.id, stale)))).toBe('40.00');
+    expectError(await bookPublic(guest(active.id, { expectedTotal: '40.00' })), 409, 'CAPACITY_EXCEEDED');
+    expect(await stored()).toBe(2);
   });
 });
 

@@ -109,7 +109,9 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         path: '/bookings',
         summary: 'Book as a guest (source WIDGET)',
         description:
-          'The body of POST /v1/bookings without metadata. `website` is a honeypot for bots: it must be absent or empty. ' +
+          'The body of POST /v1/bookings without metadata, checked in the same order. `website` is a honeypot for bots: it must ' +
+          'be absent or empty. Send `expectedTotal`, the total the guest saw: if a price changed since, the answer is 409 ' +
+          'PRICE_CHANGED with the new total in `details.total`, and nothing is booked. ' +
           '`checkoutUrl` is null unless online payment is due. With online payment (a priced experience, Stripe configured, ' +
           'the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` ' +
           'is the payment page; after paying (or giving up) the guest returns to the page that made the request (its ' +
@@ -119,7 +121,7 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         body: PublicBookingCreate,
         response: PublicBooking,
         status: 201,
-        errors: ['SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
+        errors: ['PRICE_CHANGED', 'SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
         // Opening the checkout is a network call: a concurrent retry gets IDEMPOTENCY_KEY_IN_USE.
         async: true,
       },

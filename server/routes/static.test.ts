@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAssetReader } from '../assets.js';
-import { createTestApp, repoRoot, type TestApp } from '../test-helpers/index.js';
+import { createTestApp, expectError, repoRoot, type TestApp } from '../test-helpers/index.js';
 
 // The widget bundle is a build output; a stand-in keeps this test independent of `npm run build`.
 const WIDGET = Buffer.from('/* widget */ window.Outing = {};\n'.repeat(50));
+const PT = Buffer.from(JSON.stringify({ book: 'Reservar', step: 'Passo {0} de {1}', tickets: 'Bilhetes'.repeat(40) }));
 useAssetReader((path) => {
   if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
+  if (path === join('dist', 'widget', 'pt.json')) return PT;
   try {
     return readFileSync(join(repoRoot, path));
   } catch {
@@ -33,6 +36,34 @@ describe('/widget.js', () => {
     const again = await t.request('GET', '/widget.js', { key: null, headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
     expect(again.status).toBe(304);
     expect(again.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('/widget/{code}.json', () => {
+  it('serves a language’s texts to any origin, cached five minutes, with an ETag, compressed as widget.js is', async () => {
+    const decoders: [string, (b: Buffer) => Buffer][] = [['br', brotliDecompressSync], ['gzip', gunzipSync], ['identity', (b) => b]];
+    for (const [encoding, decode] of decoders) {
+      // The bytes as sent, before any decoding.
+      const res = await t.app.request('/widget/pt.json', { headers: { 'accept-encoding': encoding, origin: 'https://tours.example.com' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-encoding')).toBe(encoding === 'identity' ? null : encoding);
+      expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      expect(decode(Buffer.from(await res.arrayBuffer()))).toEqual(PT);
+    }
+    const first = await t.request('GET', '/widget/pt.json', { key: null });
+    const again = await t.request('GET', '/widget/pt.json', { key: null, headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it.each(['en', 'es', 'xx', 'PT', 'pt-PT', '..%2Fwidget', 'widget'])('answers 404 for %s (a code without texts, or none at all)', async (code) => {
+    const res = await t.request('GET', `/widget/${code}.json`, { key: null });
+    expectError(res, 404, 'NOT_FOUND');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
 

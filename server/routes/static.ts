@@ -1,28 +1,17 @@
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
 import { errorBody } from '../http/errors.js';
 import type { AppEnv } from '../http/context.js';
 import { demoPublishableKey } from '../demo.js';
-import { matchesIfNoneMatch } from '../http/etag.js';
+import { encodeFile, sendStaticFile, type StaticFile } from '../http/static-file.js';
 import type { RouteContext } from './context.js';
 
-interface Encoded {
-  raw: Buffer;
-  gzip: Buffer;
-  br: Buffer;
-  etag: string;
-}
-
-function encode(raw: Buffer): Encoded {
-  return {
-    raw,
-    gzip: gzipSync(raw, { level: 9 }),
-    br: brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-    etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`,
-  };
-}
+/**
+ * The languages the widget may fetch besides the English it carries, as `/widget/{code}.json`
+ * (widget/i18n/load.ts). A code answers once its file is built (dist/widget/{code}.json, from
+ * widget/i18n/{code}.json); any other code is a 404.
+ */
+export const WIDGET_LANGUAGES = ['pt', 'es', 'fr', 'de', 'it', 'nl'];
 
 const DEMO_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -48,38 +37,41 @@ export function demoCsp(apiOrigin: string): string {
   return `${strictCsp(apiOrigin)}; frame-ancestors 'none'`;
 }
 
-/** `/widget.js` and the demo site: no key needed. */
+/** `/widget.js`, its language files and the demo site: no key needed. */
 export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  let widget: Encoded | undefined;
+  // Each built file encoded once, when first asked for (a file not built yet is looked for again).
+  const built = new Map<string, StaticFile>();
+  const builtFile = (path: string): StaticFile | undefined => {
+    let file = built.get(path);
+    if (!file) {
+      const raw = readAsset(path);
+      if (raw) built.set(path, (file = encodeFile(raw)));
+    }
+    return file;
+  };
+  /** What every page may load from here, whatever its origin: cached five minutes, revalidated by ETag. */
+  const sendWidgetFile = (c: Context<AppEnv>, file: StaticFile, type: string): Response => {
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    return sendStaticFile(c, file, type, 'public, max-age=300');
+  };
 
   app.get('/widget.js', (c) => {
     // Browsers must run it as script only because we say it is one, never by sniffing.
     c.header('X-Content-Type-Options', 'nosniff');
-    widget ??= (() => {
-      const raw = readAsset('dist/widget/widget.js');
-      return raw ? encode(raw) : undefined;
-    })();
+    const widget = builtFile('dist/widget/widget.js');
     if (!widget) return c.json(errorBody('NOT_FOUND', 'widget.js is not built: run npm run build'), 404);
-    c.header('Content-Type', 'text/javascript; charset=utf-8');
-    c.header('Cache-Control', 'public, max-age=300');
-    c.header('ETag', widget.etag);
-    c.header('Vary', 'Accept-Encoding');
+    return sendWidgetFile(c, widget, 'text/javascript; charset=utf-8');
+  });
+
+  app.get('/widget/:file', (c) => {
+    c.header('X-Content-Type-Options', 'nosniff');
     c.header('Access-Control-Allow-Origin', '*');
-    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (matchesIfNoneMatch(c.req.header('if-none-match'), widget.etag)) {
-      return c.body(null, 304);
-    }
-    const accepts = c.req.header('accept-encoding') ?? '';
-    if (/\bbr\b/.test(accepts)) {
-      c.header('Content-Encoding', 'br');
-      return c.body(new Uint8Array(widget.br));
-    }
-    if (/\bgzip\b/.test(accepts)) {
-      c.header('Content-Encoding', 'gzip');
-      return c.body(new Uint8Array(widget.gzip));
-    }
-    return c.body(new Uint8Array(widget.raw));
+    const code = /^([a-z]{2})\.json$/.exec(c.req.param('file'))?.[1];
+    const texts = code && WIDGET_LANGUAGES.includes(code) ? builtFile(`dist/widget/${code}.json`) : undefined;
+    if (!texts) return c.json(errorBody('NOT_FOUND', 'The widget has no texts in this language'), 404);
+    return sendWidgetFile(c, texts, 'application/json; charset=utf-8');
   });
 
   const demoFile = (name: string) => {

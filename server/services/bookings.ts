@@ -2,7 +2,7 @@ import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { BOOKING_NUMBER_RE, newBookingNumber, newId } from '../domain/ids.js';
 import { assertPlacesFor, assertStatusMove, bookingTotalCents, holdsPlaces, maxPartySize, placesOf } from '../domain/bookings.js';
 import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
-import { formatMoney } from '../domain/money.js';
+import { formatMoney, parseMoney } from '../domain/money.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import { serializeTimeSlot } from '../serializers/booking.js';
 import { isoOrNull } from '../serializers/instant.js';
@@ -75,6 +75,19 @@ function partyOf(exp: ExperienceRow, input: { participants?: number | undefined;
   return { participants: priced.participants, places: priced.places, priced };
 }
 
+/** What a new party costs: its tickets' total, or the experience's price per participant. */
+const partyTotalCents = (exp: ExperienceRow, party: Party): number => party.priced?.totalCents ?? exp.price * party.participants;
+
+/**
+ * The total the guest was shown (`expectedTotal`) against the one computed now: a price that changed
+ * in between is said, with the new total, rather than charged.
+ */
+function assertExpectedTotal(expected: string | undefined, totalCents: number): void {
+  if (expected === undefined || parseMoney(expected) === totalCents) return;
+  const total = formatMoney(totalCents);
+  throw new Refusal('PRICE_CHANGED', `The total is now ${total}, not the expected ${expected}: a price changed; nothing was booked`, { total });
+}
+
 /** The stored fields of a party: a ticketed one keeps its tickets, places and total. */
 const partyFields = (party: Party) =>
   party.priced === null
@@ -142,6 +155,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
     const exp = await experienceFor(store, orgId, input.experienceId);
     const party = partyOf(exp, input);
     assertPartySize(exp, party.places, party.priced ? 'tickets' : 'participants');
+    assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
     const start = Date.parse(input.startTime);
     const end = await assertBookableSlot(store, exp, org.timezone, start, now);
     assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start), party.priced ? 'tickets' : 'participants');

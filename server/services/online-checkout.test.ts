@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../payments/test-helpers/fake-stripe.js';
 import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
-import { expectData, expectError, manualClock } from '../test-helpers/index.js';
+import { expectData, expectError, expectPriceChanged, manualClock } from '../test-helpers/index.js';
 import { hostPageOf, returnUrl } from './online-checkout.js';
 import { Booking, Experience, Payment, PublicBooking } from '../../shared/index.js';
 
@@ -293,6 +293,19 @@ describe('online payment with Stripe Checkout', () => {
 
     stripe.setDown(false);
     expect(expectData(await h.book(2), PublicBooking, 201).status).toBe('PENDING');
+  });
+
+  it('opens no checkout and holds nothing when the total the guest saw is no longer the price', async () => {
+    const body = { experienceId: h.experienceId, startTime: h.startTime, participants: 2, customerName: 'Ana Lima', customerEmail: 'ana@example.com' };
+    const sessions = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').length;
+    const res = await h.t.request('POST', '/public/v1/bookings', { body: { ...body, expectedTotal: '80.00' }, headers: { origin: 'https://tours.example.com', referer: HOST_PAGE } });
+    expect(expectPriceChanged(res)).toBe('90.00');
+    expect(sessions()).toBe(0);
+    expect(await h.remaining()).toBe(4);
+    expect(await h.events()).toEqual([]);
+    const held = expectData(await h.t.request('POST', '/public/v1/bookings', { body: { ...body, expectedTotal: '90.00' }, headers: { referer: HOST_PAGE } }), PublicBooking, 201);
+    expect(held).toMatchObject({ status: 'PENDING', total: '90.00' });
+    expect(sessions()).toBe(1);
   });
 
   it('replays a booking sent again with the same Idempotency-Key instead of opening a second checkout', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { ErrorEnvelope, dataEnvelope, listEnvelope, type ErrorCode } from '../../shared/index.js';
+import { ErrorEnvelope, PriceChangedDetails, dataEnvelope, listEnvelope, type ErrorCode, type ErrorDetail } from '../../shared/index.js';
 
 /** Anything with a status and a parsed body: a `TestResponse`, or `{ status, body }` from fetch. */
 export interface ResponseLike {
@@ -9,21 +9,33 @@ export interface ResponseLike {
   headers?: Headers;
 }
 
+/** An error whose `details`, when present, list fields (every code but PRICE_CHANGED). */
+export type ListedError = Omit<ErrorEnvelope['error'], 'details'> & { details?: ErrorDetail[] };
+
 /**
  * Asserts the contract's error: the status, the code, the envelope (shared `ErrorEnvelope`), `details`
- * only on VALIDATION_ERROR / CAPACITY_EXCEEDED, and an `X-Request-Id`. Returns the parsed `error`.
+ * only on VALIDATION_ERROR / CAPACITY_EXCEEDED (a list) and PRICE_CHANGED (an object, see
+ * `expectPriceChanged`), and an `X-Request-Id`. Returns the parsed `error`.
  */
-export function expectError(res: ResponseLike, status: number, code: ErrorCode): ErrorEnvelope['error'] {
+export function expectError(res: ResponseLike, status: number, code: ErrorCode): ListedError {
   expect({ status: res.status, body: res.body }).toMatchObject({ status, body: { error: { code } } });
   const { error } = ErrorEnvelope.parse(res.body);
-  if (code === 'VALIDATION_ERROR' || code === 'CAPACITY_EXCEEDED') expect(error.details?.length).toBeGreaterThan(0);
-  else expect(error.details).toBeUndefined();
+  const { details, ...rest } = error;
+  if (code === 'VALIDATION_ERROR' || code === 'CAPACITY_EXCEEDED') expect(Array.isArray(details) && details.length).toBeGreaterThan(0);
+  else if (code === 'PRICE_CHANGED') PriceChangedDetails.strict().parse(details);
+  else expect(details).toBeUndefined();
   if (res.headers) expect(res.headers.get('x-request-id')).toBeTruthy();
-  return error;
+  return Array.isArray(details) ? { ...rest, details } : rest;
+}
+
+/** Asserts a `409 PRICE_CHANGED` and returns the total it names (`details.total`). */
+export function expectPriceChanged(res: ResponseLike): string {
+  expectError(res, 409, 'PRICE_CHANGED');
+  return PriceChangedDetails.parse(ErrorEnvelope.parse(res.body).error.details).total;
 }
 
 /** Asserts a `400 VALIDATION_ERROR` whose `details` name `path`; returns the details. */
-export function expectValidationError(res: ResponseLike, path: string): NonNullable<ErrorEnvelope['error']['details']> {
+export function expectValidationError(res: ResponseLike, path: string): ErrorDetail[] {
   const error = expectError(res, 400, 'VALIDATION_ERROR');
   const details = error.details ?? [];
   expect(details.map((d) => d.path)).toContain(path);

@@ -19,7 +19,7 @@ export {
   createTestApp, manualClock, addOrganization,
   type TestApp, type TestAppOptions, type TestOrganization, type TestRequestOptions, type TestResponse, type ManualClock,
 } from './app.js';
-export { expectError, expectValidationError, expectData, expectList, type ResponseLike } from './assert.js';
+export { expectError, expectPriceChanged, expectValidationError, expectData, expectList, type ResponseLike } from './assert.js';
 export {
   runCli, startTestServer, cliEnv, tempDir, repoRoot, cliPath,
   type CliResult, type TestServer, type TestServerOptions, type DemoKeys,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, EmailString, Instant, InstantInput, LocalDate, NonBlank, PageQuery, SearchTerm } from './common.js';
+import { Email, EmailString, Instant, InstantInput, LocalDate, MoneyString, NonBlank, PageQuery, SearchTerm } from './common.js';
 import { PriceCategoryType } from './experience.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
@@ -87,6 +87,9 @@ const bookingCreateFields = {
   customerEmail: guestFields.customerEmail,
   customerPhone: guestFields.customerPhone.optional(),
   locale: Locale.optional().describe('Default en; the widget sends its own language'),
+  expectedTotal: MoneyString.optional().describe(
+    'The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked',
+  ),
 };
 
 function participantsOrTickets(b: { participants?: number | undefined; tickets?: TicketInput[] | undefined }, ctx: z.RefinementCtx) {

@@ -6,7 +6,7 @@ describe('error envelope', () => {
     expect([...ERROR_CODES].sort()).toEqual(
       [
         'VALIDATION_ERROR', 'INVALID_JSON', 'INVALID_TOKEN', 'UNAUTHORIZED', 'INVALID_API_KEY', 'INVALID_CREDENTIALS', 'FORBIDDEN', 'NOT_FOUND', 'SLOT_UNAVAILABLE',
-        'CAPACITY_EXCEEDED', 'INVALID_STATUS_TRANSITION', 'CHANGE_NOT_ALLOWED', 'CONFLICT', 'IDEMPOTENCY_KEY_IN_USE', 'PAYLOAD_TOO_LARGE',
+        'CAPACITY_EXCEEDED', 'PRICE_CHANGED', 'INVALID_STATUS_TRANSITION', 'CHANGE_NOT_ALLOWED', 'CONFLICT', 'IDEMPOTENCY_KEY_IN_USE', 'PAYLOAD_TOO_LARGE',
         'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_KEY_REUSED', 'RATE_LIMITED', 'INTERNAL_ERROR',
       ].sort(),
     );
@@ -19,5 +19,12 @@ describe('error envelope', () => {
     ).toBe(true);
     expect(ErrorEnvelope.safeParse({ success: false, error: { code: 'TEAPOT', message: 'x' } }).success).toBe(false);
     expect(ErrorEnvelope.safeParse({ success: true, error: { code: 'NOT_FOUND', message: 'x' } }).success).toBe(false);
+  });
+
+  it('takes details as a list of fields, or as PRICE_CHANGED’s object with the total now', () => {
+    const price = { success: false, error: { code: 'PRICE_CHANGED', message: 'x', details: { total: '99.99' } } };
+    expect(ErrorEnvelope.parse(price).error.details).toEqual({ total: '99.99' });
+    expect(ErrorEnvelope.safeParse({ ...price, error: { ...price.error, details: { total: 99.99 } } }).success).toBe(false);
+    expect(ErrorEnvelope.safeParse({ ...price, error: { ...price.error, details: 'changed' } }).success).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'SLOT_UNAVAILABLE',
   'CAPACITY_EXCEEDED',
+  'PRICE_CHANGED',
   'INVALID_STATUS_TRANSITION',
   'CHANGE_NOT_ALLOWED',
   'CONFLICT',
@@ -29,12 +30,25 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
+/** `details` of `PRICE_CHANGED`: the total the booking would have now, a money string. */
+export const PriceChangedDetails = z.object({ total: z.string().describe('The total the booking costs now, e.g. "99.99"') });
+export type PriceChangedDetails = z.infer<typeof PriceChangedDetails>;
+
+/**
+ * An error's `details`: a list of fields at fault on `VALIDATION_ERROR` and `CAPACITY_EXCEEDED`,
+ * an object on `PRICE_CHANGED`.
+ */
+export const ErrorDetails = z
+  .union([z.array(ErrorDetail), PriceChangedDetails])
+  .describe('A list of fields on VALIDATION_ERROR and CAPACITY_EXCEEDED; an object on PRICE_CHANGED');
+export type ErrorDetails = z.infer<typeof ErrorDetails>;
+
 export const ErrorEnvelope = z.object({
   success: z.literal(false),
   error: z.object({
     code: ErrorCode,
     message: z.string(),
-    details: z.array(ErrorDetail).optional(),
+    details: ErrorDetails.optional(),
   }),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -5,6 +5,7 @@
  */
 import { h } from 'preact';
 import type { JSX } from 'preact';
+import { fill } from '../i18n/format.js';
 import type { Step } from '../state/booking.js';
 import { Alerts } from './Alerts.js';
 import { CalendarStep } from './CalendarStep.js';
@@ -38,7 +39,7 @@ export function App({ w }: Props) {
     details: t.yourDetails,
     done: payment ? t.returned[payment] : model.booking.value?.checkoutUrl ? t.paymentDue : t.confirmed,
   };
-  const position = t.step(model.steps.indexOf(step) + 1, model.steps.length);
+  const position = fill(t.step, model.steps.indexOf(step) + 1, model.steps.length);
   const Body = bodies[step];
   return (
     <div class="outing" lang={locale} role="region" aria-label={t.widget}>

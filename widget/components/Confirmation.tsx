@@ -4,6 +4,7 @@
  * @jsxFrag Fragment
  */
 import { Fragment, h } from 'preact';
+import { fill } from '../i18n/format.js';
 import { Summary } from './Summary.js';
 import type { Props } from './widget.js';
 
@@ -41,7 +42,7 @@ export function Confirmation({ w }: Props) {
         />
       )}
       {/* Not when confirmed on the way back from paying: that answer carries no personal data. */}
-      {confirmed && 'guestName' in booking && <p>{t.bookedFor(booking.guestName, booking.guestEmail)}</p>}
+      {confirmed && 'guestName' in booking && <p>{fill(t.bookedFor, booking.guestName, booking.guestEmail)}</p>}
       {booking?.status === 'CANCELLED' && <p>{t.notKept}</p>}
       {payment === 'slow' && (
         <>

@@ -5,9 +5,10 @@
  */
 import { h } from 'preact';
 import type { ContactField } from '../state/validate.js';
+import { fill } from '../i18n/format.js';
 import { Stepper } from './Stepper.js';
 import { Summary } from './Summary.js';
-import { Tickets } from './Tickets.js';
+import { limitNote, Tickets } from './Tickets.js';
 import type { Props } from './widget.js';
 
 interface FieldProps extends Props {
@@ -47,7 +48,11 @@ function Field({ w: { model, t }, field, label, type, autoComplete, required, ma
   );
 }
 
-/** Party size (or tickets), then the guest's name and e-mail (and phone), then "Book". */
+/**
+ * Party size (or tickets), the guest's name and e-mail (and phone), then what it costs: a line per
+ * category and the total, which follow the party as the guest types and are what "Book" sends as
+ * the expected total. A price changed meanwhile is said beside them, with the new total.
+ */
 export function DetailsStep({ w }: Props) {
   const { model, t, fmt } = w;
   const slot = model.slot.value;
@@ -56,6 +61,9 @@ export function DetailsStep({ w }: Props) {
   const participants = model.participants.value;
   const tickets = model.tickets.value;
   const busy = model.busy.value;
+  const changed = model.priceChanged.value;
+  const note = limitNote(w, participants);
+  const money = (cents: number) => fmt.money(cents / 100, experience.currency);
 
   return (
     <form
@@ -65,7 +73,7 @@ export function DetailsStep({ w }: Props) {
         void model.submit();
       }}
     >
-      <Summary w={w} experience={experience.name} startTime={slot.startTime} tickets={tickets.filter((c) => c.quantity)} />
+      <Summary w={w} experience={experience.name} startTime={slot.startTime} />
       {tickets.length ? (
         <Tickets w={w} />
       ) : (
@@ -79,7 +87,16 @@ export function DetailsStep({ w }: Props) {
             fewer={t.fewer}
             more={t.more}
             set={model.setParticipants}
+            describedBy={note ? 'party-note' : undefined}
+            note={note ? 'party-note' : undefined}
           />
+          <div aria-live="polite">
+            {note && (
+              <p id="party-note" class="hint">
+                {note}
+              </p>
+            )}
+          </div>
         </div>
       )}
       <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required maxLength={200} />
@@ -97,10 +114,25 @@ export function DetailsStep({ w }: Props) {
           onInput={(e) => model.setContact('website', e.currentTarget.value)}
         />
       </div>
-      {/* With tickets, the total runs under them. */}
-      {!tickets.length && (
-        <p class="total">
-          {t.total}: <strong>{fmt.money((experience.price * participants) / 100, experience.currency)}</strong>
+      {tickets.length > 0 && (
+        <ul class="lines">
+          {tickets.map(
+            (c) =>
+              c.quantity > 0 && (
+                <li key={c.id}>
+                  <span>{`${c.quantity} × ${c.name}`}</span> <span>{money(c.quantity * c.price)}</span>
+                </li>
+              ),
+          )}
+        </ul>
+      )}
+      <p class="total" aria-live="polite" aria-atomic="true">
+        {t.total}: <strong>{money(model.totalCents.value)}</strong>
+      </p>
+      {/* Focused when it appears: the guest hears the new total, then "Book" is the next stop. */}
+      {changed && (
+        <p id="changed" class="error" tabIndex={-1}>
+          {fill(t.priceChanged, fmt.money(+changed, experience.currency))}
         </p>
       )}
       {/* aria-disabled, not disabled, while sending: a disabled button would drop keyboard focus. */}

@@ -23,6 +23,7 @@ interface StepperProps {
 /**
  * A number input between "−" and "+" buttons. The buttons stay focusable at the ends
  * (aria-disabled, not disabled): focus does not drop to the page when the limit is reached.
+ * What the guest types counts at once, as they type (the total follows it).
  */
 export function Stepper({ id, value, min, max, fewer, more, set, describedBy, note }: StepperProps) {
   const stepButton = (by: number, label: string, enabled: boolean, sign: string, reason?: string) => (
@@ -41,7 +42,17 @@ export function Stepper({ id, value, min, max, fewer, more, set, describedBy, no
         max={max}
         value={value}
         aria-describedby={describedBy}
-        onChange={(e) => set(Number(e.currentTarget.value))}
+        onInput={(e) => {
+          const input = e.currentTarget;
+          // An emptied field waits for the next digit (leaving it puts the number back). A number
+          // past a limit becomes the limit in the field at once; the note beside it says why.
+          if (input.value) {
+            const n = Math.max(min, Math.min(Math.floor(+input.value) || 0, max));
+            input.value = '' + n;
+            set(n);
+          }
+        }}
+        onBlur={(e) => (e.currentTarget.value = '' + value)}
       />
       {stepButton(1, more, value < max, '+', value < max ? undefined : note)}
     </div>

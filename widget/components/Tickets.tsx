@@ -4,37 +4,47 @@
  * @jsxFrag Fragment
  */
 import { h } from 'preact';
+import { fill } from '../i18n/format.js';
 import { MAX_TICKETS } from '../state/state.js';
 import { Stepper } from './Stepper.js';
-import type { Props } from './widget.js';
+import type { Widget, Props } from './widget.js';
+
+/**
+ * Why the party can grow no more, once its places reach the most one booking may have: the places
+ * left at this time, or the limit per booking. False while there is room.
+ */
+export function limitNote({ model, t, fmt }: Widget, places: number): string | false {
+  const max = model.maxParticipants.value;
+  const limit = model.experience.value?.maxPerBooking ?? max;
+  return places >= max && (max < limit ? fmt.count(t.placesLeft, max) : fill(t.perBooking, max));
+}
 
 /**
  * The party of an experience with price categories (docs/price-categories.md): a quantity per category with its
- * name, price and ages, then the running total. The total and the note about places sit in a
- * polite live region, so a screen reader hears them change as the quantities do.
+ * name, price and ages. The note about places sits in a polite live region, so a screen reader
+ * hears it come and go as the quantities change; the lines and the total follow below (DetailsStep).
  */
-export function Tickets({ w: { model, t, fmt } }: Props) {
+export function Tickets({ w }: Props) {
+  const { model, t, fmt } = w;
   const experience = model.experience.value;
   if (!experience) return null;
   const tickets = model.tickets.value;
   const places = model.places.value;
   const max = model.maxParticipants.value;
-  const full = places >= max;
-  const note = places
-    ? full && (max < experience.maxPerBooking ? t.placesLeft(max) : t.perBooking(max))
-    : t.noPlace(tickets.filter((c) => c.occupiesPlace).map((c) => c.name).join(', '));
-  const money = (cents: number) => fmt.money(cents / 100, experience.currency);
+  const note = places ? limitNote(w, places) : fill(t.noPlace, tickets.filter((c) => c.occupiesPlace).map((c) => c.name).join(', '));
   return (
     <fieldset class="tickets">
       <legend>{t.tickets}</legend>
       {tickets.map((c, i) => {
         const id = `ticket-${i}`;
-        const ages = t.ages(c.minAge, c.maxAge);
+        const { minAge: min, maxAge: top } = c;
+        // Either bound may be unset (a lower bound of 0 is none): "18+", "Ages 4–17", "Under 3".
+        const ages = top === null ? (min ? fill(t.agesFrom, min) : '') : min ? fill(t.agesRange, min, top) : fmt.count(t.agesUnder, top + 1);
         // Only a category that takes a place is held back by the places, and can fix having none.
         const noted = c.occupiesPlace && note ? 'tickets-note' : undefined;
         return (
           <div key={c.id} class="field">
-            <label for={id}>{`${c.name}, ${money(c.price)}`}</label>
+            <label for={id}>{`${c.name}, ${fmt.money(c.price / 100, experience.currency)}`}</label>
             {ages && (
               <p id={`${id}-ages`} class="hint">
                 {ages}
@@ -45,8 +55,8 @@ export function Tickets({ w: { model, t, fmt } }: Props) {
               value={c.quantity}
               min={0}
               max={c.occupiesPlace ? max - places + c.quantity : MAX_TICKETS}
-              fewer={t.ticketFewer(c.name)}
-              more={t.ticketMore(c.name)}
+              fewer={fill(t.ticketFewer, c.name)}
+              more={fill(t.ticketMore, c.name)}
               set={(n) => model.setTicket(c, n)}
               describedBy={[ages && `${id}-ages`, noted].filter(Boolean).join(' ') || undefined}
               note={noted}
@@ -60,9 +70,6 @@ export function Tickets({ w: { model, t, fmt } }: Props) {
             {note}
           </p>
         )}
-        <p class="total" aria-atomic="true">
-          {t.total}: <strong>{money(tickets.reduce((sum, c) => sum + c.quantity * c.price, 0))}</strong>
-        </p>
       </div>
     </fieldset>
   );

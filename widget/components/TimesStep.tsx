@@ -4,6 +4,7 @@
  * @jsxFrag Fragment
  */
 import { Fragment, h } from 'preact';
+import { fill } from '../i18n/format.js';
 import type { Props } from './widget.js';
 
 /** The chosen day's start times in the experience's zone, named, with the places left. */
@@ -16,14 +17,14 @@ export function TimesStep({ w: { model, t, fmt } }: Props) {
   return (
     <>
       <p class="lead">{fmt.longDate(date)}</p>
-      {slots[0] && <p class="hint">{t.timesIn(fmt.zone(slots[0].startTime, zone))}</p>}
+      {slots[0] && <p class="hint">{fill(t.timesIn, fmt.zone(slots[0].startTime, zone))}</p>}
       {slots.some((s) => s.available) ? (
         <ul class="times">
           {slots.map((s) => (
             <li key={s.id}>
               <button type="button" class="time" disabled={!s.available} onClick={() => model.chooseSlot(s)}>
                 <span class="clock">{fmt.time(s.startTime, zone)}</span>{' '}
-                <span class="left">{s.available ? t.placesLeft(s.remaining) : t.full}</span>
+                <span class="left">{s.available ? fmt.count(t.placesLeft, s.remaining) : t.full}</span>
               </button>
             </li>
           ))}

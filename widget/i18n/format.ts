@@ -1,6 +1,12 @@
-/** Dates, times, money and durations through Intl, in the widget's locale. */
+/** Dates, times, money, durations and plurals through Intl, in the widget's locale. */
+import type { Plural } from './messages.js';
+
+/** A text with its `{0}`, `{1}`… replaced by `values`, in order (messages.ts). */
+export const fill = (text: string, ...values: unknown[]): string => text.replace(/\{(\d)\}/g, (_, i: number) => String(values[i]));
 
 export interface Formats {
+  /** The form of `text` that `n` takes in this language, with `{0}` as `n`. */
+  count(text: Plural, n: number): string;
   money(amount: number, currency: string): string;
   /** A slot's start as wall-clock time in the experience's zone, e.g. `09:30`. */
   time(instant: string, timeZone: string): string;
@@ -24,10 +30,12 @@ export function createFormats(locale: string): Formats {
   const month = new Intl.DateTimeFormat(locale, { ...utc, month: 'long', year: 'numeric' });
   const short = new Intl.DateTimeFormat(locale, { ...utc, weekday: 'short' });
   const long = new Intl.DateTimeFormat(locale, { ...utc, weekday: 'long' });
+  const plural = new Intl.PluralRules(locale);
   const unit = (u: string, n: number): string =>
     new Intl.NumberFormat(locale, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
 
   return {
+    count: (text, n) => fill(typeof text === 'string' ? text : (text[plural.select(n)] ?? text.other), n),
     money: (amount, currency) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount),
     time: (instant, timeZone) =>
       new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' }).format(new Date(instant)),

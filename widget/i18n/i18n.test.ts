@@ -1,35 +1,60 @@
 import { describe, expect, it } from 'vitest';
+import { pickLanguage } from './catalogs.js';
 import { en } from './en.js';
-import { createFormats } from './format.js';
-import { pickLanguage } from './index.js';
-import { pt } from './pt.js';
+import { createFormats, fill } from './format.js';
+import { chooseLanguage } from './index.js';
+import pt from './pt.json' with { type: 'json' };
+
+/** Every key of a catalog, nested ones as `errors.network`, with the placeholders its text holds. */
+function shape(texts: object, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(texts)) {
+    const name = prefix + key;
+    // A plural's forms are the language's own (English may have one text for all): compare `other`.
+    if (typeof value === 'object' && value !== null && 'other' in value) Object.assign(out, shape({ [key]: value.other }, prefix));
+    else if (typeof value === 'object' && value !== null) Object.assign(out, shape(value as object, `${name}.`));
+    else out[name] = (String(value).match(/\{\d\}/g) ?? []).sort().join(' ');
+  }
+  return out;
+}
 
 describe('languages', () => {
   it('picks by primary subtag and keeps the region for Intl', () => {
-    expect(pickLanguage(['pt-BR'])).toEqual({ locale: 'pt-BR', messages: pt });
-    expect(pickLanguage(['de-DE', 'pt'])).toEqual({ locale: 'pt', messages: pt });
-    expect(pickLanguage(['en-GB'])).toEqual({ locale: 'en-GB', messages: en });
+    expect(chooseLanguage(['pt-BR'])).toEqual({ locale: 'pt-BR', code: 'pt' });
+    expect(chooseLanguage(['de-DE', 'pt'])).toEqual({ locale: 'pt', code: 'pt' });
+    expect(chooseLanguage(['en-GB'])).toEqual({ locale: 'en-GB', code: 'en' });
+    expect(pickLanguage(['pt-PT'])).toEqual({ locale: 'pt-PT', code: 'pt', messages: pt });
   });
 
   it('falls back to English for unknown and malformed tags', () => {
-    expect(pickLanguage(['fr'])).toEqual({ locale: 'en', messages: en });
-    expect(pickLanguage(['not a tag!'])).toEqual({ locale: 'en', messages: en });
-    expect(pickLanguage([])).toEqual({ locale: 'en', messages: en });
+    expect(chooseLanguage(['fr'])).toEqual({ locale: 'en', code: 'en' });
+    expect(chooseLanguage(['not a tag!'])).toEqual({ locale: 'en', code: 'en' });
+    expect(chooseLanguage([])).toEqual({ locale: 'en', code: 'en' });
+    expect(pickLanguage([])).toEqual({ locale: 'en', code: 'en', messages: en });
   });
 
   it('labels the form as the contract says in English', () => {
     expect([en.participants, en.name, en.email, en.book]).toEqual(['Participants', 'Name', 'E-mail', 'Book']);
   });
 
-  it('counts places in both languages', () => {
-    expect([en.placesLeft(1), en.placesLeft(3)]).toEqual(['1 place left', '3 places left']);
-    expect([pt.placesLeft(1), pt.placesLeft(3)]).toEqual(['Resta 1 lugar', 'Restam 3 lugares']);
+  it('has every English text in Portuguese, naming the same values', () => {
+    expect(shape(pt)).toEqual(shape(en));
   });
 
-  it('says a price category’s ages in both languages, and nothing when none are set', () => {
-    const ages: [number | null, number | null][] = [[4, 17], [null, 2], [0, 2], [18, null], [null, 0], [null, null]];
-    expect(ages.map(([min, max]) => en.ages(min, max))).toEqual(['Ages 4–17', 'Under 3', 'Under 3', '18+', 'Under 1', '']);
-    expect(ages.map(([min, max]) => pt.ages(min, max))).toEqual(['4–17 anos', 'Menos de 3 anos', 'Menos de 3 anos', '18+ anos', 'Menos de 1 ano', '']);
+  it('counts places in both languages', () => {
+    const [e, p] = [createFormats('en'), createFormats('pt-PT')];
+    expect([e.count(en.placesLeft, 1), e.count(en.placesLeft, 3)]).toEqual(['1 place left', '3 places left']);
+    expect([p.count(pt.placesLeft, 1), p.count(pt.placesLeft, 3)]).toEqual(['Resta 1 lugar', 'Restam 3 lugares']);
+    expect([p.count(pt.agesUnder, 1), p.count(pt.agesUnder, 3)]).toEqual(['Menos de 1 ano', 'Menos de 3 anos']);
+    // One text for every number; and a plural without the form asked for says `other`.
+    expect(e.count('Under {0}', 3)).toBe('Under 3');
+    expect(e.count({ other: '{0} left' }, 1)).toBe('1 left');
+  });
+
+  it('fills the values a text names, in order', () => {
+    expect(fill(en.step, 2, 4)).toBe('Step 2 of 4');
+    expect(fill(pt.bookedFor, 'Ana', 'ana@example.com')).toBe('Reservado em nome de Ana (ana@example.com).');
+    expect(fill('{1} before {0}', 'a', 'b')).toBe('b before a');
   });
 });
 

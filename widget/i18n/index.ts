@@ -1,32 +1,34 @@
-import { en } from './en.js';
-import type { Messages } from './messages.js';
-import { pt } from './pt.js';
+export type { Messages, Plural } from './messages.js';
 
-export type { Messages } from './messages.js';
-
-const catalogs: Record<string, Messages> = { en, pt };
+/**
+ * The languages the widget speaks. English is in widget.js; each other one is a JSON file of
+ * texts, `widget/i18n/{code}.json`, that the widget fetches from `/widget/{code}.json` when a
+ * guest needs it (load.ts). A new language is its file, its code here, and its code in
+ * `LOCALES` (shared/schemas/booking.ts) so that bookings may carry it.
+ */
+export const LANGUAGES = ['en', 'pt'];
 
 export interface Language {
   /** BCP 47 tag given to Intl, e.g. `pt-PT`: formats follow the region asked for. */
   locale: string;
-  messages: Messages;
+  /** The language's code in LANGUAGES, e.g. `pt`. */
+  code: string;
 }
 
 /**
- * The first wanted language the widget ships, by its primary subtag; English otherwise.
+ * The first wanted language the widget speaks, by its primary subtag; English otherwise.
  * `wanted` is `data-locale` when set, else the browser's languages.
  */
-export function pickLanguage(wanted: readonly string[]): Language {
+export function chooseLanguage(wanted: readonly string[]): Language {
   for (const tag of wanted) {
-    let locale: string | undefined;
     try {
       // Canonicalizing refuses malformed tags, which would make every Intl formatter throw.
-      locale = Intl.getCanonicalLocales(tag)[0];
+      const locale = Intl.getCanonicalLocales(tag)[0]!;
+      const code = locale.split('-')[0]!.toLowerCase();
+      if (LANGUAGES.includes(code)) return { locale, code };
     } catch {
-      continue;
+      // Not a language tag: the next one.
     }
-    const messages = locale ? catalogs[locale.split('-')[0]!.toLowerCase()] : undefined;
-    if (locale && messages) return { locale, messages };
   }
-  return { locale: 'en', messages: en };
+  return { locale: 'en', code: 'en' };
 }

@@ -1,9 +1,21 @@
+/**
+ * Every text the widget shows, one object per language. Texts are data, never code, so that a
+ * language other than English can be fetched as JSON (`/widget/{code}.json`, widget/i18n/load.ts):
+ * `{0}`, `{1}` stand for the values a text names (format.ts's `fill`), and a text whose words
+ * depend on a number is a `Plural`.
+ */
 
-/** Every text the widget shows. One object per language; functions where words depend on numbers. */
+/**
+ * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
+ * number no other form takes), or one text for every number. `{0}` is the number.
+ */
+export type Plural = string | { [category: string]: string; other: string };
+
 export interface Messages {
   /** Visually hidden name of the whole widget region. */
   widget: string;
-  step: (n: number, of: number) => string;
+  /** `{0}` the step, `{1}` how many there are. */
+  step: string;
   chooseExperience: string;
   chooseDate: string;
   chooseTime: string;
@@ -14,15 +26,18 @@ export interface Messages {
   retry: string;
   back: string;
   select: string;
+  /** After an experience's price, when every guest pays it: "€25.00 per person". */
   perPerson: string;
+  /** An experience whose price categories cost different amounts: `{0}` the lowest a booking can start at. */
+  from: string;
   noExperiences: string;
   previousMonth: string;
   nextMonth: string;
   noDatesThisMonth: string;
   noTimes: string;
-  /** Names the zone the times are shown in, e.g. "Times in Europe/Lisbon (WET)". */
-  timesIn: (zone: string) => string;
-  placesLeft: (n: number) => string;
+  /** Names the zone the times are shown in, `{0}` e.g. "Lisbon (Western European Summer Time)". */
+  timesIn: string;
+  placesLeft: Plural;
   full: string;
   experience: string;
   date: string;
@@ -30,29 +45,34 @@ export interface Messages {
   fewer: string;
   more: string;
   participants: string;
-  /** The price categories' group, and the summary's line of them ("2 × Adult, 1 × Child"). */
+  /** The price categories' group, and the confirmation's line of them ("2 × Adult, 1 × Child"). */
   tickets: string;
-  /** The quantity buttons of one price category, by its name. */
-  ticketFewer: (name: string) => string;
-  ticketMore: (name: string) => string;
-  /** A category's ages, either bound null (0 as no lower bound); '' when neither is set. */
-  ages: (min: number | null, max: number | null) => string;
-  /** No ticket takes a place; `names` are the categories that do ("Adult, Child"). */
-  noPlace: (names: string) => string;
-  /** The tickets take all the places one booking may have (the places left at the time say `placesLeft`). */
-  perBooking: (n: number) => string;
+  /** The quantity buttons of one price category, `{0}` its name. */
+  ticketFewer: string;
+  ticketMore: string;
+  /** A category's ages: from `{0}` on; from `{0}` to `{1}`; under `{0}` (a Plural of that age). */
+  agesFrom: string;
+  agesRange: string;
+  agesUnder: Plural;
+  /** No ticket takes a place; `{0}` the categories that do ("Adult, Child"). */
+  noPlace: string;
+  /** The party is as large as one booking may be, `{0}` (the places left at the time say `placesLeft`). */
+  perBooking: string;
   name: string;
   email: string;
   phone: string;
   honeypot: string;
   total: string;
+  /** Said beside the total, and focused, when the price changed before the guest booked; `{0}` the new total. */
+  priceChanged: string;
   book: string;
   booking: string;
   required: string;
   invalidEmail: string;
   invalidPhone: string;
   bookingNumber: string;
-  bookedFor: (name: string, email: string) => string;
+  /** `{0}` the guest's name, `{1}` their e-mail. */
+  bookedFor: string;
   continueToPayment: string;
   bookAnother: string;
   /** Back from the payment page (docs/payments.md): the heading, by where the payment stands. */

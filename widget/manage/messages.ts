@@ -104,7 +104,7 @@ export const en: ManageMessages = {
   },
 };
 
-// European Portuguese, as the widget's catalog (widget/i18n/pt.ts).
+// European Portuguese, as the widget's catalog (widget/i18n/pt.json).
 export const pt: ManageMessages = {
   title: 'A sua reserva',
   brokenTitle: 'Esta ligação não funciona',

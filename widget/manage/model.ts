@@ -7,7 +7,7 @@ import type { Availability, Locale, ManagedBooking, PublicExperience } from '../
 import type { OutingApi } from '../api.js';
 import { createFormats } from '../i18n/format.js';
 import type { Formats } from '../i18n/format.js';
-import { pickLanguage } from '../i18n/index.js';
+import { pickLanguage } from '../i18n/catalogs.js';
 import type { Messages } from '../i18n/messages.js';
 import { createBookingModel } from '../state/booking.js';
 import type { BookingModel } from '../state/booking.js';

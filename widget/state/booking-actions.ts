@@ -1,10 +1,10 @@
 /** Choosing a time, the party and the guest's details, and booking it (shared/schemas/booking.ts). */
-import type { Locale, PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
+import type { Locale, PriceChangedDetails, PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
 import { ApiError, newIdempotencyKey } from '../api.js';
 import type { OutingApi } from '../api.js';
 import type { Slot } from './availability.js';
 import { go } from './calendar-actions.js';
-import { problemOf } from './requests.js';
+import { problemOf, request } from './requests.js';
 import { batch } from './signals.js';
 import { MAX_TICKETS } from './state.js';
 import type { BookingState } from './state.js';
@@ -29,7 +29,7 @@ const FIELDS: Record<string, ContactField> = { customerName: 'name', customerEma
 /** A 400 naming the guest's fields becomes messages beside them; anything else is not ours. */
 function fieldsOf(e: unknown): FieldProblems {
   const problems: FieldProblems = {};
-  if (e instanceof ApiError && e.code === 'VALIDATION_ERROR') {
+  if (e instanceof ApiError && Array.isArray(e.details)) {
     for (const d of e.details) {
       const field = FIELDS[d.path];
       if (field) problems[field] = field === 'email' ? 'invalidEmail' : field === 'phone' ? 'invalidPhone' : 'required';
@@ -51,7 +51,7 @@ export function createBookingActions(
   api: OutingApi,
   refreshAfterSlotTaken: () => Promise<void>,
   onBooked?: (detail: BookedDetail) => void,
-  lang?: Locale,
+  lang?: () => Locale,
 ) {
   // The key of the submission whose outcome is unknown, reused while its body stays the same.
   let attempt: { body: string; key: string } | null = null;
@@ -112,7 +112,9 @@ export function createBookingActions(
       customerName: name.trim(),
       customerEmail: email.trim(),
       ...(phone.trim() ? { customerPhone: phone.trim() } : {}),
-      ...(lang ? { locale: lang } : {}),
+      ...(lang ? { locale: lang() } : {}),
+      // The total the guest sees: a price changed meanwhile is refused, not charged (409 PRICE_CHANGED).
+      expectedTotal: (s.totalCents.value / 100).toFixed(2),
       website,
     };
   }
@@ -149,6 +151,7 @@ export function createBookingActions(
     batch(() => {
       s.busy.value = true;
       s.trouble.value = null;
+      s.priceChanged.value = null;
     });
     try {
       const made = await api.createBooking(body, key);
@@ -168,6 +171,17 @@ export function createBookingActions(
         await refreshAfterSlotTaken();
         // Said once fresh times show (the refresh clears messages), unless the refresh failed.
         if (!s.trouble.value) s.trouble.value = { problem: 'slotTaken' };
+      } else if (code === 'PRICE_CHANGED') {
+        // Today's prices, so that every line and the total show what booking now costs; then the
+        // guest hears the new total (focus on it) and presses Book again to accept it.
+        const fresh = await request(s, () => api.getExperience(experience.id), () => void submit());
+        if (fresh) {
+          s.session.focusId = 'changed';
+          batch(() => {
+            s.experience.value = fresh;
+            s.priceChanged.value = ((e as ApiError).details as PriceChangedDetails).total;
+          });
+        }
       } else if (!showFieldProblems(fieldsOf(e))) {
         s.trouble.value = { problem: problemOf(e), retry: () => void submit() };
       }

@@ -19,8 +19,8 @@ export interface ModelOptions {
   /** A pinned experience (`data-experience`): no list step. */
   experienceId?: string;
   onBooked?: (detail: BookedDetail) => void;
-  /** The language the guest reads, sent with the booking for its e-mails. */
-  lang?: Locale;
+  /** The language the guest reads, sent with the booking for its e-mails (asked when booking: it may fall back to English). */
+  lang?: () => Locale;
   /** The clock, for tests. */
   now?: () => Date;
 }

@@ -15,6 +15,8 @@ export function go(s: BookingState, to: Step): void {
   batch(() => {
     s.moved.value = true;
     s.step.value = to;
+    // A changed price is said on the form it was found on, not on the next one.
+    s.priceChanged.value = null;
   });
 }
 

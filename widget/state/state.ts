@@ -47,6 +47,7 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     const first = categories.find((c) => c.occupiesPlace);
     return categories.map((c) => ({ ...c, quantity: quantities.value[c.id] ?? +(c === first) }));
   });
+  const participants = signal(1);
 
   return {
     experienceId,
@@ -63,13 +64,21 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     /** The calendar day in the tab order (the grid's roving focus); null: the default day. */
     cursor: signal<string | null>(null),
     slot,
-    participants: signal(1),
+    participants,
     /** The quantities the guest chose, by price category id (shared/schemas/experience.ts). */
     quantities,
     /** The experience's price categories, each with its quantity; [] when it books by participants. */
     tickets,
     /** The places the tickets take: infants on a lap take none (server/domain/tickets.ts). */
     places: computed(() => tickets.value.reduce((n, c) => n + (c.occupiesPlace ? c.quantity : 0), 0)),
+    /** What the party costs, in cents: the tickets' total, or the price per participant. It is sent as `expectedTotal`. */
+    totalCents: computed(() =>
+      tickets.value.length
+        ? tickets.value.reduce((sum, c) => sum + c.quantity * c.price, 0)
+        : (experience.value?.price ?? 0) * participants.value,
+    ),
+    /** The total the server quoted when the price changed before the guest booked (409 PRICE_CHANGED). */
+    priceChanged: signal<string | null>(null),
     contact: signal<Contact>(emptyContact),
     fieldProblems: signal<FieldProblems>({}),
     busy: signal(false),

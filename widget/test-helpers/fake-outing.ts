@@ -4,6 +4,7 @@
  * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
  */
 import type { BookingStatus, PublicBooking, PublicExperience, Ticket, TicketInput, TimeSlotAvailability } from '../../shared/index.js';
+import pt from '../i18n/pt.json' with { type: 'json' };
 
 export interface FakeOutingOptions {
   experiences?: PublicExperience[];
@@ -13,6 +14,10 @@ export interface FakeOutingOptions {
   capacity?: number;
   /** Make bookings PENDING with this Checkout URL (online payment). */
   checkoutUrl?: string;
+  /** The language files it serves at `/widget/{code}.json`, as the server does (default: Portuguese). */
+  languages?: Record<string, unknown>;
+  /** Language files are answered once this settles (default: at once). */
+  languagesAfter?: Promise<unknown>;
 }
 
 export interface RecordedRequest {
@@ -24,7 +29,7 @@ export interface RecordedRequest {
   referrerPolicy: ReferrerPolicy | undefined;
 }
 
-type Failure = 'network' | { status: number; code: string; message?: string; details?: { path: string; message: string }[] };
+type Failure = 'network' | { status: number; code: string; message?: string; details?: { path: string; message: string }[] | { total: string } };
 
 export const walk: PublicExperience = {
   id: 'exp_walk',
@@ -74,7 +79,9 @@ function json(status: number, body: unknown): Response {
 }
 
 export function fakeOuting(options: FakeOutingOptions = {}) {
-  const experiences = options.experiences ?? [walk, tram];
+  // Copies: a test may change a price (reprice) without touching the fixtures.
+  const experiences = structuredClone(options.experiences ?? [walk, tram]);
+  const languages = options.languages ?? { pt };
   const timezone = options.timezone ?? 'Europe/Lisbon';
   const offset = options.offsetHours ?? 0;
   const capacity = options.capacity ?? 8;
@@ -152,7 +159,15 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
     requests.push({ method, url, headers, body, credentials: init.credentials, referrerPolicy: init.referrerPolicy });
     const path = url.pathname.replace(/^\/public\/v1\//, '');
 
-    const i = failures.findIndex((f) => path.startsWith(f.match));
+    // The widget's languages: no key, from widget.js's server (server/routes/static.ts).
+    const language = /^\/widget\/([a-z]{2})\.json$/.exec(url.pathname)?.[1];
+    if (language !== undefined && !failures.some((f) => url.pathname.startsWith(f.match))) {
+      await options.languagesAfter;
+      const texts = languages[language];
+      return texts ? json(200, texts) : json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No such language' } });
+    }
+
+    const i = failures.findIndex((f) => path.startsWith(f.match) || url.pathname.startsWith(f.match));
     if (i >= 0) {
       const { failure } = failures.splice(i, 1)[0]!;
       if (failure === 'network') throw new TypeError('Failed to fetch');
@@ -185,7 +200,15 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       });
     }
     if (method === 'POST' && path === 'bookings') {
-      const b = body as { experienceId: string; startTime: string; participants?: number; tickets?: TicketInput[]; customerName: string; customerEmail: string };
+      const b = body as {
+        experienceId: string;
+        startTime: string;
+        participants?: number;
+        tickets?: TicketInput[];
+        customerName: string;
+        customerEmail: string;
+        expectedTotal?: string;
+      };
       const experience = experiences.find((e) => e.id === b.experienceId)!;
       const invalid = (path: string) => json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: [{ path, message: 'Invalid' }] } });
       // As the server prices them (server/domain/tickets.ts): places count the categories that take one.
@@ -198,6 +221,12 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       const placesOf = (t: Ticket) => (categories.find((c) => c.id === t.categoryId)!.occupiesPlace ? t.quantity : 0);
       const places = tickets.length ? tickets.reduce((n, t) => n + placesOf(t), 0) : b.participants!;
       if (!places) return invalid('tickets');
+      // The total at today's prices against the one the guest was shown, before the slot and the places.
+      const cents = tickets.length ? tickets.reduce((sum, t) => sum + t.quantity * t.unitPrice, 0) : experience.price * places;
+      const total = (cents / 100).toFixed(2);
+      if (b.expectedTotal !== undefined && b.expectedTotal !== total) {
+        return json(409, { success: false, error: { code: 'PRICE_CHANGED', message: `The total is now ${total}`, details: { total } } });
+      }
       const id = `ts_${experience.id}_${new Date(b.startTime).getTime()}`;
       const taken = booked.get(id) ?? 0;
       if (taken + places > capacity) {
@@ -238,6 +267,12 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       const found = bookings.get(bookingNumber)!;
       found.status = status;
       if (status !== 'PENDING') found.checkoutUrl = null;
+    },
+    /** The operator changes a price (of the experience, or of one category by id) while the guest looks. */
+    reprice(experienceId: string, cents: number, categoryId?: string) {
+      const experience = experiences.find((e) => e.id === experienceId)!;
+      if (categoryId) experience.priceCategories.find((c) => c.id === categoryId)!.price = cents;
+      else experience.price = cents;
     },
     /** Someone else books places, as another browser would. */
     take(startTime: string, experienceId: string, places: number) {

@@ -5,6 +5,7 @@
  */
 import { configure, fireEvent, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { forgetTexts } from '../i18n/load.js';
 import { mountWidget } from '../mount.js';
 import type { Mounted } from '../mount.js';
 import type { BookedDetail } from '../state/booking.js';
@@ -28,6 +29,7 @@ export function useWidgetTests(): void {
   afterEach(() => {
     mounted.forEach((m) => m.unmount());
     mounted = [];
+    forgetTexts();
     document.body.replaceChildren();
     history.replaceState(null, '', '/');
     vi.useRealTimers();
