@@ -1,5 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
@@ -49,4 +49,22 @@ describe('the house rules', () => {
       for (const file of Object.keys(probes)) rmSync(join(repoRoot, file), { force: true });
     }
   }, 120_000);
+
+  it('renders every refusal in one place: no file outside server/http/ writes an error envelope by hand', () => {
+    const handWritten: string[] = [];
+    const visit = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== 'http' && entry.name !== 'test-helpers') visit(path);
+        } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$|\.d\.ts$/.test(entry.name)) {
+          const text = readFileSync(path, 'utf8');
+          if (/\berrorBody\(|success: false/.test(text)) handWritten.push(relative(repoRoot, path));
+        }
+      }
+    };
+    visit(join(repoRoot, 'server'));
+    // Routes throw a Refusal (or notFound()); http/errors.ts maps its code to a status and renders it.
+    expect(handWritten).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
-import { errorBody } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { AppEnv } from '../http/context.js';
 import { demoPublishableKey } from '../demo.js';
 import { matchesIfNoneMatch } from '../http/etag.js';
@@ -60,7 +60,7 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
       const raw = readAsset('dist/widget/widget.js');
       return raw ? encode(raw) : undefined;
     })();
-    if (!widget) return c.json(errorBody('NOT_FOUND', 'widget.js is not built: run npm run build'), 404);
+    if (!widget) throw new Refusal('NOT_FOUND', 'widget.js is not built: run npm run build');
     c.header('Content-Type', 'text/javascript; charset=utf-8');
     c.header('Cache-Control', 'public, max-age=300');
     c.header('ETag', widget.etag);
@@ -93,7 +93,7 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
   const serveDemo = async (c: Context<AppEnv>, name: string): Promise<Response> => {
     c.header('X-Content-Type-Options', 'nosniff');
     const file = demoFile(name);
-    if (!file) return c.json(errorBody('NOT_FOUND', 'No such demo file'), 404);
+    if (!file) throw new Refusal('NOT_FOUND', 'No such demo file');
     const publicUrl = ctx.config.publicUrl;
     const origin = new URL(publicUrl).origin;
     c.header('Content-Type', file.type);
