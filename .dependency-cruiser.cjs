@@ -1,6 +1,6 @@
 // The arrows that must never exist in Outing's house (ARCHITECTURE.md, "Layers"). Checked in
 // `npm test` by server/architecture.test.ts, and by hand with
-// `npx depcruise --ignore-known server widget dashboard shared`. The imports listed in
+// `npx depcruise server widget dashboard shared --ignore-known`. The imports listed in
 // .dependency-cruiser-known-violations.json (the PostgreSQL store modules reading their SQLite twins)
 // are the only exceptions, until the store is written once; the test fails on any other, and on a
 // listed one that no longer exists.
