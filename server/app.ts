@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { redactTarget, type Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import { Refusal } from './domain/refusal.js';
-import { errorBody, renderRefusal } from './http/errors.js';
+import { renderRefusal } from './http/errors.js';
 import { ClientAbortedRequest, logClientAbort } from './http/body.js';
 import type { AppEnv } from './http/context.js';
 import { Idempotency } from './http/idempotency.js';
@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps) {
     ));
   app.route('/', referenceRoutes(openApiDocument));
 
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  app.notFound((c) => renderRefusal(c, new Refusal('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}`)));
   app.onError((err, c) => {
     if (err instanceof ClientAbortedRequest) {
       logClientAbort(logger, err, { requestId: c.get('requestId'), method: c.req.method, path: redactTarget(new URL(c.req.url).pathname) });
@@ -150,7 +150,7 @@ export function createApp(deps: AppDeps) {
       error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
       stack: err instanceof Error ? err.stack : undefined,
     });
-    return c.json(errorBody('INTERNAL_ERROR', 'Something went wrong on our side; quote the X-Request-Id if you contact support'), 500);
+    return renderRefusal(c, new Refusal('INTERNAL_ERROR', 'Something went wrong on our side; quote the X-Request-Id if you contact support'));
   });
 
   return { app, openApiDocument, calendarSync, payments };

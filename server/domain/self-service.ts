@@ -12,6 +12,15 @@ export interface SelfService {
   cutoffAt: number;
 }
 
+/** A guest's booking as its manage link opens it; `Booking` and `Organization` are the store's rows. */
+export interface ManagedBooking<Booking, Organization> {
+  booking: Booking;
+  organization: Organization;
+  /** The experience's zone: the guest reads its times there. */
+  timeZone: string;
+  rules: SelfService;
+}
+
 const HOUR = 3_600_000;
 
 /**

@@ -1,11 +1,13 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { timingSafeEqual } from 'node:crypto';
 import { Refusal } from '../domain/refusal.js';
 import type { Caller } from './context.js';
 import { hashSecret, parseApiKey, sameHash } from '../domain/api-keys.js';
 import type { Store } from '../store/index.js';
+import type { SessionRow, UserRow } from '../store/users.js';
 import { scopesOf } from '../domain/roles.js';
-import { csrfTokenMatches, resolveSession, type LiveSession } from '../services/sessions.js';
+import { SESSION_TOUCH_GRANULARITY_MS, csrfTokenMatches, hashSessionToken, sessionLapsed } from '../domain/sessions.js';
 import type { ApiKeyType, Scope } from '../../shared/index.js';
 
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -60,6 +62,30 @@ export function requireScope(caller: Caller, scope: Scope): void {
 
 /** The dashboard's cookie: its value is a session token, stored on the server only as a SHA-256. */
 export const SESSION_COOKIE = 'outing_session';
+
+/** A session that has not ended, and its user. */
+export interface LiveSession {
+  session: SessionRow;
+  user: UserRow;
+}
+
+/**
+ * The session a cookie's token names, while it lives: unknown, idle for 12 hours, 7 days old, or of
+ * a user since disabled or deleted, it is none.
+ */
+export async function resolveSession(store: Store, token: string, now: number): Promise<LiveSession | undefined> {
+  const hash = hashSessionToken(token);
+  const session = await store.getSessionByHash(hash);
+  if (!session || !(session.tokenHash.length === hash.length && timingSafeEqual(session.tokenHash, hash))) return undefined;
+  if (sessionLapsed(session, now)) {
+    await store.deleteSession(session.id);
+    return undefined;
+  }
+  const user = await store.getUser(session.userId);
+  if (!user || user.disabledAt !== null) return undefined;
+  if (now - session.lastSeenAt >= SESSION_TOUCH_GRANULARITY_MS) await store.touchSession(session.id, now);
+  return { session, user };
+}
 
 /** The session of the request's cookie, while it lives; `undefined` without one. */
 export async function sessionOf(c: Context, store: Store, now: number): Promise<LiveSession | undefined> {

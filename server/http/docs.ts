@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
-import { errorBody } from './errors.js';
+import { Refusal } from './errors.js';
 import { matchesIfNoneMatch } from './etag.js';
 import type { AppEnv } from './context.js';
 
@@ -180,7 +180,7 @@ export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
   app.get('/docs', (c) => {
     const bundle = scalarBundle();
     baseHeaders(c);
-    if (!bundle) return c.json(errorBody('NOT_FOUND', 'The API reference is not installed (@scalar/api-reference); the document is at /v1/openapi.json'), 404);
+    if (!bundle) throw new Refusal('NOT_FOUND', 'The API reference is not installed (@scalar/api-reference); the document is at /v1/openapi.json');
     c.header('Content-Security-Policy', DOCS_CSP);
     c.header('X-Frame-Options', 'DENY');
     c.header('Cache-Control', 'no-cache');
@@ -189,7 +189,7 @@ export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
   });
   app.get('/docs/scalar.js', (c) => {
     const bundle = scalarBundle();
-    if (!bundle) return c.json(errorBody('NOT_FOUND', 'The API reference is not installed'), 404);
+    if (!bundle) throw new Refusal('NOT_FOUND', 'The API reference is not installed');
     return serveScript(c, bundle);
   });
   app.get('/docs/reference.js', (c) => serveScript(c, reference));

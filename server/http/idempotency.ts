@@ -3,7 +3,7 @@ import { STATUS_OF, errorBody } from './errors.js';
 import type { Reply } from './reply.js';
 import type { Store } from '../store/index.js';
 import { IN_FLIGHT_STATUS, type IdempotencyClaim } from '../store/idempotency.js';
-import { IDEMPOTENCY_TTL_MS } from '../services/retention.js';
+import { IDEMPOTENCY_TTL_MS } from '../domain/retention.js';
 
 export { IDEMPOTENCY_TTL_MS };
 

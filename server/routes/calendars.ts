@@ -1,5 +1,5 @@
-import { Hono, type Context } from 'hono';
-import { errorBody } from '../http/errors.js';
+import { Hono } from 'hono';
+import { notFound } from '../domain/refusal.js';
 import type { AppEnv } from '../http/context.js';
 import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
@@ -147,11 +147,10 @@ export function calendarRoutes(ctx: RouteContext): ApiRoutes {
  */
 export function icalFeedRoutes(ctx: RouteContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const notFoundReply = (c: Context<AppEnv>) => c.json(errorBody('NOT_FOUND', 'Calendar feed not found'), 404);
   app.get('/api/ical/:token', async (c) => {
     const raw = c.req.param('token');
     const found = await bookingsFeed(ctx.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw, ctx.now());
-    if (!found) return notFoundReply(c);
+    if (!found) throw notFound('Calendar feed');
     const { organization, feed, bookings } = found;
     // ical-generator is loaded by the first feed request, not at start.
     const { feedEtag, renderBookingsFeed } = await import('../ical/feed.js');
@@ -172,6 +171,8 @@ export function icalFeedRoutes(ctx: RouteContext): Hono<AppEnv> {
     });
   });
   // Any other method or path below /api/ical gets the same answer as an unknown token.
-  app.all('/api/ical/*', notFoundReply);
+  app.all('/api/ical/*', () => {
+    throw notFound('Calendar feed');
+  });
   return app;
 }

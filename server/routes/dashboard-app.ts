@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
-import { errorBody } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { AppEnv } from '../http/context.js';
 import { APP_PAGE_CSP, appPageHeaders, encodeFile, sendStaticFile, type StaticFile } from '../http/static-file.js';
 import type { RouteContext } from './context.js';
@@ -42,7 +42,7 @@ export function dashboardAppRoutes(_ctx: RouteContext): Hono<AppEnv> {
     const type = TYPES[/\.[a-z0-9]+$/.exec(name)?.[0] ?? ''];
     const file = type && ASSET_NAME.test(name) ? load(`dist/dashboard/assets/${name}`) : undefined;
     // A missing file is a 404, never the page: a script tag must not receive HTML.
-    if (!file || !type) return c.json(errorBody('NOT_FOUND', 'No such dashboard file'), 404);
+    if (!file || !type) throw new Refusal('NOT_FOUND', 'No such dashboard file');
     return sendStaticFile(c, file, type, 'public, max-age=31536000, immutable');
   });
 
@@ -50,12 +50,12 @@ export function dashboardAppRoutes(_ctx: RouteContext): Hono<AppEnv> {
     const path = new URL(c.req.url).pathname;
     // Unknown session-API paths stay JSON 404s, as every API path of Outing does.
     if (path === '/dashboard/api' || path.startsWith('/dashboard/api/')) {
-      return c.json(errorBody('NOT_FOUND', `No route ${c.req.method} ${path}`), 404);
+      throw new Refusal('NOT_FOUND', `No route ${c.req.method} ${path}`);
     }
     appPageHeaders(c);
-    if (path.startsWith('/dashboard/assets/')) return c.json(errorBody('NOT_FOUND', 'No such dashboard file'), 404);
+    if (path.startsWith('/dashboard/assets/')) throw new Refusal('NOT_FOUND', 'No such dashboard file');
     const index = load('dist/dashboard/index.html');
-    if (!index) return c.json(errorBody('NOT_FOUND', 'The dashboard is not built: run npm run build'), 404);
+    if (!index) throw new Refusal('NOT_FOUND', 'The dashboard is not built: run npm run build');
     // no-cache: always asks, so a new build's asset names are picked up at once.
     return sendStaticFile(c, index, 'text/html; charset=utf-8', 'no-cache');
   };

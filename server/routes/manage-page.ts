@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
 import type { AppEnv } from '../http/context.js';
-import { errorBody } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import { appPageHeaders, encodeFile, sendStaticFile, type StaticFile } from '../http/static-file.js';
 import type { RouteContext } from './context.js';
 
@@ -54,7 +54,7 @@ export function managePageRoutes(_ctx: RouteContext): Hono<AppEnv> {
 
   const showPage = (c: Context<AppEnv>): Response => {
     appPageHeaders(c);
-    if (!loadBundle()) return c.json(errorBody('NOT_FOUND', 'The manage page is not built: run npm run build'), 404);
+    if (!loadBundle()) throw new Refusal('NOT_FOUND', 'The manage page is not built: run npm run build');
     // no-store: the page holds nothing personal, but nothing about a guest's visit is kept either.
     return sendStaticFile(c, page, 'text/html; charset=utf-8', 'no-store');
   };
@@ -64,7 +64,7 @@ export function managePageRoutes(_ctx: RouteContext): Hono<AppEnv> {
   app.get('/manage/manage.js', (c) => {
     appPageHeaders(c);
     const file = loadBundle();
-    if (!file) return c.json(errorBody('NOT_FOUND', 'manage.js is not built: run npm run build'), 404);
+    if (!file) throw new Refusal('NOT_FOUND', 'manage.js is not built: run npm run build');
     // Not a hashed name: the browser asks every time, and a matching ETag makes that a 304.
     return sendStaticFile(c, file, 'text/javascript; charset=utf-8', 'no-cache');
   });

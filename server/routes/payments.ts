@@ -3,7 +3,6 @@ import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
 import { created, list, pageOf } from '../http/reply.js';
 import { Refusal } from '../domain/refusal.js';
-import { errorBody } from '../http/errors.js';
 import type { AppEnv } from '../http/context.js';
 import { applyCallback } from '../services/online-checkout.js';
 import { listBookingPayments, recordManualPayment } from '../services/payments.js';
@@ -83,7 +82,7 @@ export function paymentCallbackRoutes(ctx: RouteContext): Hono<AppEnv> {
     const provider = ctx.payments?.name === c.req.param('provider') ? ctx.payments : undefined;
     if (!provider) {
       const name = c.req.param('provider');
-      return c.json(errorBody('NOT_FOUND', `Online payment with ${name} is not configured on this server`), 404);
+      throw new Refusal('NOT_FOUND', `Online payment with ${name} is not configured on this server`);
     }
     const declared = Number(c.req.header('content-length') ?? 0);
     if (declared > MAX_CALLBACK_BYTES) throw new Refusal('PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
-import { errorBody } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { AppEnv } from '../http/context.js';
 import { demoPublishableKey } from '../demo.js';
 import { encodeFile, sendStaticFile, type StaticFile } from '../http/static-file.js';
@@ -61,7 +61,7 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     // Browsers must run it as script only because we say it is one, never by sniffing.
     c.header('X-Content-Type-Options', 'nosniff');
     const widget = builtFile('dist/widget/widget.js');
-    if (!widget) return c.json(errorBody('NOT_FOUND', 'widget.js is not built: run npm run build'), 404);
+    if (!widget) throw new Refusal('NOT_FOUND', 'widget.js is not built: run npm run build');
     return sendWidgetFile(c, widget, 'text/javascript; charset=utf-8');
   });
 
@@ -70,7 +70,7 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     c.header('Access-Control-Allow-Origin', '*');
     const code = /^([a-z]{2})\.json$/.exec(c.req.param('file'))?.[1];
     const texts = code && WIDGET_LANGUAGES.includes(code) ? builtFile(`dist/widget/${code}.json`) : undefined;
-    if (!texts) return c.json(errorBody('NOT_FOUND', 'The widget has no texts in this language'), 404);
+    if (!texts) throw new Refusal('NOT_FOUND', 'The widget has no texts in this language');
     return sendWidgetFile(c, texts, 'application/json; charset=utf-8');
   });
 
@@ -85,7 +85,7 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
   const serveDemo = async (c: Context<AppEnv>, name: string): Promise<Response> => {
     c.header('X-Content-Type-Options', 'nosniff');
     const file = demoFile(name);
-    if (!file) return c.json(errorBody('NOT_FOUND', 'No such demo file'), 404);
+    if (!file) throw new Refusal('NOT_FOUND', 'No such demo file');
     const publicUrl = ctx.config.publicUrl;
     const origin = new URL(publicUrl).origin;
     c.header('Content-Type', file.type);

@@ -1,7 +1,13 @@
-import type { BookingView } from '../store/bookings.js';
-import { serializeBooking } from './booking.js';
+import type { BookingRow, BookingView } from '../store/bookings.js';
+import { serializeBooking, serializeTimeSlot } from './booking.js';
+import { serializeEventPayment } from './payment.js';
+import { iso, isoOrNull } from './instant.js';
+import { bookingTotalCents } from '../domain/bookings.js';
+import { formatMoney } from '../domain/money.js';
+import { ticketsOf } from '../domain/tickets.js';
 import type { EventRow } from '../store/events.js';
-import type { EventData, WebhookEvent } from '../../shared/index.js';
+import type { PaymentRow } from '../store/payments.js';
+import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
 
@@ -16,6 +22,38 @@ export function serializeBookingEventData(
 ): EventData {
   const { experience, timeSlot, ...record } = serializeBooking(booking);
   return { booking: record, experience, timeSlot, ...extra };
+}
+
+/** The data of an event about a booking, from the rows the event log is handed. */
+export function serializeBookingEvent(booking: BookingView, extra: { changes?: Changes; payment?: PaymentRow } = {}): EventData {
+  const { payment, ...rest } = extra;
+  return serializeBookingEventData(booking, payment ? { ...rest, payment: serializeEventPayment(payment) } : rest);
+}
+
+/** An event's body, as its webhooks deliver it and `/v1/events` replays it. */
+export const serializeNewEvent = (id: string, event: EventKind, data: EventData, now: number): WebhookEvent => ({ id, event, timestamp: iso(now), data });
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What changed between two versions of a booking, in the record's names (`changes` of BOOKING_UPDATED). */
+export function bookingChanges(before: BookingRow, after: BookingRow): Changes {
+  const changes: Changes = {};
+  const note = (field: string, from: unknown, to: unknown) => {
+    if (!sameJson(from, to)) changes[field] = { from, to };
+  };
+  note('status', before.status, after.status);
+  note('timeSlot', serializeTimeSlot(before), serializeTimeSlot(after));
+  note('tickets', ticketsOf(before.tickets), ticketsOf(after.tickets));
+  note('totalParticipants', before.participants, after.participants);
+  note('total', formatMoney(bookingTotalCents(before)), formatMoney(bookingTotalCents(after)));
+  note('guestName', before.guestName, after.guestName);
+  note('guestEmail', before.guestEmail, after.guestEmail);
+  note('guestPhone', before.guestPhone, after.guestPhone);
+  note('customerId', before.customerId, after.customerId);
+  note('metadata', JSON.parse(before.metadata), JSON.parse(after.metadata));
+  note('checkedInAt', isoOrNull(before.checkedInAt), isoOrNull(after.checkedInAt));
+  note('locale', before.locale ?? 'en', after.locale ?? 'en');
+  return changes;
 }
 
 /** A stored event is kept as the very body its webhooks carry. */

@@ -3,10 +3,12 @@ import { formatMoney } from '../domain/money.js';
 import { slotId } from '../domain/slots.js';
 import { MINUTE_MS, zoneOffsetMs } from '../domain/time.js';
 import type { ManifestBookingRow } from '../store/manifest.js';
-import type { Manifest as ManifestModel } from '../services/manifest.js';
+import type { Manifest as DayManifest } from '../domain/manifest.js';
 import { iso, isoOrNull } from './instant.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import type { Manifest, ManifestBooking } from '../../shared/index.js';
+
+type ManifestModel = DayManifest<ManifestBookingRow>;
 
 export function serializeManifestBooking(b: ManifestBookingRow): ManifestBooking {
   return {

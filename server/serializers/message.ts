@@ -1,5 +1,7 @@
 import type { MessageRow } from '../store/messages.js';
-import type { ManagedBooking as ManagedView } from '../services/self-service.js';
+import type { ManagedBooking as ManagedView } from '../domain/self-service.js';
+import type { BookingView } from '../store/bookings.js';
+import type { OrganizationRow } from '../store/organizations.js';
 import { serializePublicBooking } from './booking.js';
 import { iso, isoOrNull } from './instant.js';
 import type { ManagedBooking, Message } from '../../shared/index.js';
@@ -20,7 +22,7 @@ export function serializeMessage(row: MessageRow): Message {
 }
 
 /** What the manage page shows: the guest's own booking, what they may do, and whom to ask. */
-export function serializeManagedBooking(m: ManagedView): ManagedBooking {
+export function serializeManagedBooking(m: ManagedView<BookingView, OrganizationRow>): ManagedBooking {
   return {
     booking: serializePublicBooking(m.booking),
     locale: m.booking.locale ?? 'en',

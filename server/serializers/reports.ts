@@ -1,5 +1,5 @@
 import { formatMoney } from '../domain/money.js';
-import type { DailyReport as DailyModel, ExperienceOccupancy as OccupancyModel } from '../services/reports.js';
+import type { DailyReport as DailyModel, ExperienceOccupancy as OccupancyModel } from '../domain/reports.js';
 import type { DailyReport, OccupancyReport } from '../../shared/index.js';
 
 export function serializeDailyReport(r: DailyModel): DailyReport {

@@ -1,20 +1,18 @@
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { BOOKING_NUMBER_RE, newBookingNumber, newId } from '../domain/ids.js';
-import { assertPlacesFor, assertStatusMove, bookingTotalCents, holdsPlaces, maxPartySize, placesOf } from '../domain/bookings.js';
+import { assertPlacesFor, assertStatusMove, holdsPlaces, maxPartySize, placesOf } from '../domain/bookings.js';
 import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
-import { serializeTimeSlot } from '../serializers/booking.js';
-import { isoOrNull } from '../serializers/instant.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
+import type { PaymentRow } from '../store/payments.js';
 import type { Store } from '../store/index.js';
 import { customerForBooking, refreshCustomerTimes } from './customers.js';
-import { recordEvent } from './event-log.js';
+import { changesBetween, recordBookingEvent, type Changes } from './event-log.js';
 import { queueMessageForChange } from './message-queue.js';
 import { recordActivity, type ActivityEntry } from './activity.js';
 import type { Actor } from '../domain/actor.js';
-import { serializeBookingEventData, type Changes } from '../serializers/event.js';
 import { assertBookableSlot } from './availability.js';
 import { getOrganization } from './organizations.js';
 import type { Page, PageResult } from '../store/statements.js';
@@ -25,7 +23,6 @@ import {
   type BookingListQuery,
   type BookingPatch,
   type BookingStatus,
-  type EventData,
   type TicketInput,
 } from '../../shared/index.js';
 
@@ -194,7 +191,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
     await store.insertBooking(row);
     await store.addBookedPlaces(exp.id, start, placesOf(row));
     const view: BookingView = { ...row, experienceName: exp.name };
-    await recordEvent(store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), now);
+    await recordBookingEvent(store, orgId, 'BOOKING_CREATED', view, now);
     await queueMessageForChange(store, undefined, row, now);
     await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
     return view;
@@ -218,28 +215,6 @@ function normalizePatch(patch: BookingPatch) {
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-
-/** What changed between two versions of a booking, in the record's names (`changes` of BOOKING_UPDATED). */
-function changesBetween(before: BookingRow, after: BookingRow): Changes {
-  const changes: Changes = {};
-  const note = (field: string, from: unknown, to: unknown) => {
-    if (!sameJson(from, to)) changes[field] = { from, to };
-  };
-  note('status', before.status, after.status);
-  note('timeSlot', serializeTimeSlot(before), serializeTimeSlot(after));
-  note('tickets', ticketsOf(before.tickets), ticketsOf(after.tickets));
-  note('totalParticipants', before.participants, after.participants);
-  note('total', formatMoney(bookingTotalCents(before)), formatMoney(bookingTotalCents(after)));
-  note('guestName', before.guestName, after.guestName);
-  note('guestEmail', before.guestEmail, after.guestEmail);
-  note('guestPhone', before.guestPhone, after.guestPhone);
-  note('customerId', before.customerId, after.customerId);
-  note('metadata', JSON.parse(before.metadata), JSON.parse(after.metadata));
-  note('checkedInAt', isoOrNull(before.checkedInAt), isoOrNull(after.checkedInAt));
-  note('locale', before.locale ?? 'en', after.locale ?? 'en');
-  return changes;
-}
 
 /** "BK-7Q2M4X9A (2 guests, Sunset walk)" or "BK-… (2 × Adult, 1 × Child, Sunset walk)": a booking as the activity log names it. */
 function describe(b: BookingView): string {
@@ -287,7 +262,7 @@ export async function saveBookingChange(
   after: BookingRow,
   now: number,
   actor: Actor,
-  extra: { payment?: EventData['payment'] } = {},
+  extra: { payment?: PaymentRow } = {},
 ): Promise<BookingView> {
   const changes = changesBetween(before, after);
   if (Object.keys(changes).length === 0) return before;
@@ -300,8 +275,7 @@ export async function saveBookingChange(
     await refreshCustomerTimes(store, before.orgId, next.customerId, now);
   }
   const event = next.status === 'CANCELLED' && before.status !== 'CANCELLED' ? 'BOOKING_CANCELED' : 'BOOKING_UPDATED';
-  const data = event === 'BOOKING_UPDATED' ? serializeBookingEventData(next, { changes, ...extra }) : serializeBookingEventData(next, extra);
-  await recordEvent(store, before.orgId, event, data, now);
+  await recordBookingEvent(store, before.orgId, event, next, now, event === 'BOOKING_UPDATED' ? { changes, ...extra } : extra);
   await queueMessageForChange(store, before, next, now);
   await recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
   return next;

@@ -1,7 +1,9 @@
 import { newId } from '../domain/ids.js';
 import { invalid } from '../domain/refusal.js';
-import { iso } from '../serializers/instant.js';
+import { bookingChanges, serializeBookingEvent, serializeNewEvent, type Changes } from '../serializers/event.js';
+import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { EventRow } from '../store/events.js';
+import type { PaymentRow } from '../store/payments.js';
 import type { Store } from '../store/index.js';
 import type { Page, PageResult } from '../store/statements.js';
 import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
@@ -11,7 +13,7 @@ import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
  * fires it: then a crash can delay the event but never lose it.
  */
 export async function recordEvent(store: Store, orgId: string, event: EventKind, data: EventData, now: number): Promise<WebhookEvent> {
-  const body: WebhookEvent = { id: newId('event'), event, timestamp: iso(now), data };
+  const body = serializeNewEvent(newId('event'), event, data, now);
   await store.insertEvent({
     id: body.id,
     orgId,
@@ -23,6 +25,26 @@ export async function recordEvent(store: Store, orgId: string, event: EventKind,
   await store.enqueueDeliveries(orgId, body.id, event, now);
   return body;
 }
+
+/**
+ * Records an event about a booking. Events are stored as the JSON their webhooks deliver, so this is
+ * the one service that calls a serializer (serializers/event.ts), and other services hand it rows.
+ */
+export async function recordBookingEvent(
+  store: Store,
+  orgId: string,
+  event: EventKind,
+  booking: BookingView,
+  now: number,
+  extra: { changes?: Changes; payment?: PaymentRow } = {},
+): Promise<WebhookEvent> {
+  return await recordEvent(store, orgId, event, serializeBookingEvent(booking, extra), now);
+}
+
+export type { Changes };
+
+/** What changed between two versions of a booking, in the names its BOOKING_UPDATED event carries. */
+export const changesBetween = (before: BookingRow, after: BookingRow): Changes => bookingChanges(before, after);
 
 /** The org's events, oldest first; `after` (an event id of the org) reads only later ones. */
 export async function listEvents(

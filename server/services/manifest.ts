@@ -1,35 +1,16 @@
 import { notFound } from '../domain/refusal.js';
 import { slotsBetween, type Slot } from '../domain/slots.js';
 import { DAY_MS, addDays, daysBetween, localDateOf, localTodayOf, startOfLocalDay } from '../domain/time.js';
+import type { Manifest as DayManifest, ManifestExperience, ManifestSlot as DaySlot } from '../domain/manifest.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { ManifestBookingRow } from '../store/manifest.js';
 import type { Store } from '../store/index.js';
 import { rulesOf, zoneOf } from './availability.js';
 import { getOrganization } from './organizations.js';
 
-/** The experience of a manifest slot: a booking's may be inactive, or even gone from the schedule. */
-export interface ManifestExperience {
-  id: string;
-  name: string;
-  /** The zone its schedule is read in (its own, else the organization's). */
-  zone: string;
-}
-
-export interface ManifestSlot {
-  experience: ManifestExperience;
-  start: number;
-  end: number;
-  capacity: number;
-  booked: number;
-  bookings: ManifestBookingRow[];
-}
-
-export interface Manifest {
-  date: string;
-  /** The organization's zone, in which `date` is read. */
-  timezone: string;
-  slots: ManifestSlot[];
-}
+export type Manifest = DayManifest<ManifestBookingRow>;
+export type ManifestSlot = DaySlot<ManifestBookingRow>;
+export type { ManifestExperience };
 
 /**
  * Every slot of an experience's schedule starting in [from, to), whether or not it can still be

@@ -3,18 +3,16 @@ import { newId } from '../domain/ids.js';
 import { parseMoney } from '../domain/money.js';
 import { bookingTotalCents, placesOf, remainingPlaces } from '../domain/bookings.js';
 import { findBooking, saveBookingChange } from './bookings.js';
-import { recordEvent } from './event-log.js';
+import { recordBookingEvent } from './event-log.js';
 import { recordActivity } from './activity.js';
 import { SYSTEM, type Actor } from '../domain/actor.js';
 import { formatMoney } from '../domain/money.js';
-import { serializeBookingEventData } from '../serializers/event.js';
-import { serializeEventPayment } from '../serializers/payment.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { PaymentRow } from '../store/payments.js';
 import type { Page, PageResult } from '../store/statements.js';
 import type { Store } from '../store/index.js';
 import type { ProviderPayment } from '../payments/provider.js';
-import type { EventPayment, PaymentCreate } from '../../shared/index.js';
+import type { PaymentCreate } from '../../shared/index.js';
 
 /** What a callback or a sweep did: changed something, had been seen before, or concerned nothing of ours. */
 export type Applied = 'applied' | 'duplicate' | 'ignored';
@@ -29,18 +27,17 @@ type NewPayment = Omit<PaymentRow, 'id' | 'orgId' | 'bookingId' | 'createdAt'>;
  * Writes a payment and fires its `PAYMENT_*` event, which carries the booking as it stood when the
  * money moved. A booking change the payment causes is saved after it, so its event comes second.
  */
-async function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number, actor: Actor): Promise<{ row: PaymentRow; payment: EventPayment }> {
+async function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number, actor: Actor): Promise<PaymentRow> {
   const row: PaymentRow = { id: newId('payment'), orgId: booking.orgId, bookingId: booking.id, createdAt: now, ...fields };
   await store.insertPayment(row);
-  const payment = serializeEventPayment(row);
   await recordActivity(store, booking.orgId, actor, {
     action: 'payment.create',
     targetType: 'booking',
     targetId: booking.id,
     summary: `${row.status === 'SUCCEEDED' ? 'Payment' : 'Failed payment'} of ${formatMoney(row.amount)} ${row.currency} (${row.provider}) on ${booking.bookingNumber}`,
   }, now);
-  await recordEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', serializeBookingEventData(booking, { payment }), now);
-  return { row, payment };
+  await recordBookingEvent(store, booking.orgId, row.status === 'SUCCEEDED' ? 'PAYMENT_SUCCEEDED' : 'PAYMENT_FAILED', booking, now, { payment: row });
+  return row;
 }
 
 const confirmed = (b: BookingView): BookingRow => ({ ...b, status: 'CONFIRMED', holdExpiresAt: null, cancelledAt: null, cancellationReason: null });
@@ -79,9 +76,9 @@ export async function recordManualPayment(
       failureReason: input.failureReason ?? null,
       refundRequired: 0,
     };
-    const { row, payment } = await insertPayment(store, booking, fields, now, actor);
+    const row = await insertPayment(store, booking, fields, now, actor);
     const confirms = input.status === 'SUCCEEDED' && booking.status === 'PENDING';
-    if (confirms) await saveBookingChange(store, booking, confirmed(booking), now, actor, { payment });
+    if (confirms) await saveBookingChange(store, booking, confirmed(booking), now, actor, { payment: row });
     return { payment: row, supersededCheckout: confirms ? booking.checkoutSessionId : null };
   });
 }
@@ -116,7 +113,7 @@ export async function applyProviderSuccess(store: Store, provider: string, booki
       // Already CONFIRMED: money beyond what was already paid in full is to be given back.
       refundRequired = await store.succeededPaymentsTotal(booking.id) >= bookingTotalCents(booking);
     }
-    const { payment } = await insertPayment(
+    const payment = await insertPayment(
       store,
       booking,
       { ...paid, status: 'SUCCEEDED', provider, failureReason: null, refundRequired: refundRequired ? 1 : 0 },
@@ -145,7 +142,7 @@ export async function applyProviderFailure(
     if (!booking || booking.status !== 'PENDING') return 'ignored';
     if (failed.sessionId !== null && booking.checkoutSessionId !== null && booking.checkoutSessionId !== failed.sessionId) return 'ignored';
     if (failed.lapsedBy !== undefined && (booking.holdExpiresAt === null || booking.holdExpiresAt > failed.lapsedBy)) return 'ignored';
-    const { payment } = await insertPayment(
+    const payment = await insertPayment(
       store,
       booking,
       { ...failed.payment, status: 'FAILED', provider, failureReason: failed.failureReason, refundRequired: 0 },

@@ -1,32 +1,12 @@
 import { invalid } from '../domain/refusal.js';
 import { addDays, daysBetween, localTodayOf, startOfLocalDay } from '../domain/time.js';
+import type { DailyFigures, DailyReport, ExperienceOccupancy } from '../domain/reports.js';
+export type { DailyFigures, DailyReport, ExperienceOccupancy };
 import type { Store } from '../store/index.js';
 import { scheduledSlotsBetween } from './manifest.js';
 import { zoneOf } from './availability.js';
 import { getOrganization } from './organizations.js';
 import { MAX_REPORT_DAYS } from '../../shared/index.js';
-
-export interface DailyFigures {
-  date: string;
-  bookings: number;
-  participants: number;
-  revenueCents: number;
-  cancellations: number;
-}
-
-export interface DailyReport {
-  timezone: string;
-  currency: string;
-  days: DailyFigures[];
-}
-
-export interface ExperienceOccupancy {
-  experienceId: string;
-  experienceName: string;
-  slots: number;
-  capacity: number;
-  booked: number;
-}
 
 export const DAILY_DEFAULT_DAYS = 30;
 export const OCCUPANCY_DEFAULT_DAYS = 30;

@@ -1,10 +1,11 @@
 import type { Config } from '../config.js';
+import { IDEMPOTENCY_TTL_MS } from '../domain/retention.js';
 import type { Store } from '../store/index.js';
 import { ACTIVITY_RETENTION_MS } from './activity.js';
 import { pruneAccounts } from './sessions.js';
 
-/** How long a request's Idempotency-Key keeps its first answer for replay. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export { IDEMPOTENCY_TTL_MS };
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**

@@ -3,7 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Refusal, invalid, notFound } from '../domain/refusal.js';
 import { guestActor } from '../domain/actor.js';
-import { selfServiceOf, startsAfterCutoff, type SelfService } from '../domain/self-service.js';
+import { selfServiceOf, startsAfterCutoff, type ManagedBooking as ManagedView } from '../domain/self-service.js';
 import { placesOf } from '../domain/bookings.js';
 import type { ExperienceAvailability } from '../domain/availability.js';
 import type { BookingView } from '../store/bookings.js';
@@ -13,13 +13,7 @@ import { availabilityFor, zoneOf } from './availability.js';
 import { cancelBooking, updateBooking } from './bookings.js';
 import { manageTokenHash } from './messages.js';
 
-export interface ManagedBooking {
-  booking: BookingView;
-  organization: OrganizationRow;
-  /** The experience's zone: the guest reads its times there. */
-  timeZone: string;
-  rules: SelfService;
-}
+export type ManagedBooking = ManagedView<BookingView, OrganizationRow>;
 
 /** 32 random bytes in base64url: 43 characters. Anything else is no token of ours. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

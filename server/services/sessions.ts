@@ -1,17 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { newId } from '../domain/ids.js';
 import { hashPassword, verifyNothing, verifyPassword } from '../domain/passwords.js';
 import { Refusal } from '../domain/refusal.js';
+import { SESSION_IDLE_MS, SESSION_MAX_MS, hashSessionToken as hashToken } from '../domain/sessions.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import type { SessionRow, UserRow } from '../store/users.js';
 import { checkNewPassword, findSetupToken, takeSetupToken } from './users.js';
 
-/** A session ends after this long unused… */
-export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
-/** …and after this long in all, however busy. */
-export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+export { SESSION_IDLE_MS, SESSION_MAX_MS };
 /** Failed sign-ins counted per e-mail over this window… */
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** …of which this many are let through; the next attempts wait for the oldest to leave the window. */
@@ -21,8 +19,6 @@ export const SIGN_IN_FAILURES_ALLOWED = 10;
  * a team behind one office router, far too few to try passwords across many e-mails.
  */
 export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 30;
-/** Activity is written to a session at most this often, so that reads do not all turn into writes. */
-const TOUCH_GRANULARITY_MS = 60_000;
 
 export interface SignedIn {
   /** The cookie's value: shown to the browser once, stored only as its SHA-256. */
@@ -31,13 +27,6 @@ export interface SignedIn {
   user: UserRow;
   organization: OrganizationRow;
 }
-
-export interface LiveSession {
-  session: SessionRow;
-  user: UserRow;
-}
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
 const invalidCredentials = () => new Refusal('INVALID_CREDENTIALS', 'The e-mail address or the password is wrong');
 const invalidToken = () =>
@@ -157,34 +146,8 @@ export async function completeSetup(store: Store, input: { token: string; passwo
   });
 }
 
-/**
- * The session a cookie's token names, while it lives: unknown, idle for 12 hours, 7 days old, or of
- * a user since disabled or deleted, it is none.
- */
-export async function resolveSession(store: Store, token: string, now: number): Promise<LiveSession | undefined> {
-  const hash = hashToken(token);
-  const session = await store.getSessionByHash(hash);
-  if (!session || !(session.tokenHash.length === hash.length && timingSafeEqual(session.tokenHash, hash))) return undefined;
-  if (now - session.lastSeenAt >= SESSION_IDLE_MS || now - session.createdAt >= SESSION_MAX_MS) {
-    await store.deleteSession(session.id);
-    return undefined;
-  }
-  const user = await store.getUser(session.userId);
-  if (!user || user.disabledAt !== null) return undefined;
-  if (now - session.lastSeenAt >= TOUCH_GRANULARITY_MS) await store.touchSession(session.id, now);
-  return { session, user };
-}
-
-/** Whether `presented` is the session's CSRF token, compared in constant time. */
-export function csrfTokenMatches(session: SessionRow, presented: string | undefined): boolean {
-  if (presented === undefined) return false;
-  const expected = Buffer.from(session.csrfToken);
-  const given = Buffer.from(presented);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
 /** What the dashboard is told about a live session. */
-export async function describeSession(store: Store, live: LiveSession): Promise<{ user: UserRow; organization: OrganizationRow; session: SessionRow }> {
+export async function describeSession(store: Store, live: { session: SessionRow; user: UserRow }): Promise<{ user: UserRow; organization: OrganizationRow; session: SessionRow }> {
   const organization = await store.getOrganization(live.user.orgId);
   if (!organization) throw new Refusal('UNAUTHORIZED', 'Sign in first');
   return { user: live.user, organization, session: live.session };
