@@ -7,8 +7,9 @@
 // Tests may reach across layers (a route test asserts a status, a helper seeds the store).
 const TESTS = '\\.test\\.tsx?$|/test-helpers/';
 // The store modules both engines share: the Store contract and paging types (index.ts, statements.ts),
-// the transaction gate and the due-work notifier.
-const ENGINE_NEUTRAL = 'index|statements|gate|due-notifier';
+// the transaction gate, the due-work notifier, which errors mean an unreachable database
+// (unavailable.ts) and private file modes (private-files.ts).
+const ENGINE_NEUTRAL = 'index|statements|gate|due-notifier|unavailable|private-files';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
