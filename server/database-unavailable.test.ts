@@ -105,6 +105,8 @@ describe('which errors mean the database cannot be reached', () => {
       withCode('23505', 'duplicate key'), withCode('23514'), withCode('22P02'), withCode('40001'), withCode('SQLITE_CONSTRAINT_UNIQUE'),
       withCode('SQLITE_CORRUPT'), withCode('ENOENT'), new TypeError('x is undefined'), new Refusal('NOT_FOUND', 'gone'), 'a string',
       new AggregateError([withCode('ECONNREFUSED'), new Error('other')]),
+      // A store this process closed itself is a fault, on both engines.
+      new Error('Cannot use a pool after calling end on the pool'), new TypeError('The database connection is not open'),
     ]) {
       expect(isDatabaseUnavailable(err)).toBe(false);
       expect(asUnavailable(err)).toBe(err);

@@ -27,9 +27,11 @@ const NETWORK_CODES = new Set([
  */
 const POSTGRES_STATES = /^(08...|53300|57P0[123]|28000|28P01|3D000)$/;
 
-/** node-postgres's own words for a connection that ended or never came (it gives these no code). */
-const POSTGRES_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+/**
+ * node-postgres's own words for a connection that ended or never came (it gives these no code). A
+ * pool this process closed itself is not among them: that is a fault, as a closed SQLite store is.
+ */
+const POSTGRES_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /**
  * SQLite's codes for a database file that cannot be used for now: still locked by another process
