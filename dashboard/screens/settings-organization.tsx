@@ -95,12 +95,6 @@ const ACTORS: Record<Activity['actor']['type'], string> = {
   cli: 'command line',
 };
 
-/** `booking.check_in`, breakable after its dots and underscores only, never inside a word. */
-function ActionCode({ action }: { action: string }): JSX.Element {
-  const parts = action.split(/(?<=[._])/);
-  return <code class="action">{parts.flatMap((p, i) => (i ? [<wbr key={i} />, p] : [p]))}</code>;
-}
-
 export function ActivitySection({ m }: { m: Model }): JSX.Element | null {
   const page = m.settings.activity.value;
   if (!page) return null;
@@ -114,7 +108,7 @@ export function ActivitySection({ m }: { m: Model }): JSX.Element | null {
         columns={['When', 'Who', 'Action', 'Summary']}
         rows={page.data.map((a) => [
           a.id,
-          [when(m, a.createdAt), `${a.actor.name} (${ACTORS[a.actor.type]})`, <ActionCode action={a.action} />, a.summary],
+          [when(m, a.createdAt), `${a.actor.name} (${ACTORS[a.actor.type]})`, <code class="action">{a.action}</code>, a.summary],
         ])}
       />
       <Pager pagination={page.pagination} label="Activity pages" href={(offset) => (offset ? `${base}?offset=${offset}` : base)} />
