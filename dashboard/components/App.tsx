@@ -15,17 +15,14 @@ const views = signal<Views | null>(null);
 const viewsError = signal(false);
 let loading: Promise<void> | null = null;
 
-/** Loads the other screens' chunk, once; a failure (a lost connection, a new build) can be tried again. */
+/**
+ * Loads the other screens' chunk, once. A failure (a lost connection, or a new build whose files have
+ * other names) is said on screen: a browser keeps a failed module failed, so the way on is a reload.
+ */
 function loadViews(): void {
   loading ??= import('../screens/lazy.js').then(
-    (chunk) => {
-      views.value = chunk.VIEWS;
-      viewsError.value = false;
-    },
-    () => {
-      loading = null;
-      viewsError.value = true;
-    },
+    (chunk) => void (views.value = chunk.VIEWS),
+    () => void (viewsError.value = true),
   );
 }
 
@@ -51,9 +48,9 @@ function Waiting(): JSX.Element {
   return (
     <main id="main">
       <div class="alert" role="alert">
-        <p>This screen could not be loaded. Check the connection, or reload the page if Outing has just been updated.</p>
-        <button type="button" onClick={loadViews}>
-          Try again
+        <p>This screen could not be loaded: the connection may have dropped, or Outing may have just been updated.</p>
+        <button type="button" onClick={() => location.reload()}>
+          Reload the page
         </button>
       </div>
     </main>
