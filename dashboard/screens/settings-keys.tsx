@@ -41,6 +41,7 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
             id={`key-${k.id}`}
             title={k.name}
             off={k.revokedAt}
+            body={k.key && !k.revokedAt ? <CopyField id={`key-value-${k.id}`} label={`Publishable key “${k.name}”`} value={k.key} /> : null}
             facts={[
               ['Type', k.type === 'secret' ? 'Secret' : 'Publishable'],
               keyFact(k),
@@ -50,7 +51,6 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
               ['Revoked', when(m, k.revokedAt, 'No')],
             ]}
           >
-            {k.key && !k.revokedAt ? <CopyField id={`key-value-${k.id}`} label={`Publishable key “${k.name}”`} value={k.key} /> : null}
             {k.revokedAt ? null : (
               <button type="button" id={`revoke-${k.id}`} aria-describedby={`key-${k.id}`} onClick={() => s.revokeKey(k)}>
                 Revoke
