@@ -51,6 +51,8 @@ function fakeOuting() {
   let gate: Promise<void> | null = null;
   /** Reads wait for the gate too. */
   let holdReads = false;
+  /** Places left in the three slots the first page of availability offers. */
+  const remaining = [8, 1, 5];
 
   const log = (summary: string, targetId: string) =>
     activity.unshift({ id: `act_${activity.length + 1}`, actor: { type: 'user', id: 'usr_1', name: 'Marta Reis' }, action: 'booking.update', targetType: 'booking', targetId, summary, ip: null, createdAt: NOW });
@@ -94,7 +96,10 @@ function fakeOuting() {
         timezone: 'Europe/Lisbon',
         startDate: from,
         endDate: from === '2026-11-20' ? '2026-12-20' : '2027-01-20',
-        slots: from === '2026-11-20' ? [slot('2026-12-01T10:00:00.000Z', 8), slot('2026-12-02T10:00:00.000Z', 1), slot('2026-12-03T15:00:00.000Z', 5)] : [slot('2026-12-22T10:00:00.000Z', 12)],
+        slots:
+          from === '2026-11-20'
+            ? [slot('2026-12-01T10:00:00.000Z', remaining[0]!), slot('2026-12-02T10:00:00.000Z', remaining[1]!), slot('2026-12-03T15:00:00.000Z', remaining[2]!)]
+            : [slot('2026-12-22T10:00:00.000Z', 12)],
       };
     }
     const m = /^\/v1\/bookings\/([^/]+)(\/cancel|\/payments|\/messages(?:\/([^/]+)\/resend)?)?$/.exec(path);
@@ -110,7 +115,7 @@ function fakeOuting() {
     }
     if (m[2] === '/payments') {
       if (method === 'GET') return page(payments.filter((p) => p.bookingId === b.id));
-      const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', reference: (body['reference'] as string) ?? null, failureReason: null, refundRequired: false, createdAt: NOW };
+      const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', reference: (body['reference'] as string) ?? null, failureReason: (body['failureReason'] as string) ?? null, refundRequired: false, createdAt: NOW };
       payments.push(p);
       log(`Recorded a payment of ${p.amount}`, b.id);
       return p;
@@ -148,6 +153,8 @@ function fakeOuting() {
     messages,
     calls,
     refusals,
+    remaining,
+    payments,
     hold(reads = false) {
       let open!: () => void;
       holdReads = reads;
@@ -358,11 +365,80 @@ describe('a booking’s page', () => {
     expect(amount.value).toBe('20');
 
     fireEvent.click(dialog().getByRole('button', { name: 'Record payment' }));
-    await screen.findByText('A payment of 20.00 is recorded.');
+    // In the booking's currency, as every amount on the page.
+    await screen.findByText('A payment of €20.00 is recorded.');
     const payments = screen.getByRole('region', { name: 'Payments' });
     await waitFor(() => expect(payments.textContent).toContain('€20.00'));
     expect(payments.textContent).toContain('cash');
     expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('€30.00 still due');
+  });
+
+  it('asks for a failure reason only when the payment failed', async () => {
+    const t = await openBooking();
+    fireEvent.click(screen.getByRole('button', { name: 'Record payment' }));
+    const status = dialog().getByLabelText('Payment status') as HTMLSelectElement;
+    expect(status.value).toBe('SUCCEEDED');
+    expect(dialog().queryByLabelText('Failure reason')).toBeNull();
+    fireEvent.input(dialog().getByLabelText('Amount (EUR)'), { target: { value: '50' } });
+
+    fireEvent.change(status, { target: { value: 'FAILED' } });
+    await dialog().findByLabelText('Failure reason');
+    // What was typed stays through the change of status.
+    expect((dialog().getByLabelText('Amount (EUR)') as HTMLInputElement).value).toBe('50');
+    fireEvent.change(status, { target: { value: 'SUCCEEDED' } });
+    await waitFor(() => expect(dialog().queryByLabelText('Failure reason')).toBeNull());
+    fireEvent.change(status, { target: { value: 'FAILED' } });
+    fireEvent.input(await dialog().findByLabelText('Failure reason'), { target: { value: 'Card declined' } });
+
+    fireEvent.click(dialog().getByRole('button', { name: 'Record payment' }));
+    await screen.findByText('A failed payment of €50.00 is recorded.');
+    expect(t.outing.payments.at(-1)).toMatchObject({ amount: '50.00', status: 'FAILED', failureReason: 'Card declined' });
+  });
+
+  it('leaves out the metadata when the booking has none, rather than saying “None”', async () => {
+    const outing = fakeOuting();
+    outing.bookings.get('bk_bruno')!.metadata = {};
+    mountAt('/dashboard/bookings/bk_bruno', { signedIn: true, http: outing.http });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
+    const details = screen.getByRole('region', { name: 'Details' });
+    expect(details.textContent).not.toContain('Metadata');
+    expect(details.textContent).not.toContain('None');
+  });
+
+  it('tells places from guests where infants take no place: details, cancelling and moving', async () => {
+    const outing = fakeOuting();
+    const tickets = (adults: number, children: number, infants: number) =>
+      [
+        { categoryId: 'pc_adult', name: 'Adult', type: 'ADULT' as const, quantity: adults, unitPrice: 2500 },
+        { categoryId: 'pc_child', name: 'Child', type: 'CHILD' as const, quantity: children, unitPrice: 1500 },
+        // Typed OTHER: whether it takes a place comes from the experience's category, not its type.
+        { categoryId: 'pc_infant', name: 'Infant', type: 'OTHER' as const, quantity: infants, unitPrice: 0 },
+      ].filter((x) => x.quantity > 0);
+    // One adult with 500 infants on their laps: one place, 501 guests.
+    Object.assign(outing.bookings.get('bk_ana')!, { unitPrice: null, total: '25.00', totalParticipants: 501, tickets: tickets(1, 0, 500) });
+    mountAt('/dashboard/bookings/bk_ana', { signedIn: true, http: outing.http });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('501 guests (1 place)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
+    expect(screen.getByRole('dialog').textContent).toContain("Ana Lima's booking is for 501 guests; its 1 place goes back on sale.");
+    expect(screen.getByRole('dialog').textContent).not.toContain('501 places');
+    fireEvent.click(dialog().getByRole('button', { name: 'Keep booking' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Two adults, a child and an infant: 3 places. A slot with 3 left has room for them.
+    Object.assign(outing.bookings.get('bk_bruno')!, { unitPrice: null, total: '65.00', totalParticipants: 4, tickets: tickets(2, 1, 1) });
+    outing.remaining.splice(0, 3, 8, 3, 2);
+    history.pushState(null, '', '/dashboard/bookings/bk_bruno');
+    dispatchEvent(new PopStateEvent('popstate'));
+    await screen.findByRole('heading', { level: 1, name: 'Booking BK-BKBRUNO0' });
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('4 guests (3 places)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Change time' }));
+    await dialog().findByText('Tuesday, December 1, 2026');
+    expect(screen.getByRole('dialog').textContent).toContain('Times with room for 3 places can be chosen.');
+    const radios = dialog().getAllByRole('radio') as HTMLInputElement[];
+    expect(radios.map((r) => r.disabled)).toEqual([true, false, true]);
+    expect(dialog().getByText('· 3 places left')).toBeTruthy();
+    expect(dialog().getByText('· only 2 left')).toBeTruthy();
   });
 
   it('says when a booking does not exist', async () => {

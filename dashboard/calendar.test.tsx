@@ -94,10 +94,10 @@ describe('the Calendar', () => {
     expect(walk.textContent).toContain('Europe/Lisbon time');
     const tuesday = within(walk).getByRole('heading', { name: /Tue/ }).closest('li')!;
     const links = within(tuesday).getAllByRole('link');
-    expect(links.map((a) => a.textContent)).toEqual([expect.stringMatching(/10:00.*3\/12 booked$/), expect.stringMatching(/3:00|15:00/)]);
+    expect(links.map((a) => a.textContent)).toEqual([expect.stringMatching(/10:00.*3\/12 places booked$/), expect.stringMatching(/3:00|15:00/)]);
     expect(links[0]!.getAttribute('href')).toBe('/dashboard?date=2026-12-01');
     expect(links[1]!.className).toContain('full');
-    expect(links[1]!.textContent).toContain('12/12 booked, full');
+    expect(links[1]!.textContent).toContain('12/12 places booked, full');
     const saturday = within(walk).getByRole('heading', { name: /Sat/ }).closest('li')!;
     expect(within(saturday).getByRole('link').textContent).toContain('0/12');
 

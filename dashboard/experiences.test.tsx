@@ -33,7 +33,11 @@ const experience = (id: string, name: string, active = true): Experience => ({
   ...later,
 });
 
-const key: ApiKey = { id: 'key_pub', name: 'Default publishable key', type: 'publishable', scopes: [], prefix: 'opk_Ab12', createdAt: at, lastUsedAt: null, revokedAt: null };
+const PUBLISHABLE = 'opk_Ab12cd34Ef56gh78';
+const key: ApiKey = { id: 'key_pub', name: 'Default publishable key', type: 'publishable', scopes: ['*'], prefix: 'opk_Ab12cd34', key: PUBLISHABLE, createdAt: at, lastUsedAt: null, revokedAt: null };
+/** A publishable key made before version 1.2: only its hash was kept. */
+const olderKey: ApiKey = { ...key, id: 'key_old', name: 'Old widget key', prefix: 'opk_Zz99yy88', key: null, createdAt: '2026-01-01T09:00:00.000Z' };
+const secretKey: ApiKey = { ...key, id: 'key_sec', name: 'Default secret key', type: 'secret', prefix: 'osk_Qq11ww22', key: null, createdAt: '2026-11-05T09:00:00.000Z' };
 
 interface Call {
   method: string;
@@ -49,7 +53,8 @@ function fakeOuting() {
     ['exp_sail', experience('exp_sail', 'Sunset Sail on the Tagus')],
     ['exp_old', experience('exp_old', 'Tram 28 Tour', false)],
   ]);
-  const control = { refuse: null as ApiError | null, hold: null as Promise<void> | null };
+  const control = { refuse: null as ApiError | null, hold: null as Promise<void> | null, keysDown: false };
+  const keys: ApiKey[] = [secretKey, key];
   const answer = <T,>(work: () => T): Promise<never> => Promise.resolve().then(() => work() as never);
   const availability = (id: string): Availability => ({
     experienceId: id,
@@ -73,7 +78,8 @@ function fakeOuting() {
     },
     list: (s, path, query) => {
       calls.push({ method: 'GET', path, query });
-      if (path === '/v1/api-keys') return answer(() => ({ data: [key], pagination: { total: 1, limit: 100, offset: 0, hasMore: false } }));
+      if (path === '/v1/api-keys' && control.keysDown) return Promise.reject(new ApiError(0, 'NETWORK', 'offline'));
+      if (path === '/v1/api-keys') return answer(() => ({ data: [...keys], pagination: { total: keys.length, limit: 100, offset: 0, hasMore: false } }));
       if (path === '/v1/experiences') {
         const data = [...store.values()].filter((x) => query?.['active'] === undefined || String(x.active) === query['active']);
         return answer(() => ({ data, pagination: { total: data.length, limit: 20, offset: 0, hasMore: false } }));
@@ -89,6 +95,11 @@ function fakeOuting() {
           control.refuse = null;
           throw e;
         }
+        if (path === '/v1/api-keys') {
+          const made: ApiKey = { ...key, id: 'key_new', name: (body as { name: string }).name, prefix: 'opk_NewKey12', key: 'opk_NewKey12345', createdAt: '2026-11-02T09:00:00.000Z' };
+          keys.push(made);
+          return made;
+        }
         const id = method === 'POST' ? 'exp_new' : path.split('/').at(-1)!;
         const before = store.get(id) ?? { ...experience(id, ''), schedule: null, maxPerBooking: 0 };
         const next = { ...before, ...(body as Partial<Experience>), updatedAt: '2026-11-02T09:00:00.000Z' } as Experience;
@@ -98,14 +109,15 @@ function fakeOuting() {
       });
     },
   };
-  return { http, calls, store, control, writes: () => calls.filter((c) => c.method !== 'GET') };
+  return { http, calls, store, control, keys, writes: () => calls.filter((c) => c.method !== 'GET') };
 }
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const fill = (label: string, value: string) => fireEvent.input(field(label), { target: { value } });
 
-async function open(path: string, heading: string) {
+async function open(path: string, heading: string, change: (fake: ReturnType<typeof fakeOuting>) => void = () => {}) {
   const fake = fakeOuting();
+  change(fake);
   const t = mountAt(path, { signedIn: true, http: fake.http });
   await screen.findByRole('heading', { level: 1, name: heading });
   return { ...t, ...fake };
@@ -188,27 +200,66 @@ describe('the experience form', () => {
     expect(screen.getByText(/Experience created/)).toBeTruthy();
 
     const preview = screen.getByRole('region', { name: 'Next slots' });
-    await within(preview).findByText('3/8 booked');
+    await within(preview).findByText('3/8 places booked');
     expect(preview.textContent).toContain('Europe/Lisbon time');
-    expect(within(preview).getByText('8/8 booked').className).toContain('full');
+    expect(within(preview).getByText('8/8 places booked').className).toContain('full');
 
-    const snippet = screen.getByLabelText('Widget snippet') as HTMLTextAreaElement;
+    // The snippet holds the organization's publishable key itself: "Copy" gives one that works.
+    const snippet = (await screen.findByLabelText('Widget snippet')) as HTMLTextAreaElement;
     expect(snippet.value).toBe(
-      `<div data-outing data-key="opk_YOUR_PUBLISHABLE_KEY" data-experience="exp_new"></div>\n<script src="${location.origin}/widget.js" async></script>`,
+      `<div data-outing data-key="${PUBLISHABLE}" data-experience="exp_new"></div>\n<script src="${location.origin}/widget.js" async></script>`,
     );
-    expect(screen.getByRole('region', { name: 'Embed' }).textContent).toContain('Default publishable key (opk_Ab12…)');
+    expect(screen.getByRole('region', { name: 'Embed' }).textContent).toContain('your publishable key “Default publishable key”');
+    expect(screen.getByRole('region', { name: 'Embed' }).textContent).not.toContain('YOUR_PUBLISHABLE_KEY');
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
   });
 
-  it('puts a pasted publishable key into the snippet, and refuses a secret one', async () => {
-    await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
-    const snippet = () => (screen.getByLabelText('Widget snippet') as HTMLTextAreaElement).value;
-    fill('Publishable key', 'osk_secret123');
-    expect(screen.getByText(/That is a secret key/)).toBeTruthy();
-    expect(snippet()).toContain('data-key="opk_YOUR_PUBLISHABLE_KEY"');
-    fill('Publishable key', ' opk_Ab12cd34 ');
-    expect(snippet()).toContain('data-key="opk_Ab12cd34" data-experience="exp_sail"');
-    expect(field('Publishable key').getAttribute('aria-invalid')).toBeNull();
+  it('fills the snippet with the newest active publishable key that Outing can show, never a secret one', async () => {
+    const newer: ApiKey = { ...key, id: 'key_newer', name: 'Shop site', key: 'opk_Newer999', createdAt: '2026-11-10T09:00:00.000Z' };
+    const revoked: ApiKey = { ...key, id: 'key_rev', name: 'Leaked', key: 'opk_Revoked1', createdAt: '2026-11-20T09:00:00.000Z', revokedAt: '2026-11-21T09:00:00.000Z' };
+    await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus', (f) => f.keys.push(newer, revoked, { ...olderKey, createdAt: '2026-11-30T09:00:00.000Z' }));
+    const snippet = (await screen.findByLabelText('Widget snippet')) as HTMLTextAreaElement;
+    expect(snippet.value).toContain('data-key="opk_Newer999" data-experience="exp_sail"');
+    expect(screen.getByRole('region', { name: 'Embed' }).textContent).toContain('“Shop site”');
+  });
+
+  it('offers to make a publishable key when none can be shown, then puts it in the snippet', async () => {
+    const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus', (f) => f.keys.splice(0, f.keys.length, secretKey, olderKey));
+    const embed = screen.getByRole('region', { name: 'Embed' });
+    const create = await within(embed).findByRole('button', { name: 'Create a publishable key' });
+    // No placeholder to paste over: it says why, and names the key it cannot show.
+    expect(screen.queryByLabelText('Widget snippet')).toBeNull();
+    expect(embed.textContent).not.toContain('YOUR_PUBLISHABLE_KEY');
+    expect(embed.textContent).toContain('Old widget key, opk_Zz99yy88… was made before Outing kept publishable keys');
+    expect(create.getAttribute('aria-describedby')).toBe('embed-no-key');
+
+    fireEvent.click(create);
+    const snippet = (await screen.findByLabelText('Widget snippet')) as HTMLTextAreaElement;
+    expect(snippet.value).toContain('data-key="opk_NewKey12345" data-experience="exp_sail"');
+    expect(t.writes()).toEqual([{ method: 'POST', path: '/v1/api-keys', body: { name: 'Website widget', type: 'publishable' } }]);
+    expect(embed.querySelector('.status-line')!.textContent).toBe('The publishable key “Website widget” is made, and the snippet holds it.');
+    await waitFor(() => expect(document.activeElement).toBe(snippet));
+  });
+
+  it('says so when making the key is refused, and when the keys cannot be read', async () => {
+    await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus', (f) => {
+      f.keys.splice(0, f.keys.length);
+      f.control.refuse = new ApiError(403, 'FORBIDDEN', 'Missing scope keys:write');
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Create a publishable key' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('No publishable key could be made: Your role does not allow this. Ask an owner of the organization.');
+    expect(screen.queryByLabelText('Widget snippet')).toBeNull();
+  });
+
+  it('says when the keys cannot be read, and reads them again on “Try again”', async () => {
+    const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus', (f) => (f.control.keysDown = true));
+    const embed = screen.getByRole('region', { name: 'Embed' });
+    const alert = await within(embed).findByRole('alert');
+    expect(alert.textContent).toContain('The keys could not be read: Outing could not be reached.');
+    expect(within(embed).queryByRole('button', { name: 'Create a publishable key' })).toBeNull();
+    t.control.keysDown = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(((await screen.findByLabelText('Widget snippet')) as HTMLTextAreaElement).value).toContain(PUBLISHABLE);
   });
 
   it('sends only what changed, and says so when nothing did', async () => {

@@ -85,7 +85,7 @@ describe('the Insights screen', () => {
     const figures = within(await screen.findByRole('region', { name: 'Totals' }));
     const value = (name: string) => figures.getByText(name).nextElementSibling!.textContent;
     expect(value('Bookings')).toBe(String(totals.bookings));
-    expect(value('Participants')).toBe(String(totals.participants));
+    expect(value('Guests')).toBe(String(totals.participants));
     expect(value('Revenue')).toBe('€2,750.00');
     expect(value('Cancellations')).toBe(String(totals.cancellations));
     expect(totals).toEqual({ bookings: 55, participants: 110, revenue: '2750.00', cancellations: 4 });

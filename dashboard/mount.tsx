@@ -23,15 +23,19 @@ export function mountDashboard(root: HTMLElement, makeApi: (csrfToken: () => str
   // The whole app re-renders whenever a signal it read changes: a screen is small, and this keeps
   // components plain functions of the model, with no hooks or signals integration in the bundle.
   let shown = '';
+  /** A move whose screen had no heading yet (its code still loading): focus goes there once it has. */
+  let headingDue = false;
   const stop = effect(() => {
     render(<App m={m} />, root);
     const title = titleOf(m);
     document.title = `${title} · Outing`;
     // A new screen: focus its heading, so keyboard and screen reader users start at its top.
-    const moved = title !== shown && shown !== '';
+    const moved = (title !== shown && shown !== '') || headingDue;
     shown = title;
     const target = moved ? 'heading' : m.takeFocusRequest();
-    if (target) document.getElementById(target)?.focus();
+    const element = target ? document.getElementById(target) : null;
+    element?.focus();
+    headingDue = moved && !element;
   });
   void m.start();
 

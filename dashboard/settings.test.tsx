@@ -20,8 +20,10 @@ function settingsHttp() {
   const db = {
     org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, createdAt: at, updatedAt: at },
     keys: [
-      { id: 'key_live', name: 'Website sync', type: 'secret', scopes: ['*'], prefix: 'osk_abc', createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
-      { id: 'key_pub', name: 'Widget', type: 'publishable', scopes: ['*'], prefix: 'opk_def', createdAt: at, lastUsedAt: at, revokedAt: null as string | null },
+      { id: 'key_live', name: 'Website sync', type: 'secret', scopes: ['*'], prefix: 'osk_abc', key: null as string | null, createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
+      { id: 'key_pub', name: 'Widget', type: 'publishable', scopes: ['*'], prefix: 'opk_def', key: 'opk_defWholeValue123' as string | null, createdAt: at, lastUsedAt: at, revokedAt: null as string | null },
+      // Made before version 1.2: only its hash was kept.
+      { id: 'key_old', name: 'Old site', type: 'publishable', scopes: ['*'], prefix: 'opk_ghi', key: null as string | null, createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
     ],
     endpoints: [{ id: 'whe_1', url: 'https://hooks.example.com/outing', events: ['BOOKING_CREATED'], description: null, enabled: true, disabledReason: null, createdAt: at }],
     deliveries: [
@@ -47,9 +49,11 @@ function settingsHttp() {
     if (route === 'PATCH /v1/organization') return (db.org = { ...db.org, ...b });
     if (route === 'GET /v1/api-keys') return db.keys;
     if (route === 'POST /v1/api-keys') {
-      const made = { id: 'key_new', name: String(b['name']), type: String(b['type']), scopes: (b['scopes'] as string[]) ?? ['*'], prefix: 'osk_new', createdAt: at, lastUsedAt: null, revokedAt: null };
+      const secret = b['type'] === 'secret';
+      const value = secret ? 'osk_new_full_value_0123456789' : 'opk_new_full_value_0123456789';
+      const made = { id: 'key_new', name: String(b['name']), type: String(b['type']), scopes: (b['scopes'] as string[]) ?? ['*'], prefix: value.slice(0, 12), key: secret ? null : value, createdAt: at, lastUsedAt: null, revokedAt: null };
       db.keys.push(made);
-      return { ...made, key: 'osk_new_full_value_0123456789' };
+      return { ...made, key: value };
     }
     const revoke = /^DELETE \/v1\/api-keys\/(.+)$/.exec(route);
     if (revoke) {
@@ -111,7 +115,8 @@ const open = async (path: string, section: string) => {
   const fake = settingsHttp();
   const t = mountAt(path, { signedIn: true, http: fake.http });
   await screen.findByRole('heading', { level: 2, name: section });
-  await waitFor(() => expect(screen.getByRole('status').textContent).not.toContain('Loading'));
+  // The section's own status line (a key's Copy field has a status of its own).
+  await waitFor(() => expect(document.querySelector('.settings .status-line')!.textContent).not.toContain('Loading'));
   return { ...t, fake };
 };
 
@@ -193,6 +198,8 @@ describe('the Settings screen', () => {
     expect(live.textContent).toContain('ScopesAll');
     expect(live.textContent).toContain('Last usedNever');
     expect(cardOf('Widget').textContent).toContain('Publishable');
+    // A secret key's value is never listed: its card has no field to copy.
+    expect(within(live).queryByRole('textbox')).toBeNull();
 
     fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Reports script' } });
     fireEvent.click(screen.getByLabelText('bookings:read'));
@@ -204,11 +211,37 @@ describe('the Settings screen', () => {
     expect(document.activeElement?.id).toBe('revealed-title');
     expect(fake.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Reports script', type: 'secret', scopes: ['bookings:read'] });
     // The form is empty for the next key, and the list has the new one.
-    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe(''));
     expect(cardOf('Reports script')).toBeTruthy();
 
     fireEvent.click(within(panel).getByRole('button', { name: 'I have copied it' }));
     expect(screen.queryByRole('group', { name: /Your new key/ })).toBeNull();
+  });
+
+  it('lists a publishable key in full with Copy, and says why an older one shows only its start', async () => {
+    await open('/dashboard/settings/api-keys', 'API keys');
+    const widget = cardOf('Widget');
+    const value = within(widget).getByLabelText('Publishable key “Widget”') as HTMLInputElement;
+    expect(value.value).toBe('opk_defWholeValue123');
+    expect(value.readOnly).toBe(true);
+    expect(within(widget).getByRole('button', { name: 'Copy' })).toBeTruthy();
+    const old = cardOf('Old site');
+    expect(within(old).queryByRole('textbox')).toBeNull();
+    expect(old.textContent).toContain('Made before Outing kept publishable keys, so only its start is known: opk_ghi');
+  });
+
+  it('makes a publishable key without the "shown once" warning: it stays listed, focus on its value', async () => {
+    const { fake } = await open('/dashboard/settings/api-keys', 'API keys');
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Shop' } });
+    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'publishable' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Create key' }).closest('form')!);
+    await screen.findByText(/The publishable key “Shop” is made/);
+    expect(fake.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Shop', type: 'publishable' });
+    expect(screen.queryByRole('group', { name: /Your new key/ })).toBeNull();
+    expect(screen.queryByText(/Shown only this once/)).toBeNull();
+    const field = within(cardOf('Shop')).getByLabelText('Publishable key “Shop”') as HTMLInputElement;
+    expect(field.value).toBe('opk_new_full_value_0123456789');
+    expect(document.activeElement).toBe(field);
   });
 
   it('shows the refusal of a new key next to its name', async () => {
@@ -282,15 +315,28 @@ describe('the Settings screen', () => {
     expect(screen.getByText('BOOKING_CREATED', { selector: 'td' }).closest('tr')!.textContent).toContain('Pending');
   });
 
-  it('says clearly when the last owner cannot stop being one', async () => {
+  it('offers no “Make staff” to the last active owner, and says why', async () => {
     const { fake } = await open('/dashboard/settings/team', 'Team');
     const me = cardOf('Marta Reis (you)');
-    // Nobody disables or removes themselves from here.
+    // Nobody disables or removes themselves from here, and the last owner stays one.
     expect(within(me).queryByRole('button', { name: 'Disable' })).toBeNull();
-    fake.refuse.set(
-      'PATCH /v1/users/usr_1',
-      new ApiError(409, 'CONFLICT', "Cannot demote the organization's last active owner: make another user an owner first"),
+    expect(within(me).queryByRole('button', { name: 'Make staff' })).toBeNull();
+    expect(me.textContent).toContain('The only active owner: make someone else an owner before changing your role.');
+    expect(fake.calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('offers “Make staff” once there is another active owner, and shows a refusal in an alert', async () => {
+    const fake = settingsHttp();
+    // A second owner, disabled, does not count; a third, active, does.
+    fake.db.users.push(
+      { ...session.user, id: 'usr_2', name: 'Rui Dias', email: 'rui@lisbonwalks.example', disabledAt: at },
+      { ...session.user, id: 'usr_3', name: 'Inês Costa', email: 'ines@lisbonwalks.example' },
     );
+    mountAt('/dashboard/settings/team', { signedIn: true, http: fake.http });
+    const me = (await screen.findByRole('heading', { name: 'Marta Reis (you)' })).closest('li')!;
+    expect(within(me).getByRole('button', { name: 'Make staff' })).toBeTruthy();
+    expect(within(cardOf('Rui Dias')).getByRole('button', { name: 'Make staff' })).toBeTruthy();
+    fake.refuse.set('PATCH /v1/users/usr_1', new ApiError(409, 'CONFLICT', "Cannot demote the organization's last active owner: make another user an owner first"));
     fireEvent.click(within(me).getByRole('button', { name: 'Make staff' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe("Marta Reis could not be changed: Cannot demote the organization's last active owner: make another user an owner first.");
@@ -316,6 +362,13 @@ describe('the Settings screen', () => {
     await waitFor(() => expect(role.getAttribute('aria-invalid')).toBe('true'));
     expect(form.textContent).toContain(lacking);
     expect(email.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('marks action codes as such, for the stylesheet to keep each on one line (checked in Chromium)', async () => {
+    await open('/dashboard/settings/activity', 'Activity');
+    const codes = screen.getAllByText('booking.create', { selector: 'code' });
+    expect(codes).toHaveLength(20);
+    for (const code of codes) expect(code.className).toBe('action');
   });
 
   it('pages through the activity log, newest first', async () => {

@@ -6,8 +6,13 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** The budget for the dashboard's JavaScript and CSS together, each file gzipped (README, "Dashboard"). */
-const BUDGET = 80 * 1024;
+/**
+ * The budgets for the dashboard's JavaScript and CSS, each file gzipped at level 9 (docs/dashboard.md):
+ * what sign-in and Today load, and everything the dashboard can load (the other screens come as
+ * one same-origin chunk, the first time one of them opens).
+ */
+const FIRST_SCREEN_BUDGET = 80 * 1024;
+const BUDGET = 160 * 1024;
 
 let outDir: string;
 let html: string;
@@ -31,13 +36,45 @@ afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
 });
 
+const gzipped = (name: string): number => gzipSync(assets.find((a) => a.name === name)!.text, { level: 9 }).length;
+
+/**
+ * The files sign-in and Today load: those index.html names, and every module they import statically
+ * (`import{…}from"./x.js"`), but not what `import("./x.js")` fetches when a screen needs it.
+ */
+function firstScreenFiles(): string[] {
+  const named = [...html.matchAll(/(?:src|href)="\/dashboard\/assets\/([^"]+)"/g)].map((m) => m[1]!);
+  const files = new Set(named);
+  for (const name of files) {
+    const text = assets.find((a) => a.name === name)?.text ?? '';
+    if (!name.endsWith('.js')) continue;
+    for (const m of text.matchAll(/(?:^|[;}\s])import\s*(?:[\w$*{}\s,]*?from\s*)?["'`]\.\/([\w-]+\.js)["'`]/g)) files.add(m[1]!);
+  }
+  return [...files];
+}
+
 describe('the dashboard build', () => {
-  it(`keeps its JavaScript and CSS within ${BUDGET} bytes gzipped`, () => {
-    const sizes = assets.filter((a) => /\.(js|css)$/.test(a.name)).map((a) => [a.name, gzipSync(a.text, { level: 9 }).length] as const);
-    const total = sizes.reduce((n, [, size]) => n + size, 0);
-    console.log(`dashboard: ${sizes.map(([n, s]) => `${n} ${s}`).join(', ')}; ${total} bytes gzipped (budget ${BUDGET}, ${BUDGET - total} left)`);
-    expect(sizes.length).toBeGreaterThanOrEqual(2);
+  it(`loads at most ${FIRST_SCREEN_BUDGET} bytes gzipped for sign-in and Today, and at most ${BUDGET} in all`, () => {
+    const all = assets.filter((a) => /\.(js|css)$/.test(a.name)).map((a) => [a.name, gzipped(a.name)] as const);
+    const first = firstScreenFiles();
+    const firstTotal = first.reduce((n, name) => n + gzipped(name), 0);
+    const total = all.reduce((n, [, size]) => n + size, 0);
+    console.log(
+      `dashboard: ${all.map(([n, s]) => `${n} ${s}`).join(', ')}; sign-in and Today ${firstTotal} bytes gzipped ` +
+        `(budget ${FIRST_SCREEN_BUDGET}, ${FIRST_SCREEN_BUDGET - firstTotal} left), all ${total} (budget ${BUDGET}, ${BUDGET - total} left)`,
+    );
+    expect(first.some((n) => n.endsWith('.js')) && first.some((n) => n.endsWith('.css'))).toBe(true);
+    expect(firstTotal).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET);
     expect(total).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it('loads the other screens as a chunk of its own, fetched from the same origin when first needed', () => {
+    const first = firstScreenFiles();
+    const later = assets.filter((a) => a.name.endsWith('.js') && !first.includes(a.name));
+    expect(later.length).toBeGreaterThanOrEqual(1);
+    const entry = assets.find((a) => a.name === first.find((n) => n.endsWith('.js')))!.text;
+    // A relative dynamic import: the same origin and folder, as the CSP's script-src 'self' allows.
+    for (const chunk of later) expect(entry).toContain(`import(\`./${chunk.name}\`)`);
   });
 
   it('puts nothing inline that its CSP would block: external, hashed files only', () => {

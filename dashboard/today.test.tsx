@@ -1,9 +1,30 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Experience } from '../shared/index.js';
 import { ApiError } from './api.js';
 import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.js';
 
 useDashboardTests();
+
+// The fake day is 1 December 2026 in Lisbon: the clock says it is that morning, so it is "today".
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2026-12-01T08:30:00.000Z'));
+});
+afterEach(() => vi.useRealTimers());
+
+/** The walk sold in categories, infants on a lap taking no place. */
+const walk = {
+  id: 'exp_walk',
+  schedule: { timezone: 'Europe/Lisbon' },
+  priceCategories: [
+    { id: 'pc_a', name: 'Adult', price: 2500, type: 'ADULT', occupiesPlace: true, minAge: null, maxAge: null },
+    { id: 'pc_c', name: 'Child', price: 1200, type: 'CHILD', occupiesPlace: true, minAge: null, maxAge: null },
+    { id: 'pc_i', name: 'Infant', price: 0, type: 'INFANT', occupiesPlace: false, minAge: null, maxAge: 2 },
+  ],
+} as unknown as Experience;
+const ticket = (categoryId: string, name: string, quantity: number) =>
+  ({ categoryId, name, type: name === 'Infant' ? 'OTHER' : 'ADULT', quantity, unitPrice: 0 }) as const;
 
 const checkInOf = (guest: string) => {
   const row = screen.getByText(guest).closest('li')!;
@@ -17,7 +38,7 @@ describe('the Today screen', () => {
     expect(t.calls).toEqual(['getSession', 'getManifest', 'listExperiences']);
     const slot = screen.getByRole('region', { name: /Alfama Old Town Walk/ });
     expect(slot.textContent).toContain('Europe/Lisbon time');
-    expect(slot.textContent).toContain('3/12 booked');
+    expect(slot.textContent).toContain('3/12 places booked');
     expect(slot.textContent).toContain('BK-ANA00000');
     expect(slot.textContent).toContain('2 guests');
     expect(slot.textContent).toContain('€50.00');
@@ -94,5 +115,75 @@ describe('the Today screen', () => {
     await screen.findByText('Ana Lima');
     history.back();
     await screen.findByRole('heading', { name: 'No bookings on this day' });
+  });
+
+  it('asks before checking in a guest whose slot is on another day, and checks in only once told to', async () => {
+    // Ten days before the tour: a guest checked in by mistake, or far too early.
+    vi.setSystemTime(new Date('2026-11-21T09:00:00.000Z'));
+    const t = mountAt('/dashboard?date=2026-12-01', { signedIn: true });
+    await screen.findByText('Ana Lima');
+    fireEvent.click(checkInOf('Ana Lima'));
+    const dialog = await screen.findByRole('dialog', { name: 'Check in Ana Lima?' });
+    expect(dialog.textContent).toContain('This booking is for Tuesday, December 1, 2026. Check in anyway?');
+    expect(t.calls).not.toContain('setCheckedIn');
+    expect(checkInOf('Ana Lima').getAttribute('aria-pressed')).toBe('false');
+
+    // "Not now" leaves it as it was, focus back on the guest's button.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Not now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(checkInOf('Ana Lima'));
+    expect(t.calls).not.toContain('setCheckedIn');
+
+    fireEvent.click(checkInOf('Ana Lima'));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Check in anyway' }));
+    await waitFor(() => expect(checkInOf('Ana Lima').getAttribute('aria-pressed')).toBe('true'));
+    expect(t.calls.filter((c) => c === 'setCheckedIn')).toHaveLength(1);
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // Undoing a check-in never asks.
+    fireEvent.click(checkInOf('Ana Lima'));
+    await waitFor(() => expect(checkInOf('Ana Lima').getAttribute('aria-pressed')).toBe('false'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('checks in without asking on the slot’s own day, in the experience’s zone', async () => {
+    // The walk runs in Tokyo: 20:00 UTC on 30 November is already the morning of 1 December there,
+    // the slot's own day (10:00 UTC, 19:00 in Tokyo), though not yet in UTC or in Lisbon.
+    vi.setSystemTime(new Date('2026-11-30T20:00:00.000Z'));
+    const tokyo = { ...walk, schedule: { timezone: 'Asia/Tokyo' }, priceCategories: [] } as unknown as Experience;
+    const t = mountAt('/dashboard?date=2026-12-01', { signedIn: true, experiences: [tokyo] });
+    await screen.findByText('Ana Lima');
+    fireEvent.click(checkInOf('Ana Lima'));
+    await waitFor(() => expect(t.calls).toContain('setCheckedIn'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('counts places and guests apart where infants take no place, and each count adds up', async () => {
+    const t = mountAt('/dashboard', { signedIn: true, experiences: [walk] });
+    const day = await t.api.getManifest();
+    const slot = day.slots[0]!;
+    // One adult and 500 infants: one place, 501 guests. Bruno: three tickets, two places.
+    slot.bookings[0]!.tickets = [ticket('pc_a', 'Adult', 1), ticket('pc_i', 'Infant', 500)];
+    slot.bookings[0]!.totalParticipants = 501;
+    slot.bookings[1]!.tickets = [ticket('pc_a', 'Adult', 1), ticket('pc_c', 'Child', 1), ticket('pc_i', 'Infant', 1)];
+    slot.bookings[1]!.totalParticipants = 3;
+    slot.booked = 3;
+    slot.remaining = 9;
+    fireEvent.click(await screen.findByRole('button', { name: 'Next day' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Previous day' }));
+    const ana = (await screen.findByText('Ana Lima')).closest('li')!;
+    expect(ana.textContent).toContain('501 guests (1 place): 1 × Adult, 500 × Infant');
+    expect(screen.getByText('Bruno Costa').closest('li')!.textContent).toContain('3 guests (2 places): 1 × Adult, 1 × Child, 1 × Infant');
+    const region = screen.getByRole('region', { name: /Alfama Old Town Walk/ });
+    expect(region.querySelector('header')!.textContent).toContain('3/12 places booked504 guests');
+    expect(screen.getByText(/^2 bookings/).textContent).toBe('2 bookings, 504 guests (3 places)');
+  });
+
+  it('says guests alone when every guest takes a place', async () => {
+    mountAt('/dashboard', { signedIn: true });
+    await screen.findByText('Ana Lima');
+    expect(screen.getByText(/^2 bookings/).textContent).toBe('2 bookings, 3 guests');
+    expect(screen.getByText('Ana Lima').closest('li')!.textContent).toContain('2 guests');
+    expect(screen.getByText('Ana Lima').closest('li')!.textContent).not.toContain('place');
   });
 });

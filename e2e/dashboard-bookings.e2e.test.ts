@@ -181,7 +181,7 @@ describe('the Bookings screens', () => {
     await dialog(page).getByLabel('Amount (EUR)').fill('10');
     await dialog(page).getByLabel('Reference').fill('cash at the desk');
     await dialog(page).getByRole('button', { name: 'Record payment' }).click();
-    await page.getByText('A payment of 10.00 is recorded.').waitFor();
+    await page.getByText('A payment of €10.00 is recorded.').waitFor();
     const payments = await api<{ amount: string; status: string; provider: string; reference: string }[]>(`/v1/bookings/${made['Ana Lima']!.id}/payments`);
     expect(payments.data).toMatchObject([{ amount: '10.00', status: 'SUCCEEDED', provider: 'manual', reference: 'cash at the desk' }]);
     await expect.poll(() => page.getByRole('region', { name: 'Payments' }).innerText()).toContain('cash at the desk');

@@ -65,7 +65,7 @@ describe('Insights', () => {
     const sum = (f: (d: Day) => number) => daily.days.reduce((n, d) => n + f(d), 0);
     const totals = {
       Bookings: String(sum((d) => d.bookings)),
-      Participants: String(sum((d) => d.participants)),
+      Guests: String(sum((d) => d.participants)),
       Revenue: euros(sum((d) => Math.round(Number(d.revenue) * 100)) / 100),
       Cancellations: String(sum((d) => d.cancellations)),
     };

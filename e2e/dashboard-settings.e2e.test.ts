@@ -121,9 +121,12 @@ describe('Settings', () => {
   it('creates a secret key by keyboard, copies it, uses it, and revokes it by keyboard', async () => {
     const { page, problems } = await dashboardPage(browser, { permissions: ['clipboard-read', 'clipboard-write'] });
     await openSection(page, 'api-keys', 'API keys');
-    // The demo's own keys are listed by prefix, never in full.
+    // The demo's secret key is listed by prefix, never in full; its publishable key (public by
+    // design, in every page with the widget) is listed whole, to copy.
     expect(await page.locator('.records').innerText()).not.toContain(outing.secretKey);
     expect(await page.locator('.records').innerText()).toContain(outing.secretKey.slice(0, 8));
+    expect(await page.getByRole('textbox', { name: 'Publishable key “Default publishable key”' }).inputValue()).toBe(outing.publishableKey);
+    expect(await page.content()).not.toContain(outing.secretKey);
 
     await tabTo(page, /^input#key-name/);
     await page.keyboard.type('Reporting script');
@@ -314,6 +317,10 @@ describe('Settings', () => {
     // The last thing done in these tests comes first.
     expect(await rows.nth(1).innerText()).toMatch(/calendar_feed\.delete|booking\./);
     expect(await page.getByRole('table', { name: 'Activity' }).innerText()).toContain('calendar_feed.delete');
+    // At 1280 px every action code stays on one line: none broken inside a word.
+    const lines = await page.locator('table code.action').evaluateAll((codes) => codes.map((c) => [c.textContent, c.getClientRects().length] as const));
+    expect(lines.length).toBe(20);
+    expect(lines.filter(([, n]) => n !== 1)).toEqual([]);
     await page.getByRole('link', { name: 'Next page' }).click();
     await page.getByText(/^21–40 of/).waitFor();
     expect(new URL(page.url()).searchParams.get('offset')).toBe('20');

@@ -29,6 +29,8 @@ let emptyDate: string;
 let bookingNumbers: string[];
 
 const api = <T = any>(path: string, init: RequestInit = {}) => apiAs<T>(outing, path, init);
+/** `Tuesday, December 1, 2026`, as the dashboard writes a date in an en-US browser. */
+const longDateOf = (date: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
 beforeAll(async () => {
   ({ outing, browser } = suite());
@@ -141,12 +143,21 @@ describe('the dashboard', () => {
     expect(await slot.innerText()).toContain(bookingNumbers[0]);
     expect(await slot.innerText()).toMatch(/€50\.00/);
 
-    // Check in Ana: the button is a toggle, and the server keeps it.
+    // Check in Ana: the button is a toggle, and the server keeps it. Her tour is days away, so the
+    // dashboard asks first; "Not now" changes nothing.
     const ana = page.getByRole('listitem').filter({ hasText: 'Ana Lima' });
     const toggle = ana.getByRole('button', { name: 'Check in' });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await toggle.click();
+    const question = page.getByRole('dialog', { name: 'Check in Ana Lima?' });
+    expect(await question.innerText()).toContain(`This booking is for ${longDateOf(busyDate)}. Check in anyway?`);
+    await question.getByRole('button', { name: 'Not now' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    expect((await api<{ checkedInAt: string | null }[]>(`/v1/bookings?q=${bookingNumbers[0]}`)).data[0]!.checkedInAt).toBeNull();
     const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/v1/bookings/'));
     await toggle.click();
+    await question.getByRole('button', { name: 'Check in anyway' }).click();
     expect((await patched).status()).toBe(200);
     await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
     const stored = await api<{ checkedInAt: string | null }[]>(`/v1/bookings?q=${bookingNumbers[0]}`);
@@ -237,12 +248,18 @@ describe('the dashboard', () => {
     // Signed in, back at the address asked for: that day, named by its date.
     await page.getByText('Bruno Costa').waitFor();
 
-    await tabTo(/^button#\|Check in/);
+    await tabTo(/^button#checkin-\w+\|Check in/);
     const bruno = page.getByRole('listitem').filter({ hasText: 'Bruno Costa' }).getByRole('button', { name: 'Check in' });
     // Ana is first and already checked in; Tab on to Bruno's.
     for (let i = 0; i < 5 && !(await bruno.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
+    // Days before his tour: the question takes focus, its first button checks him in anyway.
+    await page.getByRole('dialog', { name: 'Check in Bruno Costa?' }).waitFor();
+    expect(await focusRing()).toMatch(/^button#\|Check in anyway\|true$/);
+    await page.keyboard.press('Enter');
     await expect.poll(() => bruno.getAttribute('aria-pressed')).toBe('true');
+    // Focus is back on his button.
+    await expect.poll(() => bruno.evaluate((el) => el === document.activeElement)).toBe(true);
     // Undo by keyboard too, once the first press is saved (a press while saving is ignored).
     await expect.poll(() => bruno.getAttribute('aria-disabled')).toBeNull();
     await page.keyboard.press('Enter');
@@ -287,6 +304,10 @@ describe('the dashboard', () => {
     await page.goto(`${outing.origin}/dashboard?date=${busyDate}`);
     await page.getByText('Ana Lima').waitFor();
     expect(await violations(page, 'html'), 'today with guests').toEqual([]);
+    await page.getByRole('listitem').filter({ hasText: 'Chloé Martin' }).getByRole('button', { name: 'Check in' }).click();
+    await page.getByRole('dialog', { name: 'Check in Chloé Martin?' }).waitFor();
+    expect(await violations(page, 'html'), 'the question before checking in on another day').toEqual([]);
+    await page.getByRole('button', { name: 'Not now' }).click();
     await page.goto(`${outing.origin}/dashboard/no-such-screen`);
     await heading(page, 'Page not found');
     expect(await violations(page, 'html'), 'not found').toEqual([]);

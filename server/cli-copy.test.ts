@@ -44,6 +44,7 @@ describe.skipIf(!url)(`outing copy${url ? '' : ` (skipped: ${postgresSkipReason(
   let dir: string;
   let dbPath: string;
   let secretKey: string;
+  let publishableKey: string;
   let target: TestDatabase;
   const databases: TestDatabase[] = [];
   const servers: TestServer[] = [];
@@ -54,6 +55,7 @@ describe.skipIf(!url)(`outing copy${url ? '' : ` (skipped: ${postgresSkipReason(
     const server = await startTestServer({ dbPath, demo: true });
     servers.push(server);
     secretKey = server.demo!.secretKey;
+    publishableKey = server.demo!.publishableKey;
     const auth = { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' };
     // A webhook endpoint, then a cancellation: an event with a delivery waiting for its endpoint.
     const endpoint = await fetch(`${server.url}/v1/webhook-endpoints`, {
@@ -130,6 +132,12 @@ describe.skipIf(!url)(`outing copy${url ? '' : ` (skipped: ${postgresSkipReason(
       const bookings = sqlite.prepare('SELECT count(*) AS n FROM bookings WHERE org_id = ?').get(orgId) as { n: number };
       expect(body.data.length).toBe(Math.min(100, bookings.n));
       if (body.total !== undefined) expect(body.total).toBe(bookings.n);
+      // The publishable key's value came over with its row: the dashboard there still fills embed snippets with it.
+      const keys = (await (await fetch(`${server.url}/v1/api-keys`, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as {
+        data: { type: string; key: string | null }[];
+      };
+      expect(keys.data.filter((k) => k.type === 'publishable').map((k) => k.key)).toEqual([publishableKey]);
+      expect(keys.data.filter((k) => k.type === 'secret').map((k) => k.key)).toEqual([null]);
       await server.stop();
 
       // New events and activity take seq numbers after the copied ones.

@@ -217,7 +217,7 @@ describe.concurrent('outing keys', () => {
     expect((list.data as unknown[]).length).toBe(2); // nothing was created by the failures
   });
 
-  it('lists secret and publishable keys without ever showing a full key', async () => {
+  it('lists secret and publishable keys: publishable ones in full (outing init’s included), never a secret one', async () => {
     const db = await database();
     const org = await init(db);
     const orgId = String(org.organizationId);
@@ -228,7 +228,7 @@ describe.concurrent('outing keys', () => {
     const data = out.data as Record<string, unknown>[];
     expect(data).toHaveLength(3);
     for (const key of data) {
-      expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes', 'type']);
+      expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes', 'type']);
       expect(key.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(key.lastUsedAt).toBeNull();
       expect(key.revokedAt).toBeNull();
@@ -237,7 +237,10 @@ describe.concurrent('outing keys', () => {
     expect(data.map((k) => k.type).sort()).toEqual(['publishable', 'secret', 'secret']);
     expect(data.find((k) => k.id === extra.id)).toMatchObject({ name: 'Reader', scopes: ['experiences:read'] });
     expect(data.find((k) => k.id === org.apiKeyId)).toMatchObject({ type: 'secret', scopes: ['*'] });
-    for (const full of [org.apiKey, org.publishableKey, extra.key]) {
+    // The key outing init printed for web pages is listed whole, so a fresh install's snippet can use it.
+    expect(data.find((k) => k.type === 'publishable')).toMatchObject({ key: org.publishableKey });
+    for (const secret of data.filter((k) => k.type === 'secret')) expect(secret.key).toBeNull();
+    for (const full of [org.apiKey, extra.key]) {
       expect(result.stdout).not.toContain(String(full));
       expect(result.stdout).not.toContain(String(full).slice(12));
       expect(result.stderr).not.toContain(String(full));

@@ -9,8 +9,9 @@
  * same `now` always gives the same history (ids and booking numbers aside).
  */
 import { guestActor, type Actor } from './domain/actor.js';
-import { maxPartySize } from './domain/bookings.js';
+import { bookingTotalCents, maxPartySize } from './domain/bookings.js';
 import { formatMoney } from './domain/money.js';
+import { categoriesOf } from './domain/tickets.js';
 import { MINUTE_MS, DAY_MS, addDays, localTodayOf, startOfLocalDay } from './domain/time.js';
 import type { ExperienceRow } from './store/experiences.js';
 import type { Store } from './store/index.js';
@@ -139,6 +140,26 @@ interface PlannedBooking {
 }
 
 /**
+ * A party as tickets, for an experience sold in price categories: `places` adults and children
+ * (a child in a party of two or more, now and then), and sometimes a baby on a lap, who takes no
+ * place. Undefined for an experience that books by participants.
+ */
+function ticketsFor(random: () => number, exp: ExperienceRow, places: number): { categoryId: string; quantity: number }[] | undefined {
+  const categories = categoriesOf(exp.priceCategories);
+  if (!categories.length) return undefined;
+  const adult = categories.find((c) => c.type === 'ADULT')!;
+  const child = categories.find((c) => c.type === 'CHILD');
+  const infant = categories.find((c) => !c.occupiesPlace);
+  const children = child && places > 1 && random() < 0.4 ? Math.min(places - 1, 1 + Math.floor(random() * 2)) : 0;
+  const babies = infant && places > 1 && random() < 0.2 ? 1 : 0;
+  return [
+    { categoryId: adult.id, quantity: places - children },
+    ...(children ? [{ categoryId: child!.id, quantity: children }] : []),
+    ...(babies ? [{ categoryId: infant!.id, quantity: babies }] : []),
+  ];
+}
+
+/**
  * When guests booked what: each day of the history some guests book, mostly tours a few days
  * ahead, in slots that still have room. Then every slot of today gets at least one party, so Today
  * shows guests whatever the hour.
@@ -211,20 +232,23 @@ export async function seedDemoHistory(store: Store, orgId: string, experiences: 
     const started = start <= now;
     const guest = guestOf(random);
     const byPhone = random() < 0.2;
-    const booking = { id: '' };
+    const booking = { id: '', total: '' };
+    const tickets = ticketsFor(random, row, participants);
     steps.push({
       at,
       run: async (t) => {
         const input = {
           experienceId: row.id,
           startTime: new Date(start).toISOString(),
-          participants,
+          ...(tickets ? { tickets } : { participants }),
           customerName: guest.name,
           customerEmail: guest.email,
           ...(guest.phone ? { customerPhone: guest.phone } : {}),
         };
         const options = byPhone ? { source: 'API' as const, actor: owner } : { source: 'WIDGET' as const, actor: guestActor(guest.name, null) };
-        booking.id = (await createBooking(store, orgId, input, options, t)).id;
+        const made = await createBooking(store, orgId, input, options, t);
+        booking.id = made.id;
+        booking.total = formatMoney(bookingTotalCents(made));
       },
     });
     if (random() < 0.1) {
@@ -236,10 +260,10 @@ export async function seedDemoHistory(store: Store, orgId: string, experiences: 
       steps.push({ at: when, run: async (t) => void (await cancelBooking(store, orgId, booking.id, reason, t, actor)) });
       continue;
     }
-    const amount = formatMoney(row.price * participants);
     const paying = random();
+    // What the booking costs, known once it is made (its tickets' prices, or its participants').
     const pay = (reference: string) => async (t: number) =>
-      void (await recordManualPayment(store, orgId, booking.id, { amount, status: 'SUCCEEDED', reference }, t, owner));
+      void (await recordManualPayment(store, orgId, booking.id, { amount: booking.total, status: 'SUCCEEDED', reference }, t, owner));
     if (paying < 0.45) steps.push({ at: at + 3 * MINUTE_MS, run: pay('Bank transfer') });
     else if (started && paying < 0.85) steps.push({ at: start - 5 * MINUTE_MS, run: pay('Paid on the day') });
     if (started && random() < 0.9) {

@@ -9,6 +9,8 @@ import { addDays, localTodayOf, startOfLocalDay } from './domain/time.js';
 import { dailyReport } from './services/reports.js';
 import { manifestFor } from './services/manifest.js';
 import type { BookingView } from './store/bookings.js';
+import { bookingTotalCents } from './domain/bookings.js';
+import { categoriesOf, storedTicketsOf } from './domain/tickets.js';
 
 const ZONE = 'Europe/Lisbon';
 const ALL = { limit: 100_000, offset: 0 };
@@ -140,7 +142,8 @@ describe('the demo', () => {
       for (const b of await bookingsOf(store, orgId)) {
         const key = `${b.experienceId}@${b.slotStart}`;
         const slot = perSlot.get(key) ?? { experienceId: b.experienceId, start: b.slotStart, places: 0 };
-        if (b.status !== 'CANCELLED') slot.places += b.participants;
+        // A ticketed booking's places leave out the babies on a lap.
+        if (b.status !== 'CANCELLED') slot.places += b.places ?? b.participants;
         perSlot.set(key, slot);
       }
       const lastDay = startOfLocalDay(addDays(localTodayOf(now, ZONE), AHEAD_DAYS + 1), ZONE);
@@ -179,7 +182,7 @@ describe('the demo', () => {
           payments++;
           expect(p.createdAt).toBeGreaterThan(b.createdAt);
           expect(p.createdAt).toBeLessThanOrEqual(now);
-          expect(p.amount).toBe(b.unitPrice * b.participants);
+          expect(p.amount).toBe(bookingTotalCents(b));
         }
       }
       expect(payments).toBeGreaterThan(bookings.length / 3);
@@ -199,6 +202,34 @@ describe('the demo', () => {
       expect(new Set(activity.filter((a) => a.action === 'booking.create').map((a) => a.actorType))).toEqual(new Set(['guest', 'user']));
       for (const a of activity) expect(a.createdAt).toBeLessThanOrEqual(now);
     });
+  });
+
+  it('sells the workshop as adult, child and infant tickets, and its history books them', async () => {
+    const { store, orgId } = await planted(MOMENTS['a Monday evening, every tour of the day under way or over']);
+    const experiences = await store.listAllExperiences(orgId);
+    const workshop = experiences.find((x) => x.name === 'Pastel de Nata Workshop')!;
+    expect(categoriesOf(workshop.priceCategories).map((c) => [c.name, c.price, c.type, c.occupiesPlace])).toEqual([
+      ['Adult', 6000, 'ADULT', true],
+      ['Child', 3500, 'CHILD', true],
+      ['Infant', 0, 'INFANT', false],
+    ]);
+    // The other two still book by participants, as before categories existed.
+    for (const other of experiences.filter((x) => x !== workshop)) expect(categoriesOf(other.priceCategories)).toEqual([]);
+
+    const booked = (await bookingsOf(store, orgId)).filter((b) => b.experienceId === workshop.id);
+    expect(booked.length).toBeGreaterThan(5);
+    for (const b of booked) {
+      const tickets = storedTicketsOf(b.tickets);
+      expect(tickets.length, b.bookingNumber).toBeGreaterThan(0);
+      expect(b.participants).toBe(tickets.reduce((n, t) => n + t.quantity, 0));
+      expect(b.places).toBe(tickets.filter((t) => t.occupiesPlace).reduce((n, t) => n + t.quantity, 0));
+      expect(b.totalCents).toBe(tickets.reduce((n, t) => n + t.quantity * t.unitPrice, 0));
+    }
+    // Families: some bring children, some a baby on a lap (a guest who takes no place).
+    const all = booked.flatMap((b) => storedTicketsOf(b.tickets));
+    expect(all.some((t) => t.name === 'Child')).toBe(true);
+    expect(all.some((t) => t.name === 'Infant')).toBe(true);
+    expect(booked.some((b) => b.places! < b.participants)).toBe(true);
   });
 
   it('still plants a history on a day the walk does not run (Christmas), with nothing open taken beyond its share', async () => {

@@ -21,8 +21,8 @@ export interface DemoSeed {
 }
 
 /**
- * On an empty database, a small tour company with three experiences on weekly schedules and a
- * month of bookings behind it (demo-history.ts). The publishable key is kept so that `/demo` can
+ * On an empty database, a small tour company with three experiences on weekly schedules (the
+ * workshop sold as adult, child and infant tickets) and a month of bookings behind it (demo-history.ts). The publishable key is kept so that `/demo` can
  * embed it on later starts; it is meant for web pages.
  */
 export async function seedDemo(store: Store, publicUrl: string, now: number): Promise<DemoSeed | undefined> {
@@ -82,6 +82,8 @@ export async function plantDemo(store: Store, publicUrl: string, passwordHash: s
       minNoticeMinutes: 120,
       schedule: { weekly: { wed: ['18:30'], fri: ['18:30'], sat: ['18:00'], sun: ['18:00'] } },
     }, opened + 2, SYSTEM);
+    // Sold in price categories, so a newcomer sees tickets at once: children pay less, and babies
+    // on a parent's lap come free and take no place at the counter.
     const workshop = await createExperience(store, orgId, {
       name: 'Pastel de Nata Workshop',
       description: 'Learn to bake the famous custard tarts with a local pastry chef, then eat your work with a bica.',
@@ -91,6 +93,11 @@ export async function plantDemo(store: Store, publicUrl: string, passwordHash: s
       maxPerBooking: 4,
       maxAdvanceDays: 90,
       schedule: { weekly: { tue: ['14:00'], thu: ['14:00'], sat: ['10:00'] } },
+      priceCategories: [
+        { name: 'Adult', price: 6000, type: 'ADULT', minAge: 13 },
+        { name: 'Child', price: 3500, type: 'CHILD', minAge: 6, maxAge: 12 },
+        { name: 'Infant', price: 0, type: 'INFANT', occupiesPlace: false, maxAge: 2 },
+      ],
     }, opened + 3, SYSTEM);
     const owner: Actor = { type: 'user', id: created.ownerId ?? null, name: 'Lisbon Walks', ip: null };
     await seedDemoHistory(store, orgId, [{ row: walk }, { row: sail, keepOpenSlotsEmpty: true }, { row: workshop }], owner, now);

@@ -16,6 +16,8 @@ interface Props {
 
 function CancelDialog({ m, d, booking }: Props): JSX.Element {
   const b = m.bookings;
+  const places = b.placesOf(booking);
+  const guests = booking.totalParticipants;
   return (
     <Confirm
       title={`Cancel booking ${booking.bookingNumber}?`}
@@ -28,8 +30,10 @@ function CancelDialog({ m, d, booking }: Props): JSX.Element {
       onConfirm={(e) => void b.cancel(formOf(e).value('reason'))}
     >
       <p>
-        {booking.guestName}'s {plural(booking.totalParticipants, 'place goes', 'places go')} back on sale. A cancelled booking cannot be
-        booked again.
+        {guests === places
+          ? `${booking.guestName}'s ${plural(places, 'place goes', 'places go')} back on sale.`
+          : `${booking.guestName}'s booking is for ${plural(guests, 'guest', 'guests')}; its ${plural(places, 'place goes', 'places go')} back on sale.`}{' '}
+        A cancelled booking cannot be booked again.
       </p>
       <TextArea name="reason" label="Reason" hint="Optional, up to 500 characters. Kept with the booking." rows={3} value={d.values?.['reason']} error={d.form.fields['reason']} />
     </Confirm>
@@ -48,7 +52,8 @@ function byDate(slots: readonly TimeSlotAvailability[], zone: string): [string, 
 
 function TimeDialog({ m, d, booking, zone }: Props): JSX.Element {
   const b = m.bookings;
-  const party = booking.totalParticipants;
+  // Slots offer places: the booking needs as many as its guests who take one.
+  const party = b.placesOf(booking);
   const error = d.form.fields['slot-choice'];
   const days = byDate(d.slots ?? [], zone);
   return (
@@ -62,7 +67,7 @@ function TimeDialog({ m, d, booking, zone }: Props): JSX.Element {
       onConfirm={(e) => void b.changeTime(formOf(e).value('startTime'))}
     >
       <p>
-        Now {dateTimeIn(booking.timeSlot.startTime, zone)} ({zone} time). Times with room for {plural(party, 'participant', 'participants')}{' '}
+        Now {dateTimeIn(booking.timeSlot.startTime, zone)} ({zone} time). Times with room for {plural(party, 'place', 'places')}{' '}
         can be chosen.
       </p>
       <fieldset class={`bk-slots${error ? ' invalid' : ''}`} id="slot-choice" tabIndex={-1} aria-describedby={error ? 'slot-choice-error' : undefined}>
@@ -159,7 +164,7 @@ function ParticipantsDialog(props: Props): JSX.Element {
       onConfirm={(e) => void b.changeParticipants(formOf(e).value('participants'))}
     >
       <p>
-        Now {booking.totalParticipants}. More participants need free places in the time slot; fewer are always accepted. The total follows
+        Now {plural(booking.totalParticipants, 'participant', 'participants')}. More participants need free places in the time slot; fewer are always accepted. The total follows
         the booking's own price.
       </p>
       <Field
@@ -181,6 +186,7 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
   const paid = paidOf(b.page.value.payments ?? []);
   const due = Math.round(Number(booking.total) * 100) - Math.round(Number(paid) * 100);
   const v = d.values ?? {};
+  const failed = v['status'] === 'FAILED';
   return (
     <Confirm
       title={`Record a payment for ${booking.bookingNumber}`}
@@ -215,9 +221,12 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
         ]}
         value={v['status'] ?? 'SUCCEEDED'}
         error={d.form.fields['status']}
+        onChange={b.setPaymentStatus}
       />
       <Field name="reference" type="text" label="Reference" hint="Optional: how it was paid, a receipt number or a transfer id" required={false} value={v['reference']} error={d.form.fields['reference']} />
-      <Field name="failureReason" type="text" label="Failure reason" hint="Only for a failed payment" required={false} value={v['failureReason']} error={d.form.fields['failureReason']} />
+      {failed ? (
+        <Field name="failureReason" type="text" label="Failure reason" hint="Optional: what the card terminal or the bank said" required={false} value={v['failureReason']} error={d.form.fields['failureReason']} />
+      ) : null}
     </Confirm>
   );
 }

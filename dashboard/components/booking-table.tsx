@@ -35,7 +35,7 @@ export function BookingTable({ rows, zoneOf, caption, guest = true }: {
             <th scope="col">Experience</th>
             {guest ? <th scope="col">Guest</th> : null}
             <th scope="col" class="num">
-              Participants
+              Guests
             </th>
             <th scope="col">Status</th>
             <th scope="col" class="num">
@@ -60,7 +60,7 @@ export function BookingTable({ rows, zoneOf, caption, guest = true }: {
                 </td>
                 <td data-label="Experience">{b.experience.title}</td>
                 {guest ? <td data-label="Guest">{b.guestName}</td> : null}
-                <td data-label="Participants" class="num">
+                <td data-label="Guests" class="num">
                   {b.totalParticipants}
                 </td>
                 <td data-label="Status">

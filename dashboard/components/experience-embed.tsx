@@ -6,14 +6,11 @@ import type { JSX } from 'preact';
 import type { Experience } from '../../shared/index.js';
 import { dateTimeIn, plural } from '../format.js';
 import type { Model } from '../state/model.js';
+import { embedKeyOf } from '../state/experiences.js';
 import { CopyField } from './CopyButton.js';
-import { FieldError } from './experience-fields.js';
 
 /** How many of the next slots the preview lists. */
 const SHOWN = 8;
-
-export const KEY_PLACEHOLDER = 'opk_YOUR_PUBLISHABLE_KEY';
-const PUBLISHABLE = /^opk_[A-Za-z0-9]+$/;
 
 /** The README's embed snippet for one experience. */
 export function snippetOf(origin: string, key: string, experienceId: string): string {
@@ -50,7 +47,7 @@ export function SlotPreview({ m, experience }: { m: Model; experience: Experienc
             <li key={s.id}>
               <time dateTime={s.startTime}>{dateTimeIn(s.startTime, availability!.timezone)}</time>
               <span class={s.remaining ? 'load' : 'load full'}>
-                {s.booked}/{s.capacity} booked
+                {s.booked}/{s.capacity} places booked
               </span>
             </li>
           ))}
@@ -67,45 +64,55 @@ export function SlotPreview({ m, experience }: { m: Model; experience: Experienc
 
 export function Embed({ m, experience }: { m: Model; experience: Experience }): JSX.Element {
   const x = m.experiences;
-  const pasted = x.embedKey.value;
-  const wrong = pasted && !PUBLISHABLE.test(pasted);
-  const key = pasted && !wrong ? pasted : KEY_PLACEHOLDER;
-  const active = (x.keys.value ?? []).filter((k) => k.type === 'publishable' && !k.revokedAt);
-  const error = wrong
-    ? pasted.startsWith('osk_')
-      ? 'That is a secret key: it must never be in a web page. Paste a publishable key (opk_…).'
-      : 'A publishable key starts with opk_ and has only letters and digits.'
-    : undefined;
+  const keys = x.keys.value;
+  const { readError, busy, createError, notice } = x.embed.value;
+  const key = keys ? embedKeyOf(keys) : undefined;
+  // Publishable keys made before Outing kept their values: known by their start only.
+  const older = (keys ?? []).filter((k) => k.type === 'publishable' && !k.revokedAt && !k.key);
   return (
     <section class="exp-embed" aria-labelledby="embed-title">
       <h2 id="embed-title">Embed</h2>
-      <p>
-        Paste this where the booking widget should appear on your site. Outing shows a key in full only once, when it is made, so the snippet holds{' '}
-        <code>{KEY_PLACEHOLDER}</code> until you paste your publishable key below (it stays in this page only).
+      <p class="status-line" role="status">
+        {keys === null && !readError ? 'Loading your publishable key…' : (notice ?? '')}
       </p>
-      <p class="hint" id="embed-keys">
-        {x.keys.value === null
-          ? ''
-          : active.length
-            ? `Your organization’s publishable keys: ${active.map((k) => `${k.name} (${k.prefix}…)`).join(', ')}.`
-            : 'Your organization has no active publishable key.'}{' '}
-        A new one can be made in <a href="/dashboard/settings">Settings</a>, under API keys; <code>outing init</code> printed the first.
-      </p>
-      <div class={`field${error ? ' invalid' : ''}`}>
-        <label for="embed-key">Publishable key</label>
-        <input
-          id="embed-key"
-          type="text"
-          defaultValue={pasted}
-          autoComplete="off"
-          spellcheck={false}
-          onInput={(e) => x.setEmbedKey((e.currentTarget as HTMLInputElement).value)}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={['embed-keys', error ? 'embed-key-error' : ''].filter(Boolean).join(' ')}
-        />
-        <FieldError id="embed-key" error={error} />
-      </div>
-      <CopyField id="embed-snippet" label="Widget snippet" value={snippetOf(location.origin, key, experience.id)} multiline />
+      {readError ? (
+        <div class="alert" role="alert">
+          <p>{readError}</p>
+          <button type="button" onClick={x.retryKeys}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {key ? (
+        <>
+          <p>
+            Paste this where the booking widget should appear on your site. It holds your publishable key “{key.name}”, which is safe to
+            publish: it only lets guests see your experiences and book them.
+          </p>
+          <CopyField id="embed-snippet" label="Widget snippet" value={snippetOf(location.origin, key.key!, experience.id)} multiline />
+          <p class="hint">
+            Other keys, and new ones, are in <a href="/dashboard/settings/api-keys">Settings, under API keys</a>.
+          </p>
+        </>
+      ) : keys ? (
+        <>
+          <p id="embed-no-key">
+            The widget snippet needs a publishable key, and your organization has none that Outing can show
+            {older.length
+              ? ` (${older.map((k) => `${k.name}, ${k.prefix}…`).join('; ')} ${older.length === 1 ? 'was' : 'were'} made before Outing kept publishable keys, so only ${older.length === 1 ? 'its' : 'their'} start is known)`
+              : ''}
+            . Create one, and the snippet appears here with it.
+          </p>
+          {createError ? (
+            <p class="alert" role="alert">
+              {createError}
+            </p>
+          ) : null}
+          <button type="button" class="primary" aria-describedby="embed-no-key" aria-disabled={busy ? 'true' : undefined} onClick={() => void x.createEmbedKey()}>
+            {busy ? 'Creating…' : 'Create a publishable key'}
+          </button>
+        </>
+      ) : null}
     </section>
   );
 }

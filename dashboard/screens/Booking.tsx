@@ -8,12 +8,9 @@ import type { Booking as BookingRecord } from '../../shared/index.js';
 import { KIND_WORDS, paidOf, type ActionKind, type BookingsModel } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
+import { titleBooking } from './titles.js';
 import { RetryAlert } from '../components/RetryAlert.js';
-
-export const titleBooking = (m: Model): string => {
-  const b = m.bookings.page.value.booking;
-  return b ? `Booking ${b.bookingNumber}` : 'Booking';
-};
+import { guestsText } from '../state/places.js';
 
 const ACTIONS: [ActionKind, string][] = [
   ['time', 'Change time'],
@@ -31,7 +28,7 @@ function Row({ term, children }: { term: string; children: ComponentChildren }):
   );
 }
 
-function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: string | null; zone: string }): JSX.Element {
+function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; places: number; paid: string | null; zone: string }): JSX.Element {
   const meta = Object.entries(b.metadata);
   const due = paid === null ? 0 : Math.round(Number(b.total) * 100) - Math.round(Number(paid) * 100);
   return (
@@ -56,7 +53,7 @@ function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: str
           </>
         ) : null}
       </Row>
-      <Row term="Participants">{String(b.totalParticipants)}</Row>
+      <Row term="Guests">{guestsText(b.totalParticipants, places)}</Row>
       <Row term="Total">
         {money(b.total, b.currency)}
         {b.unitPrice !== null ? <span class="quiet"> ({b.totalParticipants} × {money((b.unitPrice / 100).toFixed(2), b.currency)})</span> : null}
@@ -74,8 +71,9 @@ function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: str
           {b.cancellationReason ? `: ${b.cancellationReason}` : ' (no reason given)'}
         </Row>
       ) : null}
-      <Row term="Metadata">
-        {meta.length ? (
+      {/* Metadata is what an integration stored with the booking: nothing to say when it stored none. */}
+      {meta.length ? (
+        <Row term="Metadata">
           <dl class="bk-metadata">
             {meta.map(([k, v]) => (
               <div key={k}>
@@ -84,10 +82,8 @@ function Details({ booking: b, paid, zone }: { booking: BookingRecord; paid: str
               </div>
             ))}
           </dl>
-        ) : (
-          'None'
-        )}
-      </Row>
+        </Row>
+      ) : null}
     </dl>
   );
 }
@@ -289,7 +285,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
           )}
           <section aria-labelledby="details-heading">
             <h2 id="details-heading">Details</h2>
-            <Details booking={booking} paid={payments ? paidOf(payments) : null} zone={zone} />
+            <Details booking={booking} places={b.placesOf(booking)} paid={payments ? paidOf(payments) : null} zone={zone} />
           </section>
           {tickets.length ? (
             <section aria-labelledby="tickets-heading">

@@ -8,8 +8,6 @@ import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
 import { RetryAlert } from '../components/RetryAlert.js';
 
-export const titleBookings = (m: Model): string => (void m, 'Bookings');
-
 const STATUS_OPTIONS = [
   ['', 'Any status'],
   ['CONFIRMED', 'Confirmed'],

@@ -8,8 +8,6 @@ import type { Model } from '../state/model.js';
 import '../styles/calendar.css';
 import { RetryAlert } from '../components/RetryAlert.js';
 
-export const titleCalendar = (m: Model): string => (void m, 'Calendar');
-
 let dayFormat: Intl.DateTimeFormat | undefined;
 /** `Mon, Dec 1`: a calendar date, in no zone. */
 function dayLabel(date: string): string {
@@ -31,7 +29,7 @@ function Slot({ s, zone, date, day }: { s: TimeSlotAvailability; zone: string; d
         <span class="load">
           {s.booked}/{s.capacity}
         </span>
-        <span class="visually-hidden"> booked{full ? ', full' : ''}</span>
+        <span class="visually-hidden"> places booked{full ? ', full' : ''}</span>
       </a>
     </li>
   );

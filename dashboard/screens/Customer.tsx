@@ -4,14 +4,10 @@ import { Confirm } from '../components/Confirm.js';
 import { dateTimeIn, money, plural } from '../format.js';
 import { pathTo } from '../router.js';
 import { isErased } from '../state/customers.js';
+import { titleCustomer } from './titles.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
 import { RetryAlert } from '../components/RetryAlert.js';
-
-export const titleCustomer = (m: Model): string => {
-  const c = m.customers.page.value.customer;
-  return !c ? 'Customer' : isErased(c) ? 'Erased customer' : c.name;
-};
 
 export function Customer({ m }: { m: Model }): JSX.Element {
   const cm = m.customers;

@@ -8,8 +8,6 @@ import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
 import { RetryAlert } from '../components/RetryAlert.js';
 
-export const titleCustomers = (m: Model): string => (void m, 'Customers');
-
 export function Customers({ m }: { m: Model }): JSX.Element {
   const c = m.customers;
   const { search, page, loading, error } = c.list.value;

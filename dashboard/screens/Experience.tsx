@@ -8,12 +8,8 @@ import { PriceCategories } from '../components/experience-categories.js';
 import type { Model } from '../state/model.js';
 import { WEEKDAYS } from '../../shared/index.js';
 import '../styles/experiences.css';
+import { titleExperience } from './titles.js';
 import { RetryAlert } from '../components/RetryAlert.js';
-
-export const titleExperience = (m: Model): string => {
-  const { id, experience } = m.experiences.one.value;
-  return id === 'new' ? 'New experience' : (experience?.name ?? 'Experience');
-};
 
 /** The form's labels, as the error summary names the fields. */
 const LABELS: Record<string, string> = {

@@ -7,8 +7,6 @@ import type { Model } from '../state/model.js';
 import '../styles/experiences.css';
 import { RetryAlert } from '../components/RetryAlert.js';
 
-export const titleExperiences = (m: Model): string => (void m, 'Experiences');
-
 const SHOW = [
   ['', 'All'],
   ['true', 'Active'],

@@ -6,8 +6,6 @@ import type { Model } from '../state/model.js';
 import { cents, type InsightsFigures } from '../state/insights.js';
 import '../styles/insights.css';
 
-export const titleInsights = (m: Model): string => (void m, 'Insights');
-
 // Calendar dates in no zone (the report has cut the days already), so read in UTC.
 const formats = new Map<string, Intl.DateTimeFormat>();
 function dateAs(date: string, options: Intl.DateTimeFormatOptions): string {
@@ -73,13 +71,13 @@ function DailyCharts({ f, totals }: { f: InsightsFigures; totals: NonNullable<Mo
         <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="daily-caption">
           <table>
             <caption id="daily-caption" class="visually-hidden">
-              Bookings, participants, revenue and cancellations per day {span}
+              Bookings, guests, revenue and cancellations per day {span}
             </caption>
             <thead>
               <tr>
                 <th scope="col">Date</th>
                 <th scope="col" class="num">Bookings</th>
-                <th scope="col" class="num">Participants</th>
+                <th scope="col" class="num">Guests</th>
                 <th scope="col" class="num">Revenue</th>
                 <th scope="col" class="num">Cancellations</th>
               </tr>
@@ -197,7 +195,8 @@ export function Insights({ m }: { m: Model }): JSX.Element {
       {f && days.length ? (
         <p class="lede">
           The last 30 days, {fullDay(days[0]!.date)} to {fullDay(days.at(-1)!.date)}, in {f.daily.timezone} time. Bookings count on the day
-          they were made; those cancelled since are left out of bookings, participants and revenue.
+          they were made; those cancelled since are left out of bookings, guests and revenue. Guests count every ticket, infants on a lap
+          included; occupancy counts places.
         </p>
       ) : null}
       <p class="status-line" role="status">
@@ -221,7 +220,7 @@ export function Insights({ m }: { m: Model }): JSX.Element {
                 <dd>{t.bookings}</dd>
               </div>
               <div>
-                <dt>Participants</dt>
+                <dt>Guests</dt>
                 <dd>{t.participants}</dd>
               </div>
               <div>

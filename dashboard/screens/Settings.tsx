@@ -23,11 +23,6 @@ const VIEWS: Record<Section, (p: { m: Model }) => JSX.Element | null> = {
 
 const labelOf = (section: Section | null): string | undefined => SECTIONS.find(([s]) => s === section)?.[1];
 
-export const titleSettings = (m: Model): string => {
-  const label = labelOf(m.settings.view.value.section);
-  return label ? `${label} · Settings` : 'Settings';
-};
-
 /** Settings, for owners: one section at a time under its own address, with the sections' links above. */
 export function Settings({ m }: { m: Model }): JSX.Element {
   const s = m.settings;

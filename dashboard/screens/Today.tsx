@@ -3,6 +3,8 @@ import type { ManifestBooking, ManifestSlot } from '../../shared/index.js';
 import { dateIn, longDate, money, plural, timeIn } from '../format.js';
 import type { Model } from '../state/model.js';
 import { RetryAlert } from '../components/RetryAlert.js';
+import { Confirm } from '../components/Confirm.js';
+import { guestsText } from '../state/places.js';
 
 const STATUS: Record<ManifestBooking['status'], string> = {
   CONFIRMED: 'Confirmed',
@@ -21,7 +23,7 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
       <div class="who">
         <strong id={`guest-${b.id}`}>{b.guestName}</strong>
         <span class="party">
-          {plural(b.totalParticipants, 'guest', 'guests')}
+          {guestsText(b.totalParticipants, m.placesOf(b))}
           {b.tickets.length ? `: ${b.tickets.map((t) => `${t.quantity} × ${t.name}`).join(', ')}` : ''}
         </span>
         {checked ? <span class="when">Arrived {timeIn(b.checkedInAt!, zone)}</span> : null}
@@ -49,6 +51,7 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
         {b.status === 'CONFIRMED' ? (
           <button
             type="button"
+            id={`checkin-${b.id}`}
             class="checkin"
             aria-pressed={checked ? 'true' : 'false'}
             aria-describedby={`guest-${b.id}`}
@@ -68,6 +71,7 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
 function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JSX.Element {
   const zone = m.zoneOf(s.experience.id);
   const full = s.remaining === 0;
+  const guests = s.bookings.reduce((n, b) => n + b.totalParticipants, 0);
   return (
     <section class="slot" aria-labelledby={`slot-${index}`}>
       <header>
@@ -78,8 +82,9 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
         <p class="meta">
           <span>{zone} time</span>
           <span class={full ? 'load full' : 'load'}>
-            {s.booked}/{s.capacity} booked
+            {s.booked}/{s.capacity} places booked
           </span>
+          {guests !== s.booked ? <span>{plural(guests, 'guest', 'guests')}</span> : null}
         </p>
       </header>
       {s.bookings.length ? (
@@ -92,6 +97,17 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
         <p class="quiet">No guests yet: {plural(s.remaining, 'place', 'places')} free.</p>
       )}
     </section>
+  );
+}
+
+/** Checking in a guest whose slot is on another day asks first. */
+function CheckInQuestion({ m }: { m: Model }): JSX.Element | null {
+  const q = m.checkInQuestion.value;
+  if (!q) return null;
+  return (
+    <Confirm title={`Check in ${q.guestName}?`} confirmLabel="Check in anyway" keepLabel="Not now" onConfirm={() => m.confirmCheckIn()} onClose={() => m.keepNotCheckedIn()}>
+      <p>This booking is for {longDate(q.date)}. Check in anyway?</p>
+    </Confirm>
   );
 }
 
@@ -139,7 +155,7 @@ export function Today({ m }: { m: Model }): JSX.Element {
         </div>
       </div>
       <p class="status-line" role="status">
-        {loading ? 'Loading the day…' : manifest ? `${plural(bookings, 'booking', 'bookings')}, ${plural(m.guests.value, 'guest', 'guests')}` : ''}
+        {loading ? 'Loading the day…' : manifest ? `${plural(bookings, 'booking', 'bookings')}, ${guestsText(m.guests.value, m.places.value)}` : ''}
       </p>
       {alert ? (
         <p class="alert" role="alert">
@@ -162,6 +178,7 @@ export function Today({ m }: { m: Model }): JSX.Element {
       {manifest?.slots.map((s, i) => (
         <Slot key={s.timeSlot.id} m={m} s={s} index={i} />
       ))}
+      <CheckInQuestion m={m} />
     </main>
   );
 }

@@ -1,6 +1,11 @@
-/** Settings › API keys: the organization's keys, a new one (shown once), revoking one. */
+/**
+ * Settings › API keys: the organization's keys, a new one, revoking one. A secret key is shown once,
+ * when made; a publishable key (public by design, it is in every page with the widget) is listed
+ * whole, with "Copy".
+ */
 import type { JSX } from 'preact';
-import { SCOPES } from '../../shared/index.js';
+import { SCOPES, type ApiKey } from '../../shared/index.js';
+import { CopyField } from '../components/CopyButton.js';
 import { Select, formOf } from '../components/Field.js';
 import type { Model } from '../state/model.js';
 import { Card, Cards, Choices, CreateForm, fieldOf, when, zoneOf } from './settings-parts.js';
@@ -9,6 +14,14 @@ const TYPES = [
   ['secret', 'Secret: for your servers, on /v1'],
   ['publishable', 'Publishable: for web pages, the widget'],
 ] as const;
+
+/** What a key's card says of its value, unless the card shows it whole (a publishable key's). */
+function keyFact(k: ApiKey): readonly [string, JSX.Element] | null {
+  if (k.type === 'secret') return ['Prefix', <code>{k.prefix}</code>];
+  if (k.key && !k.revokedAt) return null;
+  if (k.key) return ['Key', <code>{k.key}</code>];
+  return ['Key', <>Made before Outing kept publishable keys, so only its start is known: <code>{k.prefix}</code>. Create a new publishable key to copy one whole.</>];
+}
 
 export function KeysSection({ m }: { m: Model }): JSX.Element {
   const s = m.settings;
@@ -28,9 +41,10 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
             id={`key-${k.id}`}
             title={k.name}
             off={k.revokedAt}
+            body={k.key && !k.revokedAt ? <CopyField id={`key-value-${k.id}`} label={`Publishable key “${k.name}”`} value={k.key} /> : null}
             facts={[
               ['Type', k.type === 'secret' ? 'Secret' : 'Publishable'],
-              ['Prefix', <code>{k.prefix}</code>],
+              keyFact(k),
               ['Scopes', k.scopes.includes('*') ? 'All' : k.scopes.join(', ')],
               ['Created', when(m, k.createdAt)],
               ['Last used', when(m, k.lastUsedAt)],

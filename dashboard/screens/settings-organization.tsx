@@ -108,7 +108,7 @@ export function ActivitySection({ m }: { m: Model }): JSX.Element | null {
         columns={['When', 'Who', 'Action', 'Summary']}
         rows={page.data.map((a) => [
           a.id,
-          [when(m, a.createdAt), `${a.actor.name} (${ACTORS[a.actor.type]})`, <code>{a.action}</code>, a.summary],
+          [when(m, a.createdAt), `${a.actor.name} (${ACTORS[a.actor.type]})`, <code class="action">{a.action}</code>, a.summary],
         ])}
       />
       <Pager pagination={page.pagination} label="Activity pages" href={(offset) => (offset ? `${base}?offset=${offset}` : base)} />

@@ -15,9 +15,10 @@ export const when = (m: Model, at: string | null, none = 'Never'): JSX.Element |
 
 /**
  * One record of a short list (a key, an endpoint, a user): its name as a heading, its facts as
- * [term, value] pairs, and its buttons (`off`: revoked or disabled, shown greyed), which name the record through `aria-describedby={id}`.
+ * [term, value] pairs, anything more under them (`body`: a value to copy), and its buttons (`off`:
+ * revoked or disabled, shown greyed), which name the record through `aria-describedby={id}`.
  */
-export function Card({ id, title, level = 3, facts, off, children }: { id: string; title: ComponentChildren; level?: 3 | 4; off?: unknown; facts: (readonly [string, ComponentChildren] | false | null | undefined)[]; children?: ComponentChildren }): JSX.Element {
+export function Card({ id, title, level = 3, facts, off, body, children }: { id: string; title: ComponentChildren; level?: 3 | 4; off?: unknown; facts: (readonly [string, ComponentChildren] | false | null | undefined)[]; body?: ComponentChildren; children?: ComponentChildren }): JSX.Element {
   const H = level === 3 ? 'h3' : 'h4';
   return (
     <li class={off ? 'record off' : 'record'}>
@@ -32,6 +33,7 @@ export function Card({ id, title, level = 3, facts, off, children }: { id: strin
           ) : null,
         )}
       </dl>
+      {body}
       <div class="buttons">{children}</div>
     </li>
   );

@@ -14,6 +14,8 @@ export function TeamSection({ m }: { m: Model }): JSX.Element {
   const f = s.form('invite');
   const field = fieldOf(f, 'invite-');
   const me = m.session.value?.user.id;
+  // The server keeps one active owner at least: the last one can be neither made staff, nor disabled, nor deleted.
+  const owners = s.users.value?.filter((u) => u.role === 'owner' && !u.disabledAt).length ?? 0;
   const submit = (e: Event) => {
     const v = formOf(e);
     const form = e.currentTarget as HTMLFormElement;
@@ -26,6 +28,7 @@ export function TeamSection({ m }: { m: Model }): JSX.Element {
         {s.users.value?.map((u) => {
           const id = `user-${u.id}`;
           const b = { type: 'button', 'aria-describedby': id, 'aria-disabled': busy(m, u.id) } as const;
+          const last = u.role === 'owner' && !u.disabledAt && owners <= 1;
           return (
             <Card
               key={u.id}
@@ -39,11 +42,17 @@ export function TeamSection({ m }: { m: Model }): JSX.Element {
                 ['Disabled', when(m, u.disabledAt, 'No')],
               ]}
             >
-              <button {...b} onClick={() => void s.changeUser(u, { role: u.role === 'owner' ? 'staff' : 'owner' })}>
-                {u.role === 'owner' ? 'Make staff' : 'Make owner'}
-              </button>
+              {last ? (
+                <p class="hint">
+                  The only active owner: make someone else an owner before changing {u.id === me ? 'your' : 'this'} role.
+                </p>
+              ) : (
+                <button {...b} onClick={() => void s.changeUser(u, { role: u.role === 'owner' ? 'staff' : 'owner' })}>
+                  {u.role === 'owner' ? 'Make staff' : 'Make owner'}
+                </button>
+              )}
               {/* Not on your own card: disabling or deleting yourself would end this session mid-task. */}
-              {u.id === me ? null : (
+              {u.id === me || last ? null : (
                 <>
                   <button {...b} onClick={() => void s.changeUser(u, { disabled: !u.disabledAt })}>
                     {u.disabledAt ? 'Enable' : 'Disable'}

@@ -10,6 +10,8 @@ import { ApiError, type ListPage, type Query } from '../api.js';
 import { pathTo, type Location } from '../router.js';
 import { batch, signal } from './signals.js';
 import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
+import { placeRuleOf, placesOf, type PlaceRule } from './places.js';
+import { money } from '../format.js';
 
 /** A kind of ticket the Change participants dialog offers: the booking's own, then the experience's others. */
 export interface TicketChoice {
@@ -19,6 +21,9 @@ export interface TicketChoice {
   unitPrice: number;
   quantity: number;
 }
+
+/** Only what counting places needs of an experience record. */
+const ExperienceCategories = z.object({ priceCategories: z.array(z.object({ id: z.string(), occupiesPlace: z.boolean() })) });
 
 /** Only what the zones need of an experience record. */
 const ExperienceZone = z.object({ id: z.string(), schedule: z.object({ timezone: z.string().nullable() }).nullable() });
@@ -122,6 +127,8 @@ export interface BookingPageState {
   messagesError: string | null;
   /** Null for staff, whose role cannot read the activity log, and while it loads. */
   activity: Activity[] | null;
+  /** Which of the experience's price categories take a place (known for a booking with tickets). */
+  rule: PlaceRule;
   loading: boolean;
   error: string | null;
 }
@@ -162,7 +169,17 @@ export interface MailState {
 
 const noMail: MailState = { busy: null, notice: null, error: null };
 
-const noPage = (id = ''): BookingPageState => ({ id, booking: null, payments: null, messages: null, messagesError: null, activity: null, loading: false, error: null });
+const noPage = (id = ''): BookingPageState => ({
+  id,
+  booking: null,
+  payments: null,
+  messages: null,
+  messagesError: null,
+  activity: null,
+  rule: new Map(),
+  loading: false,
+  error: null,
+});
 const noList = (): BookingListState => ({ filters: filtersOf(new URLSearchParams()), page: null, loading: false, error: null });
 
 /** "90", "90.5", "90,50" → "90.50"; null for anything that is not an amount. */
@@ -230,6 +247,18 @@ export function createBookingsModel(ctx: AreaContext) {
       },
     );
 
+  /** Which of the experience's categories take a place; without them (a failure) the tickets' types tell. */
+  const loadRule = (booking: Booking): Promise<PlaceRule> =>
+    booking.tickets.length
+      ? ctx.http.get(ExperienceCategories, `/v1/experiences/${encodeURIComponent(booking.experience.id)}`).then(
+          (x) => placeRuleOf([x]),
+          (e: unknown) => {
+            if (e instanceof ApiError && e.code === 'UNAUTHORIZED') throw e;
+            return new Map<string, boolean>();
+          },
+        )
+      : Promise.resolve(new Map<string, boolean>());
+
   /** The zone of the booking's experience, from its availability when no list has taught it yet. */
   async function learnZone(experienceId: string): Promise<void> {
     if (zones.has(experienceId)) return;
@@ -243,8 +272,8 @@ export function createBookingsModel(ctx: AreaContext) {
     page.value = { ...(shown.id === id ? shown : noPage(id)), loading: true, error: null };
     try {
       const [booking, payments, messages] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id), loadMessages(id)]);
-      const [activity] = await Promise.all([loadActivity(booking.id), learnZone(booking.experience.id)]);
-      if (mine === generation) page.value = { id, booking, payments, ...messages, activity, loading: false, error: null };
+      const [activity, rule] = await Promise.all([loadActivity(booking.id), loadRule(booking), learnZone(booking.experience.id)]);
+      if (mine === generation) page.value = { id, booking, payments, ...messages, activity, rule, loading: false, error: null };
     } catch (e) {
       if (ctx.ended(e) || mine !== generation) return;
       const missing = e instanceof ApiError && e.code === 'NOT_FOUND';
@@ -496,6 +525,12 @@ export function createBookingsModel(ctx: AreaContext) {
       if (mine === generation) mail.value = { ...noMail, ...said };
     },
 
+    /** The payment dialog's status as chosen: a failure reason is asked for a failed payment only. */
+    setPaymentStatus(status: string): void {
+      const d = dialog.peek();
+      if (d?.kind === 'payment') dialog.value = { ...d, values: { ...d.values, status } };
+    },
+
     async recordPayment(input: { amount: string; status: string; reference: string; failureReason: string }): Promise<void> {
       const b = page.peek().booking;
       if (!b || dialog.peek()?.kind !== 'payment') return;
@@ -515,7 +550,8 @@ export function createBookingsModel(ctx: AreaContext) {
         await ctx.http.send(Payment, 'POST', path(b.id, '/payments'), body);
         // A payment may confirm a pending booking: read the record again.
         const saved = await ctx.http.get(Booking, path(b.id));
-        await settle(mine, saved, failed ? `A failed payment of ${amount} is recorded.` : `A payment of ${amount} is recorded.`, true);
+        const sum = money(amount, saved.currency);
+        await settle(mine, saved, failed ? `A failed payment of ${sum} is recorded.` : `A payment of ${sum} is recorded.`, true);
       } catch (e) {
         if (ctx.ended(e)) return;
         const fields = e instanceof ApiError && e.code === 'VALIDATION_ERROR' ? fieldsOf(e) : {};
@@ -526,7 +562,20 @@ export function createBookingsModel(ctx: AreaContext) {
     },
   };
 
-  return { ...area, list, formKey, page, dialog, notice, mail, zones, isOwner: () => ctx.session.value?.user.role === 'owner', ...actions };
+  return {
+    ...area,
+    list,
+    formKey,
+    page,
+    dialog,
+    notice,
+    mail,
+    zones,
+    isOwner: () => ctx.session.value?.user.role === 'owner',
+    /** The places the booking on show takes: fewer than its guests when some take none. */
+    placesOf: (b: Booking): number => placesOf(b, page.value.rule),
+    ...actions,
+  };
 }
 
 export type BookingsModel = ReturnType<typeof createBookingsModel>;

@@ -9,6 +9,7 @@
  */
 import {
   ApiKey,
+  ApiKeyWithSecret,
   Availability,
   Experience,
   Organization,
@@ -282,6 +283,29 @@ interface OneState {
   error: string | null;
 }
 
+export interface EmbedState {
+  /** Why the keys could not be read. */
+  readError: string | null;
+  /** A publishable key is being made. */
+  busy: boolean;
+  /** Why the last "Create a publishable key" was refused. */
+  createError: string | null;
+  /** What the last "Create a publishable key" did. */
+  notice: string | null;
+}
+
+const noEmbed: EmbedState = { readError: null, busy: false, createError: null, notice: null };
+
+/**
+ * The key the snippet holds: the newest active publishable key whose value Outing keeps (those
+ * made before version 1.2 were kept as a hash only).
+ */
+export function embedKeyOf(keys: readonly ApiKey[]): ApiKey | undefined {
+  return keys
+    .filter((k) => k.type === 'publishable' && !k.revokedAt && k.key)
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))[0];
+}
+
 interface PreviewState {
   availability: Availability | null;
   loading: boolean;
@@ -296,10 +320,10 @@ export function createExperiencesModel(ctx: AreaContext) {
   const saved = signal<string | null>(null);
   const draft = signal<ScheduleDraft>(emptyDraft());
   const preview = signal<PreviewState>({ availability: null, loading: false, error: null });
-  /** Publishable keys (their prefixes), to say which one the snippet wants; null until known. */
+  /** The organization's keys, for the snippet's publishable key; null until known. */
   const keys = signal<ApiKey[] | null>(null);
-  /** A publishable key the person pasted, to put into the snippet; kept nowhere but here. */
-  const embedKey = signal('');
+  /** The embed section: the keys could not be read, or a publishable key is being made for it. */
+  const embed = signal<EmbedState>(noEmbed);
   const organization = signal<Organization | null>(null);
 
   let generation = 0;
@@ -329,17 +353,20 @@ export function createExperiencesModel(ctx: AreaContext) {
     }
   }
 
-  /** The organization (for its zone and currency) and the publishable keys, once a session. */
+  /**
+   * The organization (for its zone and currency), once a session, and the keys (for the snippet)
+   * on every experience opened: one may have been made in Settings meanwhile.
+   */
   async function loadSurroundings(): Promise<void> {
     const [org, found] = await Promise.allSettled([
       organization.peek() ?? ctx.http.get(Organization, '/v1/organization'),
-      keys.peek() ?? ctx.http.list(ApiKey, '/v1/api-keys', { limit: 100 }).then((p) => p.data),
+      ctx.http.list(ApiKey, '/v1/api-keys', { limit: 100 }).then((p) => p.data),
     ]);
     for (const r of [org, found]) if (r.status === 'rejected' && ctx.ended(r.reason)) return;
     batch(() => {
       if (org.status === 'fulfilled') organization.value = org.value;
-      // Without keys:read (or on a failure) the snippet still works with its placeholder.
-      keys.value = found.status === 'fulfilled' ? found.value : [];
+      if (found.status === 'fulfilled') keys.value = found.value;
+      embed.value = { ...noEmbed, readError: found.status === 'rejected' ? `The keys could not be read: ${sentenceFor(found.reason)}` : null };
     });
   }
 
@@ -471,7 +498,7 @@ export function createExperiencesModel(ctx: AreaContext) {
         draft.value = emptyDraft();
         preview.value = { availability: null, loading: false, error: null };
         keys.value = null;
-        embedKey.value = '';
+        embed.value = noEmbed;
         organization.value = null;
       });
     },
@@ -486,7 +513,7 @@ export function createExperiencesModel(ctx: AreaContext) {
     draft,
     preview,
     keys,
-    embedKey,
+    embed,
     organization,
     editor,
 
@@ -496,8 +523,27 @@ export function createExperiencesModel(ctx: AreaContext) {
       else void loadOne(id);
     },
 
-    setEmbedKey(value: string): void {
-      embedKey.value = value.trim();
+    /** The keys again, after they could not be read. */
+    retryKeys(): void {
+      embed.value = noEmbed;
+      void loadSurroundings();
+    },
+
+    /** A publishable key for the snippet, when the organization has none whose value is kept. */
+    async createEmbedKey(): Promise<void> {
+      if (embed.peek().busy) return;
+      embed.value = { ...noEmbed, busy: true };
+      try {
+        const made = await ctx.http.send(ApiKeyWithSecret, 'POST', '/v1/api-keys', { name: 'Website widget', type: 'publishable' });
+        ctx.focus('embed-snippet');
+        batch(() => {
+          keys.value = [...(keys.peek() ?? []), made];
+          embed.value = { ...noEmbed, notice: `The publishable key “${made.name}” is made, and the snippet holds it.` };
+        });
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        embed.value = { ...noEmbed, createError: `No publishable key could be made: ${sentenceFor(e)}` };
+      }
     },
 
     /** Creates the experience (POST) or saves what changed (PATCH), from the submitted form and the editor. */

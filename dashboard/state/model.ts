@@ -7,6 +7,8 @@ import { ApiError, type DashboardApi } from '../api.js';
 import { BASE, type Router, type Screen } from '../router.js';
 import { batch, computed, signal } from './signals.js';
 import { addDays } from './dates.js';
+import { dateIn } from '../format.js';
+import { placeRuleOf, placesOf, type PlaceRule } from './places.js';
 import { fieldsOf, idleForm, saveFile, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
 import { createBookingsModel } from './bookings.js';
 import { createCalendarModel } from './calendar.js';
@@ -19,6 +21,14 @@ export type { FormState } from './context.js';
 
 /** The screens only owners see; staff get a page saying so (the API would refuse them anyway). */
 export const OWNERS_ONLY: ReadonlySet<Screen> = new Set(['experiences', 'experience', 'insights', 'settings']);
+
+/** "This booking is for <date>. Check in anyway?" */
+export interface CheckInQuestion {
+  bookingId: string;
+  guestName: string;
+  /** The slot's date where it takes place, `YYYY-MM-DD`. */
+  date: string;
+}
 
 export interface DayState {
   /** What the address asked for; null: today in the organization's zone. */
@@ -39,6 +49,10 @@ export function createModel(api: DashboardApi, router: Router) {
   const day = signal<DayState>({ asked: null, manifest: null, loading: false, error: null });
   /** Experience id → IANA zone, for the slots' times; the organization's zone for the rest. */
   const zones = signal<Map<string, string> | null>(null);
+  /** Which price categories take a place, to tell a booking's places from its guests. */
+  const placeRule = signal<PlaceRule>(new Map());
+  /** A check-in on a day other than the slot's, waiting for the person to confirm it. */
+  const checkInQuestion = signal<CheckInQuestion | null>(null);
   /** Bookings whose check-in is on its way to the server. */
   const saving = signal<ReadonlySet<string>>(new Set());
   const dayAlert = signal<string | null>(null);
@@ -99,6 +113,8 @@ export function createModel(api: DashboardApi, router: Router) {
       notice.value = why;
       day.value = { asked: null, manifest: null, loading: false, error: null };
       zones.value = null;
+      placeRule.value = new Map();
+      checkInQuestion.value = null;
       saving.value = new Set();
       dayAlert.value = null;
       for (const area of new Set(Object.values(AREAS))) area.reset();
@@ -151,9 +167,10 @@ export function createModel(api: DashboardApi, router: Router) {
       const [manifest, known] = await Promise.all([
         api.getManifest(asked ?? undefined),
         zones.peek() ??
-          api.listExperiences().then(
-            (list) => new Map(list.flatMap((x) => (x.schedule?.timezone ? [[x.id, x.schedule.timezone] as const] : []))),
-          ),
+          api.listExperiences().then((list) => {
+            placeRule.value = placeRuleOf(list);
+            return new Map(list.flatMap((x) => (x.schedule?.timezone ? [[x.id, x.schedule.timezone] as const] : [])));
+          }),
       ]);
       if (mine !== generation) return;
       batch(() => {
@@ -285,10 +302,24 @@ export function createModel(api: DashboardApi, router: Router) {
       void loadDay(day.peek().asked);
     },
 
-    async toggleCheckIn(bookingId: string, checkedIn: boolean): Promise<void> {
+    /**
+     * Checks a guest in or out. Checking in on another day than the slot's own (in its zone) asks
+     * first: on the Today screen of the wrong date, that is a guest who has not come yet.
+     */
+    async toggleCheckIn(bookingId: string, checkedIn: boolean, confirmed = false): Promise<void> {
       if (saving.peek().has(bookingId)) return;
-      const before = day.peek().manifest?.slots.flatMap((s) => s.bookings).find((b) => b.id === bookingId);
-      if (!before) return;
+      const slot = day.peek().manifest?.slots.find((s) => s.bookings.some((b) => b.id === bookingId));
+      const before = slot?.bookings.find((b) => b.id === bookingId);
+      if (!slot || !before) return;
+      if (checkedIn && !confirmed) {
+        const zone = zoneOfExperience(slot.experience.id);
+        const date = dateIn(zone, new Date(slot.timeSlot.startTime));
+        if (date !== dateIn(zone)) {
+          checkInQuestion.value = { bookingId, guestName: before.guestName, date };
+          return;
+        }
+      }
+      checkInQuestion.value = null;
       const mine = generation;
       batch(() => {
         saving.value = new Set([...saving.peek(), bookingId]);
@@ -311,6 +342,22 @@ export function createModel(api: DashboardApi, router: Router) {
         saving.value = next;
         if (alert && mine === generation) dayAlert.value = alert;
       });
+    },
+
+    /** "Check in anyway": the question's check-in goes ahead. */
+    confirmCheckIn(): void {
+      const q = checkInQuestion.peek();
+      if (!q) return;
+      focusId = `checkin-${q.bookingId}`;
+      void actions.toggleCheckIn(q.bookingId, true, true);
+    },
+
+    /** The question is closed without checking in; focus goes back to the guest's button. */
+    keepNotCheckedIn(): void {
+      const q = checkInQuestion.peek();
+      if (!q) return;
+      focusId = `checkin-${q.bookingId}`;
+      checkInQuestion.value = null;
     },
 
     /** The day's CSV, as a download. */
@@ -336,6 +383,9 @@ export function createModel(api: DashboardApi, router: Router) {
     },
   };
 
+  /** The zone each slot's time is shown in. */
+  const zoneOfExperience = (experienceId: string): string => zones.value?.get(experienceId) ?? day.value.manifest?.timezone ?? 'UTC';
+
   return {
     router,
     session,
@@ -347,9 +397,14 @@ export function createModel(api: DashboardApi, router: Router) {
     saving,
     dayAlert,
     downloading,
-    /** The zone each slot's time is shown in. */
-    zoneOf: (experienceId: string): string => zones.value?.get(experienceId) ?? day.value.manifest?.timezone ?? 'UTC',
-    guests: computed(() => day.value.manifest?.slots.reduce((n, s) => n + s.booked, 0) ?? 0),
+    checkInQuestion,
+    zoneOf: zoneOfExperience,
+    /** The places a booking of the day takes (fewer than its guests when some take none). */
+    placesOf: (b: ManifestBooking): number => placesOf(b, placeRule.value),
+    /** Every guest of the day's bookings, the rows' guests added up. */
+    guests: computed(() => day.value.manifest?.slots.reduce((n, s) => n + s.bookings.reduce((g, b) => g + b.totalParticipants, 0), 0) ?? 0),
+    /** The places the day's bookings take, the slots' "booked" added up. */
+    places: computed(() => day.value.manifest?.slots.reduce((n, s) => n + s.booked, 0) ?? 0),
     /** Whether the signed-in person may see a screen (staff: Today, Bookings, Calendar, Customers). */
     mayOpen: (screen: Screen): boolean => !OWNERS_ONLY.has(screen) || session.value?.user.role === 'owner',
     bookings,

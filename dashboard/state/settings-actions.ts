@@ -168,14 +168,26 @@ export function settingsActions(core: SettingsCore) {
       }
     },
 
-    createKey: (name: string, type: string, scopes: string[]): Promise<boolean> =>
+    /**
+     * A new key. A secret one is shown once, here; a publishable one stays listed whole on its card,
+     * where focus goes so that the next key press can copy it.
+     */
+    async createKey(name: string, type: string, scopes: string[]): Promise<boolean> {
+      const made: { key: ApiKey | null } = { key: null };
       // Publishable keys take no scopes; a secret key without any holds them all.
-      create('key', ApiKeyWithSecret, '/v1/api-keys', type === 'publishable' ? { name, type } : { name, type, ...(scopes.length ? { scopes } : {}) }, fetches.keys, (k) => ({
-        title: `Your new key ${quote(k.name)}`,
-        label: k.type === 'secret' ? 'Secret key' : 'Publishable key',
-        value: k.key,
-        text: ONCE,
-      })),
+      const body = type === 'publishable' ? { name, type } : { name, type, ...(scopes.length ? { scopes } : {}) };
+      const ok = await create('key', ApiKeyWithSecret, '/v1/api-keys', body, fetches.keys, (k) => {
+        made.key = k;
+        return k.type === 'secret' ? { title: `Your new key ${quote(k.name)}`, label: 'Secret key', value: k.key, text: ONCE } : null;
+      });
+      const { key } = made;
+      if (ok && key?.type === 'publishable') {
+        // Before the write: the write renders at once, and the render takes the request.
+        ctx.focus(`key-value-${key.id}`);
+        notice.value = `The publishable key ${quote(key.name)} is made. It stays listed here in full, to copy whenever a page needs it.`;
+      }
+      return ok;
+    },
 
     revokeKey: (k: ApiKey): void =>
       remove('Revoke', 'key', quote(k.name), 'Requests made with it are refused from now on. This cannot be undone.', k.id, path('api-keys', k.id), fetches.keys, ApiKeyRevoked),

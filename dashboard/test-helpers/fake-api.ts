@@ -2,7 +2,7 @@
  * A DashboardApi in memory for component tests: one organization in Lisbon, a day with one slot
  * and two guests, and every call recorded. A test changes `answers` to make a call fail.
  */
-import type { Manifest, Session } from '../../shared/index.js';
+import type { Experience, Manifest, Session } from '../../shared/index.js';
 import { ApiError, type DashboardApi, type Http } from '../api.js';
 
 export const PASSWORD = 'a long walk through Alfama';
@@ -62,7 +62,7 @@ export const noHttp: Http = {
   download: (path) => Promise.reject(new ApiError(404, 'NOT_FOUND', `Not faked: GET ${path}`)),
 };
 
-export function fakeApi(options: { signedIn?: boolean; today?: string; http?: Http; session?: Session } = {}) {
+export function fakeApi(options: { signedIn?: boolean; today?: string; http?: Http; session?: Session; experiences?: Experience[] } = {}) {
   const calls: string[] = [];
   const tokens: (string | undefined)[] = [];
   let signedIn = options.signedIn ?? false;
@@ -109,7 +109,7 @@ export function fakeApi(options: { signedIn?: boolean; today?: string; http?: Ht
     setUpPassword: () => answer('setUpPassword', () => ((signedIn = true), session)),
     signOut: () => answer('signOut', () => void (signedIn = false)),
     getManifest: (date) => answer('getManifest', () => manifest(date ?? today)),
-    listExperiences: () => answer('listExperiences', () => []),
+    listExperiences: () => answer('listExperiences', () => options.experiences ?? []),
     setCheckedIn: (id, checkedIn) =>
       answer('setCheckedIn', () => {
         const m = [...day.values()].find((d) => d.slots.some((s) => s.bookings.some((b) => b.id === id)))!;

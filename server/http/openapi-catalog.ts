@@ -96,8 +96,12 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.CalendarImportCreate, name: 'CalendarImportCreate' },
   { schema: S.Activity, name: 'Activity', description: 'One change to the organization’s data, and who made it.' },
 
-  { schema: S.ApiKey, name: 'ApiKey', description: 'An API key as listed: its first characters, never the key.' },
-  { schema: S.ApiKeyWithSecret, name: 'ApiKeyWithSecret', description: 'A new key, with its value: shown only in this answer.' },
+  {
+    schema: S.ApiKey,
+    name: 'ApiKey',
+    description: 'An API key as listed: its first characters; the whole value only for a publishable key (public by design) made from version 1.2 on.',
+  },
+  { schema: S.ApiKeyWithSecret, name: 'ApiKeyWithSecret', description: 'A new key, with its value: a secret key is shown only in this answer.' },
   { schema: S.ApiKeyCreate, name: 'ApiKeyCreate' },
   { schema: S.ApiKeyRevoked, name: 'ApiKeyRevoked' },
   { schema: S.Role, name: 'Role' },
@@ -511,6 +515,7 @@ export const EXAMPLES: Record<string, unknown> = {
     type: 'secret',
     scopes: ['bookings:read', 'bookings:write'],
     prefix: 'osk_4fT9xKq2',
+    key: null,
     createdAt: created,
     lastUsedAt: '2026-06-02T08:03:11.000Z',
     revokedAt: null,

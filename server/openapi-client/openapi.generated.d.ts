@@ -601,7 +601,7 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Secret and publishable keys, revoked ones included; never a key itself, only its first characters.
+         * @description Secret and publishable keys, revoked ones included. A secret key shows only its first characters (`key` is null); a publishable key, public by design, shows its whole value as `key` (null for one made before version 1.2, whose value was never kept).
          *
          *     Needs a secret key with the scope `keys:read`.
          */
@@ -609,7 +609,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description The key is in this answer only: Outing keeps its SHA-256. Without `scopes` a secret key gets the caller’s own scopes; scopes the caller lacks are refused (403 FORBIDDEN). Publishable keys take no scopes.
+         * @description A secret key is in this answer only: Outing keeps its SHA-256. A publishable key is listed in full later too. Without `scopes` a secret key gets the caller’s own scopes; scopes the caller lacks are refused (403 FORBIDDEN). Publishable keys take no scopes.
          *
          *     Needs a secret key with the scope `keys:write`.
          */
@@ -1930,7 +1930,7 @@ export interface components {
             /** @description Why it failed; only with status FAILED */
             failureReason?: string;
         };
-        /** @description An API key as listed: its first characters, never the key. */
+        /** @description An API key as listed: its first characters; the whole value only for a publishable key (public by design) made from version 1.2 on. */
         ApiKey: {
             id: string;
             name: string;
@@ -1938,6 +1938,8 @@ export interface components {
             type: "secret" | "publishable";
             scopes: string[];
             prefix: string;
+            /** @description The whole key of a publishable key, to paste into web pages; null for a secret key (shown only when made) and for a publishable key made before version 1.2 */
+            key: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1954,7 +1956,7 @@ export interface components {
              */
             revokedAt: string | null;
         };
-        /** @description A new key, with its value: shown only in this answer. */
+        /** @description A new key, with its value: a secret key is shown only in this answer. */
         ApiKeyWithSecret: {
             id: string;
             name: string;
@@ -1962,6 +1964,8 @@ export interface components {
             type: "secret" | "publishable";
             scopes: string[];
             prefix: string;
+            /** @description The whole key; a secret key is shown only in this answer */
+            key: string;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1977,7 +1981,6 @@ export interface components {
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
              */
             revokedAt: string | null;
-            key: string;
         };
         ApiKeyCreate: {
             name: string;
@@ -5336,6 +5339,7 @@ export interface operations {
                      *             "bookings:write"
                      *           ],
                      *           "prefix": "osk_4fT9xKq2",
+                     *           "key": null,
                      *           "createdAt": "2026-06-01T10:15:42.120Z",
                      *           "lastUsedAt": "2026-06-02T08:03:11.000Z",
                      *           "revokedAt": null

@@ -12,7 +12,7 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
 
   const activity = async () => (await t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows;
 
-  it('lists secret and publishable keys, never a key itself', async () => {
+  it('lists secret and publishable keys: a publishable key in full, a secret key never', async () => {
     const list = expectList(await t.request('GET', '/v1/api-keys'), ApiKey);
     // Both were made in the same millisecond by init: their order is the ids' random part.
     expect(list.data.map((k) => k.type).sort()).toEqual(['publishable', 'secret']);
@@ -22,17 +22,38 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
       type: 'secret',
       scopes: ['*'],
       prefix: t.secretKey.slice(0, 12),
+      key: null,
       createdAt: expect.any(String),
       lastUsedAt: expect.any(String),
       revokedAt: null,
     });
+    // A publishable key is in every page that embeds the widget: listed whole, to be copied.
+    expect(list.data.find((k) => k.type === 'publishable')).toMatchObject({
+      name: 'Default publishable key',
+      prefix: t.publishableKey.slice(0, 12),
+      key: t.publishableKey,
+    });
     const text = JSON.stringify(list);
     expect(text).not.toContain(t.secretKey);
-    expect(text).not.toContain(t.publishableKey);
-    expect(text).not.toMatch(/keyHash|key_hash/);
+    expect(text).not.toMatch(/keyHash|key_hash|keyValue|key_value/);
     // Another org's keys are not listed.
     await t.addOrganization({ name: 'Other', email: 'other@example.com' });
     expect(expectList(await t.request('GET', '/v1/api-keys'), ApiKey).data).toHaveLength(2);
+  });
+
+  it('lists a publishable key made before its value was kept with key null, and one made over the API in full', async () => {
+    // As migration 011 leaves a key made by an earlier version: its hash, no value.
+    await t.store.insertApiKey({
+      id: 'key_older000000000000000001', orgId: t.orgId, name: 'Older widget key', type: 'publishable', scopes: '["*"]',
+      prefix: 'opk_Older123', keyHash: Buffer.alloc(32, 7), keyValue: null, createdAt: 1, lastUsedAt: null, revokedAt: null,
+    });
+    const made = expectData(await t.request('POST', '/v1/api-keys', { body: { name: 'Website', type: 'publishable' } }), ApiKeyWithSecret, 201);
+    const list = expectList(await t.request('GET', '/v1/api-keys'), ApiKey).data;
+    expect(list.find((k) => k.name === 'Older widget key')).toMatchObject({ type: 'publishable', prefix: 'opk_Older123', key: null });
+    expect(list.find((k) => k.id === made.id)?.key).toBe(made.key);
+    // Revoked, it is still listed in full: it was public anyway, and the operator sees what stopped working.
+    expectData(await t.request('DELETE', `/v1/api-keys/${made.id}`), ApiKeyRevoked);
+    expect(expectList(await t.request('GET', '/v1/api-keys'), ApiKey).data.find((k) => k.id === made.id)).toMatchObject({ key: made.key, revokedAt: expect.any(String) });
   });
 
   it('creates a key shown once, with the caller’s scopes by default, and logs it', async () => {
@@ -51,6 +72,10 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
     const publishable = expectData(await t.request('POST', '/v1/api-keys', { body: { name: 'Widget', type: 'publishable' } }), ApiKeyWithSecret, 201);
     expect(publishable.key).toMatch(/^opk_/);
     expect(publishable.type).toBe('publishable');
+    // A secret key made here is never listed again; the publishable one is.
+    const listed = JSON.stringify((await t.request('GET', '/v1/api-keys')).body);
+    expect(listed).not.toContain(child.key);
+    expect(listed).toContain(publishable.key);
   });
 
   it('refuses a key wider than its maker: 403 FORBIDDEN', async () => {

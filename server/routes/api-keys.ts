@@ -18,7 +18,9 @@ export function apiKeyRoutes(ctx: RouteContext): ApiRoutes {
         method: 'get',
         path: '/api-keys',
         summary: 'List API keys',
-        description: 'Secret and publishable keys, revoked ones included; never a key itself, only its first characters.',
+        description:
+          'Secret and publishable keys, revoked ones included. A secret key shows only its first characters (`key` is null); ' +
+          'a publishable key, public by design, shows its whole value as `key` (null for one made before version 1.2, whose value was never kept).',
         tag,
         auth: 'secret',
         scope: 'keys:read',
@@ -38,7 +40,7 @@ export function apiKeyRoutes(ctx: RouteContext): ApiRoutes {
         path: '/api-keys',
         summary: 'Create an API key',
         description:
-          'The key is in this answer only: Outing keeps its SHA-256. Without `scopes` a secret key gets the caller’s own ' +
+          'A secret key is in this answer only: Outing keeps its SHA-256. A publishable key is listed in full later too. Without `scopes` a secret key gets the caller’s own ' +
           'scopes; scopes the caller lacks are refused (403 FORBIDDEN). Publishable keys take no scopes.',
         tag,
         auth: 'secret',

@@ -15,7 +15,11 @@ export interface CreatedKey {
   key: string;
 }
 
-/** A new key; its full value exists only in the return value, the store keeps a SHA-256 of it. */
+/**
+ * A new key. The store keeps a SHA-256 of it; a publishable key, which every page embedding the
+ * widget shows anyway, keeps its value too, so that it can be listed and put into embed snippets.
+ * A secret key's value exists only in the return value.
+ */
 export async function createApiKey(
   store: Store,
   input: { orgId: string; name: string; type: ApiKeyType; scopes?: Scope[] },
@@ -31,6 +35,7 @@ export async function createApiKey(
     scopes: JSON.stringify(scopes),
     prefix: keyDisplayPrefix(key),
     keyHash: hashSecret(key),
+    keyValue: input.type === 'publishable' ? key : null,
     createdAt: now,
     lastUsedAt: null,
     revokedAt: null,

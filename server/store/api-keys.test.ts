@@ -6,7 +6,7 @@ import { openTwoStores } from '../test-helpers/process-database.js';
 import { generateApiKey, hashSecret } from '../domain/api-keys.js';
 
 const keyRow = (orgId: string, id: string, key: string, createdAt: number): ApiKeyRow => ({
-  id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt, lastUsedAt: null, revokedAt: null,
+  id, orgId, name: id, type: 'secret', scopes: '["*"]', prefix: key.slice(0, 12), keyHash: hashSecret(key), keyValue: null, createdAt, lastUsedAt: null, revokedAt: null,
 });
 
 // Behaviour of the store, not of SQLite: run with OUTING_TEST_ENGINE=postgres, the same tests hold

@@ -9,18 +9,21 @@ export interface ApiKeyRow {
   scopes: string; // JSON array
   prefix: string;
   keyHash: Buffer;
+  /** The whole key, kept for publishable keys made from version 1.2 on (they are public); always null for a secret key. */
+  keyValue: string | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
 }
 
-export const COLUMNS = `id, org_id AS orgId, name, type, scopes, prefix, key_hash AS keyHash, created_at AS createdAt,
+export const COLUMNS = `id, org_id AS orgId, name, type, scopes, prefix, key_hash AS keyHash, key_value AS keyValue,
+  created_at AS createdAt,
   last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
 
 export function apiKeyStore(db: Db) {
   const insert = db.prepare(`INSERT INTO api_keys
-    (id, org_id, name, type, scopes, prefix, key_hash, created_at, last_used_at, revoked_at)
-    VALUES (@id, @orgId, @name, @type, @scopes, @prefix, @keyHash, @createdAt, @lastUsedAt, @revokedAt)`);
+    (id, org_id, name, type, scopes, prefix, key_hash, key_value, created_at, last_used_at, revoked_at)
+    VALUES (@id, @orgId, @name, @type, @scopes, @prefix, @keyHash, @keyValue, @createdAt, @lastUsedAt, @revokedAt)`);
   const byHash = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
   const list = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`);

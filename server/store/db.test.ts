@@ -86,7 +86,7 @@ describe('migrate', () => {
 describe('store', () => {
   it('enforces foreign keys', async () => {
     const s = store();
-    await expect(s.insertApiKey({ id: 'key_x', orgId: 'org_missing', name: 'x', type: 'secret', scopes: '["*"]', prefix: 'osk_', keyHash: Buffer.alloc(32), createdAt: 0, lastUsedAt: null, revokedAt: null })).rejects.toThrow(/FOREIGN KEY/);
+    await expect(s.insertApiKey({ id: 'key_x', orgId: 'org_missing', name: 'x', type: 'secret', scopes: '["*"]', prefix: 'osk_', keyHash: Buffer.alloc(32), keyValue: null, createdAt: 0, lastUsedAt: null, revokedAt: null })).rejects.toThrow(/FOREIGN KEY/);
   });
 
   it('rolls a transaction back when its work throws, and nests as savepoints', async () => {

@@ -26,21 +26,29 @@ export type Scope = z.infer<typeof Scope>;
 export const ApiKeyType = z.enum(['secret', 'publishable']);
 export type ApiKeyType = z.infer<typeof ApiKeyType>;
 
-/** A key as listed: its prefix lets a person recognise it, never the key itself. */
+/**
+ * A key as listed: its prefix lets a person recognise it. A publishable key is public by design (it
+ * is in every page that embeds the widget), so its whole value is listed as `key`; a secret key's
+ * never is (`key` is null), nor a publishable key's made before version 1.2 (only its hash was kept).
+ */
 export const ApiKey = z.object({
   id: z.string(),
   name: z.string(),
   type: ApiKeyType,
   scopes: z.array(z.string()),
   prefix: z.string(),
+  key: z
+    .string()
+    .nullable()
+    .describe('The whole key of a publishable key, to paste into web pages; null for a secret key (shown only when made) and for a publishable key made before version 1.2'),
   createdAt: Instant,
   lastUsedAt: Instant.nullable(),
   revokedAt: Instant.nullable(),
 });
 export type ApiKey = z.infer<typeof ApiKey>;
 
-/** The one answer that shows a key's value: the key exists nowhere else but in its SHA-256. */
-export const ApiKeyWithSecret = ApiKey.extend({ key: z.string() });
+/** The answer to creating a key: its value, which for a secret key is shown here only (Outing keeps its SHA-256). */
+export const ApiKeyWithSecret = ApiKey.extend({ key: z.string().describe('The whole key; a secret key is shown only in this answer') });
 
 export const ApiKeyCreate = z.strictObject({
   name: NonBlank(200),

@@ -31,13 +31,13 @@ describe.skipIf(!testDatabaseUrl())('apiKeyStorePg answers as the SQLite store d
 
   const key = (id: string, orgId: string, createdAt: number, fields: Partial<ApiKeyRow> = {}): ApiKeyRow => ({
     id, orgId, name: `Key ${id}`, type: 'secret', scopes: '["*"]', prefix: `sk_${id}`.slice(0, 12), keyHash: sha256(id),
-    createdAt, lastUsedAt: null, revokedAt: null, ...fields,
+    keyValue: null, createdAt, lastUsedAt: null, revokedAt: null, ...fields,
   });
 
   it('keeps keys, finds them by exact hash and id, lists, revokes and touches them', async () => {
     expect(await same((s) => s.listApiKeys('org_A'))).toEqual([]);
     await same((s) => s.insertApiKey(key('key_c', 'org_A', 1000)));
-    await same((s) => s.insertApiKey(key('key_B', 'org_A', 1000, { type: 'publishable', scopes: '["bookings:read"]' })));
+    await same((s) => s.insertApiKey(key('key_B', 'org_A', 1000, { type: 'publishable', scopes: '["bookings:read"]', keyValue: 'opk_valueOfB' })));
     await same((s) => s.insertApiKey(key('key_a', 'org_A', 2000, { lastUsedAt: 1500, revokedAt: 1600 })));
     await same((s) => s.insertApiKey(key('key_b', 'org_A', 500)));
     await same((s) => s.insertApiKey(key('key_z', 'org_B', 1)));
@@ -49,7 +49,7 @@ describe.skipIf(!testDatabaseUrl())('apiKeyStorePg answers as the SQLite store d
 
     // The hash comes back as a Buffer and only an identical one finds the key.
     const found = await same((s) => s.getApiKeyByHash(sha256('key_B')));
-    expect(found).toMatchObject({ id: 'key_B', orgId: 'org_A', type: 'publishable' });
+    expect(found).toMatchObject({ id: 'key_B', orgId: 'org_A', type: 'publishable', keyValue: 'opk_valueOfB' });
     expect(Buffer.isBuffer(found?.keyHash)).toBe(true);
     const near = Buffer.from(sha256('key_B'));
     near.writeUInt8(near.readUInt8(31) ^ 1, 31);
@@ -65,6 +65,9 @@ describe.skipIf(!testDatabaseUrl())('apiKeyStorePg answers as the SQLite store d
     await bothRefuse((s) => s.insertApiKey(key('key_c', 'org_A', 3000, { keyHash: sha256('other') })), 'unique');
     await bothRefuse((s) => s.insertApiKey(key('key_e', 'org_missing', 3000)), 'foreignKey');
     await bothRefuse((s) => s.insertApiKey(key('key_f', 'org_A', 3000, { type: 'admin' as ApiKeyRow['type'] })), 'check');
+    // A secret key's value is never kept: the schema refuses one on both engines.
+    await bothRefuse((s) => s.insertApiKey(key('key_g', 'org_A', 3000, { keyValue: 'osk_secret' })), 'check');
+    expect(await same((s) => s.getApiKey('key_c'))).toMatchObject({ keyValue: null });
     expect((await same((s) => s.listApiKeys('org_A'))).length).toBe(4);
 
     // The first revocation time stays.

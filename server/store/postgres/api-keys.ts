@@ -10,9 +10,9 @@ export function apiKeyStorePg(db: PgDb): Async<ReturnType<typeof apiKeyStore>> {
   return {
     async insertApiKey(row: ApiKeyRow): Promise<void> {
       await db.run(
-        `INSERT INTO api_keys (id, org_id, name, type, scopes, prefix, key_hash, created_at, last_used_at, revoked_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [row.id, row.orgId, row.name, row.type, row.scopes, row.prefix, row.keyHash, row.createdAt, row.lastUsedAt, row.revokedAt],
+        `INSERT INTO api_keys (id, org_id, name, type, scopes, prefix, key_hash, key_value, created_at, last_used_at, revoked_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [row.id, row.orgId, row.name, row.type, row.scopes, row.prefix, row.keyHash, row.keyValue, row.createdAt, row.lastUsedAt, row.revokedAt],
       );
     },
     async getApiKeyByHash(hash: Buffer): Promise<ApiKeyRow | undefined> {
