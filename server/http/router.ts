@@ -5,6 +5,7 @@ import { authenticatePublishable, authenticateSecret, authenticateSession, authe
 import { readJsonBody } from './body.js';
 import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempotency.js';
 import { parseWith } from './validate.js';
+import { refuseNulInParams, refuseNulInQuery } from './nul.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
 import type { GroupCommit } from './group-commit.js';
@@ -84,6 +85,8 @@ export interface HttpContext {
 
 
 function checkParams(spec: OpSpec, c: Context): Record<string, string> {
+  // A NUL is a 400 naming the parameter, before the shapes' 404 (server/http/nul.ts).
+  refuseNulInParams(c.req.param() as Record<string, string>);
   const params: Record<string, string> = {};
   for (const [name, kind] of Object.entries(spec.params ?? {})) {
     const value = c.req.param(name) ?? '';
@@ -97,6 +100,7 @@ function checkParams(spec: OpSpec, c: Context): Record<string, string> {
 function queryObject(c: Context, auth: AuthKind): Record<string, string> {
   const out: Record<string, string> = {};
   const search = new URL(c.req.url).searchParams;
+  refuseNulInQuery(search);
   for (const key of new Set(search.keys())) {
     if (auth === 'publishable' && key === 'key') continue;
     const values = search.getAll(key);
