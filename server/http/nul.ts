@@ -43,22 +43,24 @@ function refuse(where: 'path' | 'query' | 'body', details: ErrorDetail[]): never
   throw new Refusal('VALIDATION_ERROR', `Invalid ${where}: ${first?.path ? `${first.path}: ` : ''}${first?.message ?? NUL_MESSAGE}`, details);
 }
 
-/** Refuses path parameters holding a NUL, naming each: a `400`, not the `404` of an id of the wrong shape. */
-export function refuseNulInParams(params: Record<string, string>): void {
-  const details = Object.entries(params)
+/**
+ * Refuses a NUL in the URL: in a path parameter (a `400` naming it, not the `404` of an id of the
+ * wrong shape) or in a query parameter's name or value, whether or not the route reads its query.
+ * A NUL can only arrive in a URL percent-encoded (the HTTP parser refuses a raw one), so a URL
+ * without `%00` is not looked at further.
+ */
+export function refuseNulInUrl(url: string, params: () => Record<string, string>): void {
+  if (!url.includes('%00')) return;
+  const inPath = Object.entries(params())
     .filter(([, value]) => hasNul(value))
     .map(([name]) => ({ path: name, message: NUL_MESSAGE }));
-  if (details.length > 0) refuse('path', details);
-}
-
-/** Refuses query parameters whose name or value holds a NUL. */
-export function refuseNulInQuery(search: URLSearchParams): void {
-  const details: ErrorDetail[] = [];
-  for (const [key, value] of search) {
-    if (hasNul(key)) details.push({ path: printable(key), message: NUL_IN_KEY_MESSAGE });
-    else if (hasNul(value)) details.push({ path: key, message: NUL_MESSAGE });
+  if (inPath.length > 0) refuse('path', inPath);
+  const inQuery: ErrorDetail[] = [];
+  for (const [key, value] of new URL(url).searchParams) {
+    if (hasNul(key)) inQuery.push({ path: printable(key), message: NUL_IN_KEY_MESSAGE });
+    else if (hasNul(value)) inQuery.push({ path: key, message: NUL_MESSAGE });
   }
-  if (details.length > 0) refuse('query', details.slice(0, MAX_DETAILS));
+  if (inQuery.length > 0) refuse('query', inQuery.slice(0, MAX_DETAILS));
 }
 
 /**

@@ -5,7 +5,7 @@ import { authenticatePublishable, authenticateSecret, authenticateSession, authe
 import { readJsonBody } from './body.js';
 import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempotency.js';
 import { parseWith } from './validate.js';
-import { refuseNulInParams, refuseNulInQuery } from './nul.js';
+import { refuseNulInUrl } from './nul.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
 import type { GroupCommit } from './group-commit.js';
@@ -85,8 +85,6 @@ export interface HttpContext {
 
 
 function checkParams(spec: OpSpec, c: Context): Record<string, string> {
-  // A NUL is a 400 naming the parameter, before the shapes' 404 (server/http/nul.ts).
-  refuseNulInParams(c.req.param() as Record<string, string>);
   const params: Record<string, string> = {};
   for (const [name, kind] of Object.entries(spec.params ?? {})) {
     const value = c.req.param(name) ?? '';
@@ -100,7 +98,6 @@ function checkParams(spec: OpSpec, c: Context): Record<string, string> {
 function queryObject(c: Context, auth: AuthKind): Record<string, string> {
   const out: Record<string, string> = {};
   const search = new URL(c.req.url).searchParams;
-  refuseNulInQuery(search);
   for (const key of new Set(search.keys())) {
     if (auth === 'publishable' && key === 'key') continue;
     const values = search.getAll(key);
@@ -143,6 +140,8 @@ export class ApiRoutes {
       const found = await this.authenticate(spec, c);
       if (spec.scope && found) requireScope(found, spec.scope);
       const caller = found as Caller;
+      // A NUL in the path or the query is a 400 naming the parameter, before the shapes' 404.
+      refuseNulInUrl(c.req.url, () => c.req.param() as Record<string, string>);
       const params = checkParams(spec as OpSpec, c);
       const query = spec.query ? parseWith(spec.query, queryObject(c, spec.auth), 'query') : {};
       const rawBody = spec.method === 'get' ? undefined : await readJsonBody(c);

@@ -5,6 +5,7 @@ import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
 import { matchesIfNoneMatch } from '../http/etag.js';
+import { refuseNulInUrl } from '../http/nul.js';
 import { bookingsFeed, createCalendarFeed, deleteCalendarFeed, feedUrl, getCalendarFeed, listCalendarFeeds } from '../services/calendar-feeds.js';
 import { createCalendarImport, deleteCalendarImport, findCalendarImport, listCalendarImports } from '../services/calendar-imports.js';
 import { serializeCalendarFeed } from '../serializers/calendar-feed.js';
@@ -150,6 +151,7 @@ export function icalFeedRoutes(ctx: RouteContext): Hono<AppEnv> {
   const notFoundReply = (c: Context<AppEnv>) => c.json(errorBody('NOT_FOUND', 'Calendar feed not found'), 404);
   app.get('/api/ical/:token', async (c) => {
     const raw = c.req.param('token');
+    refuseNulInUrl(c.req.url, () => ({ token: raw }));
     const found = await bookingsFeed(ctx.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw, ctx.now());
     if (!found) return notFoundReply(c);
     const { organization, feed, bookings } = found;

@@ -119,6 +119,9 @@ describe('a NUL in the query is a 400 naming the parameter', () => {
     ['/v1/manifest?date=%00', 'date'],
     ['/v1/bookings?a%00b=1', 'a\\u0000b'],
     ['/public/v1/manage/availability?startDate=%00', 'startDate'],
+    // Routes that read no query refuse one with a NUL all the same.
+    ['/v1/organization?x=%00', 'x'],
+    ['/public/v1/manage?x=%00', 'x'],
   ])('GET %s names %s', async (template, path) => {
     const url = template.replace('{experience}', exp.id);
     const headers = url.startsWith('/public/v1/manage') ? { 'x-manage-token': manageToken } : undefined;
@@ -143,6 +146,12 @@ describe('a NUL in a path id is a 400 naming it, not a 404', () => {
     const url = template.replace('{experience}', exp.id).replace('{booking}', booking.id);
     const details = expectValidationError(await t.request(method, url, method === 'GET' ? {} : { body: {} }), path);
     expect(details[0]?.message).toMatch(/NUL character/);
+  });
+
+  it('is a 400 in the path of a calendar feed too, whose other wrong tokens are 404s', async () => {
+    expectValidationError(await t.request('GET', '/api/ical/%00', { key: null }), 'token');
+    expectValidationError(await t.request('GET', `/api/ical/${t.icalFeedUrl.split('/').pop()}%00.ics`, { key: null }), 'token');
+    expectError(await t.request('GET', '/api/ical/nonsense', { key: null }), 404, 'NOT_FOUND');
   });
 
   it('keeps the 404 for ids of another shape without a NUL', async () => {
