@@ -114,9 +114,9 @@ export const NonBlank = (max: number) =>
  * name they reorder what follows them wherever the name is shown (an e-mail, the dashboard, a
  * manifest), so that "Ana\u202Eelif.exe" reads as something it is not; no real name needs them.
  */
-export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 export const hasBidiControl = (text: string): boolean => BIDI_CONTROLS.test(text);
-export const BIDI_CONTROL_MESSAGE = 'Must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)';
+const BIDI_CONTROL_MESSAGE = 'Must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)';
 
 /**
  * A name people read: a guest's, an experience's, a price category's, an organization's or a user's.
