@@ -9,7 +9,8 @@ const postgres = postgresTestsOn();
  * The reliability suite (`npm run test:reliability`, also run by .ci/run): crashes under load,
  * a seeded fuzz of every route, backups of a large database. Each file drives real `outing`
  * processes, so files run one after another: on a 2-core machine they would only slow each other.
- * The crash test and the fuzz run twice: on SQLite, and again on PostgreSQL when a cluster is at hand.
+ * The crash test and the fuzz run twice: on SQLite, and again on PostgreSQL when a cluster is at hand;
+ * with a cluster, fuzz-engines.test.ts also sends the same fuzz to both engines at once and compares.
  */
 const shared = {
   environment: 'node',
@@ -29,6 +30,8 @@ export default defineConfig({
           ...shared,
           name: 'reliability',
           include: ['reliability/**/*.test.ts'],
+          // Both engines at once: it needs the cluster of the project below.
+          exclude: ['reliability/fuzz-engines.test.ts'],
         },
       },
       ...(postgres
@@ -37,7 +40,7 @@ export default defineConfig({
               test: {
                 ...shared,
                 name: 'reliability-postgres',
-                include: ['reliability/crash-under-load.test.ts', 'reliability/fuzz.test.ts'],
+                include: ['reliability/crash-under-load.test.ts', 'reliability/fuzz.test.ts', 'reliability/fuzz-engines.test.ts'],
                 env: { OUTING_TEST_ENGINE: 'postgres' },
                 // A throwaway PostgreSQL cluster for the run; the databases kept for reuse are dropped after the file.
                 globalSetup: ['server/test-helpers/postgres-global-setup.ts'],

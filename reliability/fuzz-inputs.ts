@@ -18,6 +18,12 @@ export interface Ids {
 
 const DEEP = '\u0000deep:';
 
+/**
+ * The C0 control characters (NUL included) and DEL, one string each: a NUL must be refused alike by
+ * both engines (PostgreSQL cannot store one), the others kept or refused alike.
+ */
+export const CONTROL_CHARACTERS = [...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)), '\u007f'];
+
 /** JSON text of a body from `value`/`mutate`, with the deep-nesting markers written out. */
 export function serialize(body: unknown): string {
   const text = JSON.stringify(body) ?? 'null';
@@ -56,6 +62,13 @@ export class InputMaker {
       () => ' ',
       () => 'x'.repeat(r.pick([201, 501, 5001, 70_000])),
       () => '\u0000\u0001\u001f',
+      () => '\u0000',
+      () => r.pick(CONTROL_CHARACTERS),
+      () => `Ana${r.pick(CONTROL_CHARACTERS)}Costa`,
+      () => CONTROL_CHARACTERS.join(''),
+      () => '\u001b[31mred\u001b[0m\r\nSet-Cookie: x=1',
+      () => 'Ana\u202Eelif.exe',
+      () => '\u2067مرحبا\u2069',
       () => '\ud800 lone surrogate',
       () => '😀👩‍👩‍👧‍👦 ﷽ Ω',
       () => '<script>alert(1)</script>',
@@ -113,7 +126,10 @@ export class InputMaker {
           if (required.has(key) || r.chance(0.5)) out[key] = this.value(child, key, depth + 1);
         }
         if (s.additionalProperties && typeof s.additionalProperties === 'object') {
-          for (let i = r.int(0, 3); i > 0; i--) out[`k${r.int(0, 99)}`] = this.value(s.additionalProperties as Schema, '', depth + 1);
+          for (let i = r.int(0, 3); i > 0; i--) {
+            const key = r.chance(0.1) ? `k${r.pick(CONTROL_CHARACTERS)}${r.int(0, 99)}` : `k${r.int(0, 99)}`;
+            out[key] = this.value(s.additionalProperties as Schema, '', depth + 1);
+          }
         }
         return out;
       }
@@ -141,7 +157,16 @@ export class InputMaker {
     const max = typeof s.maxLength === 'number' ? s.maxLength : 60;
     if (r.chance(0.05)) return 'y'.repeat(max + 1);
     const length = r.int(min, Math.min(max, min + 30));
-    return r.pick(['Sunset kayak ', 'Ana Sá ', 'é😀 ', 'tour ']).repeat(length).slice(0, length);
+    const text = r.pick(['Sunset kayak ', 'Ana Sá ', 'é😀 ', 'tour ']).repeat(length).slice(0, length);
+    return r.chance(0.08) ? this.withControl(text) : text;
+  }
+
+  /** `text` with one control character (`char`, else any, a NUL as often as another) put in at a random place. */
+  withControl(text: string, char = this.random.pick(CONTROL_CHARACTERS)): string {
+    // By code point, so that no surrogate pair is split.
+    const points = [...text];
+    points.splice(this.random.int(0, points.length), 0, char);
+    return points.join('');
   }
 
   /** An id for a path or field: mostly one that exists (of the right kind when known), else junk. */
@@ -161,6 +186,9 @@ export class InputMaker {
       '-1',
       '%2E%2E%2Fadmin',
       '%00',
+      '\u0000',
+      `${kind.slice(0, 3) || 'exp'}_\u0000`,
+      r.pick(CONTROL_CHARACTERS),
       '%ZZ',
       'a'.repeat(5000),
       '😀',

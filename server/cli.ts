@@ -16,7 +16,7 @@ import { serializeOrganization } from './serializers/organization.js';
 import { CLI } from './domain/actor.js';
 // The server (every route, the workers) is loaded only by `serve`, so the other commands start fast.
 import type { RunningServer } from './main.js';
-import { canonicalZoneCase, idPattern, isTimeZone, CurrencyCode, Email, ROLES, SCOPES, type Role, type Scope } from '../shared/index.js';
+import { canonicalZoneCase, hasBidiControl, idPattern, isTimeZone, CurrencyCode, Email, ROLES, SCOPES, type Role, type Scope } from '../shared/index.js';
 
 /** A failure the operator can fix: printed as one line on stderr, exit code 1. */
 class CliError extends Error {}
@@ -195,6 +195,9 @@ async function withStore<T>(config: Config, work: (store: Store) => T | Promise<
   }
 }
 
+/** Names of organizations and people follow the API's rule (shared DisplayName). */
+const BIDI_IN_NAME = '--name must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)';
+
 async function init(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, {
     name: { type: 'string' },
@@ -206,6 +209,7 @@ async function init(args: string[]): Promise<void> {
   noMoreArguments(positionals);
   const name = required(values.name, '--name').trim();
   if (name.length > 200) throw new CliError('--name must be at most 200 characters');
+  if (hasBidiControl(name)) throw new CliError(BIDI_IN_NAME);
   const email = required(values.email, '--email').trim();
   if (!Email.safeParse(email).success) throw new CliError(`--email is not an e-mail address: ${email}`);
   const zone = typeof values.timezone === 'string' ? values.timezone : 'UTC';
@@ -321,6 +325,7 @@ async function users(args: string[]): Promise<void> {
     if (!Email.safeParse(email).success) throw new CliError(`--email is not an e-mail address: ${email}`);
     const name = required(values.name, '--name').trim();
     if (name.length > 200) throw new CliError('--name must be at most 200 characters');
+    if (hasBidiControl(name)) throw new CliError(BIDI_IN_NAME);
     const role = typeof values.role === 'string' ? values.role : 'staff';
     if (!(ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be one of ${ROLES.join(', ')}: ${role}`);
     const config = configOf(values);

@@ -5,7 +5,8 @@
  */
 export {
   ID_PREFIXES, idPattern, isTimeZone, canonicalZoneCase, isCalendarDate, InstantInput, Instant, LocalDate, LocalTime, TimeZone,
-  Email, MoneyString, Pagination, PageQuery, Deleted, queryInt,
+  Email, MoneyString, Pagination, PageQuery, Deleted, queryInt, DisplayName, hasBidiControl,
+  MAX_AMOUNT_CENTS,
 } from './schemas/common.js';
 export type { IdKind } from './schemas/common.js';
 export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorDetails, ErrorEnvelope, PriceChangedDetails } from './schemas/error.js';

@@ -1,5 +1,6 @@
-import { Refusal } from './refusal.js';
-import type { BookingStatus } from '../../shared/index.js';
+import { Refusal, invalid } from './refusal.js';
+import { formatMoney } from './money.js';
+import { MAX_AMOUNT_CENTS, type BookingStatus } from '../../shared/index.js';
 
 /** The status moves of PATCH /v1/bookings/{id}; every other change of status is refused. */
 const ALLOWED_MOVES: Record<BookingStatus, readonly BookingStatus[]> = {
@@ -36,6 +37,29 @@ export function assertPlacesFor(places: number, capacity: number, booked: number
 /** The largest party one booking may have: unset follows the capacity. */
 export const maxPartySize = (e: { maxPerBooking: number | null; maxParticipants: number }): number =>
   e.maxPerBooking ?? e.maxParticipants;
+
+/**
+ * Refuses a party of more people than the experience takes at all: every ticket counts, including
+ * those that take no place (infants on a lap), so free tickets cannot grow a booking without end.
+ * Held against the experience's `maxParticipants`, and only where a party is made or grows.
+ */
+export function assertParticipantsWithin(maxParticipants: number, participants: number, path: 'participants' | 'tickets'): void {
+  if (participants > maxParticipants) {
+    throw invalid(
+      path,
+      path === 'tickets'
+        ? `At most ${maxParticipants} tickets per booking, those that take no place included (this experience's maxParticipants)`
+        : `At most ${maxParticipants} participants per booking (this experience's maxParticipants)`,
+    );
+  }
+}
+
+/** Refuses a booking total above `MAX_AMOUNT_CENTS` (999,999.99), the largest one charge can be. */
+export function assertTotalWithin(totalCents: number, currency: string, path: 'participants' | 'tickets'): void {
+  if (totalCents > MAX_AMOUNT_CENTS) {
+    throw invalid(path, `A booking may total at most ${formatMoney(MAX_AMOUNT_CENTS)} ${currency}; this one would be ${formatMoney(totalCents)} ${currency}`);
+  }
+}
 
 export function overlapsAny(start: number, end: number, intervals: readonly { start: number; end: number }[]): boolean {
   return intervals.some((i) => i.start < end && i.end > start);

@@ -2,6 +2,7 @@ import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { Refusal } from '../domain/refusal.js';
 import { lateRequestSockets } from './client-errors.js';
+import { refuseNulInBody } from './nul.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
@@ -127,7 +128,8 @@ function charsetsOf(mediaType: string): string[] {
 
 /**
  * The request body as JSON (README, "Use the API"): an empty body reads as `{}` whatever its
- * content type; a non-empty one must be `application/json` in UTF-8, at most 64 KiB, and parse.
+ * content type; a non-empty one must be `application/json` in UTF-8, at most 64 KiB, and parse, with
+ * no NUL (U+0000) in any string or key (`nul.ts`).
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await readLimited(c);
@@ -145,9 +147,12 @@ export async function readJsonBody(c: Context): Promise<unknown> {
       'Only UTF-8 is accepted: send the body as JSON with Content-Type: application/json (or application/json; charset=utf-8)',
     );
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new Refusal('INVALID_JSON', 'The body is not valid JSON');
   }
+  refuseNulInBody(text, parsed);
+  return parsed;
 }

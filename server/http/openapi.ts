@@ -444,6 +444,9 @@ Every \`/v1\` path is also served under \`/api/v1\`.
 Successes are \`{"success": true, "data": …}\`; lists add \`pagination\` (\`limit\` 1–100, default 20; \`offset\`).
 Errors are \`{"success": false, "error": {"code", "message", "details?"}}\`: the \`code\` (see \`ErrorCode\`) is stable, the message is for people.
 
+## Text
+No string may hold the NUL character (U+0000): one in a body field or key, a query parameter or a path id is refused with 400 \`VALIDATION_ERROR\`, its \`details\` naming the field (a path id, too, which is otherwise a 404 when malformed). Other control characters are kept as sent. Names (a guest's, an experience's, a price category's, the organization's, a user's) also refuse the bidirectional controls U+202A–U+202E and U+2066–U+2069.
+
 ## Idempotency
 Send an \`Idempotency-Key\` (1–255 characters) with a POST to make a retry safe: for 24 hours the same key with the same request replays the first response (with \`Idempotent-Replayed: true\`); with another request it is refused (422).
 

@@ -5,6 +5,7 @@ import { authenticatePublishable, authenticateSecret, authenticateSession, authe
 import { readJsonBody } from './body.js';
 import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempotency.js';
 import { parseWith } from './validate.js';
+import { refuseNulInUrl } from './nul.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
 import type { GroupCommit } from './group-commit.js';
@@ -139,6 +140,8 @@ export class ApiRoutes {
       const found = await this.authenticate(spec, c);
       if (spec.scope && found) requireScope(found, spec.scope);
       const caller = found as Caller;
+      // A NUL in the path or the query is a 400 naming the parameter, before the shapes' 404.
+      refuseNulInUrl(c.req.url, () => c.req.param() as Record<string, string>);
       const params = checkParams(spec as OpSpec, c);
       const query = spec.query ? parseWith(spec.query, queryObject(c, spec.auth), 'query') : {};
       const rawBody = spec.method === 'get' ? undefined : await readJsonBody(c);

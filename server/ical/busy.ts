@@ -41,6 +41,13 @@ function uidIn(block: string): string | null {
   return m?.[1]?.trim().slice(0, 100) || null;
 }
 
+/**
+ * A problem's text as `lastError` keeps it: it quotes the calendar (a UID, a TZID, the parser's
+ * words), whose control characters are shown as U+FFFD. A NUL could not be stored by PostgreSQL at
+ * all, which would fail the whole sync where SQLite keeps it.
+ */
+const storable = (text: string): string => text.replace(/[\u0000-\u001f\u007f]/g, '\uFFFD');
+
 function reasonOf(err: unknown): string {
   if (err instanceof EventProblem) return err.message;
   const message = err instanceof Error ? err.message : String(err);
@@ -76,7 +83,7 @@ export function readBusyTimes(text: string, ctx: BusyContext): BusyTimes {
   const result: BusyTimes = { intervals: [], eventCount: blocks.events.length + blocks.malformedEvents, skipped: 0, problems: [], notes: budget.notes };
   const skip = (uid: string | null, reason: string) => {
     result.skipped++;
-    if (result.problems.length < 3) result.problems.push(`${uid === null ? 'an event' : `event "${uid}"`}: ${reason}`);
+    if (result.problems.length < 3) result.problems.push(storable(`${uid === null ? 'an event' : `event "${uid}"`}: ${reason}`));
   };
   for (let i = 0; i < blocks.malformedEvents; i++) skip(null, 'its BEGIN and END lines do not match');
 

@@ -151,7 +151,7 @@ export interface paths {
         head?: never;
         /**
          * Change a booking
-         * @description Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants is checked like a new booking (its own places excepted); fewer participants on the same slot are never refused. `metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names (totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing.
+         * @description Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants is checked like a new booking (its own places excepted), and so are more tickets or a higher total (all tickets at most the experience's maxParticipants, the total at most 999999.99); fewer participants on the same slot are never refused. A new startTime clears `checkedInAt`: the guest has not arrived for the new slot. `metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names (totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -1164,6 +1164,7 @@ export interface components {
         };
         /** @description The fields to change; at least one. */
         OrganizationPatch: {
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             name?: string;
             /** Format: email */
             email?: string;
@@ -1241,11 +1242,12 @@ export interface components {
             maxAge: number | null;
         };
         ExperienceCreate: {
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             name: string;
             description: string;
             /** @description Minutes */
             duration: number;
-            /** @description Integer cents */
+            /** @description Integer cents, at most 99999999 (999,999.99) */
             price: number;
             maxParticipants: number;
             schedule?: ((components["schemas"]["ScheduleInput"] | null) | null) | components["schemas"]["ScheduleInput"] | null;
@@ -1258,8 +1260,9 @@ export interface components {
             priceCategories?: {
                 /** @description Keeps an existing category (its bookings refer to it); absent: a new one */
                 id?: string;
+                /** @description 1–60 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
                 name: string;
-                /** @description Integer cents per ticket */
+                /** @description Integer cents per ticket, at most 99999999 (999,999.99) */
                 price: number;
                 /**
                  * @description Default OTHER
@@ -1316,11 +1319,12 @@ export interface components {
         };
         /** @description The fields to change; at least one. */
         ExperiencePatch: {
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             name?: string;
             description?: string;
             /** @description Minutes */
             duration?: number;
-            /** @description Integer cents */
+            /** @description Integer cents, at most 99999999 (999,999.99) */
             price?: number;
             maxParticipants?: number;
             schedule?: ((components["schemas"]["ScheduleInput"] | null) | null) | components["schemas"]["ScheduleInput"] | null;
@@ -1333,8 +1337,9 @@ export interface components {
             priceCategories?: {
                 /** @description Keeps an existing category (its bookings refer to it); absent: a new one */
                 id?: string;
+                /** @description 1–60 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
                 name: string;
-                /** @description Integer cents per ticket */
+                /** @description Integer cents per ticket, at most 99999999 (999,999.99) */
                 price: number;
                 /**
                  * @description Default OTHER
@@ -1487,13 +1492,14 @@ export interface components {
              * @description ISO 8601 instant with Z or an offset
              */
             startTime: string;
-            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities */
+            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99 */
             participants?: number;
-            /** @description Required for an experience with price categories (one entry per category); refused for one without */
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
             tickets?: {
                 categoryId: string;
                 quantity: number;
             }[];
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             customerName: string;
             /** Format: email */
             customerEmail: string;
@@ -1554,12 +1560,14 @@ export interface components {
             startTime?: string;
             participants?: number;
             totalParticipants?: number;
-            /** @description Required for an experience with price categories (one entry per category); refused for one without */
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
             tickets?: {
                 categoryId: string;
                 quantity: number;
             }[];
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             customerName?: string;
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             guestName?: string;
             /** Format: email */
             customerEmail?: string;
@@ -1573,7 +1581,7 @@ export interface components {
              * @enum {string}
              */
             locale?: "en" | "pt";
-            /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. */
+            /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. A new startTime clears checkedInAt. */
             checkedIn?: boolean;
         };
         /** @description A guest, as the bookings made with one e-mail address. */
@@ -2052,11 +2060,13 @@ export interface components {
         UserCreate: {
             /** Format: email */
             email: string;
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             name: string;
             role: components["schemas"]["Role"];
         };
         /** @description The fields to change; at least one. */
         UserPatch: {
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             name?: string;
             role?: components["schemas"]["Role"];
             disabled?: boolean;
@@ -2187,13 +2197,14 @@ export interface components {
              * @description ISO 8601 instant with Z or an offset
              */
             startTime: string;
-            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities */
+            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99 */
             participants?: number;
-            /** @description Required for an experience with price categories (one entry per category); refused for one without */
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
             tickets?: {
                 categoryId: string;
                 quantity: number;
             }[];
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             customerName: string;
             /** Format: email */
             customerEmail: string;

@@ -128,7 +128,9 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         summary: 'Change a booking',
         description:
           'Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants ' +
-          'is checked like a new booking (its own places excepted); fewer participants on the same slot are never refused. ' +
+          'is checked like a new booking (its own places excepted), and so are more tickets or a higher total (all tickets at most ' +
+          "the experience's maxParticipants, the total at most 999999.99); fewer participants on the same slot are never refused. " +
+          'A new startTime clears `checkedInAt`: the guest has not arrived for the new slot. ' +
           '`metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names ' +
           '(totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing.',
         tag,

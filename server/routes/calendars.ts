@@ -5,6 +5,7 @@ import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
 import { created, list, ok, pageOf } from '../http/reply.js';
 import { matchesIfNoneMatch } from '../http/etag.js';
+import { refuseNulInUrl } from '../http/nul.js';
 import { bookingsFeed, createCalendarFeed, deleteCalendarFeed, feedUrl, getCalendarFeed, listCalendarFeeds } from '../services/calendar-feeds.js';
 import { createCalendarImport, deleteCalendarImport, findCalendarImport, listCalendarImports } from '../services/calendar-imports.js';
 import { serializeCalendarFeed } from '../serializers/calendar-feed.js';
@@ -149,6 +150,7 @@ export function icalFeedRoutes(ctx: RouteContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/api/ical/:token', async (c) => {
     const raw = c.req.param('token');
+    refuseNulInUrl(c.req.url, () => ({ token: raw }));
     const found = await bookingsFeed(ctx.store, raw.endsWith('.ics') ? raw.slice(0, -4) : raw, ctx.now());
     if (!found) throw notFound('Calendar feed');
     const { organization, feed, bookings } = found;

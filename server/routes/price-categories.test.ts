@@ -160,8 +160,8 @@ describe('booking with tickets', () => {
       t.request('POST', '/v1/bookings', {
         body: { experienceId: small.id, startTime: S1, customerName: 'B', customerEmail: 'b@example.com', ...fields },
       });
-    // Three places and two infants: within maxPerBooking (places, not heads).
-    expectData(await at({ tickets: tickets({ Adult: 2, Child: 1, Infant: 2 }, small) }), Booking, 201);
+    // Three places and an infant: within maxPerBooking (places) and maxParticipants (every ticket).
+    expectData(await at({ tickets: tickets({ Adult: 2, Child: 1, Infant: 1 }, small) }), Booking, 201);
     expectValidationError(await at({ tickets: tickets({ Adult: 4 }, small) }), 'tickets');
     const full = expectError(await at({ tickets: tickets({ Adult: 2 }, small) }), 409, 'CAPACITY_EXCEEDED');
     expect(full.details).toEqual([{ path: 'tickets', message: '1 remaining' }]);

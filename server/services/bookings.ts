@@ -1,6 +1,15 @@
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import { BOOKING_NUMBER_RE, newBookingNumber, newId } from '../domain/ids.js';
-import { assertPlacesFor, assertStatusMove, holdsPlaces, maxPartySize, placesOf } from '../domain/bookings.js';
+import {
+  assertParticipantsWithin,
+  assertPlacesFor,
+  assertStatusMove,
+  assertTotalWithin,
+  bookingTotalCents,
+  holdsPlaces,
+  maxPartySize,
+  placesOf,
+} from '../domain/bookings.js';
 import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
@@ -151,11 +160,14 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
     const org = await getOrganization(store, orgId);
     const exp = await experienceFor(store, orgId, input.experienceId);
     const party = partyOf(exp, input);
-    assertPartySize(exp, party.places, party.priced ? 'tickets' : 'participants');
+    const path = party.priced ? 'tickets' : 'participants';
+    assertPartySize(exp, party.places, path);
+    assertParticipantsWithin(exp.maxParticipants, party.participants, path);
+    assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
     assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
     const start = Date.parse(input.startTime);
     const end = await assertBookableSlot(store, exp, org.timezone, start, now);
-    assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start), party.priced ? 'tickets' : 'participants');
+    assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start), path);
 
     const guest = { name: input.customerName, email: input.customerEmail, phone: input.customerPhone ?? null };
     const customer = await customerForBooking(store, orgId, guest, now);
@@ -334,14 +346,25 @@ export async function updateBooking(store: Store, orgId: string, ref: string, pa
     const moves = start !== before.slotStart;
     const grows = party.places > placesOf(before);
     const path = party.priced ? 'tickets' : 'participants';
+    // A ticketed party's total is its tickets'; otherwise the unit price it was booked at, per participant.
+    const totalAfter = party.priced?.totalCents ?? before.unitPrice * party.participants;
+    // The party's limits hold where it grows, never against a decrease (a booking made before them may exceed them).
+    const participantsGrow = party.participants > before.participants;
+    const totalGrows = totalAfter > bookingTotalCents(before);
+    if (moves || grows || participantsGrow || totalGrows) {
+      const exp = await experience();
+      if (moves || grows) assertPartySize(exp, party.places, path);
+      if (participantsGrow) assertParticipantsWithin(exp.maxParticipants, party.participants, path);
+      if (totalGrows) assertTotalWithin(totalAfter, before.currency, path);
+    }
     if (moves || grows) {
       const exp = await experience();
-      assertPartySize(exp, party.places, path);
       const end = moves ? await assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
       const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : placesOf(before);
       assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start) - ownPlaces, path);
-      next = { ...next, slotStart: start, slotEnd: end };
+      // A new slot is a new arrival: a check-in at the old time says nothing about this one.
+      next = { ...next, slotStart: start, slotEnd: end, ...(moves ? { checkedInAt: null } : {}) };
     }
     if (party.priced !== null || p.participants !== undefined) next = { ...next, ...partyFields(party) };
     if (p.name !== undefined) next.guestName = p.name;

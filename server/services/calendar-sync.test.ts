@@ -189,6 +189,22 @@ describe('importing a calendar', () => {
     expect(await busy(t, exp.id)).toEqual(['2027-03-10T10:00:00.000Z/2027-03-10T11:00:00.000Z', '2027-03-15T00:00:00.000Z/2027-03-16T00:00:00.000Z']);
   });
 
+  it('says which event it skipped in words both engines can store, whatever its UID holds', async () => {
+    const { t, host } = await setup();
+    await experience(t);
+    // A UID with a NUL and other control characters: PostgreSQL cannot store a NUL in text.
+    const ics = [
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//Odd UIDs//EN',
+      'BEGIN:VEVENT', 'UID:odd\u0000uid\u0007@example.com', 'DTSTART:20271345T250000Z', 'DTEND:20271346T010000Z', 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:good@example.com', 'DTSTART:20270310T100000Z', 'DTEND:20270310T110000Z', 'END:VEVENT',
+      'END:VCALENDAR', '',
+    ].join('\r\n');
+    host.answer((res) => host.serve(res, Buffer.from(ics), undefined));
+    const record = await importCalendar(t, { url: `${host.base}/switch.ics` });
+    expect(record).toMatchObject({ eventCount: 2, lastSyncedAt: expect.any(String) });
+    expect(record.lastError).toMatch(/^Synced, but 1 of 2 events were skipped: event "odd\uFFFDuid\uFFFD@example.com": /);
+  });
+
   it('answers 201 even when the first fetch fails', async () => {
     const { t, host } = await setup();
     const record = await importCalendar(t, { url: `${host.base}/fixtures/missing.ics` });

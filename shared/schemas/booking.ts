@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, EmailString, Instant, InstantInput, LocalDate, MoneyString, NonBlank, PageQuery, SearchTerm } from './common.js';
+import { DisplayName, Email, EmailString, Instant, InstantInput, LocalDate, MoneyString, PageQuery, SearchTerm } from './common.js';
 import { PriceCategoryType } from './experience.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
@@ -32,7 +32,7 @@ export const Metadata = z.preprocess(
 export type Metadata = z.infer<typeof Metadata>;
 
 const guestFields = {
-  customerName: NonBlank(200),
+  customerName: DisplayName(200),
   customerEmail: Email,
   customerPhone: z.string().max(40).nullable(),
 };
@@ -56,7 +56,9 @@ export const TicketsInput = z
       seen.add(t.categoryId);
     });
   })
-  .describe("Required for an experience with price categories (one entry per category); refused for one without");
+  .describe(
+    "Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99",
+  );
 
 /** The languages guests read Outing's messages and pages in. */
 export const LOCALES = ['en', 'pt'] as const;
@@ -81,7 +83,9 @@ const bookingCreateFields = {
     .min(1)
     .max(10_000)
     .optional()
-    .describe('Required without tickets; with tickets, optional and equal to the sum of their quantities'),
+    .describe(
+      "Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99",
+    ),
   tickets: TicketsInput.optional(),
   customerName: guestFields.customerName,
   customerEmail: guestFields.customerEmail,
@@ -133,7 +137,9 @@ export const BookingPatch = z
     guestPhone: guestFields.customerPhone,
     metadata: Metadata,
     locale: Locale,
-    checkedIn: z.boolean().describe('true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only.'),
+    checkedIn: z
+      .boolean()
+      .describe('true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. A new startTime clears checkedInAt.'),
   })
   .partial()
   .superRefine((p, ctx) => {

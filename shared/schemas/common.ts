@@ -89,6 +89,14 @@ export const TimeZone = z
 export const Email = z.email({ message: 'Expected an e-mail address' }).max(254);
 /** An e-mail address in a response (an erased customer's is a placeholder at `erased.invalid`). */
 export const EmailString = z.string().meta({ format: 'email' });
+/**
+ * The largest amount one booking may total, and so the largest price, in minor units (cents):
+ * 999,999.99 in the organization's currency. It is Stripe's largest charge (eight digits of minor
+ * units), so every booking can be paid online, and far inside what the money columns and
+ * JavaScript's numbers hold exactly.
+ */
+export const MAX_AMOUNT_CENTS = 99_999_999;
+
 /** Money in major units with two fraction digits, as a string ("90.00"). */
 export const MoneyString = z
   .string()
@@ -100,6 +108,24 @@ export const NonBlank = (max: number) =>
     .string()
     .max(max)
     .refine((s) => s.trim().length > 0, { message: 'Must not be empty' });
+
+/**
+ * The bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069). In a
+ * name they reorder what follows them wherever the name is shown (an e-mail, the dashboard, a
+ * manifest), so that "Ana\u202Eelif.exe" reads as something it is not; no real name needs them.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+export const hasBidiControl = (text: string): boolean => BIDI_CONTROLS.test(text);
+const BIDI_CONTROL_MESSAGE = 'Must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)';
+
+/**
+ * A name people read: a guest's, an experience's, a price category's, an organization's or a user's.
+ * Not blank, at most `max` characters, and without bidirectional controls.
+ */
+export const DisplayName = (max: number) =>
+  NonBlank(max)
+    .refine((s) => !hasBidiControl(s), { message: BIDI_CONTROL_MESSAGE })
+    .describe(`1–${max} characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused`);
 
 /**
  * A search term of a list's query. Control characters (a NUL, a tab…) are refused: no name,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateString, Instant, LocalDate, LocalTime, NonBlank, PageQuery, QueryBoolean, TimeZone } from './common.js';
+import { DateString, DisplayName, Instant, MAX_AMOUNT_CENTS, LocalDate, LocalTime, PageQuery, QueryBoolean, TimeZone } from './common.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -59,8 +59,8 @@ const Age = z.int().min(0).max(120).nullable();
 export const PriceCategoryInput = z
   .strictObject({
     id: z.string().min(1).max(100).optional().describe('Keeps an existing category (its bookings refer to it); absent: a new one'),
-    name: NonBlank(60),
-    price: z.int().min(0).max(1_000_000_000).describe('Integer cents per ticket'),
+    name: DisplayName(60),
+    price: z.int().min(0).max(MAX_AMOUNT_CENTS).describe('Integer cents per ticket, at most 99999999 (999,999.99)'),
     type: PriceCategoryType.optional().describe('Default OTHER'),
     occupiesPlace: z.boolean().optional().describe('Default true; false for, say, infants on a lap: they do not count against capacity'),
     minAge: Age.optional().describe('Shown to guests, not enforced'),
@@ -104,10 +104,10 @@ export const PriceCategory = z.object({
 export type PriceCategory = z.infer<typeof PriceCategory>;
 
 const experienceFields = {
-  name: NonBlank(200),
+  name: DisplayName(200),
   description: z.string().max(5000),
   duration: z.int().min(1).max(1440).describe('Minutes'),
-  price: z.int().min(0).max(1_000_000_000).describe('Integer cents'),
+  price: z.int().min(0).max(MAX_AMOUNT_CENTS).describe('Integer cents, at most 99999999 (999,999.99)'),
   maxParticipants: z.int().min(1).max(10_000),
   schedule: ScheduleInput.nullable(),
   maxPerBooking: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, EmailString, Instant, NonBlank, TimeZone } from './common.js';
+import { DisplayName, Email, EmailString, Instant, TimeZone } from './common.js';
 
 /** ISO 4217 codes with two minor digits. Zero- and three-decimal currencies (JPY, KWD…) are refused. */
 export const TWO_DECIMAL_CURRENCIES = [
@@ -31,7 +31,7 @@ export type Organization = z.infer<typeof Organization>;
 
 export const OrganizationPatch = z
   .strictObject({
-    name: NonBlank(200),
+    name: DisplayName(200),
     email: Email,
     phone: z.string().max(40).nullable(),
     timezone: TimeZone,

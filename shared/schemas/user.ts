@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, EmailString, Instant, NonBlank } from './common.js';
+import { DisplayName, Email, EmailString, Instant } from './common.js';
 
 /** `owner` holds every scope; `staff` runs the day's tours but not the settings. */
 export const ROLES = ['owner', 'staff'] as const;
@@ -22,13 +22,13 @@ export const UserWithSetupUrl = User.extend({ setupUrl: z.url() });
 
 export const UserCreate = z.strictObject({
   email: Email,
-  name: NonBlank(200),
+  name: DisplayName(200),
   role: Role,
 });
 export type UserCreate = z.infer<typeof UserCreate>;
 
 export const UserPatch = z
-  .strictObject({ name: NonBlank(200), role: Role, disabled: z.boolean() })
+  .strictObject({ name: DisplayName(200), role: Role, disabled: z.boolean() })
   .partial()
   .refine((o) => Object.keys(o).length > 0, { message: 'Send at least one field to change' });
 export type UserPatch = z.infer<typeof UserPatch>;
