@@ -128,6 +128,21 @@ describe('tickets of an experience with price categories', () => {
     expect(s.root.querySelector('.summary')!.textContent).toContain('3 × Adult, 1 × Child, 1 × Infant');
   });
 
+  it('never offers more tickets in all than the experience takes guests (maxParticipants 8), lap infants included', async () => {
+    const s = setup();
+    await toDetails(s);
+    // 1 adult (one place) and infants, who take none: the party stops at 8 guests, as the server's cap does.
+    fireEvent.input(s.ui.getByLabelText('Infant, €0.00'), { target: { value: '500' } });
+    expect(quantity(s, 'Infant, €0.00')).toBe('7');
+    expect(s.ui.getByRole('button', { name: 'Infant: one ticket more' }).getAttribute('aria-disabled')).toBe('true');
+    // A place-taking ticket more would pass the cap too, though places remain for it.
+    expect(s.ui.getByRole('button', { name: 'Adult: one ticket more' }).getAttribute('aria-disabled')).toBe('true');
+    press(s, 'Infant: one ticket fewer');
+    press(s, 'Adult: one ticket more');
+    expect(quantity(s, 'Adult, €25.00')).toBe('2');
+    expect(lines(s)).toEqual(['2 × Adult €50.00', '6 × Infant €0.00']);
+  });
+
   it('holds the places to what is left at the time, and trims the party when a time with fewer is chosen', async () => {
     // Someone else has 6 of the 8 places at 14:00.
     const s = setup(withCategories, (outing) => outing.take('2026-12-02T14:00:00.000Z', 'exp_family', 6));

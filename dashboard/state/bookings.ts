@@ -46,9 +46,7 @@ export function createZones(ctx: AreaContext) {
     known.value = new Map([...known.peek(), ...entries]);
   };
 
-  async function fetchAll(): Promise<void> {
-    const day = new Date().toISOString().slice(0, 10);
-    const report = ctx.http.get(DailyReport, '/v1/reports/daily', { startDate: day, endDate: day });
+  async function fetchExperiences(): Promise<z.infer<typeof ExperienceZone>[]> {
     const experiences: z.infer<typeof ExperienceZone>[] = [];
     // Pages of 100 until the catalogue ends (ten pages is more than any tour company has).
     for (let offset = 0, more = true; more && offset < 1000; offset += 100) {
@@ -56,7 +54,17 @@ export function createZones(ctx: AreaContext) {
       experiences.push(...page.data);
       more = page.pagination.hasMore;
     }
-    org = (await report).timezone;
+    return experiences;
+  }
+
+  async function fetchAll(): Promise<void> {
+    const day = new Date().toISOString().slice(0, 10);
+    // Side by side, and both awaited together: a failure of either is handled once, never left unheard.
+    const [report, experiences] = await Promise.all([
+      ctx.http.get(DailyReport, '/v1/reports/daily', { startDate: day, endDate: day }),
+      fetchExperiences(),
+    ]);
+    org = report.timezone;
     learn(experiences.map((x) => [x.id, x.schedule?.timezone ?? org!]));
   }
 

@@ -5,7 +5,6 @@
  */
 import { h } from 'preact';
 import { fill } from '../i18n/format.js';
-import { MAX_TICKETS } from '../state/state.js';
 import { Stepper } from './Stepper.js';
 import type { Widget, Props } from './widget.js';
 
@@ -30,7 +29,6 @@ export function Tickets({ w }: Props) {
   if (!experience) return null;
   const tickets = model.tickets.value;
   const places = model.places.value;
-  const max = model.maxParticipants.value;
   const note = places ? limitNote(w, places) : fill(t.noPlace, tickets.filter((c) => c.occupiesPlace).map((c) => c.name).join(', '));
   return (
     <fieldset class="tickets">
@@ -54,7 +52,7 @@ export function Tickets({ w }: Props) {
               id={id}
               value={c.quantity}
               min={0}
-              max={c.occupiesPlace ? max - places + c.quantity : MAX_TICKETS}
+              max={model.mostOf(c)}
               fewer={fill(t.ticketFewer, c.name)}
               more={fill(t.ticketMore, c.name)}
               set={(n) => model.setTicket(c, n)}

@@ -6,7 +6,6 @@ import type { Slot } from './availability.js';
 import { go } from './calendar-actions.js';
 import { problemOf, request } from './requests.js';
 import { batch } from './signals.js';
-import { MAX_TICKETS } from './state.js';
 import type { BookingState } from './state.js';
 import { checkContact } from './validate.js';
 import type { Contact, ContactField, FieldProblems } from './validate.js';
@@ -76,7 +75,7 @@ export function createBookingActions(
 
   /** A category's quantity, within the places left for it; one that takes no place is not limited by them. */
   function setTicket(c: Ticketed, n: number): void {
-    const most = c.occupiesPlace ? s.maxParticipants.value - s.places.value + c.quantity : MAX_TICKETS;
+    const most = s.mostOf(c);
     s.quantities.value = { ...s.quantities.value, [c.id]: count(n, 0, most) };
   }
 

@@ -26,8 +26,6 @@ export interface Trouble {
 // A booking window reaches up to 730 days ahead (maxAdvanceDays in shared/schemas/experience.ts).
 const MONTHS_AHEAD = 24;
 
-/** TicketInput's largest quantity (shared/schemas/booking.ts): the only limit of a ticket that takes no place. */
-export const MAX_TICKETS = 10_000;
 
 export const emptyContact: Contact = { name: '', email: '', phone: '', website: '' };
 
@@ -49,6 +47,9 @@ export function createBookingState(experienceId: string | undefined, now: () => 
   });
   const participants = signal(1);
 
+  /** The places the tickets take: infants on a lap take none (server/domain/tickets.ts). */
+  const places = computed(() => tickets.value.reduce((n, c) => n + (c.occupiesPlace ? c.quantity : 0), 0));
+  const maxParticipants = computed(() => Math.max(1, Math.min(experience.value?.maxPerBooking ?? 1, slot.value?.remaining ?? 1)));
   return {
     experienceId,
     now,
@@ -70,7 +71,16 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     /** The experience's price categories, each with its quantity; [] when it books by participants. */
     tickets,
     /** The places the tickets take: infants on a lap take none (server/domain/tickets.ts). */
-    places: computed(() => tickets.value.reduce((n, c) => n + (c.occupiesPlace ? c.quantity : 0), 0)),
+    places,
+    /**
+     * The most of a category the party may hold: the places left for one that takes a place, and
+     * for every category no more tickets in all than the experience's maxParticipants (the server's cap).
+     */
+    mostOf(c: { occupiesPlace: boolean; quantity: number }): number {
+      const all = tickets.value.reduce((n, t) => n + t.quantity, 0);
+      const cap = (experience.value?.maxParticipants ?? 1) - all + c.quantity;
+      return c.occupiesPlace ? Math.min(cap, maxParticipants.value - places.value + c.quantity) : cap;
+    },
     /** What the party costs, in cents: the tickets' total, or the price per participant. It is sent as `expectedTotal`. */
     totalCents: computed(() =>
       tickets.value.length
@@ -90,7 +100,7 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     moved: signal(false),
 
     slotsOfDate: computed(() => (date.value && calendar.value?.byDate[date.value]) || []),
-    maxParticipants: computed(() => Math.max(1, Math.min(experience.value?.maxPerBooking ?? 1, slot.value?.remaining ?? 1))),
+    maxParticipants,
     canGoBack: computed(() => step.value !== firstStep && step.value !== 'done'),
     canShowPreviousMonth: computed(() => !!calendar.value && month.value > monthOf(calendar.value.today)),
     canShowNextMonth: computed(() => !!calendar.value && month.value < addMonths(monthOf(calendar.value.today), MONTHS_AHEAD)),
