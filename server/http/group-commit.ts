@@ -38,7 +38,7 @@ interface Job {
  * `unguarded`, without one; if any of them fails, the store rolls the batch back whole
  * (`TransactionDoomed`) and it runs again with a savepoint per job, as do the next
  * GUARDED_BATCHES_AFTER_FAILURE batches. A job's work may therefore run twice: it must only await
- * the store, and leave no trace outside it (docs/PERFORMANCE.md, "Counting instructions").
+ * the store, and leave no trace outside it (docs/PERFORMANCE.md, "The speed mechanisms, and what each gained").
  */
 export class GroupCommit {
   private queue: Job[] = [];
