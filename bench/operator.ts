@@ -56,14 +56,14 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
   const manifestDate = addDays(today, MANIFEST_DAY_AHEAD);
   const yearEnd = addDays(today, -YEAR_ENDS_DAYS_AGO);
   const yearStart = addDays(yearEnd, -364);
-  const experiences = await Promise.all(s.experienceIds.map(async (id) => (await store.getExperience(s.orgId, id))!));
+  const experiences = await Promise.all(s.experienceIds.map(async (id) => (await store.experiences.getExperience(s.orgId, id))!));
 
   const customers: { id: string; email: string; name: string }[] = [];
   await store.transaction(async () => {
     for (let c = 0; c < CUSTOMERS; c++) {
       const row = { id: newId('customer'), orgId: s.orgId, email: `operator${c}@bench.example`, name: `Operator Guest ${c}`, phone: null,
         firstBookingAt: null, lastBookingAt: null, erasedAt: null, createdAt: now, updatedAt: now };
-      await store.insertCustomer(row);
+      await store.customers.insertCustomer(row);
       customers.push(row);
     }
   });
@@ -71,7 +71,7 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
   const bookingNumber = async (): Promise<string> => {
     for (;;) {
       const candidate = newBookingNumber();
-      if (!await store.bookingNumberTaken(candidate)) return candidate;
+      if (!await store.bookings.bookingNumberTaken(candidate)) return candidate;
     }
   };
   let n = 0;
@@ -90,7 +90,7 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
       tickets: null, places: null, totalCents: null, locale: null,
       createdAt, updatedAt: cancelled ? createdAt + 3_600_000 : createdAt,
     };
-    await store.insertBooking(row);
+    await store.bookings.insertBooking(row);
     if (!cancelled) {
       const key = `${exp.id} ${start}`;
       const slot = places.get(key) ?? { experienceId: exp.id, start, booked: 0 };
@@ -106,7 +106,7 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
     for (let i = 0; i < MANIFEST_BOOKINGS; i++) {
       const row = await book(i, starts[Math.floor(i / experiences.length) % 2]!, now - (i % 90) * DAY_MS, false, 1 + (i % 3));
       if (i % 2 === 0) {
-        await store.insertPayment({ id: newId('payment'), orgId: s.orgId, bookingId: row.id, amount: row.unitPrice * row.participants,
+        await store.payments.insertPayment({ id: newId('payment'), orgId: s.orgId, bookingId: row.id, amount: row.unitPrice * row.participants,
           currency: 'EUR', status: 'SUCCEEDED', provider: 'manual', reference: null, failureReason: null, refundRequired: 0, createdAt: now });
       }
     }
@@ -124,7 +124,7 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
     });
   }
   await store.transaction(async () => {
-    for (const slot of places.values()) await store.addBookedPlaces(slot.experienceId, slot.start, slot.booked);
+    for (const slot of places.values()) await store.bookings.addBookedPlaces(slot.experienceId, slot.start, slot.booked);
   });
   await store.close();
   return { manifestDate, yearStart, yearEnd };

@@ -182,7 +182,7 @@ export async function seed(dbPath: string, bookings: number, now = Date.now()): 
           updatedAt: createdAt(last),
         };
         customerIds[c] = row.id;
-        await store.insertCustomer(row);
+        await store.customers.insertCustomer(row);
       }
     });
   }
@@ -228,7 +228,7 @@ export async function seed(dbPath: string, bookings: number, now = Date.now()): 
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };
-        await store.insertBooking(row);
+        await store.bookings.insertBooking(row);
         if (!cancelled) places.set(slotIndex, (places.get(slotIndex) ?? 0) + participants);
       }
     });
@@ -237,7 +237,7 @@ export async function seed(dbPath: string, bookings: number, now = Date.now()): 
     for (const [slotIndex, booked] of places) {
       const slot = slots[slotIndex]!;
       if (booked > CAPACITY) throw new Error(`seed would overbook slot ${slotIndex}: ${booked}`);
-      await store.addBookedPlaces(slot.experience.id, slot.start, booked);
+      await store.bookings.addBookedPlaces(slot.experience.id, slot.start, booked);
     }
   });
   for (const index of indexes) db.exec(index.sql);

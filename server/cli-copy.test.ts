@@ -144,7 +144,7 @@ describe.skipIf(!url)(`outing copy${url ? '' : ` (skipped: ${postgresSkipReason(
       const maxSeq = (sqlite.prepare('SELECT max(seq) AS m FROM events').get() as { m: number }).m;
       const store = await openPostgresStore(target.url);
       try {
-        await store.insertEvent({ id: 'evt_copytest000000000001', orgId, type: 'booking.updated', bookingId: null, payload: '{}', createdAt: Date.now() });
+        await store.events.insertEvent({ id: 'evt_copytest000000000001', orgId, type: 'booking.updated', bookingId: null, payload: '{}', createdAt: Date.now() });
       } finally {
         await store.close();
       }

@@ -35,7 +35,7 @@ async function init(db: ProcessDatabase) {
 async function activityOf(db: ProcessDatabase, orgId: string) {
   const store = await openDatabase(db);
   try {
-    return (await store.listActivity(orgId, {}, { limit: 100, offset: 0 })).rows;
+    return (await store.activity.listActivity(orgId, {}, { limit: 100, offset: 0 })).rows;
   } finally {
     await store.close();
   }

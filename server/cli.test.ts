@@ -94,7 +94,7 @@ describe.concurrent('outing init', () => {
     expect(result.stderr).not.toContain(String(out.apiKey));
     const store = await openDatabase(db);
     try {
-      const org = await store.getOrganization(String(out.organizationId));
+      const org = await store.organizations.getOrganization(String(out.organizationId));
       expect(org).toMatchObject({ name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', timezone: 'Europe/Lisbon', currency: 'EUR' });
     } finally {
       await store.close();
@@ -107,7 +107,7 @@ describe.concurrent('outing init', () => {
     expect(out.icalFeedUrl).toMatch(/^https:\/\/book\.example\.com\/api\/ical\/[A-Za-z0-9_-]+$/);
     const store = await openDatabase(db);
     try {
-      expect(await store.getOrganization(String(out.organizationId))).toMatchObject({ timezone: 'UTC', currency: 'USD' });
+      expect(await store.organizations.getOrganization(String(out.organizationId))).toMatchObject({ timezone: 'UTC', currency: 'USD' });
     } finally {
       await store.close();
     }
@@ -132,7 +132,7 @@ describe.concurrent('outing init', () => {
       if (db.path === undefined || existsSync(db.path)) {
         const store = await openDatabase(db);
         try {
-          expect(await store.countOrganizations()).toBe(0);
+          expect(await store.organizations.countOrganizations()).toBe(0);
         } finally {
           await store.close();
         }
@@ -153,8 +153,8 @@ describe.concurrent('outing init', () => {
     const contents = async (db: Where) => {
       const store = await openDatabase(db);
       try {
-        const found = await Promise.all([a, b].map((o) => store.getOrganization(String(o.organizationId))));
-        return { count: await store.countOrganizations(), names: found.map((o) => o?.name ?? null) };
+        const found = await Promise.all([a, b].map((o) => store.organizations.getOrganization(String(o.organizationId))));
+        return { count: await store.organizations.countOrganizations(), names: found.map((o) => o?.name ?? null) };
       } finally {
         await store.close();
       }
@@ -618,8 +618,8 @@ describe.concurrent('outing serve (each test its own server)', () => {
     // The request's work was committed before the database closed.
     const store = await openDatabase(db);
     try {
-      const orgId = await store.getSetting('demo.organizationId') ?? '';
-      expect((await store.listAllExperiences(orgId)).map((e) => e.name)).toContain('In flight');
+      const orgId = await store.settings.getSetting('demo.organizationId') ?? '';
+      expect((await store.experiences.listAllExperiences(orgId)).map((e) => e.name)).toContain('In flight');
     } finally {
       await store.close();
     }

@@ -166,11 +166,11 @@ function noMoreArguments(positionals: readonly string[], expected = 0): void {
 async function organizationOf(store: Store, org: string | boolean | undefined): Promise<string> {
   if (typeof org === 'string' && org.trim() !== '') {
     const orgId = org.trim();
-    if (!idPattern('organization').test(orgId) || !await store.getOrganization(orgId)) throw new CliError(`No organization ${orgId}: ${ORG_HINT}`);
+    if (!idPattern('organization').test(orgId) || !await store.organizations.getOrganization(orgId)) throw new CliError(`No organization ${orgId}: ${ORG_HINT}`);
     return orgId;
   }
   if (org !== undefined) throw new CliError(`--org needs an organization id: ${ORG_HINT}`);
-  const [only, another] = await store.listOrganizations(2);
+  const [only, another] = await store.organizations.listOrganizations(2);
   if (!only) throw new CliError('This database has no organization yet: create one with outing init');
   if (another) throw new CliError(`--org is required: this database holds several organizations; ${ORG_HINT}`);
   process.stderr.write(`Organization ${only.id} (${only.name}), the only one in this database.\n`);
@@ -274,7 +274,7 @@ async function keys(args: string[]): Promise<void> {
     const { values, positionals } = parse(rest, { org: { type: 'string' }, ...DATABASE_FLAGS });
     noMoreArguments(positionals);
     const config = configOf(values);
-    const data = await withStore(config, async (store) => (await store.listApiKeys(await organizationOf(store, values.org))).map(serializeApiKey));
+    const data = await withStore(config, async (store) => (await store.apiKeys.listApiKeys(await organizationOf(store, values.org))).map(serializeApiKey));
     printJson({ data });
     return;
   }
@@ -285,7 +285,7 @@ async function keys(args: string[]): Promise<void> {
     noMoreArguments(positionals, 1);
     const config = configOf(values);
     const revoked = await withStore(config, async (store) => {
-      const row = idPattern('apiKey').test(keyId) ? await store.getApiKey(keyId) : undefined;
+      const row = idPattern('apiKey').test(keyId) ? await store.apiKeys.getApiKey(keyId) : undefined;
       if (!row) throw new CliError(`No API key ${keyId}`);
       return serializeApiKey(await revokeApiKey(store, row.orgId, CLI, keyId, Date.now()));
     });
@@ -303,7 +303,7 @@ async function orgs(args: string[]): Promise<void> {
     const { values, positionals } = parse(rest, { ...DATABASE_FLAGS });
     noMoreArguments(positionals);
     const config = configOf(values);
-    const data = await withStore(config, async (store) => (await store.listOrganizations(10_000)).map(serializeOrganization));
+    const data = await withStore(config, async (store) => (await store.organizations.listOrganizations(10_000)).map(serializeOrganization));
     printJson({ data });
     return;
   }
@@ -351,7 +351,7 @@ async function users(args: string[]): Promise<void> {
     const email = required(values.email, '--email').trim();
     const config = configOf(values);
     const done = await withStore(config, async (store) => {
-      if (!await store.getUserByEmail(email)) throw new CliError(`No user with the e-mail ${email}`);
+      if (!await store.users.getUserByEmail(email)) throw new CliError(`No user with the e-mail ${email}`);
       return await resetUser(store, CLI, email, config.publicUrl, Date.now());
     });
     process.stderr.write(`Password of ${done.user.id} reset and every session ended. Send them the new setup link (valid 72 hours).\n`);

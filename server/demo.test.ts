@@ -59,7 +59,7 @@ async function planted(now: number, into = opened) {
   return { store, orgId: seed.organizationId, seed };
 }
 
-const bookingsOf = async (store: Store, orgId: string): Promise<BookingView[]> => (await store.listBookings(orgId, {}, ALL)).rows;
+const bookingsOf = async (store: Store, orgId: string): Promise<BookingView[]> => (await store.bookings.listBookings(orgId, {}, ALL)).rows;
 
 /** What the history is made of, without the ids and booking numbers (random by design). */
 async function history(store: Store, orgId: string) {
@@ -73,7 +73,7 @@ async function history(store: Store, orgId: string) {
       createdAt: b.createdAt,
       cancelledAt: b.cancelledAt,
       checkedInAt: b.checkedInAt,
-      payments: (await store.listPayments(b.id, ALL)).rows.map((p) => [p.amount, p.status, p.reference, p.createdAt]),
+      payments: (await store.payments.listPayments(b.id, ALL)).rows.map((p) => [p.amount, p.status, p.reference, p.createdAt]),
     })));
   return rows.sort((a, b) => a.createdAt - b.createdAt || a.slotStart - b.slotStart || a.guest[0]!.localeCompare(b.guest[0]!));
 }
@@ -94,7 +94,7 @@ describe('the demo', () => {
     const before = await history(store, orgId);
     expect(await plantDemo(store, 'http://localhost:3000', 'not-a-real-hash', Date.now())).toBeUndefined();
     expect(await seedDemo(store, 'http://localhost:3000', Date.now())).toBeUndefined();
-    expect(await store.countOrganizations()).toBe(1);
+    expect(await store.organizations.countOrganizations()).toBe(1);
     expect(await history(store, orgId)).toEqual(before);
   });
 
@@ -137,7 +137,7 @@ describe('the demo', () => {
 
     it('oversells nothing, and leaves the open tours with room for visitors to book', async () => {
       const { store, orgId } = await plantedOnce();
-      const experiences = new Map((await store.listAllExperiences(orgId)).map((e) => [e.id, e]));
+      const experiences = new Map((await store.experiences.listAllExperiences(orgId)).map((e) => [e.id, e]));
       const perSlot = new Map<string, { experienceId: string; start: number; places: number }>();
       for (const b of await bookingsOf(store, orgId)) {
         const key = `${b.experienceId}@${b.slotStart}`;
@@ -151,7 +151,7 @@ describe('the demo', () => {
         const exp = experiences.get(slot.experienceId)!;
         expect(slot.places).toBeLessThanOrEqual(exp.maxParticipants);
         // The per-slot counters availability reads agree with the rows.
-        expect(await store.bookedPlaces(exp.id, slot.start)).toBe(slot.places);
+        expect(await store.bookings.bookedPlaces(exp.id, slot.start)).toBe(slot.places);
         expect(slot.start).toBeLessThan(lastDay);
         const open = slot.start - exp.minNoticeMinutes * MINUTE > now;
         if (!open) continue;
@@ -165,9 +165,9 @@ describe('the demo', () => {
       const { store, orgId } = await plantedOnce();
       const from = historyStart(now, ZONE);
       const bookings = await bookingsOf(store, orgId);
-      const org = (await store.getOrganization(orgId))!;
+      const org = (await store.organizations.getOrganization(orgId))!;
       expect(org.createdAt).toBeLessThan(from);
-      for (const exp of await store.listAllExperiences(orgId)) expect(exp.createdAt).toBeLessThan(from);
+      for (const exp of await store.experiences.listAllExperiences(orgId)) expect(exp.createdAt).toBeLessThan(from);
 
       let payments = 0;
       for (const b of bookings) {
@@ -178,7 +178,7 @@ describe('the demo', () => {
           expect(at).toBeGreaterThan(b.createdAt);
           expect(at).toBeLessThanOrEqual(now);
         }
-        for (const p of (await store.listPayments(b.id, ALL)).rows) {
+        for (const p of (await store.payments.listPayments(b.id, ALL)).rows) {
           payments++;
           expect(p.createdAt).toBeGreaterThan(b.createdAt);
           expect(p.createdAt).toBeLessThanOrEqual(now);
@@ -187,7 +187,7 @@ describe('the demo', () => {
       }
       expect(payments).toBeGreaterThan(bookings.length / 3);
 
-      const events = (await store.listEvents(orgId, {}, ALL)).rows;
+      const events = (await store.events.listEvents(orgId, {}, ALL)).rows;
       const times = events.map((e) => e.createdAt);
       expect(times).toEqual([...times].sort((a, b) => a - b));
       const count = (type: string) => events.filter((e) => e.type === type).length;
@@ -196,7 +196,7 @@ describe('the demo', () => {
       expect(count('PAYMENT_SUCCEEDED')).toBe(payments);
       expect(count('BOOKING_UPDATED')).toBe(bookings.filter((b) => b.checkedInAt !== null).length);
 
-      const activity = (await store.listActivity(orgId, {}, ALL)).rows;
+      const activity = (await store.activity.listActivity(orgId, {}, ALL)).rows;
       expect(activity.filter((a) => a.action === 'booking.create')).toHaveLength(bookings.length);
       expect(activity.filter((a) => a.action === 'booking.check_in').length).toBeGreaterThan(0);
       expect(new Set(activity.filter((a) => a.action === 'booking.create').map((a) => a.actorType))).toEqual(new Set(['guest', 'user']));
@@ -206,7 +206,7 @@ describe('the demo', () => {
 
   it('sells the workshop as adult, child and infant tickets, and its history books them', async () => {
     const { store, orgId } = await planted(MOMENTS['a Monday evening, every tour of the day under way or over']);
-    const experiences = await store.listAllExperiences(orgId);
+    const experiences = await store.experiences.listAllExperiences(orgId);
     const workshop = experiences.find((x) => x.name === 'Pastel de Nata Workshop')!;
     expect(categoriesOf(workshop.priceCategories).map((c) => [c.name, c.price, c.type, c.occupiesPlace])).toEqual([
       ['Adult', 6000, 'ADULT', true],

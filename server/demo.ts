@@ -26,7 +26,7 @@ export interface DemoSeed {
  * embed it on later starts; it is meant for web pages.
  */
 export async function seedDemo(store: Store, publicUrl: string, now: number): Promise<DemoSeed | undefined> {
-  if (await store.countOrganizations() > 0) return undefined;
+  if (await store.organizations.countOrganizations() > 0) return undefined;
   // Generated, never a fixed demo password: a demo left running on a public address stays closed.
   const ownerPassword = randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(ownerPassword);
@@ -45,7 +45,7 @@ export async function plantDemo(store: Store, publicUrl: string, passwordHash: s
   const opened = historyStart(now, timezone) - 15 * HOUR_MS;
   return await store.transaction(async () => {
     // Checked again: the hash took a moment, in which another process may have seeded the file.
-    if (await store.countOrganizations() > 0) return undefined;
+    if (await store.organizations.countOrganizations() > 0) return undefined;
     const created = await createOrganization(
       store,
       {
@@ -102,9 +102,9 @@ export async function plantDemo(store: Store, publicUrl: string, passwordHash: s
     const owner: Actor = { type: 'user', id: created.ownerId ?? null, name: 'Lisbon Walks', ip: null };
     await seedDemoHistory(store, orgId, [{ row: walk }, { row: sail, keepOpenSlotsEmpty: true }, { row: workshop }], owner, now);
     // The history's guests are made up (example.net): their e-mails show in the log, never go out.
-    await store.skipPendingMessagesOf(orgId, 'Demo data: not sent');
-    await store.setSetting(DEMO_ORG_SETTING, orgId);
-    await store.setSetting(DEMO_KEY_SETTING, created.publishableKey);
+    await store.messages.skipPendingMessagesOf(orgId, 'Demo data: not sent');
+    await store.settings.setSetting(DEMO_ORG_SETTING, orgId);
+    await store.settings.setSetting(DEMO_KEY_SETTING, created.publishableKey);
     return {
       organizationId: orgId,
       apiKey: created.apiKey,
@@ -118,5 +118,5 @@ export async function plantDemo(store: Store, publicUrl: string, passwordHash: s
 
 /** The demo organization's publishable key, which `/demo` embeds; undefined without a demo. */
 export async function demoPublishableKey(store: Store): Promise<string | undefined> {
-  return await store.getSetting(DEMO_KEY_SETTING);
+  return await store.settings.getSetting(DEMO_KEY_SETTING);
 }

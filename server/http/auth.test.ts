@@ -93,7 +93,7 @@ describe('authentication with secret keys on /v1', () => {
 
   it('refuses a revoked key at once', async () => {
     expectData(await t.request('GET', '/v1/organization'), Organization);
-    await t.store.revokeApiKey(t.apiKeyId, clock.now());
+    await t.store.apiKeys.revokeApiKey(t.apiKeyId, clock.now());
     const err = expectError(await t.request('GET', '/v1/organization'), 401, 'INVALID_API_KEY');
     expect(err.message).toMatch(/revoked/);
   });
@@ -102,7 +102,7 @@ describe('authentication with secret keys on /v1', () => {
     const second = await t.createKey({ name: 'CI' });
     expectData(await t.request('GET', '/v1/organization'), Organization);
     expectData(await t.request('GET', '/v1/organization', { key: second.key }), Organization);
-    await t.store.revokeApiKey(second.id, clock.now());
+    await t.store.apiKeys.revokeApiKey(second.id, clock.now());
     expectError(await t.request('GET', '/v1/organization', { key: second.key }), 401, 'INVALID_API_KEY');
     expectData(await t.request('GET', '/v1/organization'), Organization);
   });
@@ -128,22 +128,22 @@ describe('authentication with secret keys on /v1', () => {
   });
 
   it('records lastUsedAt, writing it at most once a minute', async () => {
-    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBeNull();
+    expect((await t.store.apiKeys.getApiKey(t.apiKeyId))?.lastUsedAt).toBeNull();
     const first = clock.now();
     await t.request('GET', '/v1/organization');
-    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first);
+    expect((await t.store.apiKeys.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first);
     clock.advance(30_000);
     await t.request('GET', '/v1/organization');
-    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first);
+    expect((await t.store.apiKeys.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first);
     clock.advance(31_000);
     await t.request('GET', '/v1/organization');
-    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first + 61_000);
+    expect((await t.store.apiKeys.getApiKey(t.apiKeyId))?.lastUsedAt).toBe(first + 61_000);
   });
 
   it('does not record lastUsedAt for a refused key', async () => {
-    await t.store.revokeApiKey(t.apiKeyId, clock.now());
+    await t.store.apiKeys.revokeApiKey(t.apiKeyId, clock.now());
     await t.request('GET', '/v1/organization');
-    expect((await t.store.getApiKey(t.apiKeyId))?.lastUsedAt).toBeNull();
+    expect((await t.store.apiKeys.getApiKey(t.apiKeyId))?.lastUsedAt).toBeNull();
   });
 });
 
@@ -155,7 +155,7 @@ describe('scopes', () => {
   afterEach(() => t.close());
 
   it('gives a key created without scopes every scope, shown as ["*"]', async () => {
-    const row = await t.store.getApiKey(t.apiKeyId);
+    const row = await t.store.apiKeys.getApiKey(t.apiKeyId);
     expect(JSON.parse(row?.scopes ?? '')).toEqual(['*']);
   });
 

@@ -28,11 +28,11 @@ export async function resolveKey(store: Store, presented: string, expected: ApiK
     );
   }
   const hash = hashSecret(presented);
-  const row = await store.getApiKeyByHash(hash);
+  const row = await store.apiKeys.getApiKeyByHash(hash);
   if (!row || !sameHash(row.keyHash, hash)) throw invalidKey();
   if (row.revokedAt !== null) throw invalidKey('The API key has been revoked');
   // lastUsedAt is written at most once a minute per key, so reads do not turn into writes.
-  if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) await store.touchApiKey(row.id, now);
+  if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) await store.apiKeys.touchApiKey(row.id, now);
   // Publishable keys act for guests in a browser; the activity log names them as such.
   const actor: Caller['actor'] =
     row.type === 'secret' ? { type: 'key', id: row.id, name: row.name, ip: null } : { type: 'guest', id: null, name: 'Guest', ip: null };
@@ -75,15 +75,15 @@ export interface LiveSession {
  */
 export async function resolveSession(store: Store, token: string, now: number): Promise<LiveSession | undefined> {
   const hash = hashSessionToken(token);
-  const session = await store.getSessionByHash(hash);
+  const session = await store.users.getSessionByHash(hash);
   if (!session || !(session.tokenHash.length === hash.length && timingSafeEqual(session.tokenHash, hash))) return undefined;
   if (sessionLapsed(session, now)) {
-    await store.deleteSession(session.id);
+    await store.users.deleteSession(session.id);
     return undefined;
   }
-  const user = await store.getUser(session.userId);
+  const user = await store.users.getUser(session.userId);
   if (!user || user.disabledAt !== null) return undefined;
-  if (now - session.lastSeenAt >= SESSION_TOUCH_GRANULARITY_MS) await store.touchSession(session.id, now);
+  if (now - session.lastSeenAt >= SESSION_TOUCH_GRANULARITY_MS) await store.users.touchSession(session.id, now);
   return { session, user };
 }
 

@@ -40,35 +40,35 @@ describe('GroupCommit', () => {
     const results = await Promise.all(
       [1, 2, 3].map((n) =>
         writes.run(async () => {
-          await store.setSetting(`job.${n}`, String(n));
-          seenByOthers.push(await other.getSetting('job.1'));
-          return await store.getSetting(`job.${n - 1}`) ?? 'none';
+          await store.settings.setSetting(`job.${n}`, String(n));
+          seenByOthers.push(await other.settings.getSetting('job.1'));
+          return await store.settings.getSetting(`job.${n - 1}`) ?? 'none';
         }),
       ),
     );
     expect(results).toEqual(['none', '1', '2']);
     // Until the shared commit, another connection saw none of it.
     expect(seenByOthers).toEqual([undefined, undefined, undefined]);
-    expect(await Promise.all(['job.1', 'job.2', 'job.3'].map((k) => other.getSetting(k)))).toEqual(['1', '2', '3']);
+    expect(await Promise.all(['job.1', 'job.2', 'job.3'].map((k) => other.settings.getSetting(k)))).toEqual(['1', '2', '3']);
   });
 
   it('answers only once the work is committed and visible to other connections', async () => {
-    await writes.run(async () => await store.setSetting('durable', 'yes'));
-    expect(await other.getSetting('durable')).toBe('yes');
+    await writes.run(async () => await store.settings.setSetting('durable', 'yes'));
+    expect(await other.settings.getSetting('durable')).toBe('yes');
   });
 
   it('rolls back a job that throws, alone, and rejects it with its own error', async () => {
     const outcomes = await Promise.allSettled([
-      writes.run(async () => await store.setSetting('a', '1')),
+      writes.run(async () => await store.settings.setSetting('a', '1')),
       writes.run(async () => {
-        await store.setSetting('b', '2');
+        await store.settings.setSetting('b', '2');
         throw new Error('refused');
       }),
-      writes.run(async () => await store.setSetting('c', '3')),
+      writes.run(async () => await store.settings.setSetting('c', '3')),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('refused'));
-    expect(await Promise.all(['a', 'b', 'c'].map((k) => other.getSetting(k)))).toEqual(['1', undefined, '3']);
+    expect(await Promise.all(['a', 'b', 'c'].map((k) => other.settings.getSetting(k)))).toEqual(['1', undefined, '3']);
   });
 
   it('runs a batch again, with a savepoint per job, when one job fails: every work at most twice', async () => {
@@ -77,36 +77,36 @@ describe('GroupCommit', () => {
       ['a', 'b', 'c'].map((key, i) =>
         writes.run(async () => {
           runs[i]!++;
-          await store.setSetting(key, String(i));
+          await store.settings.setSetting(key, String(i));
           if (key === 'b') throw new Error('refused');
           return key;
         }),
       ),
     );
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await Promise.all(['a', 'b', 'c'].map((k) => other.getSetting(k)))).toEqual(['0', undefined, '2']);
+    expect(await Promise.all(['a', 'b', 'c'].map((k) => other.settings.getSetting(k)))).toEqual(['0', undefined, '2']);
     // Twice on SQLite (the unguarded try was rolled back whole), once on PostgreSQL (a savepoint anyway).
     for (const n of runs) expect(n).toBe(testEngine() === 'sqlite' ? 2 : 1);
   });
 
   it('keeps the writes of a job around a failure it caught (an Idempotency-Key saving a refusal)', async () => {
     const outcomes = await Promise.all([
-      writes.run(async () => await store.setSetting('before', 'kept')),
+      writes.run(async () => await store.settings.setSetting('before', 'kept')),
       writes.run(async () => {
         // Nothing written yet at the job's level: this nested transaction takes no savepoint of its own.
         const refused = await store
           .transaction(async () => {
-            await store.setSetting('booking', 'half-made');
+            await store.settings.setSetting('booking', 'half-made');
             throw new Error('slot full');
           })
           .catch((err: Error) => err.message);
-        await store.setSetting('reply', refused);
+        await store.settings.setSetting('reply', refused);
         return refused;
       }),
-      writes.run(async () => await store.setSetting('after', 'kept')),
+      writes.run(async () => await store.settings.setSetting('after', 'kept')),
     ]);
     expect(outcomes[1]).toBe('slot full');
-    expect(await Promise.all(['before', 'booking', 'reply', 'after'].map((k) => other.getSetting(k)))).toEqual(['kept', undefined, 'slot full', 'kept']);
+    expect(await Promise.all(['before', 'booking', 'reply', 'after'].map((k) => other.settings.getSetting(k)))).toEqual(['kept', undefined, 'slot full', 'kept']);
   });
 
   it('takes a savepoint per job in the batches that follow a failure', async () => {
@@ -116,7 +116,7 @@ describe('GroupCommit', () => {
         ['x', 'y'].map((key, i) =>
           writes.run(async () => {
             runs[i]!++;
-            await store.setSetting(key, 'v');
+            await store.settings.setSetting(key, 'v');
             if (key === 'x') throw new Error('refused');
           }),
         ),
@@ -126,25 +126,25 @@ describe('GroupCommit', () => {
     expect(await failingBatch()).toEqual(testEngine() === 'sqlite' ? [2, 2] : [1, 1]);
     // The next batch runs guarded at once: a failure costs no second run.
     expect(await failingBatch()).toEqual([1, 1]);
-    expect(await other.getSetting('x')).toBeUndefined();
-    expect(await other.getSetting('y')).toBe('v');
+    expect(await other.settings.getSetting('x')).toBeUndefined();
+    expect(await other.settings.getSetting('y')).toBe('v');
   });
 
   it('takes later arrivals in the next commit', async () => {
-    const first = writes.run(async () => await store.setSetting('x', '1'));
+    const first = writes.run(async () => await store.settings.setSetting('x', '1'));
     await first;
     const second = await writes.run(async () => {
-      await store.setSetting('x', '2');
-      return await other.getSetting('x');
+      await store.settings.setSetting('x', '2');
+      return await other.settings.getSetting('x');
     });
     expect(second).toBe('1');
-    expect(await other.getSetting('x')).toBe('2');
+    expect(await other.settings.getSetting('x')).toBe('2');
   });
 
   it('splits a very large burst into several commits without losing any job', async () => {
-    const all = await Promise.all(Array.from({ length: 600 }, (_, i) => writes.run(async () => (await store.setSetting(`k${i}`, String(i)), i))));
+    const all = await Promise.all(Array.from({ length: 600 }, (_, i) => writes.run(async () => (await store.settings.setSetting(`k${i}`, String(i)), i))));
     expect(all).toEqual(Array.from({ length: 600 }, (_, i) => i));
-    expect(await other.getSetting('k599')).toBe('599');
+    expect(await other.settings.getSetting('k599')).toBe('599');
   });
 });
 
@@ -169,8 +169,8 @@ describe.skipIf(testEngine() !== 'sqlite')('GroupCommit on SQLite, savepoints', 
   it('commits a batch whose jobs all succeed without a savepoint per job', async () => {
     const writes = new GroupCommit(store);
     await Promise.all(['a', 'b', 'c'].map((k) => writes.run(async () => {
-      await store.getSetting(k);
-      await store.transaction(async () => await store.setSetting(k, k));
+      await store.settings.getSetting(k);
+      await store.transaction(async () => await store.settings.setSetting(k, k));
     })));
     expect(statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toEqual([]);
     expect(statements.filter((sql) => sql === 'COMMIT')).toHaveLength(1);

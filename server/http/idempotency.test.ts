@@ -148,7 +148,7 @@ describe('Idempotency (unit)', () => {
     const clock = manualClock();
     const request = { orgId: t.orgId, key: 'orphan', fingerprint: 'f' };
     // A claim nobody will finish: what a SIGKILLed process leaves behind.
-    await t.store.claimIdempotencyKey({ ...request, claimedAt: clock.now() }, { markerBefore: 0, replyBefore: 0 });
+    await t.store.idempotency.claimIdempotencyKey({ ...request, claimedAt: clock.now() }, { markerBefore: 0, replyBefore: 0 });
     const idem = new Idempotency(t.store, clock.now);
     clock.advance(IN_FLIGHT_LEASE_MS - 1);
     await expect(idem.runAsync(request, async () => ok({ n: 1 }, 201))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
@@ -165,11 +165,11 @@ describe('Idempotency (unit)', () => {
     await expect(idem.runAsync(request, async () => {
       throw new Error('network down');
     })).rejects.toThrow('network down');
-    expect(await t.store.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
+    expect(await t.store.idempotency.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
     await expect(idem.runAsync(request, async () => {
       throw new Refusal('VALIDATION_ERROR', 'Fix it');
     })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect(await t.store.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
+    expect(await t.store.idempotency.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
     expect((await idem.runAsync(request, async () => ok({ done: true }, 201))).replayed).toBe(false);
     expect((await idem.runAsync(request, async () => ok({ done: false }, 201))).replayed).toBe(true);
   });

@@ -63,7 +63,7 @@ export class Idempotency {
    * while it is still in flight, in this process or another.
    */
   private async stored(req: IdempotentRequest): Promise<Reply | undefined> {
-    const row = await this.store.getIdempotentResponse(req.orgId, req.key);
+    const row = await this.store.idempotency.getIdempotentResponse(req.orgId, req.key);
     const now = this.now();
     if (!row || row.createdAt < now - IDEMPOTENCY_TTL_MS) return undefined;
     if (row.fingerprint !== req.fingerprint) {
@@ -82,7 +82,7 @@ export class Idempotency {
   private async save(req: IdempotentRequest, reply: Reply): Promise<Reply> {
     if (!storable(reply.status)) return reply;
     const json = reply.json ?? JSON.stringify(reply.body);
-    await this.store.saveIdempotentResponse({
+    await this.store.idempotency.saveIdempotentResponse({
       ...req,
       responseStatus: reply.status,
       responseBody: json,
@@ -116,7 +116,7 @@ export class Idempotency {
     const claimedAt = this.now();
     const claim: IdempotencyClaim = { orgId: req.orgId, key: req.key, fingerprint: req.fingerprint, claimedAt };
     const cutoffs = { markerBefore: claimedAt - IN_FLIGHT_LEASE_MS, replyBefore: claimedAt - IDEMPOTENCY_TTL_MS };
-    if (!(await this.store.claimIdempotencyKey(claim, cutoffs))) {
+    if (!(await this.store.idempotency.claimIdempotencyKey(claim, cutoffs))) {
       // Another request claimed it, or saved its reply, since the read above.
       const raced = await this.stored(req);
       if (raced) return { reply: raced, replayed: true };
@@ -126,11 +126,11 @@ export class Idempotency {
     try {
       reply = await replyOf(work);
     } catch (err) {
-      await this.store.releaseIdempotencyKey(claim);
+      await this.store.idempotency.releaseIdempotencyKey(claim);
       throw err;
     }
     if (storable(reply.status)) return { reply: await this.save(req, reply), replayed: false };
-    await this.store.releaseIdempotencyKey(claim);
+    await this.store.idempotency.releaseIdempotencyKey(claim);
     return { reply, replayed: false };
   }
 }

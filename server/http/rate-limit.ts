@@ -65,7 +65,7 @@ export class StoreRateLimiter implements RateLimiter {
   private pruning: Promise<void> | undefined;
 
   constructor(
-    private readonly store: Pick<Store, 'hitRateWindow' | 'pruneRateWindows'>,
+    private readonly store: Pick<Store, 'rateLimits'>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -75,14 +75,14 @@ export class StoreRateLimiter implements RateLimiter {
       this.nextPruneAt = now + WINDOW_MS;
       // Two windows back: a process whose clock runs behind may still count in the last one.
       this.pruning = this.store
-        .pruneRateWindows(now - 2 * WINDOW_MS)
+        .rateLimits.pruneRateWindows(now - 2 * WINDOW_MS)
         .then(
           () => undefined,
           () => undefined, // tried again a minute later; a few stale rows cost nothing meanwhile
         )
         .finally(() => (this.pruning = undefined));
     }
-    const w = await this.store.hitRateWindow(id, now, WINDOW_MS);
+    const w = await this.store.rateLimits.hitRateWindow(id, now, WINDOW_MS);
     return decide(w.windowStart, w.hits, limit, now);
   }
 }

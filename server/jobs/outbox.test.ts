@@ -56,7 +56,7 @@ async function queueOne(): Promise<string> {
     Booking,
     201,
   );
-  const [message] = (await t.store.listBookingMessages(t.orgId, booking.id, { limit: 10, offset: 0 })).rows;
+  const [message] = (await t.store.messages.listBookingMessages(t.orgId, booking.id, { limit: 10, offset: 0 })).rows;
   return message!.id;
 }
 
@@ -77,7 +77,7 @@ function runner(store: Store, by: string, options: Partial<LeasedOutboxOptions<{
     send: (item, signal) =>
       new Promise<void>((resolve, reject) => {
         const finish = () => {
-          store.recordMessageAttempt(item.id, { status: 'SENT', lastError: null, nextAttemptAt: null, sentAt: clock.now() }).then(resolve, reject);
+          store.messages.recordMessageAttempt(item.id, { status: 'SENT', lastError: null, nextAttemptAt: null, sentAt: clock.now() }).then(resolve, reject);
         };
         sends.push({ id: item.id, by, signal, finish });
         if (options.instant) finish();
@@ -98,7 +98,7 @@ async function eventually<T>(check: () => T | undefined | false | Promise<T | un
   }
 }
 
-const statusOf = async (id: string) => (await t.store.getMessage(id))?.status;
+const statusOf = async (id: string) => (await t.store.messages.getMessage(id))?.status;
 
 describe(`the leased outbox (${testEngine()})`, () => {
   it('leases each item to one process at a time', async () => {
@@ -173,7 +173,7 @@ describe(`the leased outbox (${testEngine()})`, () => {
       send: (item, signal) =>
         new Promise<void>((resolve) => {
           sends.push({ id: item.id, by: 'a', signal, finish: () => {} });
-          signal.addEventListener('abort', () => void t.store.releaseMessage(item.id).then(resolve));
+          signal.addEventListener('abort', () => void t.store.messages.releaseMessage(item.id).then(resolve));
         }),
     });
     await cancelling.wake();
@@ -181,12 +181,12 @@ describe(`the leased outbox (${testEngine()})`, () => {
     await cancelling.stop();
     expect(Date.now() - began).toBeLessThan(3_000);
     expect(sends[0]!.signal.aborted).toBe(true);
-    expect(await t.store.getMessage(id)).toMatchObject({ status: 'PENDING', attempts: 0, leasedUntil: null });
+    expect(await t.store.messages.getMessage(id)).toMatchObject({ status: 'PENDING', attempts: 0, leasedUntil: null });
 
     const keeping = runner(t.store, 'b');
     await keeping.wake();
     await keeping.stop();
     expect(sends[1]!.signal.aborted).toBe(false);
-    expect((await t.store.getMessage(id))?.leasedUntil).toBe(clock.now() + 60_000);
+    expect((await t.store.messages.getMessage(id))?.leasedUntil).toBe(clock.now() + 60_000);
   });
 });

@@ -68,7 +68,7 @@ describe('webhook delivery', () => {
     const cancelled = await t.request('PATCH', `/v1/bookings/${booking.id}/cancel`, { body: { reason: 'Weather' } });
     expect(cancelled.status, cancelled.text).toBe(200);
     // Payments have no API yet: record their events the way the payments service will.
-    const view = (await t.store.getBooking(t.orgId, booking.id))!;
+    const view = (await t.store.bookings.getBooking(t.orgId, booking.id))!;
     const payment = (status: 'SUCCEEDED' | 'FAILED') => ({
       id: `pay_${status}`, amount: '135.00', currency: 'EUR', status, provider: 'manual', failureReason: status === 'FAILED' ? 'card_declined' : null,
     });
@@ -273,8 +273,8 @@ describe('webhook delivery', () => {
     new Webhook(endpoint.secret).verify(first!.body, first!.headers);
 
     // 24 hours later the old secret signs no more.
-    const row = (await t.store.getWebhookEndpoint(t.orgId, endpoint.id))!;
-    await t.store.updateWebhookEndpoint({ ...row, previousSecretUntil: Date.now() - 1 });
+    const row = (await t.store.webhooks.getWebhookEndpoint(t.orgId, endpoint.id))!;
+    await t.store.webhooks.updateWebhookEndpoint({ ...row, previousSecretUntil: Date.now() - 1 });
     await book();
     const [, second] = await rx.waitFor(2);
     expect(second!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
@@ -313,6 +313,6 @@ describe('webhook delivery', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     const [d] = await deliveries(endpoint.id);
     expect(d).toMatchObject({ status: 'PENDING', attempts: 0 });
-    expect((await t.store.listDueDeliveries(Date.now(), 10, 2)).map((x) => x.id)).toEqual([d!.id]);
+    expect((await t.store.webhooks.listDueDeliveries(Date.now(), 10, 2)).map((x) => x.id)).toEqual([d!.id]);
   });
 });

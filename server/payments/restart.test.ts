@@ -73,9 +73,9 @@ describe('a payment hold across a server restart', () => {
     expect((await server.stop('SIGKILL')).signal).toBe('SIGKILL');
     // While it is down, the hold lapses (its expiry is moved into the past rather than waiting 30 minutes).
     const store = await openStoreOn(db);
-    const row = await store.getBookingByNumber(org.id, held.bookingNumber);
+    const row = await store.bookings.getBookingByNumber(org.id, held.bookingNumber);
     if (!row) throw new Error('Booking not stored');
-    await store.updateBooking({ ...row, holdExpiresAt: Date.now() - 1_000 });
+    await store.bookings.updateBooking({ ...row, holdExpiresAt: Date.now() - 1_000 });
     await store.close();
 
     server = await startTestServer({ ...db.server, env: env() });

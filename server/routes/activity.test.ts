@@ -101,7 +101,7 @@ describe('the activity log', () => {
     const before = await activity();
     expect((await pruneExpired({ store: t.store, config: t.config }, clock.now() + 170 * 86_400_000)).activity).toBe(before.length - 1);
     // The entry of the second booking, 170 days old then, stays; everything from the first day went.
-    expect((await t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows.map((e) => e.action)).toEqual(['booking.create']);
+    expect((await t.store.activity.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows.map((e) => e.action)).toEqual(['booking.create']);
   });
 
   it('refuses unknown filters', async () => {

@@ -10,7 +10,7 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
   });
   afterEach(() => t.close());
 
-  const activity = async () => (await t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows;
+  const activity = async () => (await t.store.activity.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows;
 
   it('lists secret and publishable keys: a publishable key in full, a secret key never', async () => {
     const list = expectList(await t.request('GET', '/v1/api-keys'), ApiKey);
@@ -43,7 +43,7 @@ describe('/v1/api-keys', { timeout: 120_000 }, () => {
 
   it('lists a publishable key made before its value was kept with key null, and one made over the API in full', async () => {
     // As migration 011 leaves a key made by an earlier version: its hash, no value.
-    await t.store.insertApiKey({
+    await t.store.apiKeys.insertApiKey({
       id: 'key_older000000000000000001', orgId: t.orgId, name: 'Older widget key', type: 'publishable', scopes: '["*"]',
       prefix: 'opk_Older123', keyHash: Buffer.alloc(32, 7), keyValue: null, createdAt: 1, lastUsedAt: null, revokedAt: null,
     });

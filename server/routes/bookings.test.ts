@@ -59,10 +59,10 @@ async function slot(startTime: string, experienceId = exp.id) {
 async function written() {
   const page = { limit: 1, offset: 0 };
   return {
-    bookings: (await t.store.listBookings(t.orgId, {}, page)).total,
-    customers: (await t.store.listCustomers(t.orgId, undefined, page)).total,
-    events: (await t.store.listEvents(t.orgId, {}, page)).total,
-    places: [...(await t.store.bookedPlacesBetween(exp.id, 0, 8.64e15)).values()].reduce((a, b) => a + b, 0),
+    bookings: (await t.store.bookings.listBookings(t.orgId, {}, page)).total,
+    customers: (await t.store.customers.listCustomers(t.orgId, undefined, page)).total,
+    events: (await t.store.events.listEvents(t.orgId, {}, page)).total,
+    places: [...(await t.store.bookings.bookedPlacesBetween(exp.id, 0, 8.64e15)).values()].reduce((a, b) => a + b, 0),
   };
 }
 

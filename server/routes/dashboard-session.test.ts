@@ -69,7 +69,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     it('answers a wrong password, an unknown e-mail and a disabled user alike: 401 INVALID_CREDENTIALS', async () => {
       const user = await addUser(t);
       const disabled = await addUser(t, { role: 'staff' });
-      await t.store.updateUser({ ...(await t.store.getUser(disabled.id))!, disabledAt: clock.now() });
+      await t.store.users.updateUser({ ...(await t.store.users.getUser(disabled.id))!, disabledAt: clock.now() });
       const wrong = expectError(await post('/session', { email: user.email, password: 'not the password' }), 401, 'INVALID_CREDENTIALS');
       const unknown = expectError(await post('/session', { email: 'nobody@test-tours.example', password: TEST_PASSWORD }), 401, 'INVALID_CREDENTIALS');
       const off = expectError(await post('/session', { email: disabled.email, password: TEST_PASSWORD }), 401, 'INVALID_CREDENTIALS');
@@ -93,7 +93,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
       const user = await addUser(t);
       // Failures are counted in the database: eight recorded as another process would have, two over HTTP.
       for (let i = 0; i < 8; i++) {
-        await t.store.recordSignInFailure(user.email, clock.now());
+        await t.store.users.recordSignInFailure(user.email, clock.now());
         clock.advance(1000);
       }
       for (let i = 0; i < 2; i++) {
@@ -123,8 +123,8 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
       expect(answers.every((r) => r.status === 401 || r.status === 429)).toBe(true);
       expect(answers.filter((r) => r.status === 401).length).toBeLessThanOrEqual(10);
       expect(answers.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(4);
-      expect(await t.store.nthSignInFailure(user.email, 0, 10)).toBeDefined();
-      expect(await t.store.nthSignInFailure(user.email, 0, 11)).toBeUndefined();
+      expect(await t.store.users.nthSignInFailure(user.email, 0, 10)).toBeDefined();
+      expect(await t.store.users.nthSignInFailure(user.email, 0, 11)).toBeUndefined();
     });
 
     describe('under a flood', () => {
@@ -155,7 +155,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
         const address = '203.0.113.9';
         // 28 attempts counted as another process would have, each for another e-mail: no e-mail is locked.
         for (let i = 0; i < 28; i++) {
-          await open.store.recordSignInFailure(signInAddressKey(address), clock.now());
+          await open.store.users.recordSignInFailure(signInAddressKey(address), clock.now());
           clock.advance(1000);
         }
         expectError(await from(address, { email: 'nobody@test-tours.example', password: 'a wrong password' }), 401, 'INVALID_CREDENTIALS');
@@ -175,7 +175,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
 
       it('counts an IPv6 client by its /64', async () => {
         const user = await addUser(open);
-        for (let i = 0; i < 30; i++) await open.store.recordSignInFailure(signInAddressKey('2001:db8:5:6::1'), clock.now());
+        for (let i = 0; i < 30; i++) await open.store.users.recordSignInFailure(signInAddressKey('2001:db8:5:6::1'), clock.now());
         expectError(await from('2001:db8:5:6:ffff:1:2:3', { email: user.email, password: TEST_PASSWORD }), 429, 'RATE_LIMITED');
         sessionFrom(await from('2001:db8:5:7::1', { email: user.email, password: TEST_PASSWORD }));
       });
@@ -318,12 +318,12 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     it('stores only hashes: the database holds neither the session token nor the password', async () => {
       const user = await addUser(t);
       const { token } = await signIn(t, user.email);
-      const row = (await t.store.getUser(user.id))!;
+      const row = (await t.store.users.getUser(user.id))!;
       expect(row.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
       expect(row.passwordHash).not.toContain(TEST_PASSWORD);
       const { createHash } = await import('node:crypto');
-      expect(await t.store.getSessionByHash(createHash('sha256').update(token).digest())).toBeDefined();
-      expect(await t.store.getSessionByHash(Buffer.from(token))).toBeUndefined();
+      expect(await t.store.users.getSessionByHash(createHash('sha256').update(token).digest())).toBeDefined();
+      expect(await t.store.users.getSessionByHash(Buffer.from(token))).toBeUndefined();
     });
   });
 
@@ -341,7 +341,7 @@ describe('dashboard sessions', { timeout: 120_000 }, () => {
     answers.push((await t.request('GET', '/dashboard/api/session', { key: null, headers: session.headers })).text);
     answers.push((await t.request('GET', '/v1/users', { key: null, headers: session.headers })).text);
     answers.push((await t.request('POST', '/v1/users', { key: null, headers: session.headers, body: { email: 'b@test-tours.example', name: 'B', role: 'staff' } })).text);
-    const hash = (await t.store.getUser(user.id))!.passwordHash!;
+    const hash = (await t.store.users.getUser(user.id))!.passwordHash!;
     const secrets = [password, setupToken, session.token, setCookieOf(again)!.value, hash, hash.split('$')[5]!];
     for (const text of [...answers, ...t.logs]) {
       for (const secret of secrets) expect(text).not.toContain(secret);
@@ -402,7 +402,7 @@ describe('pruning', { timeout: 120_000 }, () => {
       const user = await addUser(t);
       const { token } = await signIn(t, user.email);
       await createUser(t.store, t.orgId, COMMAND_LINE, { email: 'later@test-tours.example', name: 'Later', role: 'staff' }, t.config.publicUrl, clock.now());
-      await t.store.recordSignInFailure('someone@test-tours.example', clock.now());
+      await t.store.users.recordSignInFailure('someone@test-tours.example', clock.now());
       const { pruneExpired } = await import('../services/retention.js');
       expect((await pruneExpired({ store: t.store, config: t.config }, clock.now())).accounts).toBe(0);
       // The session, the setup link, the failure, and the sign-in's attempt counted for its address.

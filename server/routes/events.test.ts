@@ -19,7 +19,7 @@ describe('GET /v1/events', () => {
   /** Records events of the given kinds, in order, for one booking of `orgId`. */
   async function fire(kinds: EventKind[], orgId = t.orgId, expId = experienceId): Promise<string[]> {
     const row = await insertBookingRow(t.store, { orgId, experienceId: expId });
-    const view = (await t.store.getBooking(orgId, row.id))!;
+    const view = (await t.store.bookings.getBooking(orgId, row.id))!;
     return await t.store.transaction(async () => {
       const ids: string[] = [];
       for (const kind of kinds) ids.push((await recordEvent(t.store, orgId, kind, serializeBookingEventData(view), Date.now())).id);

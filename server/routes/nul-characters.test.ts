@@ -49,9 +49,9 @@ const newBooking = (fields: Record<string, unknown>) => ({
 async function written() {
   const page = { limit: 1, offset: 0 };
   return {
-    bookings: (await t.store.listBookings(t.orgId, {}, page)).total,
-    experiences: (await t.store.listExperiences(t.orgId, {}, page)).total,
-    events: (await t.store.listEvents(t.orgId, {}, page)).total,
+    bookings: (await t.store.bookings.listBookings(t.orgId, {}, page)).total,
+    experiences: (await t.store.experiences.listExperiences(t.orgId, {}, page)).total,
+    events: (await t.store.events.listEvents(t.orgId, {}, page)).total,
   };
 }
 

@@ -38,7 +38,7 @@ const post = (body: Record<string, unknown>, path = '/v1/bookings') =>
 const patch = (id: string, body: unknown) => t.request('PATCH', `/v1/bookings/${id}`, { body });
 
 async function bookings() {
-  return (await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total;
+  return (await t.store.bookings.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total;
 }
 
 beforeEach(async () => {
@@ -93,7 +93,7 @@ describe("a booking's participants, free tickets included, are at most the exper
       ]),
     });
     // The helper counts participants as places; this booking holds one.
-    await t.store.addBookedPlaces(exp.id, Date.parse(S1), 1 - 5_001);
+    await t.store.bookings.addBookedPlaces(exp.id, Date.parse(S1), 1 - 5_001);
     const moved = expectData(await patch(legacy.id, { startTime: S2 }), Booking);
     expect(moved.totalParticipants).toBe(5_001);
     expect(expectData(await patch(legacy.id, { tickets: tickets({ Adult: 1, Infant: 4_000 }) }), Booking).totalParticipants).toBe(4_001);

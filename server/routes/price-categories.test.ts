@@ -53,9 +53,9 @@ async function slot(startTime = S1) {
 async function written() {
   const page = { limit: 1, offset: 0 };
   return {
-    bookings: (await t.store.listBookings(t.orgId, {}, page)).total,
-    events: (await t.store.listEvents(t.orgId, {}, page)).total,
-    places: [...(await t.store.bookedPlacesBetween(exp.id, 0, 8.64e15)).values()].reduce((a, b) => a + b, 0),
+    bookings: (await t.store.bookings.listBookings(t.orgId, {}, page)).total,
+    events: (await t.store.events.listEvents(t.orgId, {}, page)).total,
+    places: [...(await t.store.bookings.bookedPlacesBetween(exp.id, 0, 8.64e15)).values()].reduce((a, b) => a + b, 0),
   };
 }
 
@@ -285,7 +285,7 @@ describe('tickets everywhere a booking appears', () => {
     const report = expectData(await t.request('GET', '/v1/reports/daily?startDate=2027-03-01&endDate=2027-03-01'), DailyReport);
     expect(report.days[0]).toMatchObject({ bookings: 1, participants: 3, revenue: '62.00' });
 
-    const view = (await t.store.getBooking(t.orgId, b.id))!;
+    const view = (await t.store.bookings.getBooking(t.orgId, b.id))!;
     expect(lineItemsOf(view)).toEqual([
       { name: 'Alfama walk · Adult', unitAmount: 2500, quantity: 2 },
       { name: 'Alfama walk · Child', unitAmount: 1200, quantity: 1 },

@@ -118,9 +118,9 @@ describe('POST /public/v1/bookings', () => {
   it('refuses a filled honeypot with 400 and stores nothing', async () => {
     const { active } = await setup();
     expectValidationError(await t.request('POST', '/public/v1/bookings', { body: guest(active.id, { website: 'http://spam.example' }) }), 'website');
-    expect((await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
-    expect((await t.store.listCustomers(t.orgId, undefined, { limit: 1, offset: 0 })).total).toBe(0);
-    expect((await t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await t.store.bookings.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await t.store.customers.listCustomers(t.orgId, undefined, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await t.store.events.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
   });
 
   it('refuses metadata, unknown fields and party sizes above maxPerBooking', async () => {
@@ -144,7 +144,7 @@ describe('POST /public/v1/bookings', () => {
 
 describe('expectedTotal on POST /public/v1/bookings', () => {
   const bookPublic = (body: Record<string, unknown>) => t.request('POST', '/public/v1/bookings', { body });
-  const stored = async () => (await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total;
+  const stored = async () => (await t.store.bookings.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total;
 
   it('books at the total the guest saw, and refuses a total that changed meanwhile with 409 PRICE_CHANGED', async () => {
     const { active } = await setup();
@@ -181,7 +181,7 @@ describe('public keys', () => {
     expectError(await t.request('GET', '/v1/bookings', { key: t.publishableKey }), 401, 'INVALID_API_KEY');
     expectError(await t.request('POST', '/v1/bookings', { key: t.publishableKey, body: guest(active.id) }), 401, 'INVALID_API_KEY');
     expectError(await t.request('GET', '/public/v1/experiences', { key: null }), 401, 'UNAUTHORIZED');
-    expect((await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await t.store.bookings.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(0);
   });
 });
 
@@ -226,7 +226,7 @@ describe('public rate limits', () => {
     expectError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('access-control-allow-origin')).toBe('*');
-    expect((await t.store.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(2);
+    expect((await t.store.bookings.listBookings(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(2);
     // Reads have their own budget (off here).
     for (let i = 0; i < 5; i++) expect((await t.request('GET', '/public/v1/experiences')).status).toBe(200);
     clock.advance(61_000);

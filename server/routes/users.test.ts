@@ -24,7 +24,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
 
   const as = (session: TestSession, method: string, path: string, body?: unknown) =>
     t.request(method, path, { key: null, headers: session.headers, body });
-  const activity = async () => (await t.store.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows;
+  const activity = async () => (await t.store.activity.listActivity(t.orgId, {}, { limit: 100, offset: 0 })).rows;
 
   describe('the cookie on /v1', () => {
     it('acts as the user with the CSRF token', async () => {
@@ -168,7 +168,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       // A key's request is answered alike.
       const byKey = await t.request('POST', '/v1/users', { body: { email: 'taken@example.com', name: 'T', role: 'staff' } });
       expect(byKey.body).toEqual(refusals[0]);
-      expect((await t.store.listUsers(t.orgId)).map((u) => u.email).sort()).toEqual(['colleague@test-tours.example', 'owner@test-tours.example']);
+      expect((await t.store.users.listUsers(t.orgId)).map((u) => u.email).sort()).toEqual(['colleague@test-tours.example', 'owner@test-tours.example']);
     });
 
     it('validates the body', async () => {
@@ -238,7 +238,7 @@ describe('users and the session cookie on /v1', { timeout: 120_000 }, () => {
       const staff = await addUser(t, { role: 'staff', name: 'Sam' });
       expectError(await t.request('PATCH', `/v1/users/${staff.id}`, { key: narrow, body: { role: 'owner' } }), 403, 'FORBIDDEN');
       // Nothing was made or changed, and nothing logged.
-      expect((await t.store.listUsers(t.orgId)).map((u) => [u.name, u.role])).toEqual([['Olga Owner', 'owner'], ['Sam', 'staff']]);
+      expect((await t.store.users.listUsers(t.orgId)).map((u) => [u.name, u.role])).toEqual([['Olga Owner', 'owner'], ['Sam', 'staff']]);
       expect((await activity()).filter((a) => a.actorType === 'key')).toEqual([]);
       // Changes that give no role stay open to it.
       expect(expectData(await t.request('PATCH', `/v1/users/${staff.id}`, { key: narrow, body: { name: 'Samuel', role: 'staff' } }), User).name).toBe('Samuel');

@@ -27,9 +27,9 @@ describe('webhook endpoints API', () => {
 
   /** Fires one event for the org (as the bookings service does) and returns its id. */
   async function fireEvent(orgId = t.orgId): Promise<string> {
-    const exp = (await t.store.listExperiences(orgId, {}, { limit: 1, offset: 0 })).rows[0] ?? await addExperience(orgId);
+    const exp = (await t.store.experiences.listExperiences(orgId, {}, { limit: 1, offset: 0 })).rows[0] ?? await addExperience(orgId);
     const row = await insertBookingRow(t.store, { orgId, experienceId: exp.id });
-    const view = (await t.store.getBooking(orgId, row.id))!;
+    const view = (await t.store.bookings.getBooking(orgId, row.id))!;
     return (await t.store.transaction(async () => await recordEvent(t.store, orgId, 'BOOKING_CREATED', serializeBookingEventData(view), clock.now()))).id;
   }
   async function addExperience(orgId: string) {
@@ -39,7 +39,7 @@ describe('webhook endpoints API', () => {
       maxParticipants: 10, maxPerBooking: null, schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]',
       createdAt: now, updatedAt: now,
     };
-    await t.store.insertExperience(row);
+    await t.store.experiences.insertExperience(row);
     return row;
   }
 
@@ -200,7 +200,7 @@ describe('webhook endpoints API', () => {
       const { secret } = expectData(await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`), RotatedSecret);
       expect(secret).toMatch(/^whsec_/);
       expect(secret).not.toBe(endpoint.secret);
-      const row = (await t.store.getWebhookEndpoint(t.orgId, endpoint.id))!;
+      const row = (await t.store.webhooks.getWebhookEndpoint(t.orgId, endpoint.id))!;
       expect(row).toMatchObject({ secret, previousSecret: endpoint.secret, previousSecretUntil: clock.now() + 24 * 3600 * 1000 });
     });
   });
@@ -249,7 +249,7 @@ describe('webhook endpoints API', () => {
       const endpoint = await create();
       await fireEvent();
       const [d] = expectList(await t.request('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`), Delivery).data;
-      await t.store.recordDeliveryAttempt(d!.id, { status: 'FAILED', lastStatusCode: 500, lastError: 'Receiver answered 500', nextAttemptAt: null, deliveredAt: null });
+      await t.store.webhooks.recordDeliveryAttempt(d!.id, { status: 'FAILED', lastStatusCode: 500, lastError: 'Receiver answered 500', nextAttemptAt: null, deliveredAt: null });
       clock.advance(60_000);
       const res = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/deliveries/${d!.id}/retry`);
       expect(expectData(res, Delivery, 202)).toMatchObject({
@@ -275,7 +275,7 @@ describe('webhook endpoints API', () => {
       const drop = await create();
       await fireEvent();
       await t.request('DELETE', `/v1/webhook-endpoints/${drop.id}`);
-      expect(await t.store.listDueDeliveries(clock.now(), 10, 2)).toHaveLength(1);
+      expect(await t.store.webhooks.listDueDeliveries(clock.now(), 10, 2)).toHaveLength(1);
       const pruned = await pruneExpired({ store: t.store, config: t.config }, clock.now() + 31 * 86_400_000);
       expect(pruned.events).toBe(1);
       expect(expectList(await t.request('GET', `/v1/webhook-endpoints/${keep.id}/deliveries`), Delivery).data).toEqual([]);

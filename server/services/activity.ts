@@ -21,7 +21,7 @@ export const ACTIVITY_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
  * show a change that did not happen, nor miss one that did.
  */
 export async function recordActivity(store: Store, orgId: string, actor: Actor, entry: ActivityEntry, now: number): Promise<void> {
-  await store.insertActivity({
+  await store.activity.insertActivity({
     id: newId('activity'),
     orgId,
     actorType: actor.type,
@@ -35,5 +35,5 @@ export async function recordActivity(store: Store, orgId: string, actor: Actor, 
 }
 
 export async function listActivity(store: Store, orgId: string, filter: ActivityFilter, page: Page): Promise<PageResult<ActivityRow>> {
-  return await store.listActivity(orgId, filter, page);
+  return await store.activity.listActivity(orgId, filter, page);
 }

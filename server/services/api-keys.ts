@@ -40,12 +40,12 @@ export async function createApiKey(
     lastUsedAt: null,
     revokedAt: null,
   };
-  await store.insertApiKey(row);
+  await store.apiKeys.insertApiKey(row);
   return { id: row.id, name: row.name, type: row.type, scopes, key };
 }
 
 export async function listApiKeys(store: Store, orgId: string): Promise<ApiKeyRow[]> {
-  return await store.listApiKeys(orgId);
+  return await store.apiKeys.listApiKeys(orgId);
 }
 
 /** Who asks for a new key, and with what: a key may only be given scopes its maker holds. */
@@ -80,7 +80,7 @@ export async function issueApiKey(
       { action: 'api_key.create', targetType: 'api_key', targetId: created.id, summary: `Created the ${input.type} key ${input.name}` },
       now,
     );
-    const row = await store.getApiKey(created.id);
+    const row = await store.apiKeys.getApiKey(created.id);
     if (!row) throw notFound('API key');
     return { row, key: created.key };
   });
@@ -89,10 +89,10 @@ export async function issueApiKey(
 /** Refuses a key at once, the key making the request included. Revoking it again changes nothing. */
 export async function revokeApiKey(store: Store, orgId: string, actor: Actor, id: string, now: number): Promise<ApiKeyRow> {
   return await store.transaction(async () => {
-    const row = await store.getApiKey(id);
+    const row = await store.apiKeys.getApiKey(id);
     if (!row || row.orgId !== orgId) throw notFound('API key');
     if (row.revokedAt !== null) return row;
-    await store.revokeApiKey(id, now);
+    await store.apiKeys.revokeApiKey(id, now);
     await recordActivity(
       store,
       orgId,

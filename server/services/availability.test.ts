@@ -50,7 +50,7 @@ describe('availabilityOf', () => {
     for (let i = 0; i < 5; i++) await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 2, status: 'CANCELLED' });
     await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 4 });
     await insertBookingRow(t.store, { orgId: t.orgId, experienceId: exp.id, slotStart: slot, participants: 1, status: 'PENDING' });
-    const row = (await t.store.getExperience(t.orgId, exp.id))!;
+    const row = (await t.store.experiences.getExperience(t.orgId, exp.id))!;
     const a = serializeAvailability(await availabilityOf(t.store, row, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-02', participants: 36 }, NOW));
     expect(a.slots).toEqual([
       expect.objectContaining({ startTime: '2027-03-02T10:00:00.000Z', capacity: 40, booked: 5, remaining: 35, available: false, unavailableReason: 'FULL' }),

@@ -50,7 +50,7 @@ export async function assertBookableSlot(store: Store, exp: ExperienceRow, orgTi
   const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now);
   if (problem) throw new Refusal('SLOT_UNAVAILABLE', PROBLEM_MESSAGES[problem]);
   const end = start + exp.duration * MINUTE_MS;
-  if (overlapsAny(start, end, await store.busyIntervalsFor(exp.orgId, exp.id, start, end))) {
+  if (overlapsAny(start, end, await store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, start, end))) {
     throw new Refusal('SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
   }
   return end;
@@ -110,8 +110,8 @@ export async function availabilityOf(
   const last = slots[slots.length - 1];
   if (!first || !last) return result;
 
-  const booked = await store.bookedPlacesBetween(exp.id, first.start, last.start + 1);
-  const busy = await store.busyIntervalsFor(exp.orgId, exp.id, first.start, last.end);
+  const booked = await store.bookings.bookedPlacesBetween(exp.id, first.start, last.start + 1);
+  const busy = await store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, first.start, last.end);
   let b = 0;
   result.slots = slots.map((slot): SlotPlaces => {
     while (b < busy.length && (busy[b]?.end ?? 0) <= slot.start) b++;
@@ -135,8 +135,8 @@ export async function availabilityFor(
   now: number,
   options: { activeOnly?: boolean } = {},
 ): Promise<ExperienceAvailability> {
-  const org = await store.getOrganization(orgId);
-  const exp = await store.getExperience(orgId, query.experienceId);
+  const org = await store.organizations.getOrganization(orgId);
+  const exp = await store.experiences.getExperience(orgId, query.experienceId);
   if (!org || !exp || (options.activeOnly && exp.active !== 1)) throw notFound('Experience');
   return await availabilityOf(store, exp, org.timezone, query, now);
 }

@@ -107,29 +107,29 @@ describe('booking services keep places and customers consistent', () => {
         let at = NOW;
         for (const op of ops) {
           at += 1000;
-          const eventsBefore = (await t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total;
+          const eventsBefore = (await t.store.events.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total;
           try {
             await run(exp.id, op, ids, at);
           } catch (err) {
             // Refusals are the contract's errors, and a refused change writes nothing.
             expect(err).toBeInstanceOf(Refusal);
             expect([400, 404, 409]).toContain(STATUS_OF[(err as Refusal).code]);
-            expect((await t.store.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(eventsBefore);
+            expect((await t.store.events.listEvents(t.orgId, {}, { limit: 1, offset: 0 })).total).toBe(eventsBefore);
           }
         }
 
-        const bookings = (await t.store.listBookings(t.orgId, { experienceId: exp.id }, { limit: 1000, offset: 0 })).rows;
-        const availability = await availabilityOf(t.store, (await t.store.getExperience(t.orgId, exp.id))!, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-03' }, NOW);
+        const bookings = (await t.store.bookings.listBookings(t.orgId, { experienceId: exp.id }, { limit: 1000, offset: 0 })).rows;
+        const availability = await availabilityOf(t.store, (await t.store.experiences.getExperience(t.orgId, exp.id))!, 'Europe/Lisbon', { startDate: '2027-03-02', endDate: '2027-03-03' }, NOW);
         for (const start of SLOTS) {
           const live = bookings.filter((b) => b.slotStart === start && b.status !== 'CANCELLED').reduce((n, b) => n + b.participants, 0);
-          expect(await t.store.bookedPlaces(exp.id, start)).toBe(live);
+          expect(await t.store.bookings.bookedPlaces(exp.id, start)).toBe(live);
           expect(live).toBeLessThanOrEqual(CAPACITY);
           const shown = availability.slots.find((s) => s.start === start);
           expect(shown).toMatchObject({ booked: live, remaining: CAPACITY - live });
         }
         for (const b of bookings) {
           expect(b.participants).toBeLessThanOrEqual(5);
-          expect((await t.store.getCustomer(t.orgId, b.customerId))?.email).toBe(b.guestEmail.toLowerCase());
+          expect((await t.store.customers.getCustomer(t.orgId, b.customerId))?.email).toBe(b.guestEmail.toLowerCase());
         }
       }),
       { numRuns: 60 },
@@ -147,9 +147,9 @@ describe('booking services keep places and customers consistent', () => {
     ];
     const ids: string[] = [];
     for (const op of ops) await run(exp.id, op, ids, at);
-    const customer = (await t.store.getCustomerByEmail(t.orgId, 'ana@example.com'))!;
+    const customer = (await t.store.customers.getCustomerByEmail(t.orgId, 'ana@example.com'))!;
     expect(customer.bookingCount).toBeGreaterThanOrEqual(3);
-    const mine = (await t.store.listBookings(t.orgId, { customerId: customer.id }, { limit: 1000, offset: 0 })).rows;
+    const mine = (await t.store.bookings.listBookings(t.orgId, { customerId: customer.id }, { limit: 1000, offset: 0 })).rows;
     expect(customer.bookingCount).toBe(mine.length);
     expect(customer.spentCents).toBe(mine.filter((b) => b.status === 'CONFIRMED').reduce((n, b) => n + b.unitPrice * b.participants, 0));
   });

@@ -44,7 +44,7 @@ export interface BookingOptions {
 }
 
 async function experienceFor(store: Store, orgId: string, experienceId: string): Promise<ExperienceRow> {
-  const exp = await store.getExperience(orgId, experienceId);
+  const exp = await store.experiences.getExperience(orgId, experienceId);
   if (!exp) throw notFound('Experience');
   return exp;
 }
@@ -108,14 +108,14 @@ const partyFields = (party: Party) =>
 async function uniqueBookingNumber(store: Store): Promise<string> {
   for (;;) {
     const candidate = newBookingNumber();
-    if (!await store.bookingNumberTaken(candidate)) return candidate;
+    if (!await store.bookings.bookingNumberTaken(candidate)) return candidate;
   }
 }
 
 /** By booking number only: what a guest knows of their booking. */
 export async function findBookingByNumber(store: Store, orgId: string, number: string): Promise<BookingView> {
   const upper = number.toUpperCase();
-  const booking = BOOKING_NUMBER_RE.test(upper) ? await store.getBookingByNumber(orgId, upper) : undefined;
+  const booking = BOOKING_NUMBER_RE.test(upper) ? await store.bookings.getBookingByNumber(orgId, upper) : undefined;
   if (!booking) throw notFound('Booking');
   return booking;
 }
@@ -130,7 +130,7 @@ function boundOf(value: string | undefined, edge: 'from' | 'to', zone: string): 
 /** Sorted by slot start, then creation, then id. */
 export async function listBookings(store: Store, orgId: string, query: z.output<typeof BookingListQuery>, page: Page): Promise<PageResult<BookingView>> {
   const zone = (await getOrganization(store, orgId)).timezone;
-  return await store.listBookings(
+  return await store.bookings.listBookings(
     orgId,
     {
       experienceId: query.experienceId,
@@ -146,7 +146,7 @@ export async function listBookings(store: Store, orgId: string, query: z.output<
 
 export async function findBooking(store: Store, orgId: string, ref: string): Promise<BookingView> {
   const upper = ref.toUpperCase();
-  const booking = BOOKING_NUMBER_RE.test(upper) ? await store.getBookingByNumber(orgId, upper) : await store.getBooking(orgId, ref);
+  const booking = BOOKING_NUMBER_RE.test(upper) ? await store.bookings.getBookingByNumber(orgId, upper) : await store.bookings.getBooking(orgId, ref);
   if (!booking) throw notFound('Booking');
   return booking;
 }
@@ -167,7 +167,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
     assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
     const start = Date.parse(input.startTime);
     const end = await assertBookableSlot(store, exp, org.timezone, start, now);
-    assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start), path);
+    assertPlacesFor(party.places, exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, start), path);
 
     const guest = { name: input.customerName, email: input.customerEmail, phone: input.customerPhone ?? null };
     const customer = await customerForBooking(store, orgId, guest, now);
@@ -200,8 +200,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
       createdAt: now,
       updatedAt: now,
     };
-    await store.insertBooking(row);
-    await store.addBookedPlaces(exp.id, start, placesOf(row));
+    await store.bookings.insertBooking(row);
+    await store.bookings.addBookedPlaces(exp.id, start, placesOf(row));
     const view: BookingView = { ...row, experienceName: exp.name };
     await recordBookingEvent(store, orgId, 'BOOKING_CREATED', view, now);
     await queueMessageForChange(store, undefined, row, now);
@@ -279,9 +279,9 @@ export async function saveBookingChange(
   const changes = changesBetween(before, after);
   if (Object.keys(changes).length === 0) return before;
   const next: BookingView = { ...after, experienceName: before.experienceName, sequence: before.sequence + 1, updatedAt: now };
-  await store.updateBooking(next);
-  if (holdsPlaces(before.status)) await store.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
-  if (holdsPlaces(next.status)) await store.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
+  await store.bookings.updateBooking(next);
+  if (holdsPlaces(before.status)) await store.bookings.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
+  if (holdsPlaces(next.status)) await store.bookings.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
   if (next.customerId !== before.customerId) {
     await refreshCustomerTimes(store, before.orgId, before.customerId, now);
     await refreshCustomerTimes(store, before.orgId, next.customerId, now);
@@ -362,7 +362,7 @@ export async function updateBooking(store: Store, orgId: string, ref: string, pa
       const end = moves ? await assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
       const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : placesOf(before);
-      assertPlacesFor(party.places, exp.maxParticipants, await store.bookedPlaces(exp.id, start) - ownPlaces, path);
+      assertPlacesFor(party.places, exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, start) - ownPlaces, path);
       // A new slot is a new arrival: a check-in at the old time says nothing about this one.
       next = { ...next, slotStart: start, slotEnd: end, ...(moves ? { checkedInAt: null } : {}) };
     }

@@ -27,7 +27,7 @@ export async function createCalendarFeed(
   now: number,
   actor: Actor,
 ) {
-  if (input.experienceId !== null && !await store.getExperience(input.orgId, input.experienceId)) throw notFound('Experience');
+  if (input.experienceId !== null && !await store.experiences.getExperience(input.orgId, input.experienceId)) throw notFound('Experience');
   const token = randomBytes(32).toString('base64url');
   const row: CalendarFeedRow = {
     id: newId('calendarFeed'),
@@ -38,7 +38,7 @@ export async function createCalendarFeed(
     createdAt: now,
   };
   await store.transaction(async () => {
-    await store.insertCalendarFeed(row);
+    await store.calendarFeeds.insertCalendarFeed(row);
     await recordActivity(store, input.orgId, actor, { action: 'calendar_feed.create', targetType: 'calendar_feed', targetId: row.id, summary: `Created the feed ${row.name}` }, now);
   });
   return { row, token };
@@ -52,23 +52,23 @@ export async function createCalendarFeed(
 export async function feedForToken(store: Store, token: string): Promise<CalendarFeedRow | undefined> {
   if (!TOKEN_RE.test(token)) return undefined;
   const hash = hashSecret(token);
-  const row = await store.getCalendarFeedByTokenHash(hash);
+  const row = await store.calendarFeeds.getCalendarFeedByTokenHash(hash);
   return row && sameHash(Buffer.from(row.tokenHash), hash) ? row : undefined;
 }
 
 export async function deleteCalendarFeed(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
   await store.transaction(async () => {
-    if (!await store.deleteCalendarFeed(orgId, id)) throw notFound('Calendar feed');
+    if (!await store.calendarFeeds.deleteCalendarFeed(orgId, id)) throw notFound('Calendar feed');
     await recordActivity(store, orgId, actor, { action: 'calendar_feed.delete', targetType: 'calendar_feed', targetId: id, summary: 'Deleted a bookings feed' }, now);
   });
 }
 
 export async function listCalendarFeeds(store: Store, orgId: string, page: Page): Promise<PageResult<CalendarFeedRow>> {
-  return await store.listCalendarFeeds(orgId, page);
+  return await store.calendarFeeds.listCalendarFeeds(orgId, page);
 }
 
 export async function getCalendarFeed(store: Store, orgId: string, id: string): Promise<CalendarFeedRow> {
-  const row = await store.getCalendarFeed(orgId, id);
+  const row = await store.calendarFeeds.getCalendarFeed(orgId, id);
   if (!row) throw notFound('Calendar feed');
   return row;
 }
@@ -76,8 +76,8 @@ export async function getCalendarFeed(store: Store, orgId: string, id: string): 
 /** What a feed token opens: the feed, its organization and the bookings it shows; undefined for any other token. */
 export async function bookingsFeed(store: Store, token: string, now: number) {
   const feed = await feedForToken(store, token);
-  const organization = feed && await store.getOrganization(feed.orgId);
+  const organization = feed && await store.organizations.getOrganization(feed.orgId);
   if (!feed || !organization) return undefined;
-  const bookings = await store.listActiveBookingsBetween(organization.id, now - FEED_PAST_MS, now + FEED_FUTURE_MS + 1, feed.experienceId ?? undefined);
+  const bookings = await store.bookings.listActiveBookingsBetween(organization.id, now - FEED_PAST_MS, now + FEED_FUTURE_MS + 1, feed.experienceId ?? undefined);
   return { feed, organization, bookings };
 }

@@ -39,7 +39,7 @@ export async function createCalendarImport(
 ): Promise<CalendarImportRow> {
   const url = checkCalendarUrl(input.url, policy.allowPrivate);
   const experienceId = input.experienceId ?? null;
-  if (experienceId !== null && !await store.getExperience(orgId, experienceId)) throw notFound('Experience');
+  if (experienceId !== null && !await store.experiences.getExperience(orgId, experienceId)) throw notFound('Experience');
   const row: CalendarImportRow = {
     id: newId('calendarImport'),
     orgId,
@@ -59,25 +59,25 @@ export async function createCalendarImport(
     updatedAt: now,
   };
   await store.transaction(async () => {
-    await store.insertCalendarImport(row);
+    await store.calendarImports.insertCalendarImport(row);
     await recordActivity(store, orgId, actor, { action: 'calendar_import.create', targetType: 'calendar_import', targetId: row.id, summary: `Imported the calendar ${row.name}` }, now);
   });
   return row;
 }
 
 export async function findCalendarImport(store: Store, orgId: string, id: string): Promise<CalendarImportRow> {
-  const row = await store.getCalendarImport(orgId, id);
+  const row = await store.calendarImports.getCalendarImport(orgId, id);
   if (!row) throw notFound('Calendar import');
   return row;
 }
 
 export async function deleteCalendarImport(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
   await store.transaction(async () => {
-    if (!await store.deleteCalendarImport(orgId, id)) throw notFound('Calendar import');
+    if (!await store.calendarImports.deleteCalendarImport(orgId, id)) throw notFound('Calendar import');
     await recordActivity(store, orgId, actor, { action: 'calendar_import.delete', targetType: 'calendar_import', targetId: id, summary: 'Deleted a calendar import' }, now);
   });
 }
 
 export async function listCalendarImports(store: Store, orgId: string, page: Page): Promise<PageResult<CalendarImportRow>> {
-  return await store.listCalendarImports(orgId, page);
+  return await store.calendarImports.listCalendarImports(orgId, page);
 }

@@ -100,7 +100,7 @@ async function importCalendar(app: TestApp, body: Record<string, unknown>) {
 }
 
 const busy = async (app: TestApp, experienceId: string) =>
-  (await app.store.busyIntervalsFor(app.orgId, experienceId, NOW - DAY, NOW + 800 * DAY)).map((i) => `${new Date(i.start).toISOString()}/${new Date(i.end).toISOString()}`);
+  (await app.store.calendarImports.busyIntervalsFor(app.orgId, experienceId, NOW - DAY, NOW + 800 * DAY)).map((i) => `${new Date(i.start).toISOString()}/${new Date(i.end).toISOString()}`);
 
 describe('importing a calendar', () => {
   it('fetches it at once, answers 201 with the record, and stores its busy times', async () => {
@@ -214,10 +214,10 @@ describe('importing a calendar', () => {
   it('gives up on a calendar that does not arrive in time', async () => {
     const { t, host } = await setup();
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
-    await t.store.insertCalendarImport({ ...(await t.store.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null });
+    await t.store.calendarImports.insertCalendarImport({ ...(await t.store.calendarImports.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null });
     const deps = { store: t.store, logger: { debug() {}, info() {}, warn() {}, error() {}, logs: () => false }, now: () => NOW, intervalSeconds: 900 };
     await syncCalendarImport({ ...deps, fetcher: guardedCalendarFetcher(true, 300) }, 'cal_hang');
-    expect((await t.store.getCalendarImportById('cal_hang'))!.lastError).toMatch(/did not arrive in time \(No response within 300 ms\)/);
+    expect((await t.store.calendarImports.getCalendarImportById('cal_hang'))!.lastError).toMatch(/did not arrive in time \(No response within 300 ms\)/);
   });
 
   it('follows at most 3 redirects', async () => {
@@ -297,7 +297,7 @@ describe('the background sync', () => {
     }
     const after = host.seen.length;
     expect(host.seen.slice(1).every((s) => s.headers['if-none-match'] !== undefined)).toBe(true);
-    expect((await t.store.getCalendarImportById(record.id))!.lastError).toBeNull();
+    expect((await t.store.calendarImports.getCalendarImportById(record.id))!.lastError).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(host.seen.length).toBe(after);
   });
@@ -310,14 +310,14 @@ describe('the background sync', () => {
     );
     expect(row.nextSyncAt).toBe(NOW + 60_000);
     // Another process's background pass, between the insert and the route's own fetch: nothing is due.
-    expect(await t.store.listDueCalendarImports(NOW, 10)).toEqual([]);
+    expect(await t.store.calendarImports.listDueCalendarImports(NOW, 10)).toEqual([]);
     const quiet = { debug() {}, info() {}, warn() {}, error() {}, logs: () => false };
     const other = new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW });
     await other.syncDue();
     await other.stop();
     expect(host.seen).toHaveLength(0);
     // Had its creator died before fetching, it is fetched one interval later.
-    expect(await t.store.listDueCalendarImports(NOW + 60_000, 10)).toEqual([row.id]);
+    expect(await t.store.calendarImports.listDueCalendarImports(NOW + 60_000, 10)).toEqual([row.id]);
   });
 
   it('syncs a due import once when several processes see it due at the same time', async () => {
@@ -331,7 +331,7 @@ describe('the background sync', () => {
     try {
       await Promise.all(syncers.map((s) => s.syncDue()));
       await vi.waitFor(() => expect(host.seen.length).toBe(fetchedAtImport + 1), { timeout: 10_000, interval: 50 });
-      await vi.waitFor(async () => expect((await t.store.getCalendarImportById(record.id))!.lastSyncedAt).toBe(later), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect((await t.store.calendarImports.getCalendarImportById(record.id))!.lastSyncedAt).toBe(later), { timeout: 10_000, interval: 50 });
       // Nothing is due any more until the next interval.
       await Promise.all(syncers.map((s) => s.syncDue()));
     } finally {
@@ -343,14 +343,14 @@ describe('the background sync', () => {
   it('cancels a fetch under way when stopped, keeping the import as it was', async () => {
     const { t, host } = await setup({ OUTBOUND_ALLOW_PRIVATE: 'true' });
     const record = await importCalendar(t, { url: `${host.base}/fixtures/outlook.ics` });
-    await t.store.insertCalendarImport({ ...(await t.store.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null, nextSyncAt: 0 });
-    await t.store.scheduleCalendarImport(record.id, NOW + DAY, NOW + DAY);
+    await t.store.calendarImports.insertCalendarImport({ ...(await t.store.calendarImports.getCalendarImportById(record.id))!, id: 'cal_hang', url: `${host.base}/hang`, expandedAt: null, nextSyncAt: 0 });
+    await t.store.calendarImports.scheduleCalendarImport(record.id, NOW + DAY, NOW + DAY);
     const quiet = { debug() {}, info() {}, warn() {}, error() {}, logs: () => false };
     const sync = calendarSyncJob(new CalendarSync({ store: t.store, config: t.config, logger: quiet, now: () => NOW }), quiet);
     await sync.start();
     await vi.waitFor(() => expect(host.seen.some((s) => s.path === '/hang')).toBe(true), { timeout: 20_000, interval: 50 });
     await sync.stop();
-    expect((await t.store.getCalendarImportById('cal_hang'))!.lastError).toBeNull();
+    expect((await t.store.calendarImports.getCalendarImportById('cal_hang'))!.lastError).toBeNull();
   });
 });
 

@@ -30,9 +30,9 @@ export interface ImportSyncDeps {
 
 /** The zone floating times and all-day dates are read in: the blocked experience's, else the org's. */
 export async function blockingZone(store: Store, row: Pick<CalendarImportRow, 'orgId' | 'experienceId'>): Promise<string> {
-  const orgZone = (await store.getOrganization(row.orgId))?.timezone ?? 'UTC';
+  const orgZone = (await store.organizations.getOrganization(row.orgId))?.timezone ?? 'UTC';
   if (row.experienceId === null) return orgZone;
-  const exp = await store.getExperience(row.orgId, row.experienceId);
+  const exp = await store.experiences.getExperience(row.orgId, row.experienceId);
   return exp ? zoneOf(exp, orgZone) : orgZone;
 }
 
@@ -49,7 +49,7 @@ export function noteOf(busy: BusyTimes): string | null {
 
 export async function syncCalendarImport(deps: ImportSyncDeps, importId: string, signal?: AbortSignal): Promise<void> {
   const { store, logger } = deps;
-  const row = await store.getCalendarImportById(importId);
+  const row = await store.calendarImports.getCalendarImportById(importId);
   if (!row) return;
   const started = deps.now();
   const zone = await blockingZone(store, row);
@@ -60,7 +60,7 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
   try {
     const fetched = await fetchCalendar(row.url, previous, deps.fetcher, signal);
     if (!fetched.changed) {
-      await store.recordCalendarImportUnchanged(row.id, deps.now(), nextSync());
+      await store.calendarImports.recordCalendarImportUnchanged(row.id, deps.now(), nextSync());
       logger.info('calendar unchanged', { importId: row.id, orgId: row.orgId });
       return;
     }
@@ -75,10 +75,10 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
       { signal, timeoutMs: deps.readTimeoutMs },
     );
     await store.transaction(async () => {
-      const current = await store.getCalendarImportById(row.id);
+      const current = await store.calendarImports.getCalendarImportById(row.id);
       if (!current) return; // deleted while we fetched
-      await store.replaceBusyIntervals(current, busy.intervals);
-      await store.recordCalendarImportCopy(row.id, {
+      await store.calendarImports.replaceBusyIntervals(current, busy.intervals);
+      await store.calendarImports.recordCalendarImportCopy(row.id, {
         etag: fetched.etag,
         lastModified: fetched.lastModified,
         eventCount: busy.eventCount,
@@ -103,7 +103,7 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
     if (!known) logger.error('calendar sync failed', { importId: row.id, error: err instanceof Error ? err.message : String(err) });
     else logger.warn('calendar sync failed', { importId: row.id, orgId: row.orgId, error: message });
     try {
-      await store.recordCalendarImportFailure(row.id, message, deps.now(), nextSync());
+      await store.calendarImports.recordCalendarImportFailure(row.id, message, deps.now(), nextSync());
     } catch {
       // the database is closing; nothing more to record
     }
@@ -157,7 +157,7 @@ export class CalendarSync {
       if (claim) {
         const now = this.deps.now();
         // Synced whatever the answer: an import not due (or just claimed elsewhere) is synced because it was asked for.
-        await this.deps.store.scheduleCalendarImport(importId, now, now + this.deps.intervalSeconds * 1000);
+        await this.deps.store.calendarImports.scheduleCalendarImport(importId, now, now + this.deps.intervalSeconds * 1000);
       }
       await syncCalendarImport(this.deps, importId, this.shutdown.signal);
     };
@@ -183,13 +183,13 @@ export class CalendarSync {
     if (this.shutdown.signal.aborted) return;
     const now = this.deps.now();
     const free = MAX_PARALLEL_SYNCS - this.inFlight.size;
-    const due = free > 0 ? await store.listDueCalendarImports(now, free + this.inFlight.size) : [];
+    const due = free > 0 ? await store.calendarImports.listDueCalendarImports(now, free + this.inFlight.size) : [];
     for (const id of due) {
       if (this.inFlight.has(id) || this.inFlight.size >= MAX_PARALLEL_SYNCS) continue;
       // Claimed until the sync records its own next time, so the next pass does not take it again.
       // The claim holds only if the import is still due: another process (several share one
       // PostgreSQL database) may have listed it too and claimed it first; then it is theirs.
-      if (!(await store.scheduleCalendarImport(id, now, now + this.deps.intervalSeconds * 1000))) continue;
+      if (!(await store.calendarImports.scheduleCalendarImport(id, now, now + this.deps.intervalSeconds * 1000))) continue;
       void this.start(id, false);
     }
   }

@@ -16,7 +16,7 @@ export async function customerForBooking(
   const email = guest.email.toLowerCase();
   // The record alone: summing the customer's bookings here would make each booking cost more
   // the more bookings its customer already has.
-  const existing = await store.getCustomerRecordByEmail(orgId, email);
+  const existing = await store.customers.getCustomerRecordByEmail(orgId, email);
   if (existing) {
     const updated: CustomerRow = {
       ...existing,
@@ -26,7 +26,7 @@ export async function customerForBooking(
       lastBookingAt: now,
       updatedAt: now,
     };
-    await store.updateCustomer(updated);
+    await store.customers.updateCustomer(updated);
     return updated;
   }
   const row: CustomerRow = {
@@ -41,16 +41,16 @@ export async function customerForBooking(
     createdAt: now,
     updatedAt: now,
   };
-  await store.insertCustomer(row);
+  await store.customers.insertCustomer(row);
   return row;
 }
 
 /** After a booking left a customer, its first and latest booking times follow what remains. */
 export async function refreshCustomerTimes(store: Store, orgId: string, customerId: string, now: number): Promise<void> {
-  const customer = await store.getCustomer(orgId, customerId);
+  const customer = await store.customers.getCustomer(orgId, customerId);
   if (!customer) return;
-  const totals = await store.customerTotals(customerId);
-  await store.updateCustomer({ ...customer, firstBookingAt: totals.firstAt, lastBookingAt: totals.lastAt, updatedAt: now });
+  const totals = await store.bookings.customerTotals(customerId);
+  await store.customers.updateCustomer({ ...customer, firstBookingAt: totals.firstAt, lastBookingAt: totals.lastAt, updatedAt: now });
 }
 
 const ERASED = 'erased';
@@ -66,26 +66,26 @@ function erasedGuest<T extends { guestName?: unknown; guestEmail?: unknown; gues
 
 export async function eraseCustomer(store: Store, orgId: string, customerId: string, now: number, actor: Actor): Promise<void> {
   await store.transaction(async () => {
-    const customer = await store.getCustomer(orgId, customerId);
+    const customer = await store.customers.getCustomer(orgId, customerId);
     if (!customer) throw notFound('Customer');
     // Unique per org, so that a later booking with the real address starts a new customer.
     const placeholderEmail = `${ERASED}-${customer.id}@erased.invalid`;
     // Names no one: the log of an erasure must not keep what was erased.
     await recordActivity(store, orgId, actor, { action: 'customer.erase', targetType: 'customer', targetId: customer.id, summary: 'Erased the personal data of a customer' }, now);
-    await store.updateCustomer({ ...customer, name: ERASED, email: placeholderEmail, phone: customer.phone === null ? null : ERASED, erasedAt: now, updatedAt: now });
-    for (const booking of await store.listCustomerBookings(customer.id, Number.MAX_SAFE_INTEGER)) {
-      await store.updateBooking(erasedGuest({ ...booking, updatedAt: now }, placeholderEmail));
+    await store.customers.updateCustomer({ ...customer, name: ERASED, email: placeholderEmail, phone: customer.phone === null ? null : ERASED, erasedAt: now, updatedAt: now });
+    for (const booking of await store.bookings.listCustomerBookings(customer.id, Number.MAX_SAFE_INTEGER)) {
+      await store.bookings.updateBooking(erasedGuest({ ...booking, updatedAt: now }, placeholderEmail));
       // Its manage links die with the guest's data, and no e-mail goes to an erased address.
-      await store.deleteManageTokens(booking.id);
-      await store.eraseMessagesOf(booking.id, placeholderEmail, 'Not sent: the guest’s personal data were erased');
-      for (const event of await store.listBookingEvents(booking.id)) {
+      await store.messages.deleteManageTokens(booking.id);
+      await store.messages.eraseMessagesOf(booking.id, placeholderEmail, 'Not sent: the guest’s personal data were erased');
+      for (const event of await store.events.listBookingEvents(booking.id)) {
         const body = JSON.parse(event.payload) as { data: { booking: Record<string, unknown>; changes?: Record<string, { from: unknown; to: unknown }> } };
         body.data.booking = erasedGuest(body.data.booking, placeholderEmail);
         for (const field of ['guestName', 'guestEmail', 'guestPhone'] as const) {
           const change = body.data.changes?.[field];
           if (change) body.data.changes![field] = { from: change.from === null ? null : field === 'guestEmail' ? placeholderEmail : ERASED, to: change.to === null ? null : field === 'guestEmail' ? placeholderEmail : ERASED };
         }
-        await store.replaceEventPayload(event.id, JSON.stringify(body));
+        await store.events.replaceEventPayload(event.id, JSON.stringify(body));
       }
     }
   });
@@ -93,12 +93,12 @@ export async function eraseCustomer(store: Store, orgId: string, customerId: str
 
 /** Latest `lastBookingAt` first; `search` matches a part of the name or e-mail, in any case. */
 export async function listCustomers(store: Store, orgId: string, search: string | undefined, page: Page): Promise<PageResult<CustomerView>> {
-  return await store.listCustomers(orgId, search, page);
+  return await store.customers.listCustomers(orgId, search, page);
 }
 
 /** A customer with their bookings, latest slot first (at most `historyLimit`). */
 export async function getCustomerWithBookings(store: Store, orgId: string, id: string, historyLimit: number) {
-  const customer = await store.getCustomer(orgId, id);
+  const customer = await store.customers.getCustomer(orgId, id);
   if (!customer) throw notFound('Customer');
-  return { customer, bookings: await store.listCustomerBookings(customer.id, historyLimit) };
+  return { customer, bookings: await store.bookings.listCustomerBookings(customer.id, historyLimit) };
 }

@@ -14,7 +14,7 @@ import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
  */
 export async function recordEvent(store: Store, orgId: string, event: EventKind, data: EventData, now: number): Promise<WebhookEvent> {
   const body = serializeNewEvent(newId('event'), event, data, now);
-  await store.insertEvent({
+  await store.events.insertEvent({
     id: body.id,
     orgId,
     type: event,
@@ -22,7 +22,7 @@ export async function recordEvent(store: Store, orgId: string, event: EventKind,
     payload: JSON.stringify(body),
     createdAt: now,
   });
-  await store.enqueueDeliveries(orgId, body.id, event, now);
+  await store.webhooks.enqueueDeliveries(orgId, body.id, event, now);
   return body;
 }
 
@@ -55,8 +55,8 @@ export async function listEvents(
 ): Promise<PageResult<EventRow>> {
   let afterSeq: number | undefined;
   if (filter.after !== undefined) {
-    afterSeq = await store.eventPosition(orgId, filter.after);
+    afterSeq = await store.events.eventPosition(orgId, filter.after);
     if (afterSeq === undefined) throw invalid('after', `No event ${filter.after} in this organization`);
   }
-  return await store.listEvents(orgId, { afterSeq, type: filter.type }, page);
+  return await store.events.listEvents(orgId, { afterSeq, type: filter.type }, page);
 }

@@ -47,7 +47,7 @@ export async function createExperience(store: Store, orgId: string, input: Exper
     updatedAt: now,
   };
   await store.transaction(async () => {
-    await store.insertExperience(row);
+    await store.experiences.insertExperience(row);
     await recordActivity(store, orgId, actor, { action: 'experience.create', targetType: 'experience', targetId: row.id, summary: `Created ${row.name}` }, now);
   });
   return row;
@@ -90,7 +90,7 @@ export async function updateExperience(store: Store, orgId: string, id: string, 
         `maxPerBooking (${next.maxPerBooking}) must not exceed maxParticipants (${next.maxParticipants}); lower both together`,
       );
     }
-    await store.updateExperience(next);
+    await store.experiences.updateExperience(next);
     const fields = Object.keys(patch).join(', ');
     await recordActivity(store, orgId, actor, { action: 'experience.update', targetType: 'experience', targetId: id, summary: `Changed ${fields} of ${next.name}` }, now);
     return next;
@@ -100,27 +100,27 @@ export async function updateExperience(store: Store, orgId: string, id: string, 
 export async function deleteExperience(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
   await store.transaction(async () => {
     const exp = await getExperience(store, orgId, id);
-    if (await store.experienceHasBookings(id)) {
+    if (await store.experiences.experienceHasBookings(id)) {
       throw new Refusal('CONFLICT', 'The experience has bookings and cannot be deleted; set active to false instead');
     }
-    await store.deleteExperience(orgId, id);
+    await store.experiences.deleteExperience(orgId, id);
     await recordActivity(store, orgId, actor, { action: 'experience.delete', targetType: 'experience', targetId: id, summary: `Deleted ${exp.name}` }, now);
   });
 }
 
 export async function listExperiences(store: Store, orgId: string, filter: { active?: boolean }, page: Page): Promise<PageResult<ExperienceRow>> {
-  return await store.listExperiences(orgId, filter, page);
+  return await store.experiences.listExperiences(orgId, filter, page);
 }
 
 export async function getExperience(store: Store, orgId: string, id: string): Promise<ExperienceRow> {
-  const row = await store.getExperience(orgId, id);
+  const row = await store.experiences.getExperience(orgId, id);
   if (!row) throw notFound('Experience');
   return row;
 }
 
 /** An experience guests may see: an inactive one is as good as absent on the public API. */
 export async function getActiveExperience(store: Store, orgId: string, id: string): Promise<ExperienceRow> {
-  const row = await store.getExperience(orgId, id);
+  const row = await store.experiences.getExperience(orgId, id);
   if (!row || row.active !== 1) throw notFound('Experience');
   return row;
 }

@@ -57,7 +57,7 @@ describe(`guest mail is process configuration (${testEngine()})`, () => {
 
   it('reads no setting of the database when a booking queues its message', async () => {
     await startGuestMail(t.store, false);
-    await t.store.setSetting('guest_mail', 'on');
+    await t.store.settings.setSetting('guest_mail', 'on');
     const booking = await bookThrough(t.app, 'eve@example.com');
     expect(await messagesOf(booking.id)).toMatchObject([{ status: 'SKIPPED' }]);
   });

@@ -12,12 +12,12 @@ import { NO_MAIL_SERVER, setGuestMail } from './message-queue.js';
 export function messageOutbox(store: Store) {
   return {
     async listDue(now: number, limit: number): Promise<{ id: string }[]> {
-      return (await store.listDueMessages(now, limit)).map((id) => ({ id }));
+      return (await store.messages.listDueMessages(now, limit)).map((id) => ({ id }));
     },
-    lease: (id: string, now: number, until: number) => store.leaseMessage(id, now, until),
-    release: (id: string) => store.releaseMessage(id),
-    nextDueAt: () => store.nextMessageDueAt(),
-    onDue: async (listener: () => void) => await store.onMessagesDue(listener),
+    lease: (id: string, now: number, until: number) => store.messages.leaseMessage(id, now, until),
+    release: (id: string) => store.messages.releaseMessage(id),
+    nextDueAt: () => store.messages.nextMessageDueAt(),
+    onDue: async (listener: () => void) => await store.messages.onMessagesDue(listener),
   };
 }
 
@@ -38,8 +38,8 @@ export interface GuestMailStart {
  */
 export async function startGuestMail(store: Store, canSend: boolean): Promise<GuestMailStart> {
   setGuestMail(store, canSend);
-  const skipped = canSend ? 0 : await store.skipAllPendingMessages(NO_MAIL_SERVER);
-  const released = store.engine === 'sqlite' ? await store.releaseAllMessageLeases() : 0;
+  const skipped = canSend ? 0 : await store.messages.skipAllPendingMessages(NO_MAIL_SERVER);
+  const released = store.engine === 'sqlite' ? await store.messages.releaseAllMessageLeases() : 0;
   return { skipped, released };
 }
 
@@ -54,18 +54,18 @@ export async function prepareMessage(
   settings: { publicUrl: string },
   now: number,
 ): Promise<{ message: MessageRow; mail: MailMessage } | undefined> {
-  const message = await store.getMessage(id);
+  const message = await store.messages.getMessage(id);
   if (!message || message.status !== 'PENDING') return undefined;
   const { composeQueuedMessage } = await import('./message-compose.js');
   let mail;
   try {
     mail = await store.transaction(async () => await composeQueuedMessage(store, message, settings, now));
   } catch (err) {
-    await store.recordMessageAttempt(id, { status: 'FAILED', lastError: `Not sent: ${err instanceof Error ? err.message : String(err)}`, nextAttemptAt: null, sentAt: null });
+    await store.messages.recordMessageAttempt(id, { status: 'FAILED', lastError: `Not sent: ${err instanceof Error ? err.message : String(err)}`, nextAttemptAt: null, sentAt: null });
     return undefined;
   }
   if (!mail) {
-    await store.recordMessageAttempt(id, { status: 'FAILED', lastError: 'Not sent: the booking no longer exists', nextAttemptAt: null, sentAt: null }, false);
+    await store.messages.recordMessageAttempt(id, { status: 'FAILED', lastError: 'Not sent: the booking no longer exists', nextAttemptAt: null, sentAt: null }, false);
     return undefined;
   }
   return { message, mail };
@@ -98,13 +98,13 @@ export async function recordSendOutcome(
   now: number,
 ): Promise<SendOutcome> {
   if (error === undefined) {
-    await store.recordMessageAttempt(message.id, { status: 'SENT', lastError: null, nextAttemptAt: null, sentAt: now });
+    await store.messages.recordMessageAttempt(message.id, { status: 'SENT', lastError: null, nextAttemptAt: null, sentAt: now });
     return { status: 'SENT', error: null };
   }
   const failure = error instanceof SendFailure ? error : new SendFailure('temporary', error instanceof Error ? error.message : String(error));
   const delay = failure.kind === 'temporary' ? retryDelayMs(message.attempts + 1, policy.retrySchedule, undefined, policy.random) : undefined;
   const status = delay === undefined ? 'FAILED' : 'PENDING';
-  await store.recordMessageAttempt(message.id, {
+  await store.messages.recordMessageAttempt(message.id, {
     status,
     lastError: failure.message,
     nextAttemptAt: delay === undefined ? null : now + delay,

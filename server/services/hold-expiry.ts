@@ -77,7 +77,7 @@ async function settle(deps: HoldSweeperDeps, hold: BookingView, now: number): Pr
 export async function sweepLapsedHolds(deps: HoldSweeperDeps): Promise<number> {
   const now = deps.now?.() ?? Date.now();
   let settled = 0;
-  for (const hold of await deps.store.listLapsedHolds(now, BATCH)) {
+  for (const hold of await deps.store.bookings.listLapsedHolds(now, BATCH)) {
     try {
       if ((await settle(deps, hold, now)) === 'applied') settled++;
     } catch (err) {
@@ -92,5 +92,5 @@ export async function sweepLapsedHolds(deps: HoldSweeperDeps): Promise<number> {
 
 /** Provider callbacks are remembered (to apply each once) for a month; older ones are forgotten. */
 export async function forgetOldProviderEvents(store: Store, now: number): Promise<number> {
-  return await store.deleteProviderEventsBefore(now - PROVIDER_EVENT_RETENTION_MS);
+  return await store.payments.deleteProviderEventsBefore(now - PROVIDER_EVENT_RETENTION_MS);
 }

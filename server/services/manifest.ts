@@ -46,11 +46,11 @@ export async function manifestFor(store: Store, orgId: string, query: { date?: s
 
   let experiences: ExperienceRow[];
   if (query.experienceId !== undefined) {
-    const exp = await store.getExperience(orgId, query.experienceId);
+    const exp = await store.experiences.getExperience(orgId, query.experienceId);
     if (!exp) throw notFound('Experience');
     experiences = [exp];
   } else {
-    experiences = await store.listAllExperiences(orgId);
+    experiences = await store.experiences.listAllExperiences(orgId);
   }
   const byId = new Map(experiences.map((exp) => [exp.id, exp]));
   const refs = new Map<string, ManifestExperience>();
@@ -71,7 +71,7 @@ export async function manifestFor(store: Store, orgId: string, query: { date?: s
     if (exp.active !== 1) continue;
     for (const s of scheduledSlotsBetween(exp, zoneOf(exp, org.timezone), from, to)) slotOf(exp, s.start, s.end);
   }
-  for (const booking of await store.listManifestBookings(orgId, from, to, query.experienceId)) {
+  for (const booking of await store.manifest.listManifestBookings(orgId, from, to, query.experienceId)) {
     const exp = byId.get(booking.experienceId);
     if (exp) slotOf(exp, booking.slotStart, booking.slotEnd).bookings.push(booking);
   }
@@ -82,7 +82,7 @@ export async function manifestFor(store: Store, orgId: string, query: { date?: s
   for (const slot of list) {
     const id = slot.experience.id;
     let places = placesOf.get(id);
-    if (!places) placesOf.set(id, (places = await store.bookedPlacesBetween(id, from, to)));
+    if (!places) placesOf.set(id, (places = await store.bookings.bookedPlacesBetween(id, from, to)));
     slot.booked = places.get(slot.start) ?? 0;
   }
   list.sort(

@@ -18,9 +18,9 @@ export interface ComposeSettings {
  * booking is gone.
  */
 export async function composeQueuedMessage(store: Store, message: MessageRow, settings: ComposeSettings, now: number): Promise<GuestMessage | undefined> {
-  const booking: BookingView | undefined = await store.getBooking(message.orgId, message.bookingId);
-  const org = await store.getOrganization(message.orgId);
-  const exp = booking && await store.getExperience(message.orgId, booking.experienceId);
+  const booking: BookingView | undefined = await store.bookings.getBooking(message.orgId, message.bookingId);
+  const org = await store.organizations.getOrganization(message.orgId);
+  const exp = booking && await store.experiences.getExperience(message.orgId, booking.experienceId);
   if (!booking || !org || !exp) return undefined;
   const manageUrl =
     message.kind === 'BOOKING_CANCELLED' ? undefined : `${settings.publicUrl}/manage#${await issueManageToken(store, booking.id, now)}`;

@@ -57,5 +57,5 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
 export async function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): Promise<void> {
   if (after.slotStart <= now) return;
   const kind = messageKindFor(before, after);
-  if (kind) await store.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingOf(store) });
+  if (kind) await store.messages.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingOf(store) });
 }

@@ -11,7 +11,7 @@ import { queueingOf } from './message-queue.js';
 /** A booking's e-mails, oldest first. */
 export async function listBookingMessages(store: Store, orgId: string, bookingRef: string, page: Page): Promise<PageResult<MessageRow>> {
   const booking = await findBooking(store, orgId, bookingRef);
-  return await store.listBookingMessages(orgId, booking.id, page);
+  return await store.messages.listBookingMessages(orgId, booking.id, page);
 }
 
 /**
@@ -22,7 +22,7 @@ export async function listBookingMessages(store: Store, orgId: string, bookingRe
 export async function resendMessage(store: Store, orgId: string, bookingRef: string, messageId: string, now: number): Promise<MessageRow> {
   return await store.transaction(async () => {
     const booking = await findBooking(store, orgId, bookingRef);
-    const original = await store.getMessage(messageId);
+    const original = await store.messages.getMessage(messageId);
     if (!original || original.orgId !== orgId || original.bookingId !== booking.id) throw notFound('Message');
     if (original.status === 'PENDING') {
       throw new Refusal('CONFLICT', 'This message is still being sent; it is tried again on its own at nextAttemptAt');
@@ -30,7 +30,7 @@ export async function resendMessage(store: Store, orgId: string, bookingRef: str
     if (booking.status === 'CANCELLED' && original.kind !== 'BOOKING_CANCELLED') {
       throw new Refusal('CONFLICT', `This booking is cancelled: its ${original.kind} message is no longer true; resend its cancellation instead`);
     }
-    const row = await store.enqueueMessage({
+    const row = await store.messages.enqueueMessage({
       orgId,
       bookingId: booking.id,
       kind: original.kind,
@@ -52,8 +52,8 @@ export async function queueDueReminders(store: Store, reminderHours: number, now
   return await store.transaction(async () => {
     const queueing = queueingOf(store);
     let queued = 0;
-    for (const due of await store.listRemindersDue(now, windowMs, limit)) {
-      const row = await store.enqueueMessage({
+    for (const due of await store.messages.listRemindersDue(now, windowMs, limit)) {
+      const row = await store.messages.enqueueMessage({
         orgId: due.orgId,
         bookingId: due.bookingId,
         kind: 'BOOKING_REMINDER',
@@ -76,6 +76,6 @@ export function manageTokenHash(token: string): string {
 /** A new manage token for a booking: 32 random bytes, base64url; only its hash is kept. */
 export async function issueManageToken(store: Store, bookingId: string, now: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await store.insertManageToken(manageTokenHash(token), bookingId, now);
+  await store.messages.insertManageToken(manageTokenHash(token), bookingId, now);
   return token;
 }

@@ -141,10 +141,10 @@ export async function bookWithCheckout(
 export async function applyCallback(store: Store, provider: PaymentProvider, notice: CallbackNotice, now: number): Promise<Applied> {
   if (notice.kind === 'ignored') return 'ignored';
   return await store.transaction(async () => {
-    if (!await store.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
+    if (!await store.payments.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
     const booking =
-      await store.getBookingByCheckoutSession(notice.sessionId) ??
-      (notice.booking ? await store.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);
+      await store.bookings.getBookingByCheckoutSession(notice.sessionId) ??
+      (notice.booking ? await store.bookings.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);
     if (!booking) return 'ignored';
     const ref = { orgId: booking.orgId, id: booking.id };
     const { outcome } = notice;

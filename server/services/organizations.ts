@@ -34,7 +34,7 @@ export async function createOrganization(store: Store, input: NewOrganization, p
       createdAt: now,
       updatedAt: now,
     };
-    await store.insertOrganization(org);
+    await store.organizations.insertOrganization(org);
     const secret = await createApiKey(store, { orgId: org.id, name: 'Default secret key', type: 'secret' }, now);
     const publishable = await createApiKey(store, { orgId: org.id, name: 'Default publishable key', type: 'publishable' }, now);
     const feed = await createCalendarFeed(store, { orgId: org.id, name: 'All bookings', experienceId: null }, now, CLI);
@@ -54,7 +54,7 @@ export async function createOrganization(store: Store, input: NewOrganization, p
 export async function updateOrganization(store: Store, orgId: string, patch: OrganizationPatch, now: number, actor: Actor): Promise<OrganizationRow> {
   return await store.transaction(async () => {
     const current = await getOrganization(store, orgId);
-    if (patch.currency !== undefined && patch.currency !== current.currency && await store.orgHasBookings(orgId)) {
+    if (patch.currency !== undefined && patch.currency !== current.currency && await store.bookings.orgHasBookings(orgId)) {
       throw new Refusal('CONFLICT', 'The currency cannot change once the organization has bookings');
     }
     const next: OrganizationRow = {
@@ -69,7 +69,7 @@ export async function updateOrganization(store: Store, orgId: string, patch: Org
       guestSelfService: patch.guestSelfService === undefined ? current.guestSelfService : patch.guestSelfService ? 1 : 0,
       updatedAt: now,
     };
-    await store.updateOrganization(next);
+    await store.organizations.updateOrganization(next);
     await recordActivity(store, orgId, actor, { action: 'organization.update', targetType: 'organization', targetId: orgId, summary: `Changed ${Object.keys(patch).join(', ')} of the organization` }, now);
     return next;
   });
@@ -77,7 +77,7 @@ export async function updateOrganization(store: Store, orgId: string, patch: Org
 
 /** The caller's organization; every request names one that exists, but a deleted one is a 404. */
 export async function getOrganization(store: Store, orgId: string): Promise<OrganizationRow> {
-  const org = await store.getOrganization(orgId);
+  const org = await store.organizations.getOrganization(orgId);
   if (!org) throw notFound('Organization');
   return org;
 }

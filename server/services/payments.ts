@@ -29,7 +29,7 @@ type NewPayment = Omit<PaymentRow, 'id' | 'orgId' | 'bookingId' | 'createdAt'>;
  */
 async function insertPayment(store: Store, booking: BookingView, fields: NewPayment, now: number, actor: Actor): Promise<PaymentRow> {
   const row: PaymentRow = { id: newId('payment'), orgId: booking.orgId, bookingId: booking.id, createdAt: now, ...fields };
-  await store.insertPayment(row);
+  await store.payments.insertPayment(row);
   await recordActivity(store, booking.orgId, actor, {
     action: 'payment.create',
     targetType: 'booking',
@@ -86,7 +86,7 @@ export async function recordManualPayment(
 /** A booking's payments, oldest first (404 when the booking is not the caller's). */
 export async function listBookingPayments(store: Store, orgId: string, ref: string, page: Page): Promise<PageResult<PaymentRow>> {
   const booking = await findBooking(store, orgId, ref);
-  return await store.listPayments(booking.id, page);
+  return await store.payments.listPayments(booking.id, page);
 }
 
 /**
@@ -96,22 +96,22 @@ export async function listBookingPayments(store: Store, orgId: string, ref: stri
  */
 export async function applyProviderSuccess(store: Store, provider: string, bookingId: { orgId: string; id: string }, paid: ProviderPayment, now: number): Promise<Applied> {
   return await store.transaction(async () => {
-    const booking = await store.getBooking(bookingId.orgId, bookingId.id);
+    const booking = await store.bookings.getBooking(bookingId.orgId, bookingId.id);
     if (!booking) return 'ignored';
     // The same payment can be reported twice (the sweeper finds a session paid, then its callback arrives).
-    if (paid.reference !== null && await store.getPaymentByReference(booking.id, provider, paid.reference, 'SUCCEEDED')) return 'duplicate';
+    if (paid.reference !== null && await store.payments.getPaymentByReference(booking.id, provider, paid.reference, 'SUCCEEDED')) return 'duplicate';
     let next: BookingRow | undefined;
     let refundRequired = false;
     if (booking.status === 'PENDING') {
       next = confirmed(booking);
     } else if (booking.status === 'CANCELLED') {
-      const exp = await store.getExperience(booking.orgId, booking.experienceId);
-      const free = exp ? remainingPlaces(exp.maxParticipants, await store.bookedPlaces(exp.id, booking.slotStart)) : 0;
+      const exp = await store.experiences.getExperience(booking.orgId, booking.experienceId);
+      const free = exp ? remainingPlaces(exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, booking.slotStart)) : 0;
       if (free >= placesOf(booking)) next = confirmed(booking);
       else refundRequired = true;
     } else {
       // Already CONFIRMED: money beyond what was already paid in full is to be given back.
-      refundRequired = await store.succeededPaymentsTotal(booking.id) >= bookingTotalCents(booking);
+      refundRequired = await store.payments.succeededPaymentsTotal(booking.id) >= bookingTotalCents(booking);
     }
     const payment = await insertPayment(
       store,
@@ -138,7 +138,7 @@ export async function applyProviderFailure(
   now: number,
 ): Promise<Applied> {
   return await store.transaction(async () => {
-    const booking = await store.getBooking(bookingId.orgId, bookingId.id);
+    const booking = await store.bookings.getBooking(bookingId.orgId, bookingId.id);
     if (!booking || booking.status !== 'PENDING') return 'ignored';
     if (failed.sessionId !== null && booking.checkoutSessionId !== null && booking.checkoutSessionId !== failed.sessionId) return 'ignored';
     if (failed.lapsedBy !== undefined && (booking.holdExpiresAt === null || booking.holdExpiresAt > failed.lapsedBy)) return 'ignored';
@@ -158,7 +158,7 @@ export async function applyProviderFailure(
 /** Cancels a hold whose checkout could not even be opened: no payment was attempted, so none is recorded. */
 export async function cancelUnstartedHold(store: Store, booking: BookingView, now: number): Promise<void> {
   await store.transaction(async () => {
-    const current = await store.getBooking(booking.orgId, booking.id);
+    const current = await store.bookings.getBooking(booking.orgId, booking.id);
     if (current?.status === 'PENDING') await saveBookingChange(store, current, cancelled(current, now, 'Online payment could not be started'), now, SYSTEM);
   });
 }
@@ -166,9 +166,9 @@ export async function cancelUnstartedHold(store: Store, booking: BookingView, no
 /** Keeps a booking's places while its payment is still clearing at the provider. */
 export async function extendHold(store: Store, bookingId: { orgId: string; id: string }, until: number, now: number): Promise<Applied> {
   return await store.transaction(async () => {
-    const booking = await store.getBooking(bookingId.orgId, bookingId.id);
+    const booking = await store.bookings.getBooking(bookingId.orgId, bookingId.id);
     if (!booking || booking.status !== 'PENDING' || (booking.holdExpiresAt ?? 0) >= until) return 'ignored';
-    await store.updateBooking({ ...booking, holdExpiresAt: until, updatedAt: now });
+    await store.bookings.updateBooking({ ...booking, holdExpiresAt: until, updatedAt: now });
     return 'applied';
   });
 }
@@ -176,10 +176,10 @@ export async function extendHold(store: Store, bookingId: { orgId: string; id: s
 /** Remembers the checkout opened for a held booking, so the guest can be sent there and callbacks find it. */
 export async function attachCheckout(store: Store, booking: BookingView, checkout: { sessionId: string; url: string }): Promise<BookingView> {
   return await store.transaction(async () => {
-    const current = await store.getBooking(booking.orgId, booking.id);
+    const current = await store.bookings.getBooking(booking.orgId, booking.id);
     if (!current) throw notFound('Booking');
     const next: BookingView = { ...current, checkoutSessionId: checkout.sessionId, checkoutUrl: checkout.url };
-    await store.updateBooking(next);
+    await store.bookings.updateBooking(next);
     return next;
   });
 }

@@ -37,8 +37,8 @@ export async function dailyReport(store: Store, orgId: string, query: { startDat
   assertSpan(startDate, endDate);
   const count = daysBetween(startDate, endDate) + 1;
   const bounds = midnights(startDate, count, org.timezone);
-  const created = await store.createdTotalsBetween(orgId, bounds);
-  const cancelled = await store.cancellationsBetween(orgId, bounds);
+  const created = await store.reports.createdTotalsBetween(orgId, bounds);
+  const cancelled = await store.reports.cancellationsBetween(orgId, bounds);
   const days = created.map((c, i): DailyFigures => ({
     date: addDays(startDate, i),
     bookings: c.bookings,
@@ -66,11 +66,11 @@ export async function occupancyReport(
   assertSpan(startDate, endDate);
   const from = startOfLocalDay(startDate, org.timezone);
   const to = startOfLocalDay(addDays(endDate, 1), org.timezone);
-  const active = (await store.listAllExperiences(orgId)).filter((exp) => exp.active === 1);
+  const active = (await store.experiences.listAllExperiences(orgId)).filter((exp) => exp.active === 1);
   return await Promise.all(
     active.map(async (exp): Promise<ExperienceOccupancy> => {
       const slots = scheduledSlotsBetween(exp, zoneOf(exp, org.timezone), from, to);
-      const places = slots.length > 0 ? await store.bookedPlacesBetween(exp.id, from, to) : new Map<number, number>();
+      const places = slots.length > 0 ? await store.bookings.bookedPlacesBetween(exp.id, from, to) : new Map<number, number>();
       let booked = 0;
       for (const slot of slots) booked += places.get(slot.start) ?? 0;
       return { experienceId: exp.id, experienceName: exp.name, slots: slots.length, capacity: slots.length * exp.maxParticipants, booked };

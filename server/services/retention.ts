@@ -17,9 +17,9 @@ export async function pruneExpired(
   now: number,
 ): Promise<{ idempotencyKeys: number; events: number; activity: number; accounts: number }> {
   return {
-    idempotencyKeys: await store.pruneIdempotencyKeys(now - IDEMPOTENCY_TTL_MS),
-    events: await store.deleteEventsBefore(now - config.eventRetentionDays * DAY_MS),
-    activity: await store.deleteActivityBefore(now - ACTIVITY_RETENTION_MS),
+    idempotencyKeys: await store.idempotency.pruneIdempotencyKeys(now - IDEMPOTENCY_TTL_MS),
+    events: await store.events.deleteEventsBefore(now - config.eventRetentionDays * DAY_MS),
+    activity: await store.activity.deleteActivityBefore(now - ACTIVITY_RETENTION_MS),
     accounts: await pruneAccounts(store, now),
   };
 }

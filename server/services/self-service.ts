@@ -22,17 +22,17 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 async function bookingOfToken(store: Store, token: string | undefined): Promise<BookingView> {
   if (token === undefined || !TOKEN.test(token)) throw notFound('Booking');
   const hash = manageTokenHash(token);
-  const found = await store.findManageToken(hash);
+  const found = await store.messages.findManageToken(hash);
   // The row was found by its hash; comparing again in constant time costs nothing and says so.
   if (!found || !timingSafeEqual(Buffer.from(found.tokenHash), Buffer.from(hash))) throw notFound('Booking');
-  const booking = await store.getBooking(found.orgId, found.bookingId);
+  const booking = await store.bookings.getBooking(found.orgId, found.bookingId);
   if (!booking) throw notFound('Booking');
   return booking;
 }
 
 async function managed(store: Store, booking: BookingView, now: number): Promise<ManagedBooking> {
-  const organization = await store.getOrganization(booking.orgId);
-  const exp = await store.getExperience(booking.orgId, booking.experienceId);
+  const organization = await store.organizations.getOrganization(booking.orgId);
+  const exp = await store.experiences.getExperience(booking.orgId, booking.experienceId);
   if (!organization || !exp) throw notFound('Booking');
   return { booking, organization, timeZone: zoneOf(exp, organization.timezone), rules: selfServiceOf(booking, organization, now) };
 }

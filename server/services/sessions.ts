@@ -69,19 +69,19 @@ const waitFor = (oldestCounted: number, now: number) => Math.max(1, Math.ceil((o
 async function countAttempt(store: Store, email: string, address: string, now: number): Promise<void> {
   await store.transaction(async () => {
     const since = now - SIGN_IN_WINDOW_MS;
-    const forEmail = await store.nthSignInFailure(email, since, SIGN_IN_FAILURES_ALLOWED);
+    const forEmail = await store.users.nthSignInFailure(email, since, SIGN_IN_FAILURES_ALLOWED);
     if (forEmail !== undefined) {
       const wait = waitFor(forEmail, now);
       throw new Refusal('RATE_LIMITED', `Too many failed sign-ins for this e-mail address; retry in ${wait} s`, undefined, wait);
     }
-    const fromAddress = await store.nthSignInFailure(address, since, SIGN_IN_ATTEMPTS_PER_ADDRESS);
+    const fromAddress = await store.users.nthSignInFailure(address, since, SIGN_IN_ATTEMPTS_PER_ADDRESS);
     if (fromAddress !== undefined) {
       const wait = waitFor(fromAddress, now);
       throw new Refusal('RATE_LIMITED', `Too many sign-ins from your network; retry in ${wait} s`, undefined, wait);
     }
-    await store.deleteSignInFailuresBefore(since);
-    await store.recordSignInFailure(email, now);
-    await store.recordSignInFailure(address, now);
+    await store.users.deleteSignInFailuresBefore(since);
+    await store.users.recordSignInFailure(email, now);
+    await store.users.recordSignInFailure(address, now);
   });
 }
 
@@ -95,9 +95,9 @@ async function startSession(store: Store, user: UserRow, now: number): Promise<S
     createdAt: now,
     lastSeenAt: now,
   };
-  await store.insertSession(session);
-  await store.recordSignIn(user.id, now);
-  const organization = await store.getOrganization(user.orgId);
+  await store.users.insertSession(session);
+  await store.users.recordSignIn(user.id, now);
+  const organization = await store.organizations.getOrganization(user.orgId);
   if (!organization) throw invalidCredentials();
   return { token, session, user: { ...user, lastSignInAt: now }, organization };
 }
@@ -111,15 +111,15 @@ async function startSession(store: Store, user: UserRow, now: number): Promise<S
 export async function signIn(store: Store, input: { email: string; password: string }, ip: string, now: () => number): Promise<SignedIn> {
   const from = signInAddressKey(ip);
   await countAttempt(store, input.email, from, now());
-  const found = await store.getUserByEmail(input.email);
+  const found = await store.users.getUserByEmail(input.email);
   const matches = found?.passwordHash ? await verifyPassword(input.password, found.passwordHash, from) : await verifyNothing(input.password, from);
   const at = now();
   if (!matches || !found || found.disabledAt !== null) throw invalidCredentials();
   return await store.transaction(async () => {
     // The user may have been disabled, deleted or reset while the hash was being checked.
-    const user = await store.getUser(found.id);
+    const user = await store.users.getUser(found.id);
     if (!user || user.disabledAt !== null || user.passwordHash !== found.passwordHash) throw invalidCredentials();
-    await store.clearSignInFailures(input.email);
+    await store.users.clearSignInFailures(input.email);
     return await startSession(store, user, at);
   });
 }
@@ -130,7 +130,7 @@ export async function signIn(store: Store, input: { email: string; password: str
  */
 export async function completeSetup(store: Store, input: { token: string; password: string }, ip: string, now: () => number): Promise<SignedIn> {
   const link = await findSetupToken(store, input.token, now());
-  const user = link && await store.getUser(link.userId);
+  const user = link && await store.users.getUser(link.userId);
   if (!link || !user || user.disabledAt !== null) throw invalidToken();
   checkNewPassword(user, input.password);
   const passwordHash = await hashPassword(input.password, signInAddressKey(ip));
@@ -138,31 +138,31 @@ export async function completeSetup(store: Store, input: { token: string; passwo
   return await store.transaction(async () => {
     // One use: of two requests racing with the same link, the second finds it gone.
     if (!await takeSetupToken(store, link.hash, at)) throw invalidToken();
-    const current = await store.getUser(user.id);
+    const current = await store.users.getUser(user.id);
     if (!current || current.disabledAt !== null) throw invalidToken();
-    await store.setUserPassword(current.id, passwordHash);
-    await store.deleteSessionsOf(current.id);
+    await store.users.setUserPassword(current.id, passwordHash);
+    await store.users.deleteSessionsOf(current.id);
     return await startSession(store, { ...current, passwordHash }, at);
   });
 }
 
 /** What the dashboard is told about a live session. */
 export async function describeSession(store: Store, live: { session: SessionRow; user: UserRow }): Promise<{ user: UserRow; organization: OrganizationRow; session: SessionRow }> {
-  const organization = await store.getOrganization(live.user.orgId);
+  const organization = await store.organizations.getOrganization(live.user.orgId);
   if (!organization) throw new Refusal('UNAUTHORIZED', 'Sign in first');
   return { user: live.user, organization, session: live.session };
 }
 
 export async function signOut(store: Store, sessionId: string): Promise<void> {
-  await store.deleteSession(sessionId);
+  await store.users.deleteSession(sessionId);
 }
 
 /** Ended sessions, stale setup links and failures out of the window: pruned with the other expired records. */
 export async function pruneAccounts(store: Store, now: number): Promise<number> {
   return await store.transaction(
     async () =>
-      await store.deleteStaleSessions(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
-      await store.deleteExpiredSetupTokens(now) +
-      await store.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS),
+      await store.users.deleteStaleSessions(now - SESSION_IDLE_MS, now - SESSION_MAX_MS) +
+      await store.users.deleteExpiredSetupTokens(now) +
+      await store.users.deleteSignInFailuresBefore(now - SIGN_IN_WINDOW_MS),
   );
 }

@@ -62,23 +62,23 @@ export const setupUrlOf = (publicUrl: string, token: string) => `${publicUrl}/da
  */
 async function issueSetupLink(store: Store, userId: string, publicUrl: string, now: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await store.deleteSetupTokensOf(userId);
-  await store.insertSetupToken(hashToken(token), userId, now + SETUP_LINK_TTL_MS);
+  await store.users.deleteSetupTokensOf(userId);
+  await store.users.insertSetupToken(hashToken(token), userId, now + SETUP_LINK_TTL_MS);
   return setupUrlOf(publicUrl, token);
 }
 
 /** The setup link's user, while the link is live; consumed by `takeSetupToken`. */
 export async function findSetupToken(store: Store, token: string, now: number): Promise<{ userId: string; hash: Buffer } | undefined> {
   const hash = hashToken(token);
-  const row = await store.getSetupToken(hash);
+  const row = await store.users.getSetupToken(hash);
   if (!row || row.expiresAt <= now) return undefined;
   return { userId: row.userId, hash };
 }
 
 /** Uses the link up; false when another request used it first. Call inside the transaction that sets the password. */
 export async function takeSetupToken(store: Store, hash: Buffer, now: number): Promise<boolean> {
-  const row = await store.getSetupToken(hash);
-  return await store.deleteSetupToken(hash) === 1 && row !== undefined && row.expiresAt > now;
+  const row = await store.users.getSetupToken(hash);
+  return await store.users.deleteSetupToken(hash) === 1 && row !== undefined && row.expiresAt > now;
 }
 
 export async function createUser(
@@ -92,7 +92,7 @@ export async function createUser(
   mayGive(by, input.role);
   return await store.transaction(async () => {
     const email = input.email.trim();
-    if (await store.getUserByEmail(email)) throw emailTaken();
+    if (await store.users.getUserByEmail(email)) throw emailTaken();
     const user: UserRow = {
       id: newId('user', now),
       orgId,
@@ -104,7 +104,7 @@ export async function createUser(
       lastSignInAt: null,
       disabledAt: null,
     };
-    await store.insertUser(user);
+    await store.users.insertUser(user);
     const setupUrl = input.passwordHash === undefined ? await issueSetupLink(store, user.id, publicUrl, now) : null;
     await recordActivity(
       store,
@@ -118,12 +118,12 @@ export async function createUser(
 }
 
 export async function listUsers(store: Store, orgId: string): Promise<UserRow[]> {
-  return await store.listUsers(orgId);
+  return await store.users.listUsers(orgId);
 }
 
 /** A user of the organization; another organization's is as unknown as one that never existed. */
 export async function getUser(store: Store, orgId: string, id: string): Promise<UserRow> {
-  const user = await store.getUser(id);
+  const user = await store.users.getUser(id);
   if (!user || user.orgId !== orgId) throw notFound('User');
   return user;
 }
@@ -132,7 +132,7 @@ const isActiveOwner = (user: UserRow) => user.role === 'owner' && user.disabledA
 
 /** An organization always keeps someone who can manage it. */
 async function keepAnOwner(store: Store, user: UserRow, what: string): Promise<void> {
-  if (isActiveOwner(user) && await store.countActiveOwners(user.orgId) <= 1) {
+  if (isActiveOwner(user) && await store.users.countActiveOwners(user.orgId) <= 1) {
     throw conflict(`Cannot ${what} the organization's last active owner: make another user an owner first`);
   }
 }
@@ -148,9 +148,9 @@ export async function updateUser(store: Store, orgId: string, by: UserGrantor, i
       disabledAt: patch.disabled === undefined ? current.disabledAt : patch.disabled ? (current.disabledAt ?? now) : null,
     };
     if (isActiveOwner(current) && !isActiveOwner(next)) await keepAnOwner(store, current, next.disabledAt !== null ? 'disable' : 'demote');
-    await store.updateUser(next);
+    await store.users.updateUser(next);
     // A disabled user is signed out everywhere at once, not at the end of each session.
-    if (next.disabledAt !== null) await store.deleteSessionsOf(id);
+    if (next.disabledAt !== null) await store.users.deleteSessionsOf(id);
     const changes: string[] = [];
     if (next.name !== current.name) changes.push(`renamed to ${next.name}`);
     if (next.role !== current.role) changes.push(`role ${current.role} → ${next.role}`);
@@ -176,7 +176,7 @@ export async function deleteUser(store: Store, orgId: string, actor: Actor, id: 
     const user = await getUser(store, orgId, id);
     await keepAnOwner(store, user, 'delete');
     // Sessions and setup links go with the user (ON DELETE CASCADE).
-    await store.deleteUser(id);
+    await store.users.deleteUser(id);
     await recordActivity(
       store,
       orgId,
@@ -193,10 +193,10 @@ export async function deleteUser(store: Store, orgId: string, actor: Actor, id: 
  */
 export async function resetUser(store: Store, actor: Actor, email: string, publicUrl: string, now: number): Promise<{ user: UserRow; setupUrl: string }> {
   return await store.transaction(async () => {
-    const user = await store.getUserByEmail(email);
+    const user = await store.users.getUserByEmail(email);
     if (!user) throw notFound('User');
-    await store.deleteSessionsOf(user.id);
-    await store.setUserPassword(user.id, null);
+    await store.users.deleteSessionsOf(user.id);
+    await store.users.setUserPassword(user.id, null);
     const setupUrl = await issueSetupLink(store, user.id, publicUrl, now);
     await recordActivity(
       store,

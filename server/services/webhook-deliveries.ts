@@ -15,12 +15,12 @@ export interface DueDelivery {
 export function deliveryOutbox(store: Store, perEndpoint: number) {
   return {
     async listDue(now: number, limit: number): Promise<DueDelivery[]> {
-      return (await store.listDueDeliveries(now, limit, perEndpoint)).map((d) => ({ id: d.id, group: d.endpointId }));
+      return (await store.webhooks.listDueDeliveries(now, limit, perEndpoint)).map((d) => ({ id: d.id, group: d.endpointId }));
     },
-    lease: (id: string, now: number, until: number) => store.leaseDelivery(id, now, until),
-    release: (id: string) => store.releaseDelivery(id),
-    nextDueAt: () => store.nextDeliveryDueAt(),
-    onDue: async (listener: () => void) => await store.onDeliveriesDue(listener),
+    lease: (id: string, now: number, until: number) => store.webhooks.leaseDelivery(id, now, until),
+    release: (id: string) => store.webhooks.releaseDelivery(id),
+    nextDueAt: () => store.webhooks.nextDeliveryDueAt(),
+    onDue: async (listener: () => void) => await store.webhooks.onDeliveriesDue(listener),
   };
 }
 
@@ -30,12 +30,12 @@ export function deliveryOutbox(store: Store, perEndpoint: number) {
  * pending deliveries then fail; nothing is sent to a disabled endpoint).
  */
 export async function beginDeliveryAttempt(store: Store, id: string, now: number): Promise<DeliveryJob | undefined> {
-  const job = await store.getDeliveryJob(id);
+  const job = await store.webhooks.getDeliveryJob(id);
   if (!job) return undefined;
   if (job.enabled !== 1) {
     await store.transaction(async () => {
-      await store.releaseDelivery(id);
-      await store.failPendingDeliveries(job.endpointId, 'Endpoint disabled', now);
+      await store.webhooks.releaseDelivery(id);
+      await store.webhooks.failPendingDeliveries(job.endpointId, 'Endpoint disabled', now);
     });
     return undefined;
   }
@@ -44,7 +44,7 @@ export async function beginDeliveryAttempt(store: Store, id: string, now: number
 
 /** An attempt that did not happen (the server is stopping): not counted, due again at once. */
 export async function abandonDeliveryAttempt(store: Store, id: string): Promise<void> {
-  await store.releaseDelivery(id);
+  await store.webhooks.releaseDelivery(id);
 }
 
 export interface DeliveryPolicy {
@@ -68,12 +68,12 @@ export async function recordDeliveryOutcome(
 ): Promise<AttemptRecord> {
   const { gone, ...record } = outcomeOf(result, job.attempts, policy.retrySchedule, now, policy.random);
   await store.transaction(async () => {
-    await store.recordDeliveryAttempt(job.id, record);
+    await store.webhooks.recordDeliveryAttempt(job.id, record);
     if (gone) {
-      await store.disableWebhookEndpoint(job.endpointId, `Receiver answered 410 Gone on ${new Date(now).toISOString()}`, now);
-      await store.failPendingDeliveries(job.endpointId, 'Endpoint disabled after its receiver answered 410 Gone', now);
-    } else if (record.status === 'PENDING' && (await store.getDeliveryJob(job.id))?.enabled === 0) {
-      await store.failPendingDeliveries(job.endpointId, 'Endpoint disabled', now);
+      await store.webhooks.disableWebhookEndpoint(job.endpointId, `Receiver answered 410 Gone on ${new Date(now).toISOString()}`, now);
+      await store.webhooks.failPendingDeliveries(job.endpointId, 'Endpoint disabled after its receiver answered 410 Gone', now);
+    } else if (record.status === 'PENDING' && (await store.webhooks.getDeliveryJob(job.id))?.enabled === 0) {
+      await store.webhooks.failPendingDeliveries(job.endpointId, 'Endpoint disabled', now);
     }
   });
   return record;

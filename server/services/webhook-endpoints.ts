@@ -23,7 +23,7 @@ export interface EndpointPolicy {
 }
 
 export async function findEndpoint(store: Store, orgId: string, id: string): Promise<WebhookEndpointRow> {
-  const row = await store.getWebhookEndpoint(orgId, id);
+  const row = await store.webhooks.getWebhookEndpoint(orgId, id);
   if (!row) throw notFound('Webhook endpoint');
   return row;
 }
@@ -54,7 +54,7 @@ export async function createEndpoint(
     updatedAt: now,
   };
   await store.transaction(async () => {
-    await store.insertWebhookEndpoint(row);
+    await store.webhooks.insertWebhookEndpoint(row);
     await recordActivity(store, orgId, actor, { action: 'webhook_endpoint.create', targetType: 'webhook_endpoint', targetId: row.id, summary: `Added the webhook endpoint ${row.url}` }, now);
   });
   return { row, secret };
@@ -86,8 +86,8 @@ export async function updateEndpoint(
       disabledReason: enabled === 1 ? null : current.enabled === 1 ? 'Disabled through the API' : current.disabledReason,
       updatedAt: now,
     };
-    await store.updateWebhookEndpoint(next);
-    if (current.enabled === 1 && enabled === 0) await store.failPendingDeliveries(id, 'Endpoint disabled', now);
+    await store.webhooks.updateWebhookEndpoint(next);
+    if (current.enabled === 1 && enabled === 0) await store.webhooks.failPendingDeliveries(id, 'Endpoint disabled', now);
     await recordActivity(store, orgId, actor, { action: 'webhook_endpoint.update', targetType: 'webhook_endpoint', targetId: id, summary: `Changed ${Object.keys(patch).join(', ')} of ${next.url}` }, now);
     return next;
   });
@@ -96,7 +96,7 @@ export async function updateEndpoint(
 export async function deleteEndpoint(store: Store, orgId: string, id: string, now: number, actor: Actor): Promise<void> {
   await store.transaction(async () => {
     const endpoint = await findEndpoint(store, orgId, id);
-    await store.deleteWebhookEndpoint(orgId, id);
+    await store.webhooks.deleteWebhookEndpoint(orgId, id);
     await recordActivity(store, orgId, actor, { action: 'webhook_endpoint.delete', targetType: 'webhook_endpoint', targetId: id, summary: `Deleted the webhook endpoint ${endpoint.url}` }, now);
   });
 }
@@ -106,7 +106,7 @@ export async function rotateEndpointSecret(store: Store, orgId: string, id: stri
   return await store.transaction(async () => {
     const current = await findEndpoint(store, orgId, id);
     const secret = generateWebhookSecret();
-    await store.updateWebhookEndpoint({
+    await store.webhooks.updateWebhookEndpoint({
       ...current,
       secret,
       previousSecret: current.secret,
@@ -122,22 +122,22 @@ export async function rotateEndpointSecret(store: Store, orgId: string, id: stri
 export async function retryDelivery(store: Store, orgId: string, endpointId: string, deliveryId: string, now: number, actor: Actor): Promise<DeliveryRow> {
   return await store.transaction(async () => {
     const endpoint = await findEndpoint(store, orgId, endpointId);
-    if (!await store.getDelivery(orgId, endpointId, deliveryId)) throw notFound('Delivery');
+    if (!await store.webhooks.getDelivery(orgId, endpointId, deliveryId)) throw notFound('Delivery');
     if (endpoint.enabled !== 1) {
       throw new Refusal('CONFLICT', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying its deliveries');
     }
-    await store.requeueDelivery(orgId, endpointId, deliveryId, now);
+    await store.webhooks.requeueDelivery(orgId, endpointId, deliveryId, now);
     await recordActivity(store, orgId, actor, { action: 'delivery.retry', targetType: 'delivery', targetId: deliveryId, summary: `Sent a delivery to ${endpoint.url} again` }, now);
-    return await store.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
+    return await store.webhooks.getDelivery(orgId, endpointId, deliveryId) as DeliveryRow;
   });
 }
 
 export async function listWebhookEndpoints(store: Store, orgId: string, page: Page): Promise<PageResult<WebhookEndpointRow>> {
-  return await store.listWebhookEndpoints(orgId, page);
+  return await store.webhooks.listWebhookEndpoints(orgId, page);
 }
 
 /** An endpoint's deliveries, newest first (404 when the endpoint is not the caller's). */
 export async function listDeliveries(store: Store, orgId: string, endpointId: string, page: Page): Promise<PageResult<DeliveryRow>> {
   await findEndpoint(store, orgId, endpointId);
-  return await store.listDeliveries(orgId, endpointId, page);
+  return await store.webhooks.listDeliveries(orgId, endpointId, page);
 }

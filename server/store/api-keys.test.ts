@@ -29,37 +29,37 @@ describe(`api key store (${testEngine()})`, () => {
 
   it('finds a key by the hash of its value only', async () => {
     const key = generateApiKey('secret');
-    await store.insertApiKey(row('key_a', key, 10));
-    expect((await store.getApiKeyByHash(hashSecret(key)))?.id).toBe('key_a');
-    expect(await store.getApiKeyByHash(hashSecret(`${key}x`))).toBeUndefined();
+    await store.apiKeys.insertApiKey(row('key_a', key, 10));
+    expect((await store.apiKeys.getApiKeyByHash(hashSecret(key)))?.id).toBe('key_a');
+    expect(await store.apiKeys.getApiKeyByHash(hashSecret(`${key}x`))).toBeUndefined();
   });
 
   it('refuses two keys with the same hash', async () => {
     const key = generateApiKey('secret');
-    await store.insertApiKey(row('key_a', key, 10));
-    await expect(store.insertApiKey(row('key_b', key, 11))).rejects.toThrow();
+    await store.apiKeys.insertApiKey(row('key_a', key, 10));
+    await expect(store.apiKeys.insertApiKey(row('key_b', key, 11))).rejects.toThrow();
   });
 
   it('lists an org’s keys oldest first, id breaking ties', async () => {
-    const before = (await store.listApiKeys(orgId)).length; // the org's default keys
-    await store.insertApiKey(row('key_c', generateApiKey('secret'), 1e15));
-    await store.insertApiKey(row('key_b', generateApiKey('secret'), 1e15));
-    await store.insertApiKey(row('key_a', generateApiKey('secret'), 1e15 + 1));
-    expect((await store.listApiKeys(orgId)).slice(before).map((k) => k.id)).toEqual(['key_b', 'key_c', 'key_a']);
-    expect(await store.listApiKeys('org_other')).toEqual([]);
+    const before = (await store.apiKeys.listApiKeys(orgId)).length; // the org's default keys
+    await store.apiKeys.insertApiKey(row('key_c', generateApiKey('secret'), 1e15));
+    await store.apiKeys.insertApiKey(row('key_b', generateApiKey('secret'), 1e15));
+    await store.apiKeys.insertApiKey(row('key_a', generateApiKey('secret'), 1e15 + 1));
+    expect((await store.apiKeys.listApiKeys(orgId)).slice(before).map((k) => k.id)).toEqual(['key_b', 'key_c', 'key_a']);
+    expect(await store.apiKeys.listApiKeys('org_other')).toEqual([]);
   });
 
   it('keeps the first revocation time', async () => {
-    await store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
-    await store.revokeApiKey('key_a', 100);
-    await store.revokeApiKey('key_a', 200);
-    expect((await store.getApiKey('key_a'))?.revokedAt).toBe(100);
+    await store.apiKeys.insertApiKey(row('key_a', generateApiKey('secret'), 10));
+    await store.apiKeys.revokeApiKey('key_a', 100);
+    await store.apiKeys.revokeApiKey('key_a', 200);
+    expect((await store.apiKeys.getApiKey('key_a'))?.revokedAt).toBe(100);
   });
 
   it('records the last use', async () => {
-    await store.insertApiKey(row('key_a', generateApiKey('secret'), 10));
-    await store.touchApiKey('key_a', 500);
-    expect((await store.getApiKey('key_a'))?.lastUsedAt).toBe(500);
+    await store.apiKeys.insertApiKey(row('key_a', generateApiKey('secret'), 10));
+    await store.apiKeys.touchApiKey('key_a', 500);
+    expect((await store.apiKeys.getApiKey('key_a'))?.lastUsedAt).toBe(500);
   });
 });
 
@@ -79,28 +79,28 @@ describe(`api key lookups after changes (${testEngine()})`, () => {
     await opened.close();
   });
 
-  const insertKey = async (into: Store, id: string, key: string) => await into.insertApiKey(keyRow(orgId, id, key, 10));
+  const insertKey = async (into: Store, id: string, key: string) => await into.apiKeys.insertApiKey(keyRow(orgId, id, key, 10));
 
   it('sees a revocation and a last use written through the same store at the next lookup', async () => {
     const key = generateApiKey('secret');
     await insertKey(store, 'key_a', key);
-    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBeNull();
-    await store.touchApiKey('key_a', 50);
-    expect((await store.getApiKeyByHash(hashSecret(key)))?.lastUsedAt).toBe(50);
-    await store.revokeApiKey('key_a', 100);
-    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBe(100);
+    expect((await store.apiKeys.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBeNull();
+    await store.apiKeys.touchApiKey('key_a', 50);
+    expect((await store.apiKeys.getApiKeyByHash(hashSecret(key)))?.lastUsedAt).toBe(50);
+    await store.apiKeys.revokeApiKey('key_a', 100);
+    expect((await store.apiKeys.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBe(100);
   });
 
   it('sees keys revoked and added through another connection (the CLI, another process)', async () => {
     const key = generateApiKey('secret');
     await insertKey(store, 'key_a', key);
-    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBeNull();
-    await other.revokeApiKey('key_a', 100);
-    expect((await store.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBe(100);
+    expect((await store.apiKeys.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBeNull();
+    await other.apiKeys.revokeApiKey('key_a', 100);
+    expect((await store.apiKeys.getApiKeyByHash(hashSecret(key)))?.revokedAt).toBe(100);
     const added = generateApiKey('secret');
-    expect(await store.getApiKeyByHash(hashSecret(added))).toBeUndefined();
+    expect(await store.apiKeys.getApiKeyByHash(hashSecret(added))).toBeUndefined();
     await insertKey(other, 'key_b', added);
-    expect((await store.getApiKeyByHash(hashSecret(added)))?.id).toBe('key_b');
+    expect((await store.apiKeys.getApiKeyByHash(hashSecret(added)))?.id).toBe('key_b');
   });
 
   it('does not find a key whose transaction rolled back, though it was read inside it', async () => {
@@ -108,10 +108,10 @@ describe(`api key lookups after changes (${testEngine()})`, () => {
     await expect(
       store.transaction(async () => {
         await insertKey(store, 'key_a', key);
-        expect((await store.getApiKeyByHash(hashSecret(key)))?.id).toBe('key_a');
+        expect((await store.apiKeys.getApiKeyByHash(hashSecret(key)))?.id).toBe('key_a');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    expect(await store.getApiKeyByHash(hashSecret(key))).toBeUndefined();
+    expect(await store.apiKeys.getApiKeyByHash(hashSecret(key))).toBeUndefined();
   });
 });

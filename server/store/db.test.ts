@@ -86,32 +86,32 @@ describe('migrate', () => {
 describe('store', () => {
   it('enforces foreign keys', async () => {
     const s = store();
-    await expect(s.insertApiKey({ id: 'key_x', orgId: 'org_missing', name: 'x', type: 'secret', scopes: '["*"]', prefix: 'osk_', keyHash: Buffer.alloc(32), keyValue: null, createdAt: 0, lastUsedAt: null, revokedAt: null })).rejects.toThrow(/FOREIGN KEY/);
+    await expect(s.apiKeys.insertApiKey({ id: 'key_x', orgId: 'org_missing', name: 'x', type: 'secret', scopes: '["*"]', prefix: 'osk_', keyHash: Buffer.alloc(32), keyValue: null, createdAt: 0, lastUsedAt: null, revokedAt: null })).rejects.toThrow(/FOREIGN KEY/);
   });
 
   it('rolls a transaction back when its work throws, and nests as savepoints', async () => {
     const s = store();
     await expect(s.transaction(async () => {
-        await s.setSetting('a', '1');
+        await s.settings.setSetting('a', '1');
         throw new Error('undo');
       })).rejects.toThrow('undo');
-    expect(await s.getSetting('a')).toBeUndefined();
+    expect(await s.settings.getSetting('a')).toBeUndefined();
     await s.transaction(async () => {
-      await s.setSetting('outer', '1');
+      await s.settings.setSetting('outer', '1');
       await expect(s.transaction(async () => {
-          await s.setSetting('inner', '1');
+          await s.settings.setSetting('inner', '1');
           throw new Error('inner only');
         })).rejects.toThrow('inner only');
     });
-    expect(await s.getSetting('outer')).toBe('1');
-    expect(await s.getSetting('inner')).toBeUndefined();
+    expect(await s.settings.getSetting('outer')).toBe('1');
+    expect(await s.settings.getSetting('inner')).toBeUndefined();
   });
 
   it('keeps settings by key, replacing the value', async () => {
     const s = store();
-    await s.setSetting('k', 'v1');
-    await s.setSetting('k', 'v2');
-    expect(await s.getSetting('k')).toBe('v2');
+    await s.settings.setSetting('k', 'v1');
+    await s.settings.setSetting('k', 'v2');
+    expect(await s.settings.getSetting('k')).toBe('v2');
   });
 
   it('makes an online backup that opens as a consistent copy', async () => {
@@ -134,9 +134,9 @@ describe('store', () => {
     const first = store(path);
     const org = await addOrganization(first);
     const second = store(path);
-    expect((await second.getOrganization(org.orgId))?.id).toBe(org.orgId);
-    await second.revokeApiKey(org.apiKeyId, 1);
-    expect((await first.getApiKey(org.apiKeyId))?.revokedAt).toBe(1);
+    expect((await second.organizations.getOrganization(org.orgId))?.id).toBe(org.orgId);
+    await second.apiKeys.revokeApiKey(org.apiKeyId, 1);
+    expect((await first.apiKeys.getApiKey(org.apiKeyId))?.revokedAt).toBe(1);
   });
 
   it('closes idempotently', async () => {

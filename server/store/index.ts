@@ -28,29 +28,30 @@ export { TransactionDoomed };
 /** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
 function sqliteParts(db: Db) {
   return {
-    ...organizationStore(db),
-    ...apiKeyStore(db),
-    ...experienceStore(db),
-    ...bookingStore(db),
-    ...customerStore(db),
-    ...eventStore(db),
-    ...idempotencyStore(db),
-    ...calendarFeedStore(db),
-    ...settingsStore(db),
-    ...webhookStore(db),
-    ...calendarImportStore(db),
-    ...paymentStore(db),
-    ...manifestStore(db),
-    ...reportStore(db),
-    ...activityStore(db),
-    ...userStore(db),
-    ...messageStore(db),
-    ...rateLimitStore(db),
+    organizations: organizationStore(db),
+    apiKeys: apiKeyStore(db),
+    experiences: experienceStore(db),
+    bookings: bookingStore(db),
+    customers: customerStore(db),
+    events: eventStore(db),
+    idempotency: idempotencyStore(db),
+    calendarFeeds: calendarFeedStore(db),
+    settings: settingsStore(db),
+    webhooks: webhookStore(db),
+    calendarImports: calendarImportStore(db),
+    payments: paymentStore(db),
+    manifest: manifestStore(db),
+    reports: reportStore(db),
+    activity: activityStore(db),
+    users: userStore(db),
+    messages: messageStore(db),
+    rateLimits: rateLimitStore(db),
   };
 }
 
 /** The store's functions, as every engine offers them. */
-export type StoreParts = ReturnType<typeof sqliteParts>;
+type SyncParts = ReturnType<typeof sqliteParts>;
+export type StoreParts = { [S in keyof SyncParts]: Async<SyncParts[S]> };
 
 /** A function of `T`, answering through a promise (an engine across a network cannot answer at once). */
 export type Async<T> = {
@@ -67,7 +68,7 @@ export interface TransactionOptions {
  * never see SQL or the engine (SQLite here, PostgreSQL in `postgres/`); `transaction` is the one place
  * where atomicity is asked for.
  */
-export interface Store extends Async<StoreParts> {
+export interface Store extends StoreParts {
   readonly engine: 'sqlite' | 'postgres';
   /**
    * Runs `work` as one atomic unit holding the write lock from its first statement, so a
@@ -124,27 +125,31 @@ export function createStore(db: Db): Store {
     release: db.prepare('RELEASE nested'),
     rollbackTo: db.prepare('ROLLBACK TO nested'),
   };
-  const store = {} as Record<string, unknown>;
-  for (const [name, fn] of Object.entries(parts) as [string, (...args: unknown[]) => unknown][]) {
-    // A file that cannot be used now (locked past the busy timeout, a disk error) becomes the
-    // SERVICE_UNAVAILABLE refusal (store/unavailable.ts); any other error stays as it was.
-    const call = (args: unknown[]) => {
-      try {
-        return fn(...args);
-      } catch (err) {
-        throw asUnavailable(err);
-      }
-    };
-    store[name] = (...args: unknown[]): Promise<unknown> => {
-      if (gate.admits()) {
+  const store = {} as Record<string, Record<string, unknown>>;
+  for (const [slice, functions] of Object.entries(parts) as [string, Record<string, (...args: unknown[]) => unknown>][]) {
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, fn] of Object.entries(functions)) {
+      // A file that cannot be used now (locked past the busy timeout, a disk error) becomes the
+      // SERVICE_UNAVAILABLE refusal (store/unavailable.ts); any other error stays as it was.
+      const call = (args: unknown[]) => {
         try {
-          return Promise.resolve(call(args));
+          return fn(...args);
         } catch (err) {
-          return Promise.reject(err);
+          throw asUnavailable(err);
         }
-      }
-      return gate.whenOpen().then(() => call(args));
-    };
+      };
+      wrapped[name] = (...args: unknown[]): Promise<unknown> => {
+        if (gate.admits()) {
+          try {
+            return Promise.resolve(call(args));
+          } catch (err) {
+            return Promise.reject(err);
+          }
+        }
+        return gate.whenOpen().then(() => call(args));
+      };
+    }
+    store[slice] = wrapped;
   }
   /** One transaction (or a savepoint in one): see `Store.transaction`. */
   async function transactionOf<T>(work: () => Promise<T>, options: TransactionOptions): Promise<T> {

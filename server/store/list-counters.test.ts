@@ -99,10 +99,10 @@ async function world() {
   const orgs = ['org_a', 'org_b'];
   const experiences: Record<string, string[]> = {};
   for (const orgId of orgs) {
-    await store.insertOrganization({ id: orgId, name: orgId, email: `${orgId}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
+    await store.organizations.insertOrganization({ id: orgId, name: orgId, email: `${orgId}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
     experiences[orgId] = await Promise.all([1, 2, 3].map(async (k) => {
       const id = `exp_${orgId}_${k}`;
-      await store.insertExperience({
+      await store.experiences.insertExperience({
         id, orgId, name: id, description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
         minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,
       });
@@ -144,9 +144,9 @@ async function expectExactTotals(raw: Raw, store: Store, orgs: string[], experie
       if (f.status !== undefined) (where.push('status = ?'), params.push(f.status));
       if (f.startFrom !== undefined) (where.push('slot_start >= ?'), params.push(f.startFrom));
       if (f.startTo !== undefined) (where.push('slot_start <= ?'), params.push(f.startTo));
-      expect((await store.listBookings(orgId, f, page)).total, `${orgId} ${JSON.stringify(f)}`).toBe(await count(`bookings WHERE ${where.join(' AND ')}`, ...params));
+      expect((await store.bookings.listBookings(orgId, f, page)).total, `${orgId} ${JSON.stringify(f)}`).toBe(await count(`bookings WHERE ${where.join(' AND ')}`, ...params));
     }
-    expect((await store.listCustomers(orgId, undefined, page)).total, `${orgId} customers`).toBe(await count('customers WHERE org_id = ?', orgId));
+    expect((await store.customers.listCustomers(orgId, undefined, page)).total, `${orgId} customers`).toBe(await count('customers WHERE org_id = ?', orgId));
   }
   // No counter row drifts, even for groups no list asks about. (The comparison sits outside the
   // subquery: PostgreSQL does not let WHERE name a column alias of its own SELECT.)
@@ -181,25 +181,25 @@ describe(`list counters (migration 003) (${testEngine()})`, () => {
         // a booking, with a new or a returning customer
         if (customers[orgId]!.length === 0 || next(3) === 0) {
           const c = customer(orgId, n++);
-          await store.insertCustomer(c);
+          await store.customers.insertCustomer(c);
           customers[orgId]!.push(c);
         }
         const c = customers[orgId]![next(customers[orgId]!.length)]!;
         const status = STATUSES[next(3)]!;
         const row = booking(orgId, n++, experiences[orgId]![next(3)]!, c.id, status, T0 + next(48) * 3_600_000);
-        await store.transaction(async () => await store.insertBooking(row));
+        await store.transaction(async () => await store.bookings.insertBooking(row));
         live.push(row);
       } else if (action < 7) {
         // a status change (confirm, cancel), sometimes to the same status
         const i = next(live.length);
         const row = { ...live[i]!, status: STATUSES[next(3)]!, sequence: live[i]!.sequence + 1 };
-        await store.updateBooking(row);
+        await store.bookings.updateBooking(row);
         live[i] = row;
       } else if (action < 8) {
         // a move to another slot and a change of guest: the store's UPDATE sets status too
         const i = next(live.length);
         const row = { ...live[i]!, slotStart: T0 + next(48) * 3_600_000, guestName: 'Moved' };
-        await store.updateBooking(row);
+        await store.bookings.updateBooking(row);
         live[i] = row;
       } else if (action < 9) {
         // erasure: the customer and its bookings rewritten in one transaction, as eraseCustomer does
@@ -207,8 +207,8 @@ describe(`list counters (migration 003) (${testEngine()})`, () => {
         if (list.length === 0) continue;
         const c = list[next(list.length)]!;
         await store.transaction(async () => {
-          await store.updateCustomer({ ...c, name: 'erased', email: `erased-${c.id}@erased.invalid`, erasedAt: T0 });
-          for (const b of await store.listCustomerBookings(c.id, 1000)) await store.updateBooking({ ...b, guestName: 'erased', guestEmail: `erased-${c.id}@erased.invalid` });
+          await store.customers.updateCustomer({ ...c, name: 'erased', email: `erased-${c.id}@erased.invalid`, erasedAt: T0 });
+          for (const b of await store.bookings.listCustomerBookings(c.id, 1000)) await store.bookings.updateBooking({ ...b, guestName: 'erased', guestEmail: `erased-${c.id}@erased.invalid` });
         });
       } else {
         // a delete, which no route does today: the counters must follow whatever code writes,
@@ -228,7 +228,7 @@ describe(`list counters (migration 003) (${testEngine()})`, () => {
       if (step % 20 === 0) await expectExactTotals(raw, store, orgs, experiences);
     }
     await expectExactTotals(raw, store, orgs, experiences);
-    expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(live.length);
+    expect((await store.bookings.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.bookings.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(live.length);
   });
 
   it('stay exact when writes run at once on several connections', async () => {
@@ -239,20 +239,20 @@ describe(`list counters (migration 003) (${testEngine()})`, () => {
     // both, never fail on the other's row). SQLite runs them one after the other.
     const customers = await Promise.all(orgs.flatMap((orgId) => [0, 1, 2].map(async (k) => {
       const c = customer(orgId, k);
-      await store.insertCustomer(c);
+      await store.customers.insertCustomer(c);
       return c;
     })));
     const rows = Array.from({ length: 120 }, (_, k) => {
       const c = customers[next(customers.length)]!;
       return booking(c.orgId, 100 + k, experiences[c.orgId]![next(3)]!, c.id, STATUSES[next(3)]!, T0 + next(48) * 3_600_000);
     });
-    await Promise.all(rows.map((row) => store.insertBooking(row)));
+    await Promise.all(rows.map((row) => store.bookings.insertBooking(row)));
     await expectExactTotals(raw, store, orgs, experiences);
     // Status changes at once, each in a transaction as the services make them.
     await Promise.all(rows.map((row, k) =>
-      store.transaction(async () => await store.updateBooking({ ...row, status: STATUSES[(STATUSES.indexOf(row.status) + 1 + (k % 2)) % 3]!, sequence: 1 }))));
+      store.transaction(async () => await store.bookings.updateBooking({ ...row, status: STATUSES[(STATUSES.indexOf(row.status) + 1 + (k % 2)) % 3]!, sequence: 1 }))));
     await expectExactTotals(raw, store, orgs, experiences);
-    expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(120);
+    expect((await store.bookings.listBookings('org_a', {}, { limit: 1, offset: 0 })).total + (await store.bookings.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(120);
   });
 
   it('follow customers deleted with their bookings, and an organization deleted with everything', async () => {
@@ -260,8 +260,8 @@ describe(`list counters (migration 003) (${testEngine()})`, () => {
     for (let k = 0; k < 6; k++) {
       const orgId = orgs[k % 2]!;
       const c = customer(orgId, k);
-      await store.insertCustomer(c);
-      await store.insertBooking(booking(orgId, 100 + k, experiences[orgId]![k % 3]!, c.id, STATUSES[k % 3]!, T0 + k * 3_600_000));
+      await store.customers.insertCustomer(c);
+      await store.bookings.insertBooking(booking(orgId, 100 + k, experiences[orgId]![k % 3]!, c.id, STATUSES[k % 3]!, T0 + k * 3_600_000));
     }
     await expectExactTotals(raw, store, orgs, experiences);
     await raw.run("DELETE FROM bookings WHERE customer_id = 'cus_org_a_0'");
@@ -272,8 +272,8 @@ describe(`list counters (migration 003) (${testEngine()})`, () => {
     await raw.run("DELETE FROM bookings WHERE org_id = 'org_b'");
     await raw.run("DELETE FROM organizations WHERE id = 'org_b'");
     await expectExactTotals(raw, store, orgs, experiences);
-    expect((await store.listCustomers('org_b', undefined, { limit: 1, offset: 0 })).total).toBe(0);
-    expect((await store.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await store.customers.listCustomers('org_b', undefined, { limit: 1, offset: 0 })).total).toBe(0);
+    expect((await store.bookings.listBookings('org_b', {}, { limit: 1, offset: 0 })).total).toBe(0);
   });
 
 });
@@ -282,20 +282,20 @@ describe(`list counters (migration 003), from rows written or already there (${t
   it('count rows written without the store too (a tool loading rows, a copy between databases)', async () => {
     const { store, raw, close } = await emptyStore();
     onTestFinished(close);
-    await store.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
-    await store.insertExperience({
+    await store.organizations.insertOrganization({ id: 'org_a', name: 'a', email: 'a@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: T0, updatedAt: T0 });
+    await store.experiences.insertExperience({
       id: 'exp_a', orgId: 'org_a', name: 'a', description: '', duration: 60, price: 1000, maxParticipants: 50, maxPerBooking: null, schedule: null,
       minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: T0, updatedAt: T0,
     });
-    await store.insertCustomer(customer('org_a', 1));
+    await store.customers.insertCustomer(customer('org_a', 1));
     await raw.run(`INSERT INTO customers (id, org_id, email, name, created_at, updated_at) VALUES ('cus_raw', 'org_a', 'raw@example.com', 'Raw', 0, 0)`);
-    await store.insertBooking(booking('org_a', 2, 'exp_a', 'cus_org_a_1', 'CONFIRMED', T0));
+    await store.bookings.insertBooking(booking('org_a', 2, 'exp_a', 'cus_org_a_1', 'CONFIRMED', T0));
     await raw.run(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name,
       guest_email, participants, unit_price, currency, source, metadata, sequence, created_at, updated_at)
       VALUES ('bk_raw', 'org_a', 'BK-RAWRAW00', 'exp_a', 'cus_raw', 0, 1, 'PENDING', 'Raw', 'raw@example.com', 1, 100, 'EUR', 'API', '{}', 0, 0, 0)`);
     await expectExactTotals(raw, store, ['org_a'], { org_a: ['exp_a'] });
-    expect((await store.listBookings('org_a', {}, { limit: 1, offset: 0 })).total).toBe(2);
-    expect((await store.listCustomers('org_a', undefined, { limit: 1, offset: 0 })).total).toBe(2);
+    expect((await store.bookings.listBookings('org_a', {}, { limit: 1, offset: 0 })).total).toBe(2);
+    expect((await store.customers.listCustomers('org_a', undefined, { limit: 1, offset: 0 })).total).toBe(2);
   });
 
   it('are filled from the rows already there when the migration runs', async () => {
@@ -314,9 +314,9 @@ describe(`list counters (migration 003), from rows written or already there (${t
     }
     const store = await before.migrateRest();
     const page = { limit: 1, offset: 0 };
-    expect((await store.listBookings('org_x', {}, page)).total).toBe(7);
-    expect((await store.listBookings('org_x', { status: 'CONFIRMED' }, page)).total).toBe(3);
-    expect((await store.listBookings('org_x', { experienceId: 'exp_x', status: 'CANCELLED' }, page)).total).toBe(2);
-    expect((await store.listCustomers('org_x', undefined, page)).total).toBe(2);
+    expect((await store.bookings.listBookings('org_x', {}, page)).total).toBe(7);
+    expect((await store.bookings.listBookings('org_x', { status: 'CONFIRMED' }, page)).total).toBe(3);
+    expect((await store.bookings.listBookings('org_x', { experienceId: 'exp_x', status: 'CANCELLED' }, page)).total).toBe(2);
+    expect((await store.customers.listCustomers('org_x', undefined, page)).total).toBe(2);
   });
 });

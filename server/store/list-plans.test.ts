@@ -51,7 +51,7 @@ describe('list query plans', () => {
     spy = capture(db);
     store = createStore(db);
     prepared = spy.take();
-    await store.insertOrganization({ id: ORG, name: 'P', email: 'p@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: 0, updatedAt: 0 });
+    await store.organizations.insertOrganization({ id: ORG, name: 'P', email: 'p@example.com', phone: null, timezone: 'UTC', currency: 'EUR', onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1, createdAt: 0, updatedAt: 0 });
   });
   afterEach(async () => await store.close());
 
@@ -87,7 +87,7 @@ describe('list query plans', () => {
 
   for (const c of cases) {
     it(`reads bookings by ${c.name} through ${c.index}, total from ${c.total === 'counter' ? 'the counters' : 'an index range'}`, () => {
-      const captured = plansOf(async () => await store.listBookings(ORG, c.filter, page));
+      const captured = plansOf(async () => await store.bookings.listBookings(ORG, c.filter, page));
       expectNoFullScan(captured);
       const pages = captured.filter((x) => /ORDER BY b\.slot_start, b\.created_at, b\.id LIMIT/.test(x.sql));
       expect(pages).toHaveLength(1);
@@ -109,21 +109,21 @@ describe('list query plans', () => {
   }
 
   it('counts a CONFIRMED date range from index ranges only (all, less PENDING and CANCELLED)', () => {
-    const captured = plansOf(async () => await store.listBookings(ORG, { startFrom: DAY, startTo: DAY + 86_400_000, status: 'CONFIRMED' }, page));
+    const captured = plansOf(async () => await store.bookings.listBookings(ORG, { startFrom: DAY, startTo: DAY + 86_400_000, status: 'CONFIRMED' }, page));
     const counts = captured.filter((x) => x.sql.startsWith('SELECT count(*)'));
     expect(counts).toHaveLength(3);
     for (const c of counts) expect(c.plan.join(' | ')).toMatch(/^SEARCH b USING COVERING INDEX (bookings_org_slot|bookings_org_status_order) /);
   });
 
   it('skips a deep offset over the index alone (a deferred join), and gives the same page', async () => {
-    await store.insertExperience({
+    await store.experiences.insertExperience({
       id: EXP, orgId: ORG, name: 'E', description: '', duration: 60, price: 100, maxParticipants: 10, maxPerBooking: null, schedule: null,
       minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: 0, updatedAt: 0,
     });
-    await store.insertCustomer({ id: CUS, orgId: ORG, email: 'c@example.com', name: 'C', phone: null, firstBookingAt: 0, lastBookingAt: 0, erasedAt: null, createdAt: 0, updatedAt: 0 });
+    await store.customers.insertCustomer({ id: CUS, orgId: ORG, email: 'c@example.com', name: 'C', phone: null, firstBookingAt: 0, lastBookingAt: 0, erasedAt: null, createdAt: 0, updatedAt: 0 });
     await store.transaction(async () => {
       for (let n = 0; n < 1_300; n++) {
-        await store.insertBooking({
+        await store.bookings.insertBooking({
           id: `bk_${String(n).padStart(5, '0')}`, orgId: ORG, bookingNumber: `BK-${n}`, experienceId: EXP, customerId: CUS,
           slotStart: DAY + (n % 37) * 3_600_000, slotEnd: DAY + (n % 37) * 3_600_000 + 1, status: n % 7 === 0 ? 'CANCELLED' : 'CONFIRMED',
           guestName: 'G', guestEmail: 'g@example.com', guestPhone: null, participants: 1, unitPrice: 100, currency: 'EUR', source: 'API',
@@ -134,7 +134,7 @@ describe('list query plans', () => {
     });
     spy.take();
     const deep = { limit: 100, offset: 1_150 };
-    const rows = (await store.listBookings(ORG, {}, deep)).rows.map((r) => r.id);
+    const rows = (await store.bookings.listBookings(ORG, {}, deep)).rows.map((r) => r.id);
     const [pageQuery] = spy.take();
     expect(pageQuery!.sql).toContain('SELECT b.rowid AS r FROM bookings b');
     expect(pageQuery!.plan).toContain('SEARCH b USING COVERING INDEX bookings_org_slot (org_id=?)');
@@ -145,7 +145,7 @@ describe('list query plans', () => {
       .all(ORG, deep.limit, deep.offset);
     expect(rows).toEqual(direct);
     expect(rows).toHaveLength(100);
-    const cancelled = await store.listBookings(ORG, { status: 'CANCELLED' }, { limit: 20, offset: 1_000 });
+    const cancelled = await store.bookings.listBookings(ORG, { status: 'CANCELLED' }, { limit: 20, offset: 1_000 });
     expect(cancelled.rows).toEqual([]);
     expect(cancelled.total).toBe(186);
   });
@@ -157,7 +157,7 @@ describe('list query plans', () => {
   });
 
   it('reads customers in the list order through customers_recent, the total from the counter', () => {
-    const captured = plansOf(async () => await store.listCustomers(ORG, undefined, page));
+    const captured = plansOf(async () => await store.customers.listCustomers(ORG, undefined, page));
     expectNoFullScan(captured);
     // the page only: the total comes from the counter statement prepared with the store
     expect(captured).toHaveLength(1);

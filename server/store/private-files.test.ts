@@ -90,7 +90,7 @@ describe('the files Outing creates are private to its user', () => {
     expect(modeOf(join(dir, 'restored/here'))).toBe(0o700);
     const reopened = openStore(target);
     try {
-      expect(await reopened.countOrganizations()).toBe(1);
+      expect(await reopened.organizations.countOrganizations()).toBe(1);
     } finally {
       await reopened.close();
     }

@@ -26,66 +26,66 @@ describe(`rows read by every booking, after changes (${testEngine()})`, () => {
     id, orgId, name: id, description: '', duration: 60, price, maxParticipants: 5, maxPerBooking: null, schedule: null,
     minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: 1, updatedAt: 1,
   });
-  const organization = async (from: Store) => (await from.getOrganization(orgId))!;
+  const organization = async (from: Store) => (await from.organizations.getOrganization(orgId))!;
 
   it('sees an organization changed through the same store, inside and after its transaction', async () => {
     const before = await organization(store);
-    await store.updateOrganization({ ...before, name: 'Renamed' });
+    await store.organizations.updateOrganization({ ...before, name: 'Renamed' });
     expect((await organization(store)).name).toBe('Renamed');
     await store.transaction(async () => {
-      await store.updateOrganization({ ...before, name: 'Inside' });
+      await store.organizations.updateOrganization({ ...before, name: 'Inside' });
       expect((await organization(store)).name).toBe('Inside');
     });
     expect((await organization(store)).name).toBe('Inside');
   });
 
   it('sees an organization and an experience changed through another connection (the CLI, another process)', async () => {
-    await store.insertExperience(experience('exp_a', 100));
-    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+    await store.experiences.insertExperience(experience('exp_a', 100));
+    expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(100);
     expect((await organization(store)).timezone).toBe('Europe/Lisbon');
-    await other.updateExperience({ ...experience('exp_a', 250), updatedAt: 2 });
-    await other.updateOrganization({ ...(await organization(other)), timezone: 'Asia/Tokyo' });
-    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(250);
+    await other.experiences.updateExperience({ ...experience('exp_a', 250), updatedAt: 2 });
+    await other.organizations.updateOrganization({ ...(await organization(other)), timezone: 'Asia/Tokyo' });
+    expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(250);
     expect((await organization(store)).timezone).toBe('Asia/Tokyo');
     // Inside a transaction too: its snapshot starts after the other connection's commit.
-    await other.deleteExperience(orgId, 'exp_a');
+    await other.experiences.deleteExperience(orgId, 'exp_a');
     await store.transaction(async () => {
-      expect(await store.getExperience(orgId, 'exp_a')).toBeUndefined();
+      expect(await store.experiences.getExperience(orgId, 'exp_a')).toBeUndefined();
     });
   });
 
   it('forgets what a rolled-back transaction wrote, though it was read inside it', async () => {
-    await store.insertExperience(experience('exp_a', 100));
-    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+    await store.experiences.insertExperience(experience('exp_a', 100));
+    expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(100);
     await expect(
       store.transaction(async () => {
-        await store.updateExperience(experience('exp_a', 900));
-        await store.insertExperience(experience('exp_b', 50));
-        await store.setSetting('guest_mail', 'off');
-        expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(900);
-        expect(await store.getExperience(orgId, 'exp_b')).toBeDefined();
-        expect(await store.getSetting('guest_mail')).toBe('off');
+        await store.experiences.updateExperience(experience('exp_a', 900));
+        await store.experiences.insertExperience(experience('exp_b', 50));
+        await store.settings.setSetting('guest_mail', 'off');
+        expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(900);
+        expect(await store.experiences.getExperience(orgId, 'exp_b')).toBeDefined();
+        expect(await store.settings.getSetting('guest_mail')).toBe('off');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
-    expect(await store.getExperience(orgId, 'exp_b')).toBeUndefined();
-    expect(await store.getSetting('guest_mail')).toBeUndefined();
+    expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+    expect(await store.experiences.getExperience(orgId, 'exp_b')).toBeUndefined();
+    expect(await store.settings.getSetting('guest_mail')).toBeUndefined();
   });
 
   it('forgets what a rolled-back transaction wrote when the next read is inside another transaction', async () => {
-    await store.insertExperience(experience('exp_a', 100));
+    await store.experiences.insertExperience(experience('exp_a', 100));
     await expect(
       store.transaction(async () => {
-        await store.updateExperience(experience('exp_a', 900));
-        expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(900);
+        await store.experiences.updateExperience(experience('exp_a', 900));
+        expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(900);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     await store.transaction(async () => {
-      expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+      expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(100);
     });
-    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+    expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(100);
   });
 
   it('forgets what a rolled-back nested transaction wrote, while its outer transaction goes on', async () => {
@@ -94,7 +94,7 @@ describe(`rows read by every booking, after changes (${testEngine()})`, () => {
       expect((await organization(store)).name).toBe(before.name);
       await expect(
         store.transaction(async () => {
-          await store.updateOrganization({ ...before, name: 'Nested' });
+          await store.organizations.updateOrganization({ ...before, name: 'Nested' });
           expect((await organization(store)).name).toBe('Nested');
           throw new Error('rolled back');
         }),
@@ -108,23 +108,23 @@ describe(`rows read by every booking, after changes (${testEngine()})`, () => {
   });
 
   it('sees an experience changed and deleted and a setting changed through the same store', async () => {
-    await store.insertExperience(experience('exp_a', 100));
-    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(100);
-    await store.updateExperience(experience('exp_a', 120));
-    expect((await store.getExperience(orgId, 'exp_a'))?.price).toBe(120);
-    await store.deleteExperience(orgId, 'exp_a');
-    expect(await store.getExperience(orgId, 'exp_a')).toBeUndefined();
-    expect(await store.getSetting('guest_mail')).toBeUndefined();
-    await store.setSetting('guest_mail', 'off');
-    expect(await store.getSetting('guest_mail')).toBe('off');
-    await other.setSetting('guest_mail', 'on');
-    expect(await store.getSetting('guest_mail')).toBe('on');
+    await store.experiences.insertExperience(experience('exp_a', 100));
+    expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(100);
+    await store.experiences.updateExperience(experience('exp_a', 120));
+    expect((await store.experiences.getExperience(orgId, 'exp_a'))?.price).toBe(120);
+    await store.experiences.deleteExperience(orgId, 'exp_a');
+    expect(await store.experiences.getExperience(orgId, 'exp_a')).toBeUndefined();
+    expect(await store.settings.getSetting('guest_mail')).toBeUndefined();
+    await store.settings.setSetting('guest_mail', 'off');
+    expect(await store.settings.getSetting('guest_mail')).toBe('off');
+    await other.settings.setSetting('guest_mail', 'on');
+    expect(await store.settings.getSetting('guest_mail')).toBe('on');
   });
 
   it('keeps experiences apart by organization', async () => {
     const second = (await addOrganization(store)).orgId;
-    await store.insertExperience(experience('exp_a', 100));
-    expect(await store.getExperience(orgId, 'exp_a')).toBeDefined();
-    expect(await store.getExperience(second, 'exp_a')).toBeUndefined();
+    await store.experiences.insertExperience(experience('exp_a', 100));
+    expect(await store.experiences.getExperience(orgId, 'exp_a')).toBeDefined();
+    expect(await store.experiences.getExperience(second, 'exp_a')).toBeUndefined();
   });
 });

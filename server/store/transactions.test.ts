@@ -17,10 +17,10 @@ import { createPostgresStore } from './postgres/index.js';
 const KEYS = ['a', 'b', 'c', 'd', 'e', 'f'];
 
 async function snapshot(store: Store): Promise<Record<string, string | undefined>> {
-  return Object.fromEntries(await Promise.all(KEYS.map(async (k) => [k, await store.getSetting(`t.${k}`)] as const)));
+  return Object.fromEntries(await Promise.all(KEYS.map(async (k) => [k, await store.settings.getSetting(`t.${k}`)] as const)));
 }
 
-const set = (store: Store, key: string) => store.setSetting(`t.${key}`, key);
+const set = (store: Store, key: string) => store.settings.setSetting(`t.${key}`, key);
 const failing = (store: Store, key: string) =>
   store.transaction(async () => {
     await set(store, key);
@@ -92,12 +92,12 @@ const SCENARIOS: Record<string, (s: Store) => Promise<void>> = {
   'reads between a savepoint and a failure caught below it: the failed writes alone are undone': async (s) =>
     await s.transaction(async () => {
       await s.transaction(async () => {
-        await s.getSetting('t.a');
+        await s.settings.getSetting('t.a');
         await swallow(failing(s, 'a'));
-        await s.getSetting('t.a');
+        await s.settings.getSetting('t.a');
         await set(s, 'b');
         await s.transaction(async () => {
-          await s.getSetting('t.b');
+          await s.settings.getSetting('t.b');
           await swallow(failing(s, 'c'));
           await set(s, 'd');
         });
@@ -106,9 +106,9 @@ const SCENARIOS: Record<string, (s: Store) => Promise<void>> = {
   'a write after the last read of a level, then a failure caught below it: the write stays': async (s) =>
     await s.transaction(async () => {
       await s.transaction(async () => {
-        await s.getSetting('t.a');
+        await s.settings.getSetting('t.a');
         await set(s, 'a');
-        await s.getSetting('t.a');
+        await s.settings.getSetting('t.a');
         await swallow(failing(s, 'b'));
       });
     }),
@@ -140,7 +140,7 @@ function expected(name: string): Record<string, string> {
 }
 
 async function runScenario(store: Store, name: string): Promise<void> {
-  for (const k of KEYS) await store.setSetting(`t.${k}`, '');
+  for (const k of KEYS) await store.settings.setSetting(`t.${k}`, '');
   await SCENARIOS[name]!(store);
   expect(await snapshot(store)).toStrictEqual(expected(name));
 }
@@ -193,7 +193,7 @@ describe('nested transactions on SQLite', () => {
     statements.length = 0;
     await store.transaction(async () =>
       store.transaction(async () => {
-        await store.getSetting('t.a');
+        await store.settings.getSetting('t.a');
         await store.transaction(async () => await set(store, 'a'));
       }),
     );
@@ -203,7 +203,7 @@ describe('nested transactions on SQLite', () => {
   describe('unguarded levels', () => {
     const savepoints = () => statements.filter((sql) => sql.startsWith('SAVEPOINT')).length;
     beforeEach(async () => {
-      for (const k of KEYS) await store.setSetting(`t.${k}`, '');
+      for (const k of KEYS) await store.settings.setSetting(`t.${k}`, '');
     });
 
     it('take no savepoint, and commit as usual when nothing fails', async () => {
@@ -276,7 +276,7 @@ describe.skipIf(!testDatabaseUrl())('nested transactions on PostgreSQL', () => {
 
 /** A statement the database refuses (NOT NULL), which leaves a PostgreSQL transaction aborted until rolled back. */
 async function brokenWrite(store: Store): Promise<void> {
-  await store.saveIdempotentResponse({
+  await store.idempotency.saveIdempotentResponse({
     orgId: 'org_x', key: 'broken', fingerprint: null as unknown as string, responseStatus: 201, responseBody: '{}', createdAt: 1,
   });
 }

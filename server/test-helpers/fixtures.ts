@@ -30,10 +30,10 @@ export async function insertBookingRow(
 ): Promise<BookingRow> {
   const now = Date.now();
   const email = input.guestEmail ?? `guest-${newId('customer').slice(4, 12).toLowerCase()}@example.com`;
-  const existing = await store.getCustomerByEmail(input.orgId, email);
+  const existing = await store.customers.getCustomerByEmail(input.orgId, email);
   const customerId = input.customerId ?? existing?.id ?? newId('customer');
   if (!existing && input.customerId === undefined) {
-    await store.insertCustomer({
+    await store.customers.insertCustomer({
       id: customerId,
       orgId: input.orgId,
       email,
@@ -68,8 +68,8 @@ export async function insertBookingRow(
     guestEmail: email,
   };
   await store.transaction(async () => {
-    await store.insertBooking(row);
-    if (row.status !== 'CANCELLED') await store.addBookedPlaces(row.experienceId, row.slotStart, row.participants);
+    await store.bookings.insertBooking(row);
+    if (row.status !== 'CANCELLED') await store.bookings.addBookedPlaces(row.experienceId, row.slotStart, row.participants);
   });
   return row;
 }

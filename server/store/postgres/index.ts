@@ -24,25 +24,25 @@ import { rateLimitStorePg } from './rate-limits.js';
  * twin by a test in this folder), over a pool shared by the process.
  */
 export function createPostgresStore(db: PgDb): Store {
-  const parts: Store extends infer S ? { [K in keyof StoreParts]: S[K & keyof S] } : never = {
-    ...organizationStorePg(db),
-    ...apiKeyStorePg(db),
-    ...experienceStorePg(db),
-    ...bookingStorePg(db),
-    ...customerStorePg(db),
-    ...eventStorePg(db),
-    ...idempotencyStorePg(db),
-    ...calendarFeedStorePg(db),
-    ...settingsStorePg(db),
-    ...webhookStorePg(db),
-    ...calendarImportStorePg(db),
-    ...paymentStorePg(db),
-    ...manifestStorePg(db),
-    ...reportStorePg(db),
-    ...activityStorePg(db),
-    ...userStorePg(db),
-    ...messageStorePg(db),
-    ...rateLimitStorePg(db),
+  const parts: StoreParts = {
+    organizations: organizationStorePg(db),
+    apiKeys: apiKeyStorePg(db),
+    experiences: experienceStorePg(db),
+    bookings: bookingStorePg(db),
+    customers: customerStorePg(db),
+    events: eventStorePg(db),
+    idempotency: idempotencyStorePg(db),
+    calendarFeeds: calendarFeedStorePg(db),
+    settings: settingsStorePg(db),
+    webhooks: webhookStorePg(db),
+    calendarImports: calendarImportStorePg(db),
+    payments: paymentStorePg(db),
+    manifest: manifestStorePg(db),
+    reports: reportStorePg(db),
+    activity: activityStorePg(db),
+    users: userStorePg(db),
+    messages: messageStorePg(db),
+    rateLimits: rateLimitStorePg(db),
   };
   let marker = 0;
   let closed: Promise<void> | undefined;

@@ -193,7 +193,7 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL list query plans', () => {
 
   for (const c of cases) {
     it(`reads bookings by ${c.name} through ${c.index.join(' and ')} (${c.order}), total from ${c.total === 'counter' ? 'the counters' : 'an index range'}`, async () => {
-      const plan = await listPlan(() => store.listBookings(ORG, c.filter, page));
+      const plan = await listPlan(() => store.bookings.listBookings(ORG, c.filter, page));
       const { page: limit, total } = split(plan, 'bookings');
       const path = pathToScan(limit, 'bookings');
       const scan = path.at(-1)!;
@@ -233,7 +233,7 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL list query plans', () => {
   }
 
   it('counts a CONFIRMED date range from index-only ranges (all, less PENDING and CANCELLED)', async () => {
-    const plan = await listPlan(() => store.listBookings(ORG, { startFrom: DAY, startTo: DAY + 86_400_000, status: 'CONFIRMED' }, page));
+    const plan = await listPlan(() => store.bookings.listBookings(ORG, { startFrom: DAY, startTo: DAY + 86_400_000, status: 'CONFIRMED' }, page));
     const { total } = split(plan, 'bookings');
     const reads = total.filter((n) => isScanOf(n, 'bookings'));
     expect(reads.map((n) => [n['Node Type'], n['Index Name']]), outline(plan)).toEqual([
@@ -245,13 +245,13 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL list query plans', () => {
 
   it('skips a deep offset over the index alone (a deferred join on the primary key), and gives the same page', async () => {
     const deep = { limit: 100, offset: 15_000 };
-    const plan = await listPlan(() => store.listBookings(ORG, {}, deep));
+    const plan = await listPlan(() => store.bookings.listBookings(ORG, {}, deep));
     const { page: limit } = split(plan, 'bookings');
     const path = pathToScan(limit, 'bookings');
     expect(path.map((n) => [n['Node Type'], n['Index Name']]), outline(plan)).toEqual([['Limit', undefined], ['Index Only Scan', 'bookings_org_slot']]);
     expect(walk(plan).some(({ node }) => node['Index Name'] === 'bookings_pkey'), outline(plan)).toBe(true);
 
-    const rows = (await store.listBookings(ORG, {}, deep)).rows.map((r) => r.id);
+    const rows = (await store.bookings.listBookings(ORG, {}, deep)).rows.map((r) => r.id);
     const direct = await db.all<{ id: string }>('SELECT id FROM bookings WHERE org_id = $1 ORDER BY slot_start, created_at, id LIMIT $2 OFFSET $3', [
       ORG, deep.limit, deep.offset,
     ]);
@@ -260,7 +260,7 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL list query plans', () => {
   });
 
   it('reads customers in the list order through customers_recent, the total from the counter', async () => {
-    const plan = await listPlan(() => store.listCustomers(ORG, undefined, page));
+    const plan = await listPlan(() => store.customers.listCustomers(ORG, undefined, page));
     const why = outline(plan);
     const { page: limit, total } = split(plan, 'customers');
     const path = pathToScan(limit, 'customers');
@@ -280,11 +280,11 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL list query plans', () => {
 
   it('gives the totals the rows have', async () => {
     const count = async (where: string) => (await db.get<{ n: number }>(`SELECT count(*) AS n FROM bookings WHERE org_id = $1 AND ${where}`, [ORG]))!.n;
-    expect((await store.listBookings(ORG, {}, page)).total).toBe(BOOKINGS);
-    expect((await store.listBookings(ORG, { status: 'PENDING' }, page)).total).toBe(await count(`status = 'PENDING'`));
-    expect((await store.listBookings(ORG, { experienceId: EXP, status: 'CANCELLED' }, page)).total).toBe(
+    expect((await store.bookings.listBookings(ORG, {}, page)).total).toBe(BOOKINGS);
+    expect((await store.bookings.listBookings(ORG, { status: 'PENDING' }, page)).total).toBe(await count(`status = 'PENDING'`));
+    expect((await store.bookings.listBookings(ORG, { experienceId: EXP, status: 'CANCELLED' }, page)).total).toBe(
       await count(`experience_id = '${EXP}' AND status = 'CANCELLED'`),
     );
-    expect((await store.listCustomers(ORG, undefined, page)).total).toBe(2_000);
+    expect((await store.customers.listCustomers(ORG, undefined, page)).total).toBe(2_000);
   });
 });
