@@ -2,8 +2,9 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openDatabase, migrate, type Db } from './db.js';
 import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './private-files.js';
-import { asUnavailable } from './unavailable.js';
-import { Gate, TransactionDoomed } from './gate.js';
+import { TransactionDoomed } from './gate.js';
+import { sqliteDriver, type TransactionOptions } from './sqlite/driver.js';
+import { slicesOver, type WrittenOnce } from './slices.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
 import { experienceStore } from './experiences.js';
@@ -19,7 +20,6 @@ import { paymentStore } from './payments.js';
 import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
-import { userStore } from './users.js';
 import { messageStore } from './messages.js';
 import { rateLimitStore } from './rate-limits.js';
 
@@ -43,7 +43,6 @@ function sqliteParts(db: Db) {
     manifest: manifestStore(db),
     reports: reportStore(db),
     activity: activityStore(db),
-    users: userStore(db),
     messages: messageStore(db),
     rateLimits: rateLimitStore(db),
   };
@@ -51,17 +50,14 @@ function sqliteParts(db: Db) {
 
 /** The store's functions, as every engine offers them. */
 type SyncParts = ReturnType<typeof sqliteParts>;
-export type StoreParts = { [S in keyof SyncParts]: Async<SyncParts[S]> };
+export type StoreParts = { [S in keyof SyncParts]: Async<SyncParts[S]> } & WrittenOnce;
 
 /** A function of `T`, answering through a promise (an engine across a network cannot answer at once). */
 export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 };
 
-export interface TransactionOptions {
-  /** A nested transaction that may take no savepoint; see `Store.transaction`. */
-  unguarded?: boolean;
-}
+export type { TransactionOptions };
 
 /**
  * The store: every SQL statement of Outing, behind functions named in the domain's words. Callers
@@ -95,124 +91,34 @@ export interface Store extends StoreParts {
   close(): Promise<void>;
 }
 
-/**
- * The SQLite store. better-sqlite3 answers synchronously over one connection, so a transaction that
- * awaits lets other requests' promises run in between; on the same connection their statements would
- * join the open transaction. `Gate` keeps them out: while a transaction is open, a call from outside
- * it (told apart by AsyncLocalStorage) waits until it ends, and transactions take turns.
- */
+/** The SQLite store: the table modules over the SQLite driver (sqlite/driver.ts). */
 export function createStore(db: Db): Store {
   // Temporary files in memory. Inside a savepoint SQLite copies each page it changes to a statement
   // journal, and past 64 KiB that journal is a file in /var/tmp: a group commit's bookings wrote ~70
   // small pwrite()s each into one (docs/PERFORMANCE.md, "The statement journal, shared savepoints,
   // and the floor"). Set here, after the migrations: an index they build sorts on disk as before.
   db.pragma('temp_store = MEMORY');
+  const driver = sqliteDriver(db);
   const parts = sqliteParts(db);
-  // Savepoints stay clean through reads: only a change of rows makes them dirty.
-  const totalChanges = db.prepare('SELECT total_changes()').pluck();
-  const gate = new Gate(() => totalChanges.get() as number);
-  /** A level without a savepoint failed: the open transaction must not commit. */
-  let doomed = false;
   const marker = db
     .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
     .raw(true);
   const ping = db.prepare('SELECT 1');
-  const tx = {
-    begin: db.prepare('BEGIN IMMEDIATE'),
-    commit: db.prepare('COMMIT'),
-    rollback: db.prepare('ROLLBACK'),
-    savepoint: db.prepare('SAVEPOINT nested'),
-    release: db.prepare('RELEASE nested'),
-    rollbackTo: db.prepare('ROLLBACK TO nested'),
-  };
   const store = {} as Record<string, Record<string, unknown>>;
   for (const [slice, functions] of Object.entries(parts) as [string, Record<string, (...args: unknown[]) => unknown>][]) {
     const wrapped: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(functions)) {
-      // A file that cannot be used now (locked past the busy timeout, a disk error) becomes the
-      // SERVICE_UNAVAILABLE refusal (store/unavailable.ts); any other error stays as it was.
-      const call = (args: unknown[]) => {
-        try {
-          return fn(...args);
-        } catch (err) {
-          throw asUnavailable(err);
-        }
-      };
-      wrapped[name] = (...args: unknown[]): Promise<unknown> => {
-        if (gate.admits()) {
-          try {
-            return Promise.resolve(call(args));
-          } catch (err) {
-            return Promise.reject(err);
-          }
-        }
-        return gate.whenOpen().then(() => call(args));
-      };
-    }
+    for (const [name, fn] of Object.entries(functions)) wrapped[name] = (...args: unknown[]) => driver.admitted(() => fn(...args));
     store[slice] = wrapped;
   }
-  /** One transaction (or a savepoint in one): see `Store.transaction`. */
-  async function transactionOf<T>(work: () => Promise<T>, options: TransactionOptions): Promise<T> {
-    if (gate.heldHere()) {
-      const unguarded = options.unguarded === true;
-      return await gate.nest(async (shared) => {
-        if (shared || unguarded) {
-          try {
-            return await work();
-          } catch (err) {
-            if (shared && !shared.unguarded) {
-              // The most recent savepoint is the clean one this level shares: back to it, clean again.
-              tx.rollbackTo.run();
-              gate.markClean(shared);
-            } else {
-              // No savepoint behind this level: its writes cannot be undone alone.
-              doomed = true;
-            }
-            throw err;
-          }
-        }
-        tx.savepoint.run();
-        try {
-          const result = await work();
-          tx.release.run();
-          return result;
-        } catch (err) {
-          tx.rollbackTo.run();
-          tx.release.run();
-          throw err;
-        }
-      }, unguarded);
-    }
-    return await gate.hold(async () => {
-      tx.begin.run();
-      doomed = false;
-      try {
-        const result = await work();
-        if (doomed) throw new TransactionDoomed();
-        tx.commit.run();
-        return result;
-      } catch (err) {
-        if (db.inTransaction) tx.rollback.run();
-        throw err;
-      }
-    });
-  }
+  Object.assign(store, slicesOver(driver.sql));
   const methods: Omit<Store, keyof StoreParts> = {
     engine: 'sqlite',
-    async transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      try {
-        return await transactionOf(work, options);
-      } catch (err) {
-        throw asUnavailable(err);
-      }
-    },
+    transaction: driver.transaction,
     async ping(): Promise<void> {
-      if (!gate.admits()) await gate.whenOpen();
-      ping.get();
+      await driver.admitted(() => ping.get());
     },
     async changeMarker(): Promise<string> {
-      if (!gate.admits()) await gate.whenOpen();
-      const [changes, version] = marker.get() as [number, number];
+      const [changes, version] = await driver.admitted(() => marker.get() as [number, number]);
       return `${changes}:${version}`;
     },
     /**
@@ -244,7 +150,7 @@ export function createStore(db: Db): Store {
       }
     },
     async close(): Promise<void> {
-      if (gate.held()) await gate.whenOpen();
+      if (driver.held()) await driver.whenOpen();
       if (db.open) db.close();
     },
   };

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Sql } from './sql.js';
 
 export interface UserRow {
   id: string;
@@ -21,137 +21,141 @@ export interface SessionRow {
   lastSeenAt: number;
 }
 
-export const USER_COLUMNS = `id, org_id AS orgId, email, name, role, password_hash AS passwordHash, created_at AS createdAt,
-  last_sign_in_at AS lastSignInAt, disabled_at AS disabledAt`;
-export const SESSION_COLUMNS = `id, token_hash AS tokenHash, user_id AS userId, csrf_token AS csrfToken, created_at AS createdAt,
-  last_seen_at AS lastSeenAt`;
+export interface SetupTokenRow {
+  tokenHash: Buffer;
+  userId: string;
+  expiresAt: number;
+}
+
+/** Dashboard users, their setup links, their sessions and failed sign-ins. */
+export interface UserStore {
+  insertUser(row: UserRow): Promise<void>;
+  getUser(id: string): Promise<UserRow | undefined>;
+  /** By address, whatever its case or surrounding spaces (see `emailKey`). */
+  getUserByEmail(email: string): Promise<UserRow | undefined>;
+  /** In order of creation. */
+  listUsers(orgId: string): Promise<UserRow[]>;
+  countActiveOwners(orgId: string): Promise<number>;
+  updateUser(row: Pick<UserRow, 'id' | 'name' | 'role' | 'disabledAt'>): Promise<void>;
+  setUserPassword(id: string, passwordHash: string | null): Promise<void>;
+  recordSignIn(id: string, at: number): Promise<void>;
+  deleteUser(id: string): Promise<void>;
+
+  insertSetupToken(tokenHash: Buffer, userId: string, expiresAt: number): Promise<void>;
+  getSetupToken(tokenHash: Buffer): Promise<SetupTokenRow | undefined>;
+  /** Answers 1 when this call deleted it (a link is used once), 0 when it was already gone. */
+  deleteSetupToken(tokenHash: Buffer): Promise<number>;
+  deleteSetupTokensOf(userId: string): Promise<void>;
+  deleteExpiredSetupTokens(now: number): Promise<number>;
+
+  insertSession(row: SessionRow): Promise<void>;
+  getSessionByHash(tokenHash: Buffer): Promise<SessionRow | undefined>;
+  getSession(id: string): Promise<SessionRow | undefined>;
+  touchSession(id: string, at: number): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  deleteSessionsOf(userId: string): Promise<void>;
+  /** Sessions unused since `idleBefore` or begun before `startedBefore`. */
+  deleteStaleSessions(idleBefore: number, startedBefore: number): Promise<number>;
+
+  /**
+   * Counted sign-in attempts, under an e-mail or (services/sessions.ts) a client address's key,
+   * which holds no `@`: the two never share a count. The caller reads and records them in one
+   * transaction, so every process counts the same guesses.
+   */
+  recordSignInFailure(email: string, at: number): Promise<void>;
+  /** The time of the `n`-th newest failure for this e-mail after `since` (n from 1), if there are that many. */
+  nthSignInFailure(email: string, since: number, n: number): Promise<number | undefined>;
+  clearSignInFailures(email: string): Promise<void>;
+  deleteSignInFailuresBefore(before: number): Promise<number>;
+}
+
+const USER_COLUMNS = `id, org_id AS "orgId", email, name, role, password_hash AS "passwordHash", created_at AS "createdAt",
+  last_sign_in_at AS "lastSignInAt", disabled_at AS "disabledAt"`;
+const SESSION_COLUMNS = `id, token_hash AS "tokenHash", user_id AS "userId", csrf_token AS "csrfToken", created_at AS "createdAt",
+  last_seen_at AS "lastSeenAt"`;
 
 /** The form an e-mail address is unique and looked up in. */
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
-export function userStore(db: Db) {
-  const insertUser = db.prepare(`INSERT INTO users
-    (id, org_id, email, email_key, name, role, password_hash, created_at, last_sign_in_at, disabled_at)
-    VALUES (@id, @orgId, @email, @emailKey, @name, @role, @passwordHash, @createdAt, @lastSignInAt, @disabledAt)`);
-  const userById = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`);
-  const userByEmail = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE email_key = ?`);
-  const usersOfOrg = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE org_id = ? ORDER BY created_at, id`);
-  const activeOwners = db.prepare(
-    `SELECT count(*) AS n FROM users WHERE org_id = ? AND role = 'owner' AND disabled_at IS NULL`,
-  );
-  const updateUser = db.prepare(`UPDATE users SET name = @name, role = @role, disabled_at = @disabledAt WHERE id = @id`);
-  const setPassword = db.prepare('UPDATE users SET password_hash = ? WHERE id = ?');
-  const signedIn = db.prepare('UPDATE users SET last_sign_in_at = ? WHERE id = ?');
-  const deleteUser = db.prepare('DELETE FROM users WHERE id = ?');
-
-  const insertToken = db.prepare('INSERT INTO user_setup_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)');
-  const tokenByHash = db.prepare(
-    'SELECT token_hash AS tokenHash, user_id AS userId, expires_at AS expiresAt FROM user_setup_tokens WHERE token_hash = ?',
-  );
-  const deleteToken = db.prepare('DELETE FROM user_setup_tokens WHERE token_hash = ?');
-  const deleteTokensOf = db.prepare('DELETE FROM user_setup_tokens WHERE user_id = ?');
-  const deleteExpiredTokens = db.prepare('DELETE FROM user_setup_tokens WHERE expires_at <= ?');
-
-  const insertSession = db.prepare(`INSERT INTO sessions (id, token_hash, user_id, csrf_token, created_at, last_seen_at)
-    VALUES (@id, @tokenHash, @userId, @csrfToken, @createdAt, @lastSeenAt)`);
-  const sessionByHash = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`);
-  const sessionById = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`);
-  const touchSession = db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?');
-  const deleteSession = db.prepare('DELETE FROM sessions WHERE id = ?');
-  const deleteSessionsOf = db.prepare('DELETE FROM sessions WHERE user_id = ?');
-  const deleteStaleSessions = db.prepare('DELETE FROM sessions WHERE last_seen_at <= ? OR created_at <= ?');
-
-  const insertFailure = db.prepare('INSERT INTO sign_in_failures (email_key, at) VALUES (?, ?)');
-  const nthFailure = db.prepare(
-    'SELECT at FROM sign_in_failures WHERE email_key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?',
-  );
-  const clearFailures = db.prepare('DELETE FROM sign_in_failures WHERE email_key = ?');
-  const deleteOldFailures = db.prepare('DELETE FROM sign_in_failures WHERE at <= ?');
-
+export function userStore(sql: Sql): UserStore {
   return {
-    insertUser(row: UserRow): void {
-      insertUser.run({ ...row, emailKey: emailKey(row.email) });
+    async insertUser(row) {
+      await sql.run(
+        `INSERT INTO users (id, org_id, email, email_key, name, role, password_hash, created_at, last_sign_in_at, disabled_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.orgId, row.email, emailKey(row.email), row.name, row.role, row.passwordHash, row.createdAt, row.lastSignInAt, row.disabledAt],
+      );
     },
-    getUser(id: string): UserRow | undefined {
-      return userById.get(id) as UserRow | undefined;
+    getUser: (id) => sql.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]),
+    getUserByEmail: (email) => sql.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email_key = ?`, [emailKey(email)]),
+    listUsers: (orgId) => sql.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE org_id = ? ORDER BY created_at, id`, [orgId]),
+    async countActiveOwners(orgId) {
+      const row = await sql.get<{ n: number }>(
+        `SELECT count(*) AS n FROM users WHERE org_id = ? AND role = 'owner' AND disabled_at IS NULL`,
+        [orgId],
+      );
+      return row!.n; // count(*) always answers one row
     },
-    getUserByEmail(email: string): UserRow | undefined {
-      return userByEmail.get(emailKey(email)) as UserRow | undefined;
+    async updateUser(row) {
+      await sql.run('UPDATE users SET name = ?, role = ?, disabled_at = ? WHERE id = ?', [row.name, row.role, row.disabledAt, row.id]);
     },
-    listUsers(orgId: string): UserRow[] {
-      return usersOfOrg.all(orgId) as UserRow[];
+    async setUserPassword(id, passwordHash) {
+      await sql.run('UPDATE users SET password_hash = ? WHERE id = ?', [passwordHash, id]);
     },
-    countActiveOwners(orgId: string): number {
-      return (activeOwners.get(orgId) as { n: number }).n;
+    async recordSignIn(id, at) {
+      await sql.run('UPDATE users SET last_sign_in_at = ? WHERE id = ?', [at, id]);
     },
-    updateUser(row: Pick<UserRow, 'id' | 'name' | 'role' | 'disabledAt'>): void {
-      updateUser.run({ id: row.id, name: row.name, role: row.role, disabledAt: row.disabledAt });
-    },
-    setUserPassword(id: string, passwordHash: string | null): void {
-      setPassword.run(passwordHash, id);
-    },
-    recordSignIn(id: string, at: number): void {
-      signedIn.run(at, id);
-    },
-    deleteUser(id: string): void {
-      deleteUser.run(id);
-    },
-
-    insertSetupToken(tokenHash: Buffer, userId: string, expiresAt: number): void {
-      insertToken.run(tokenHash, userId, expiresAt);
-    },
-    getSetupToken(tokenHash: Buffer): { tokenHash: Buffer; userId: string; expiresAt: number } | undefined {
-      return tokenByHash.get(tokenHash) as { tokenHash: Buffer; userId: string; expiresAt: number } | undefined;
-    },
-    deleteSetupToken(tokenHash: Buffer): number {
-      return deleteToken.run(tokenHash).changes;
-    },
-    deleteSetupTokensOf(userId: string): void {
-      deleteTokensOf.run(userId);
-    },
-    deleteExpiredSetupTokens(now: number): number {
-      return deleteExpiredTokens.run(now).changes;
+    async deleteUser(id) {
+      await sql.run('DELETE FROM users WHERE id = ?', [id]);
     },
 
-    insertSession(row: SessionRow): void {
-      insertSession.run(row);
+    async insertSetupToken(tokenHash, userId, expiresAt) {
+      await sql.run('INSERT INTO user_setup_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)', [tokenHash, userId, expiresAt]);
     },
-    getSessionByHash(tokenHash: Buffer): SessionRow | undefined {
-      return sessionByHash.get(tokenHash) as SessionRow | undefined;
+    getSetupToken: (tokenHash) =>
+      sql.get<SetupTokenRow>(
+        'SELECT token_hash AS "tokenHash", user_id AS "userId", expires_at AS "expiresAt" FROM user_setup_tokens WHERE token_hash = ?',
+        [tokenHash],
+      ),
+    deleteSetupToken: (tokenHash) => sql.run('DELETE FROM user_setup_tokens WHERE token_hash = ?', [tokenHash]),
+    async deleteSetupTokensOf(userId) {
+      await sql.run('DELETE FROM user_setup_tokens WHERE user_id = ?', [userId]);
     },
-    getSession(id: string): SessionRow | undefined {
-      return sessionById.get(id) as SessionRow | undefined;
-    },
-    touchSession(id: string, at: number): void {
-      touchSession.run(at, id);
-    },
-    deleteSession(id: string): void {
-      deleteSession.run(id);
-    },
-    deleteSessionsOf(userId: string): void {
-      deleteSessionsOf.run(userId);
-    },
-    /** Sessions unused since `idleBefore` or begun before `startedBefore`. */
-    deleteStaleSessions(idleBefore: number, startedBefore: number): number {
-      return deleteStaleSessions.run(idleBefore, startedBefore).changes;
-    },
+    deleteExpiredSetupTokens: (now) => sql.run('DELETE FROM user_setup_tokens WHERE expires_at <= ?', [now]),
 
-    /**
-     * Counted sign-in attempts, under an e-mail or (services/sessions.ts) a client address's key,
-     * which holds no `@`: the two never share a count.
-     */
-    recordSignInFailure(email: string, at: number): void {
-      insertFailure.run(emailKey(email), at);
+    async insertSession(row) {
+      await sql.run(
+        'INSERT INTO sessions (id, token_hash, user_id, csrf_token, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [row.id, row.tokenHash, row.userId, row.csrfToken, row.createdAt, row.lastSeenAt],
+      );
     },
-    /** The time of the `n`-th newest failure for this e-mail after `since` (n from 1), if there are that many. */
-    nthSignInFailure(email: string, since: number, n: number): number | undefined {
-      return (nthFailure.get(emailKey(email), since, n - 1) as { at: number } | undefined)?.at;
+    getSessionByHash: (tokenHash) => sql.get<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, [tokenHash]),
+    getSession: (id) => sql.get<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]),
+    async touchSession(id, at) {
+      await sql.run('UPDATE sessions SET last_seen_at = ? WHERE id = ?', [at, id]);
     },
-    clearSignInFailures(email: string): void {
-      clearFailures.run(emailKey(email));
+    async deleteSession(id) {
+      await sql.run('DELETE FROM sessions WHERE id = ?', [id]);
     },
-    deleteSignInFailuresBefore(before: number): number {
-      return deleteOldFailures.run(before).changes;
+    async deleteSessionsOf(userId) {
+      await sql.run('DELETE FROM sessions WHERE user_id = ?', [userId]);
     },
+    deleteStaleSessions: (idleBefore, startedBefore) =>
+      sql.run('DELETE FROM sessions WHERE last_seen_at <= ? OR created_at <= ?', [idleBefore, startedBefore]),
+
+    async recordSignInFailure(email, at) {
+      await sql.run('INSERT INTO sign_in_failures (email_key, at) VALUES (?, ?)', [emailKey(email), at]);
+    },
+    async nthSignInFailure(email, since, n) {
+      const row = await sql.get<{ at: number }>(
+        'SELECT at FROM sign_in_failures WHERE email_key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?',
+        [emailKey(email), since, n - 1],
+      );
+      return row?.at;
+    },
+    async clearSignInFailures(email) {
+      await sql.run('DELETE FROM sign_in_failures WHERE email_key = ?', [emailKey(email)]);
+    },
+    deleteSignInFailuresBefore: (before) => sql.run('DELETE FROM sign_in_failures WHERE at <= ?', [before]),
   };
 }

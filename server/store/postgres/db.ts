@@ -36,6 +36,8 @@ export interface PgDb {
   all<R>(sql: string, params?: Params): Promise<R[]>;
   /** The first row of a statement, if any. */
   get<R>(sql: string, params?: Params): Promise<R | undefined>;
+  /** The rows of a statement as arrays of values, in the order of its columns. */
+  values<R extends unknown[]>(sql: string, params?: Params): Promise<R[]>;
   /** Runs a statement; answers how many rows it changed. */
   run(sql: string, params?: Params): Promise<number>;
   /** Runs `work` in one transaction (a savepoint when nested); see `transaction` in store/index.ts. */
@@ -147,9 +149,10 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
   }
 
   /** A statement's result; a server that cannot be reached becomes the SERVICE_UNAVAILABLE refusal (store/unavailable.ts). */
-  async function query(sql: string, params: Params): Promise<pg.QueryResult> {
+  async function query(sql: string, params: Params, rowMode?: 'array'): Promise<pg.QueryResult> {
     try {
-      return await statementRunner().query(sql, params as unknown[]);
+      const runner = statementRunner();
+      return await (rowMode ? runner.query({ text: sql, values: params as unknown[], rowMode }) : runner.query(sql, params as unknown[]));
     } catch (err) {
       throw asUnavailable(err);
     }
@@ -162,6 +165,9 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     },
     async get<R>(sql: string, params: Params = []) {
       return (await query(sql, params)).rows[0] as R | undefined;
+    },
+    async values<R extends unknown[]>(sql: string, params: Params = []) {
+      return (await query(sql, params, 'array')).rows as R[];
     },
     async run(sql: string, params: Params = []) {
       return (await query(sql, params)).rowCount ?? 0;

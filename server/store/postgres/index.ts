@@ -15,7 +15,8 @@ import { paymentStorePg } from './payments.js';
 import { manifestStorePg } from './manifest.js';
 import { reportStorePg } from './reports.js';
 import { activityStorePg } from './activity.js';
-import { userStorePg } from './users.js';
+import { slicesOver } from '../slices.js';
+import { postgresSql } from './driver.js';
 import { messageStorePg } from './messages.js';
 import { rateLimitStorePg } from './rate-limits.js';
 
@@ -40,7 +41,7 @@ export function createPostgresStore(db: PgDb): Store {
     manifest: manifestStorePg(db),
     reports: reportStorePg(db),
     activity: activityStorePg(db),
-    users: userStorePg(db),
+    ...slicesOver(postgresSql(db)),
     messages: messageStorePg(db),
     rateLimits: rateLimitStorePg(db),
   };

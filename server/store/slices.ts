@@ -1,0 +1,17 @@
+import type { Sql } from './sql.js';
+import { userStore, type UserStore } from './users.js';
+
+/**
+ * The store's slices written once over the port, one per resource: a service asks for the slice it
+ * needs (`store.users`), and two modules can never answer to one name.
+ */
+export interface WrittenOnce {
+  users: UserStore;
+}
+
+/** Every slice written once, over one engine's driver. */
+export function slicesOver(sql: Sql): WrittenOnce {
+  return {
+    users: userStore(sql),
+  };
+}

@@ -1,0 +1,47 @@
+import type { Dialect } from './dialect.js';
+
+/**
+ * The port every table module is written over: four verbs and the engine's dialect. One driver per
+ * engine implements it (`sqlite/driver.ts`, `postgres/driver.ts`); a table module never knows which
+ * one it runs on.
+ *
+ * Statements are written once, for both engines:
+ * - parameters are `?`, in order (the PostgreSQL driver numbers them `$1`, `$2`…); never a `?` inside
+ *   a string literal;
+ * - a camelCase column alias is quoted (`org_id AS "orgId"`): PostgreSQL folds unquoted names to lower case;
+ * - integers are numbers on both engines (64-bit columns included: every value Outing keeps fits in
+ *   2^53), bytes are Buffers, and a flag is 0 or 1 (never a boolean parameter);
+ * - what really differs between the engines (case-insensitive matching, a planner hint, JSON) is
+ *   asked of `dialect`, so each difference is written in one place.
+ */
+export interface Sql {
+  readonly dialect: Dialect;
+  /** The rows of a statement, as objects keyed by column alias. */
+  all<R>(sql: string, params?: Params): Promise<R[]>;
+  /** The first row of a statement, if any. */
+  get<R>(sql: string, params?: Params): Promise<R | undefined>;
+  /** The rows of a statement as arrays of values, in the order of its columns (cheaper for long lists). */
+  values<R extends unknown[]>(sql: string, params?: Params): Promise<R[]>;
+  /** Runs a statement that answers no rows; answers how many rows it changed. */
+  run(sql: string, params?: Params): Promise<number>;
+  /**
+   * Runs `work` as one atomic unit: every statement awaited from inside it, however deep, belongs
+   * to it; a nested call is a savepoint. `work` awaits only the store (never the network or a timer).
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `fn` once the outermost transaction around this call has committed (at once outside one). */
+  afterCommit(fn: () => void): void;
+}
+
+/** A statement's parameters, one per `?` in order. */
+export type Params = readonly unknown[];
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface PageResult<T> {
+  rows: T[];
+  total: number;
+}
