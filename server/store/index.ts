@@ -5,15 +5,11 @@ import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './pr
 import { TransactionDoomed } from './gate.js';
 import { sqliteDriver, type TransactionOptions } from './sqlite/driver.js';
 import { slicesOver, type WrittenOnce } from './slices.js';
-import { organizationStore } from './organizations.js';
-import { apiKeyStore } from './api-keys.js';
 import { experienceStore } from './experiences.js';
 import { bookingStore } from './bookings.js';
 import { customerStore } from './customers.js';
 import { eventStore } from './events.js';
-import { idempotencyStore } from './idempotency.js';
 import { calendarFeedStore } from './calendar-feeds.js';
-import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
 import { paymentStore } from './payments.js';
@@ -21,22 +17,17 @@ import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
 import { messageStore } from './messages.js';
-import { rateLimitStore } from './rate-limits.js';
 
 export { TransactionDoomed };
 
 /** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
 function sqliteParts(db: Db) {
   return {
-    organizations: organizationStore(db),
-    apiKeys: apiKeyStore(db),
     experiences: experienceStore(db),
     bookings: bookingStore(db),
     customers: customerStore(db),
     events: eventStore(db),
-    idempotency: idempotencyStore(db),
     calendarFeeds: calendarFeedStore(db),
-    settings: settingsStore(db),
     webhooks: webhookStore(db),
     calendarImports: calendarImportStore(db),
     payments: paymentStore(db),
@@ -44,7 +35,6 @@ function sqliteParts(db: Db) {
     reports: reportStore(db),
     activity: activityStore(db),
     messages: messageStore(db),
-    rateLimits: rateLimitStore(db),
   };
 }
 

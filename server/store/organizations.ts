@@ -1,5 +1,4 @@
-import type { Db } from './db.js';
-import { rowCache } from './row-cache.js';
+import type { Sql } from './sql.js';
 
 export interface OrganizationRow {
   id: string;
@@ -15,42 +14,47 @@ export interface OrganizationRow {
   updatedAt: number;
 }
 
-export const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS onlinePayments,
-  cancellation_cutoff_hours AS cancellationCutoffHours, guest_self_service AS guestSelfService, created_at AS createdAt, updated_at AS updatedAt`;
+/** The organizations (tenants) a server holds. */
+export interface OrganizationStore {
+  insertOrganization(row: OrganizationRow): Promise<void>;
+  getOrganization(id: string): Promise<OrganizationRow | undefined>;
+  /** Every field but the id and the creation time; nothing happens when no organization has the id. */
+  updateOrganization(row: OrganizationRow): Promise<void>;
+  countOrganizations(): Promise<number>;
+  /** Every organization on the server, oldest first (id breaking ties), up to `limit` (for the CLI). */
+  listOrganizations(limit: number): Promise<OrganizationRow[]>;
+}
 
-export function organizationStore(db: Db) {
-  const insert = db.prepare(`INSERT INTO organizations
-    (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service, created_at, updated_at)
-    VALUES (@id, @name, @email, @phone, @timezone, @currency, @onlinePayments, @cancellationCutoffHours, @guestSelfService,
-    @createdAt, @updatedAt)`);
-  const get = db.prepare(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`);
-  const update = db.prepare(`UPDATE organizations SET name = @name, email = @email, phone = @phone,
-    timezone = @timezone, currency = @currency, online_payments = @onlinePayments,
-    cancellation_cutoff_hours = @cancellationCutoffHours, guest_self_service = @guestSelfService, updated_at = @updatedAt
-    WHERE id = @id`);
-  const count = db.prepare('SELECT count(*) AS n FROM organizations');
-  const list = db.prepare(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at, id LIMIT ?`);
-  // Every booking reads its organization: see row-cache.ts.
-  const cached = rowCache<OrganizationRow>(db);
+const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS "onlinePayments",
+  cancellation_cutoff_hours AS "cancellationCutoffHours", guest_self_service AS "guestSelfService",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
 
+export function organizationStore(sql: Sql): OrganizationStore {
   return {
-    insertOrganization(row: OrganizationRow): void {
-      cached.forget();
-      insert.run(row);
+    async insertOrganization(row) {
+      await sql.run(
+        `INSERT INTO organizations
+          (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
+          row.cancellationCutoffHours, row.guestSelfService, row.createdAt, row.updatedAt],
+      );
     },
-    getOrganization(id: string): OrganizationRow | undefined {
-      return cached.read(id, () => get.get(id) as OrganizationRow | undefined);
+    getOrganization: (id) => sql.get<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`, [id]),
+    async updateOrganization(row) {
+      await sql.run(
+        `UPDATE organizations SET name = ?, email = ?, phone = ?, timezone = ?, currency = ?, online_payments = ?,
+          cancellation_cutoff_hours = ?, guest_self_service = ?, updated_at = ?
+          WHERE id = ?`,
+        [row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
+          row.cancellationCutoffHours, row.guestSelfService, row.updatedAt, row.id],
+      );
     },
-    updateOrganization(row: OrganizationRow): void {
-      cached.forget();
-      update.run(row);
+    async countOrganizations() {
+      const row = await sql.get<{ n: number }>('SELECT count(*) AS n FROM organizations');
+      return row!.n; // count(*) always answers one row
     },
-    countOrganizations(): number {
-      return (count.get() as { n: number }).n;
-    },
-    /** Every organization on the server, oldest first, up to `limit` (for the CLI). */
-    listOrganizations(limit: number): OrganizationRow[] {
-      return list.all(limit) as OrganizationRow[];
-    },
+    listOrganizations: (limit) =>
+      sql.all<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at, id LIMIT ?`, [limit]),
   };
 }

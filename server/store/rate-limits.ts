@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Sql } from './sql.js';
 
 /** A caller's window after one more hit: when it opened and how many hits it holds. */
 export interface RateWindow {
@@ -7,31 +7,34 @@ export interface RateWindow {
 }
 
 /**
- * Windows that already opened for `bucket` at or after `now - windowMs` are still running; the
- * latest of them takes the hit, else a window opens at `now`.
- */
-const HIT_RATE_WINDOW_SQL = `
-  INSERT INTO rate_limit_windows (bucket, window_start, hits)
-  VALUES (?, COALESCE((SELECT MAX(window_start) FROM rate_limit_windows WHERE bucket = ? AND window_start > ?), ?), 1)
-  ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
-  RETURNING window_start AS windowStart, hits`;
-
-/**
  * Fixed windows per caller in the database, for limits that several processes share. A window
  * opens at a caller's first hit and runs `windowMs`; one statement counts a hit and answers the
  * window's count.
  */
-export function rateLimitStore(db: Db) {
-  const hit = db.prepare(HIT_RATE_WINDOW_SQL);
-  const prune = db.prepare('DELETE FROM rate_limit_windows WHERE window_start <= ?');
+export interface RateLimitStore {
+  /** Counts one hit of `bucket` at `now` in its running window (opening one if none runs). */
+  hitRateWindow(bucket: string, now: number, windowMs: number): Promise<RateWindow>;
+  /** Deletes the windows that opened at or before `before` (expired ones); answers how many. */
+  pruneRateWindows(before: number): Promise<number>;
+}
+
+/**
+ * Windows that already opened for `bucket` at or after `now - windowMs` are still running; the
+ * latest of them takes the hit (processes whose clocks differ by a little may each have opened
+ * one), else a window opens at `now`. One round trip per hit.
+ */
+const HIT_RATE_WINDOW = `
+  INSERT INTO rate_limit_windows (bucket, window_start, hits)
+  VALUES (?, COALESCE((SELECT MAX(window_start) FROM rate_limit_windows WHERE bucket = ? AND window_start > ?), ?), 1)
+  ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+  RETURNING window_start AS "windowStart", hits`;
+
+export function rateLimitStore(sql: Sql): RateLimitStore {
   return {
-    /** Counts one hit of `bucket` at `now` in its running window (opening one if none runs). */
-    hitRateWindow(bucket: string, now: number, windowMs: number): RateWindow {
-      return hit.get(bucket, bucket, now - windowMs, now) as RateWindow;
+    async hitRateWindow(bucket, now, windowMs) {
+      const window = await sql.get<RateWindow>(HIT_RATE_WINDOW, [bucket, bucket, now - windowMs, now]);
+      return window!; // an INSERT … RETURNING always answers its row
     },
-    /** Deletes the windows that opened at or before `before` (expired ones); answers how many. */
-    pruneRateWindows(before: number): number {
-      return prune.run(before).changes;
-    },
+    pruneRateWindows: (before) => sql.run('DELETE FROM rate_limit_windows WHERE window_start <= ?', [before]),
   };
 }

@@ -1,18 +1,19 @@
-import type { Db } from './db.js';
-import { rowCache } from './row-cache.js';
+import type { Sql } from './sql.js';
 
-export function settingsStore(db: Db) {
-  const get = db.prepare('SELECT value FROM settings WHERE key = ?');
-  const set = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  // A booking reads whether guest e-mail is on: see row-cache.ts.
-  const cached = rowCache<{ value: string }>(db);
+/** Server-wide settings: one text value per key (keys compare byte for byte; '' is a value). */
+export interface SettingsStore {
+  getSetting(key: string): Promise<string | undefined>;
+  /** Sets the key's value, replacing any it had. */
+  setSetting(key: string, value: string): Promise<void>;
+}
+
+export function settingsStore(sql: Sql): SettingsStore {
   return {
-    getSetting(key: string): string | undefined {
-      return cached.read(key, () => get.get(key) as { value: string } | undefined)?.value;
+    async getSetting(key) {
+      return (await sql.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [key]))?.value;
     },
-    setSetting(key: string, value: string): void {
-      cached.forget();
-      set.run(key, value);
+    async setSetting(key, value) {
+      await sql.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
     },
   };
 }

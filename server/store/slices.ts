@@ -1,5 +1,10 @@
 import type { Sql } from './sql.js';
 import { userStore, type UserStore } from './users.js';
+import { settingsStore, type SettingsStore } from './settings.js';
+import { organizationStore, type OrganizationStore } from './organizations.js';
+import { apiKeyStore, type ApiKeyStore } from './api-keys.js';
+import { rateLimitStore, type RateLimitStore } from './rate-limits.js';
+import { idempotencyStore, type IdempotencyStore } from './idempotency.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -7,11 +12,21 @@ import { userStore, type UserStore } from './users.js';
  */
 export interface WrittenOnce {
   users: UserStore;
+  settings: SettingsStore;
+  organizations: OrganizationStore;
+  apiKeys: ApiKeyStore;
+  rateLimits: RateLimitStore;
+  idempotency: IdempotencyStore;
 }
 
 /** Every slice written once, over one engine's driver. */
 export function slicesOver(sql: Sql): WrittenOnce {
   return {
     users: userStore(sql),
+    settings: settingsStore(sql),
+    organizations: organizationStore(sql),
+    apiKeys: apiKeyStore(sql),
+    rateLimits: rateLimitStore(sql),
+    idempotency: idempotencyStore(sql),
   };
 }

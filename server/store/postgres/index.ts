@@ -1,14 +1,10 @@
 import type { Store, StoreParts } from '../index.js';
 import { connectPostgres, migratePostgres, type PgDb } from './db.js';
-import { organizationStorePg } from './organizations.js';
-import { apiKeyStorePg } from './api-keys.js';
 import { experienceStorePg } from './experiences.js';
 import { bookingStorePg } from './bookings.js';
 import { customerStorePg } from './customers.js';
 import { eventStorePg } from './events.js';
-import { idempotencyStorePg } from './idempotency.js';
 import { calendarFeedStorePg } from './calendar-feeds.js';
-import { settingsStorePg } from './settings.js';
 import { webhookStorePg } from './webhooks.js';
 import { calendarImportStorePg } from './calendar-imports.js';
 import { paymentStorePg } from './payments.js';
@@ -18,7 +14,6 @@ import { activityStorePg } from './activity.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
 import { messageStorePg } from './messages.js';
-import { rateLimitStorePg } from './rate-limits.js';
 
 /**
  * The PostgreSQL store: the same functions as SQLite's, module for module (each held to its SQLite
@@ -26,15 +21,11 @@ import { rateLimitStorePg } from './rate-limits.js';
  */
 export function createPostgresStore(db: PgDb): Store {
   const parts: StoreParts = {
-    organizations: organizationStorePg(db),
-    apiKeys: apiKeyStorePg(db),
     experiences: experienceStorePg(db),
     bookings: bookingStorePg(db),
     customers: customerStorePg(db),
     events: eventStorePg(db),
-    idempotency: idempotencyStorePg(db),
     calendarFeeds: calendarFeedStorePg(db),
-    settings: settingsStorePg(db),
     webhooks: webhookStorePg(db),
     calendarImports: calendarImportStorePg(db),
     payments: paymentStorePg(db),
@@ -43,7 +34,6 @@ export function createPostgresStore(db: PgDb): Store {
     activity: activityStorePg(db),
     ...slicesOver(postgresSql(db)),
     messages: messageStorePg(db),
-    rateLimits: rateLimitStorePg(db),
   };
   let marker = 0;
   let closed: Promise<void> | undefined;
