@@ -16,7 +16,6 @@ import { calendarFeedStore } from './calendar-feeds.js';
 import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
-import { paymentStore } from './payments.js';
 import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
@@ -39,7 +38,6 @@ function sqliteParts(db: Db) {
     settings: settingsStore(db),
     webhooks: webhookStore(db),
     calendarImports: calendarImportStore(db),
-    payments: paymentStore(db),
     manifest: manifestStore(db),
     reports: reportStore(db),
     activity: activityStore(db),

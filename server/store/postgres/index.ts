@@ -11,7 +11,6 @@ import { calendarFeedStorePg } from './calendar-feeds.js';
 import { settingsStorePg } from './settings.js';
 import { webhookStorePg } from './webhooks.js';
 import { calendarImportStorePg } from './calendar-imports.js';
-import { paymentStorePg } from './payments.js';
 import { manifestStorePg } from './manifest.js';
 import { reportStorePg } from './reports.js';
 import { activityStorePg } from './activity.js';
@@ -37,7 +36,6 @@ export function createPostgresStore(db: PgDb): Store {
     settings: settingsStorePg(db),
     webhooks: webhookStorePg(db),
     calendarImports: calendarImportStorePg(db),
-    payments: paymentStorePg(db),
     manifest: manifestStorePg(db),
     reports: reportStorePg(db),
     activity: activityStorePg(db),
