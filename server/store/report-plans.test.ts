@@ -37,7 +37,10 @@ describe('manifest, report and reminder query plans', () => {
     return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
   }
 
-  it('reads one day of the manifest through the slot-start index, and each booking’s payments through their index', () => {
+  it('reads one day of the manifest through the slot-start index, and each booking’s payments through their index', async () => {
+    // Statements are prepared when first run.
+    await store.manifest.listManifestBookings('org', 0, 1);
+    await store.manifest.listManifestBookings('org', 0, 1, 'exp');
     const day = planOf(/FROM bookings b JOIN experiences e .* WHERE b\.org_id = \? AND b\.slot_start >= \?/);
     expect(day).toContainEqual(expect.stringMatching(/^SEARCH b USING INDEX bookings_org_slot \(org_id=\? AND slot_start>\? AND slot_start<\?\)$/));
     expect(day).toContainEqual(expect.stringMatching(/^SEARCH e USING INTEGER PRIMARY KEY|^SEARCH e USING INDEX sqlite_autoindex_experiences_1 \(id=\?\)$/));

@@ -1,6 +1,7 @@
 import type { Sql } from './sql.js';
 import { userStore, type UserStore } from './users.js';
 import { paymentStore, type PaymentStore } from './payments.js';
+import { manifestStore, type ManifestStore } from './manifest.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -9,6 +10,7 @@ import { paymentStore, type PaymentStore } from './payments.js';
 export interface WrittenOnce {
   users: UserStore;
   payments: PaymentStore;
+  manifest: ManifestStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -16,5 +18,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
   return {
     users: userStore(sql),
     payments: paymentStore(sql),
+    manifest: manifestStore(sql),
   };
 }
