@@ -16,7 +16,6 @@ import { calendarFeedStore } from './calendar-feeds.js';
 import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
-import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
 import { messageStore } from './messages.js';
 import { rateLimitStore } from './rate-limits.js';
@@ -37,7 +36,6 @@ function sqliteParts(db: Db) {
     settings: settingsStore(db),
     webhooks: webhookStore(db),
     calendarImports: calendarImportStore(db),
-    reports: reportStore(db),
     activity: activityStore(db),
     messages: messageStore(db),
     rateLimits: rateLimitStore(db),

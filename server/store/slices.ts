@@ -2,6 +2,7 @@ import type { Sql } from './sql.js';
 import { userStore, type UserStore } from './users.js';
 import { paymentStore, type PaymentStore } from './payments.js';
 import { manifestStore, type ManifestStore } from './manifest.js';
+import { reportStore, type ReportStore } from './reports.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -11,6 +12,7 @@ export interface WrittenOnce {
   users: UserStore;
   payments: PaymentStore;
   manifest: ManifestStore;
+  reports: ReportStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -19,5 +21,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     users: userStore(sql),
     payments: paymentStore(sql),
     manifest: manifestStore(sql),
+    reports: reportStore(sql),
   };
 }

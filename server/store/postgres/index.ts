@@ -11,7 +11,6 @@ import { calendarFeedStorePg } from './calendar-feeds.js';
 import { settingsStorePg } from './settings.js';
 import { webhookStorePg } from './webhooks.js';
 import { calendarImportStorePg } from './calendar-imports.js';
-import { reportStorePg } from './reports.js';
 import { activityStorePg } from './activity.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
@@ -35,7 +34,6 @@ export function createPostgresStore(db: PgDb): Store {
     settings: settingsStorePg(db),
     webhooks: webhookStorePg(db),
     calendarImports: calendarImportStorePg(db),
-    reports: reportStorePg(db),
     activity: activityStorePg(db),
     ...slicesOver(postgresSql(db)),
     messages: messageStorePg(db),
