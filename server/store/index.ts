@@ -12,9 +12,6 @@ import { eventStore } from './events.js';
 import { calendarFeedStore } from './calendar-feeds.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
-import { paymentStore } from './payments.js';
-import { manifestStore } from './manifest.js';
-import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
 import { messageStore } from './messages.js';
 
@@ -30,9 +27,6 @@ function sqliteParts(db: Db) {
     calendarFeeds: calendarFeedStore(db),
     webhooks: webhookStore(db),
     calendarImports: calendarImportStore(db),
-    payments: paymentStore(db),
-    manifest: manifestStore(db),
-    reports: reportStore(db),
     activity: activityStore(db),
     messages: messageStore(db),
   };

@@ -1,5 +1,4 @@
-import type { Db } from './db.js';
-import type { Page, PageResult } from './statements.js';
+import type { Page, PageResult, Sql } from './sql.js';
 
 export interface PaymentRow {
   id: string;
@@ -15,47 +14,74 @@ export interface PaymentRow {
   createdAt: number;
 }
 
-export const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, amount, currency, status, provider, reference,
-  failure_reason AS failureReason, refund_required AS refundRequired, created_at AS createdAt`;
+/** Payments recorded against bookings, and the provider callbacks already handled. */
+export interface PaymentStore {
+  insertPayment(row: PaymentRow): Promise<void>;
+  /** A booking's payments, oldest first (id breaking ties), with how many it has in all. */
+  listPayments(bookingId: string, p: Page): Promise<PageResult<PaymentRow>>;
+  /**
+   * A provider payment already recorded for this booking under the same reference and status
+   * (all three compared exactly); the oldest when several are.
+   */
+  getPaymentByReference(bookingId: string, provider: string, reference: string, status: PaymentRow['status']): Promise<PaymentRow | undefined>;
+  /** Cents received for a booking and kept (refunds due not counted); 0 when none. */
+  succeededPaymentsTotal(bookingId: string): Promise<number>;
+  /**
+   * Notes a provider callback as handled; false when it was handled before (the same provider and
+   * event id, exactly). A repeat changes nothing, not even the time noted, and does not spoil a
+   * transaction it runs in.
+   */
+  insertProviderEvent(provider: string, eventId: string, receivedAt: number): Promise<boolean>;
+  /** Forgets the callbacks noted before `before`; answers how many. */
+  deleteProviderEventsBefore(before: number): Promise<number>;
+}
 
-export function paymentStore(db: Db) {
-  const insert = db.prepare(`INSERT INTO payments (id, org_id, booking_id, amount, currency, status, provider,
-    reference, failure_reason, refund_required, created_at)
-    VALUES (@id, @orgId, @bookingId, @amount, @currency, @status, @provider, @reference, @failureReason,
-    @refundRequired, @createdAt)`);
-  const count = db.prepare('SELECT count(*) AS n FROM payments WHERE booking_id = ?');
-  const page = db.prepare(`SELECT ${COLUMNS} FROM payments WHERE booking_id = ?
-    ORDER BY created_at, id LIMIT ? OFFSET ?`);
-  const byReference = db.prepare(`SELECT ${COLUMNS} FROM payments
-    WHERE booking_id = ? AND provider = ? AND reference = ? AND status = ? LIMIT 1`);
-  const succeededSum = db.prepare(`SELECT coalesce(sum(amount), 0) AS cents FROM payments
-    WHERE booking_id = ? AND status = 'SUCCEEDED' AND refund_required = 0`);
-  const insertEvent = db.prepare('INSERT OR IGNORE INTO provider_events (provider, event_id, received_at) VALUES (?, ?, ?)');
-  const pruneEvents = db.prepare('DELETE FROM provider_events WHERE received_at < ?');
+const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", amount, currency, status, provider, reference,
+  failure_reason AS "failureReason", refund_required AS "refundRequired", created_at AS "createdAt"`;
 
+export function paymentStore(sql: Sql): PaymentStore {
   return {
-    insertPayment(row: PaymentRow): void {
-      insert.run(row);
+    async insertPayment(row) {
+      await sql.run(
+        `INSERT INTO payments (id, org_id, booking_id, amount, currency, status, provider, reference, failure_reason,
+          refund_required, created_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.orgId, row.bookingId, row.amount, row.currency, row.status, row.provider, row.reference,
+          row.failureReason, row.refundRequired, row.createdAt],
+      );
     },
-    /** A booking's payments, oldest first. */
-    listPayments(bookingId: string, p: Page): PageResult<PaymentRow> {
-      const total = (count.get(bookingId) as { n: number }).n;
-      return { rows: page.all(bookingId, p.limit, p.offset) as PaymentRow[], total };
+    async listPayments(bookingId, p) {
+      const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM payments WHERE booking_id = ?', [bookingId]);
+      const rows = await sql.all<PaymentRow>(
+        `SELECT ${COLUMNS} FROM payments WHERE booking_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [bookingId, p.limit, p.offset],
+      );
+      return { rows, total: count!.n }; // count(*) always answers one row
     },
-    /** A provider payment already recorded for this booking under the same reference and status. */
-    getPaymentByReference(bookingId: string, provider: string, reference: string, status: PaymentRow['status']): PaymentRow | undefined {
-      return byReference.get(bookingId, provider, reference, status) as PaymentRow | undefined;
+    // payments_booking (booking_id, created_at, id) gives this order without a sort.
+    getPaymentByReference: (bookingId, provider, reference, status) =>
+      sql.get<PaymentRow>(
+        `SELECT ${COLUMNS} FROM payments WHERE booking_id = ? AND provider = ? AND reference = ? AND status = ?
+          ORDER BY created_at, id LIMIT 1`,
+        [bookingId, provider, reference, status],
+      ),
+    async succeededPaymentsTotal(bookingId) {
+      // sum() of a BIGINT column is NUMERIC on PostgreSQL: cast back to an integer.
+      const row = await sql.get<{ cents: number }>(
+        `SELECT CAST(coalesce(sum(amount), 0) AS BIGINT) AS cents FROM payments
+          WHERE booking_id = ? AND status = 'SUCCEEDED' AND refund_required = 0`,
+        [bookingId],
+      );
+      return row!.cents;
     },
-    /** Cents received for a booking and kept (refunds due not counted). */
-    succeededPaymentsTotal(bookingId: string): number {
-      return (succeededSum.get(bookingId) as { cents: number }).cents;
-    },
-    /** Notes a provider callback as handled; false when it was handled before. */
-    insertProviderEvent(provider: string, eventId: string, receivedAt: number): boolean {
-      return insertEvent.run(provider, eventId, receivedAt).changes === 1;
-    },
-    deleteProviderEventsBefore(before: number): number {
-      return pruneEvents.run(before).changes;
-    },
+    // ON CONFLICT … DO NOTHING on the primary key: a repeat raises no error (which would abort a
+    // PostgreSQL transaction) and changes no row.
+    insertProviderEvent: async (provider, eventId, receivedAt) =>
+      (await sql.run(
+        `INSERT INTO provider_events (provider, event_id, received_at) VALUES (?, ?, ?)
+          ON CONFLICT (provider, event_id) DO NOTHING`,
+        [provider, eventId, receivedAt],
+      )) === 1,
+    deleteProviderEventsBefore: (before) => sql.run('DELETE FROM provider_events WHERE received_at < ?', [before]),
   };
 }

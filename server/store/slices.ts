@@ -5,6 +5,9 @@ import { organizationStore, type OrganizationStore } from './organizations.js';
 import { apiKeyStore, type ApiKeyStore } from './api-keys.js';
 import { rateLimitStore, type RateLimitStore } from './rate-limits.js';
 import { idempotencyStore, type IdempotencyStore } from './idempotency.js';
+import { paymentStore, type PaymentStore } from './payments.js';
+import { manifestStore, type ManifestStore } from './manifest.js';
+import { reportStore, type ReportStore } from './reports.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -17,6 +20,9 @@ export interface WrittenOnce {
   apiKeys: ApiKeyStore;
   rateLimits: RateLimitStore;
   idempotency: IdempotencyStore;
+  payments: PaymentStore;
+  manifest: ManifestStore;
+  reports: ReportStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -28,5 +34,8 @@ export function slicesOver(sql: Sql): WrittenOnce {
     apiKeys: apiKeyStore(sql),
     rateLimits: rateLimitStore(sql),
     idempotency: idempotencyStore(sql),
+    payments: paymentStore(sql),
+    manifest: manifestStore(sql),
+    reports: reportStore(sql),
   };
 }

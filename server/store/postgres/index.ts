@@ -7,9 +7,6 @@ import { eventStorePg } from './events.js';
 import { calendarFeedStorePg } from './calendar-feeds.js';
 import { webhookStorePg } from './webhooks.js';
 import { calendarImportStorePg } from './calendar-imports.js';
-import { paymentStorePg } from './payments.js';
-import { manifestStorePg } from './manifest.js';
-import { reportStorePg } from './reports.js';
 import { activityStorePg } from './activity.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
@@ -28,9 +25,6 @@ export function createPostgresStore(db: PgDb): Store {
     calendarFeeds: calendarFeedStorePg(db),
     webhooks: webhookStorePg(db),
     calendarImports: calendarImportStorePg(db),
-    payments: paymentStorePg(db),
-    manifest: manifestStorePg(db),
-    reports: reportStorePg(db),
     activity: activityStorePg(db),
     ...slicesOver(postgresSql(db)),
     messages: messageStorePg(db),

@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from './index.js';
+import type { BookingRow } from './bookings.js';
+import type { CreatedTotals } from './reports.js';
+import { addOrganization, insertBookingRow, openTestStore, testEngine } from '../test-helpers/index.js';
+
+// Behaviour of the store, not of one engine: the `server-postgres` project runs the same
+// expectations on a leased, migrated PostgreSQL database.
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+const FROM = Date.UTC(2030, 2, 1);
+
+/** Local midnights of a zone 1 h ahead of UTC whose fourth day (index 3) is 23 hours long, as a DST change makes one. */
+const days = (count: number): number[] => Array.from({ length: count + 1 }, (_, i) => FROM - HOUR + i * DAY - (i > 3 ? HOUR : 0));
+const B = days(5);
+
+const totals = (bookings: number, participants: number, totalCents: number): CreatedTotals => ({ bookings, participants, totalCents });
+const ZERO = totals(0, 0, 0);
+
+describe(`report store (${testEngine()})`, () => {
+  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let store: Store;
+  let orgA: string;
+  let orgB: string;
+  /** Booking 7: created on day 4, cancelled by the last test. */
+  let seventh: BookingRow;
+  beforeEach(async () => {
+    opened = await openTestStore();
+    store = opened.store;
+    orgA = (await addOrganization(store)).orgId;
+    orgB = (await addOrganization(store)).orgId;
+    for (const [id, orgId] of [['exp_A', orgA], ['exp_B', orgB]] as const) {
+      await store.experiences.insertExperience({
+        id, orgId, name: id, description: '', duration: 60, price: 4500, maxParticipants: 100_000, maxPerBooking: null, schedule: null,
+        minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: FROM - 30 * DAY, updatedAt: FROM - 30 * DAY,
+      });
+    }
+    const book = (createdAt: number, fields: Partial<BookingRow> = {}, orgId = orgA) =>
+      insertBookingRow(store, {
+        orgId, experienceId: orgId === orgA ? 'exp_A' : 'exp_B', slotStart: createdAt + 3 * DAY, participants: 2, unitPrice: 4500,
+        createdAt, updatedAt: createdAt, ...fields,
+      });
+    const cancelled = (cancelledAt: number) => ({ status: 'CANCELLED' as const, cancelledAt, cancellationReason: 'Weather' });
+
+    await book(B[0]!); // 1: exactly on a bound, in the day it opens
+    await book(B[1]! - 1, { participants: 3, unitPrice: 1000 }); // 2: the last instant of day 0
+    await book(B[1]!, { unitPrice: 0, participants: 3, places: 3, tickets: '[]', totalCents: 7000 }); // 3: ticketed
+    await book(FROM + 50 * HOUR, { status: 'PENDING', participants: 1, holdExpiresAt: FROM + 51 * HOUR }); // 4: a hold counts
+    await book(FROM + 51 * HOUR, cancelled(FROM + 99 * HOUR)); // 5: created day 2, cancelled day 4
+    await book(B[4]! - 1, { participants: 10_000, unitPrice: 1_000_000_000 }); // 6: the largest booking the API allows, on the 23-hour day
+    seventh = await book(FROM + 94 * HOUR + 30 * 60_000, { participants: 1, unitPrice: 100 }); // 7: past the short day's end: day 4
+    await book(B[0]! - 1); // 8: before the first day
+    await book(FROM + HOUR, {}, orgB); // 9: another org's
+    await book(FROM + HOUR, cancelled(B[2]!)); // 10: created day 0, cancelled exactly on day 2's bound
+    await book(FROM - 10 * DAY, cancelled(B[1]! - 1)); // 11: created long before, cancelled day 0
+    await book(FROM + 30 * HOUR, { ...cancelled(B[5]! + 1), unitPrice: 0, tickets: '[]', totalCents: 9900 }); // 12: ticketed, cancelled after
+  });
+  afterEach(async () => {
+    await opened.close();
+  });
+
+  it('sums the bookings not cancelled by the day they were created, ticketed ones by their totals', async () => {
+    expect(await store.reports.createdTotalsBetween(orgA, B)).toStrictEqual([
+      totals(2, 5, 9000 + 3000),
+      totals(1, 3, 7000),
+      totals(1, 1, 4500),
+      totals(1, 10_000, 10_000_000_000_000),
+      totals(1, 1, 100),
+    ]);
+    expect(await store.reports.createdTotalsBetween(orgB, B)).toStrictEqual([totals(1, 2, 9000), ZERO, ZERO, ZERO, ZERO]);
+  });
+
+  it('counts cancellations by the day they happened', async () => {
+    expect(await store.reports.cancellationsBetween(orgA, B)).toStrictEqual([1, 0, 1, 0, 1]);
+    expect(await store.reports.cancellationsBetween(orgB, B)).toStrictEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('answers any number of spans, in order, and zeros where nothing happened', async () => {
+    // One span, two, three (not a power of two), four (one).
+    expect(await store.reports.createdTotalsBetween(orgA, [B[0]!, B[5]!])).toStrictEqual([totals(6, 10_010, 10_000_000_023_600)]);
+    expect(await store.reports.cancellationsBetween(orgA, [B[0]!, B[5]!])).toStrictEqual([3]);
+    expect(await store.reports.createdTotalsBetween(orgA, [B[2]!, B[3]!, B[4]!])).toStrictEqual([
+      totals(1, 1, 4500), totals(1, 10_000, 10_000_000_000_000),
+    ]);
+    expect(await store.reports.createdTotalsBetween(orgA, B.slice(1, 5))).toStrictEqual([
+      totals(1, 3, 7000), totals(1, 1, 4500), totals(1, 10_000, 10_000_000_000_000),
+    ]);
+    expect(await store.reports.cancellationsBetween(orgA, B.slice(1, 5))).toStrictEqual([0, 1, 0]);
+    expect(await store.reports.createdTotalsBetween(orgA, B.slice(0, 5))).toStrictEqual([
+      totals(2, 5, 12_000), totals(1, 3, 7000), totals(1, 1, 4500), totals(1, 10_000, 10_000_000_000_000),
+    ]);
+
+    // A year and a day, as the longest report asks.
+    const year = days(367);
+    const created = await store.reports.createdTotalsBetween(orgA, year);
+    expect(created).toHaveLength(367);
+    expect(created.slice(0, 5)).toStrictEqual(await store.reports.createdTotalsBetween(orgA, B));
+    expect(created.slice(5)).toStrictEqual(Array(362).fill(ZERO));
+    const cancellations = await store.reports.cancellationsBetween(orgA, year);
+    expect(cancellations).toStrictEqual([1, 0, 1, 0, 1, 1, ...Array<number>(361).fill(0)]); // booking 12 on day 5
+    expect(await store.reports.cancellationsBetween(orgA, days(366))).toHaveLength(366);
+
+    expect(await store.reports.createdTotalsBetween('org_none', days(2))).toStrictEqual([ZERO, ZERO]);
+    expect(await store.reports.cancellationsBetween('org_none', days(2))).toStrictEqual([0, 0]);
+    // Bounds out of order make an empty span.
+    expect(await store.reports.createdTotalsBetween(orgA, [B[2]!, B[0]!])).toStrictEqual([ZERO]);
+    expect(await store.reports.cancellationsBetween(orgA, [B[2]!, B[0]!])).toStrictEqual([0]);
+  });
+
+  it('answers nothing for fewer than two bounds', async () => {
+    expect(await store.reports.createdTotalsBetween(orgA, [FROM])).toStrictEqual([]);
+    expect(await store.reports.createdTotalsBetween(orgA, [])).toStrictEqual([]);
+    expect(await store.reports.cancellationsBetween(orgA, [FROM])).toStrictEqual([]);
+    expect(await store.reports.cancellationsBetween(orgA, [])).toStrictEqual([]);
+  });
+
+  it('follows a booking cancelled later', async () => {
+    await store.bookings.updateBooking({
+      ...seventh, status: 'CANCELLED', cancelledAt: B[1]! + HOUR, cancellationReason: 'Ill', updatedAt: B[1]! + HOUR,
+    });
+    expect((await store.reports.createdTotalsBetween(orgA, B))[4]).toStrictEqual(ZERO);
+    expect(await store.reports.cancellationsBetween(orgA, B)).toStrictEqual([1, 1, 1, 0, 1]);
+  });
+});
