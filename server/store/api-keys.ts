@@ -42,7 +42,7 @@ export function apiKeyStore(sql: Sql): ApiKeyStore {
         [row.id, row.orgId, row.name, row.type, row.scopes, row.prefix, row.keyHash, row.keyValue, row.createdAt, row.lastUsedAt, row.revokedAt],
       );
     },
-    getApiKeyByHash: (hash) => sql.get<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`, [hash]),
+    getApiKeyByHash: (hash) => sql.getCached<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`, [hash]),
     getApiKey: (id) => sql.get<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id]),
     listApiKeys: (orgId) => sql.all<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`, [orgId]),
     async revokeApiKey(id, at) {

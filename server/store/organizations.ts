@@ -40,7 +40,7 @@ export function organizationStore(sql: Sql): OrganizationStore {
           row.cancellationCutoffHours, row.guestSelfService, row.createdAt, row.updatedAt],
       );
     },
-    getOrganization: (id) => sql.get<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`, [id]),
+    getOrganization: (id) => sql.getCached<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`, [id]),
     async updateOrganization(row) {
       await sql.run(
         `UPDATE organizations SET name = ?, email = ?, phone = ?, timezone = ?, currency = ?, online_payments = ?,

@@ -10,7 +10,7 @@ export interface SettingsStore {
 export function settingsStore(sql: Sql): SettingsStore {
   return {
     async getSetting(key) {
-      return (await sql.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [key]))?.value;
+      return (await sql.getCached<{ value: string }>('SELECT value FROM settings WHERE key = ?', [key]))?.value;
     },
     async setSetting(key, value) {
       await sql.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);

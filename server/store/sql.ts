@@ -20,6 +20,14 @@ export interface Sql {
   all<R>(sql: string, params?: Params): Promise<R[]>;
   /** The first row of a statement, if any. */
   get<R>(sql: string, params?: Params): Promise<R | undefined>;
+  /**
+   * `get` for a row that nearly every request reads and that rarely changes (the caller's API key,
+   * the booking's organization and experience). An engine may answer it from memory: the SQLite
+   * driver keeps the rows until a statement of its own writes a table such a read names, or another
+   * connection commits (see `RowCache` in sqlite/row-cache.ts); the PostgreSQL driver always asks
+   * the database, whose other processes may write at any moment. Callers must not change the row.
+   */
+  getCached<R>(sql: string, params?: Params): Promise<Readonly<R> | undefined>;
   /** The rows of a statement as arrays of values, in the order of its columns (cheaper for long lists). */
   values<R extends unknown[]>(sql: string, params?: Params): Promise<R[]>;
   /** Runs a statement that answers no rows; answers how many rows it changed. */

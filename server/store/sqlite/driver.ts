@@ -4,6 +4,7 @@ import { sqliteDialect } from '../dialect.js';
 import { Gate, TransactionDoomed } from '../gate.js';
 import type { Params, Sql } from '../sql.js';
 import { asUnavailable } from '../unavailable.js';
+import { RowCache } from './row-cache.js';
 
 export interface TransactionOptions {
   /** A nested transaction that may take no savepoint; see `Store.transaction`. */
@@ -46,6 +47,12 @@ export function sqliteDriver(db: Db): SqliteDriver {
       rawStatements.set(text, stmt);
     }
     return stmt;
+  };
+  const cache = new RowCache(db);
+  /** A statement about to run (every write passes here, so the cache sees each one). */
+  const statement = (text: string): Database.Statement => {
+    cache.noteStatement(text);
+    return prepared(text);
   };
   // Savepoints stay clean through reads: only a change of rows makes them dirty.
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
@@ -147,10 +154,13 @@ export function sqliteDriver(db: Db): SqliteDriver {
 
   const sql: Sql = {
     dialect: sqliteDialect,
-    all: <R>(text: string, params: Params = []) => admitted(() => prepared(text).all(...params) as R[]),
-    get: <R>(text: string, params: Params = []) => admitted(() => prepared(text).get(...params) as R | undefined),
-    values: <R extends unknown[]>(text: string, params: Params = []) => admitted(() => preparedRaw(text).all(...params) as R[]),
-    run: (text: string, params: Params = []) => admitted(() => prepared(text).run(...params).changes),
+    all: <R>(text: string, params: Params = []) => admitted(() => statement(text).all(...params) as R[]),
+    get: <R>(text: string, params: Params = []) => admitted(() => statement(text).get(...params) as R | undefined),
+    getCached: <R>(text: string, params: Params = []) =>
+      admitted(() => cache.read(text, params, () => prepared(text).get(...params) as R | undefined)),
+    values: <R extends unknown[]>(text: string, params: Params = []) =>
+      admitted(() => (cache.noteStatement(text), preparedRaw(text).all(...params) as R[])),
+    run: (text: string, params: Params = []) => admitted(() => statement(text).run(...params).changes),
     transaction: (work) => transaction(work),
     afterCommit(fn: () => void): void {
       if (gate.heldHere()) committed.push(fn);
