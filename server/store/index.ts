@@ -14,13 +14,11 @@ import { eventStore } from './events.js';
 import { idempotencyStore } from './idempotency.js';
 import { calendarFeedStore } from './calendar-feeds.js';
 import { settingsStore } from './settings.js';
-import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
 import { paymentStore } from './payments.js';
 import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
 import { activityStore } from './activity.js';
-import { messageStore } from './messages.js';
 import { rateLimitStore } from './rate-limits.js';
 
 export { TransactionDoomed };
@@ -37,13 +35,11 @@ function sqliteParts(db: Db) {
     idempotency: idempotencyStore(db),
     calendarFeeds: calendarFeedStore(db),
     settings: settingsStore(db),
-    webhooks: webhookStore(db),
     calendarImports: calendarImportStore(db),
     payments: paymentStore(db),
     manifest: manifestStore(db),
     reports: reportStore(db),
     activity: activityStore(db),
-    messages: messageStore(db),
     rateLimits: rateLimitStore(db),
   };
 }

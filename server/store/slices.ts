@@ -1,5 +1,7 @@
 import type { Sql } from './sql.js';
 import { userStore, type UserStore } from './users.js';
+import { webhookStore, type WebhookStore } from './webhooks.js';
+import { messageStore, type MessageStore } from './messages.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -7,11 +9,15 @@ import { userStore, type UserStore } from './users.js';
  */
 export interface WrittenOnce {
   users: UserStore;
+  webhooks: WebhookStore;
+  messages: MessageStore;
 }
 
 /** Every slice written once, over one engine's driver. */
 export function slicesOver(sql: Sql): WrittenOnce {
   return {
     users: userStore(sql),
+    webhooks: webhookStore(sql),
+    messages: messageStore(sql),
   };
 }

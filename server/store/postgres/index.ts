@@ -9,7 +9,6 @@ import { eventStorePg } from './events.js';
 import { idempotencyStorePg } from './idempotency.js';
 import { calendarFeedStorePg } from './calendar-feeds.js';
 import { settingsStorePg } from './settings.js';
-import { webhookStorePg } from './webhooks.js';
 import { calendarImportStorePg } from './calendar-imports.js';
 import { paymentStorePg } from './payments.js';
 import { manifestStorePg } from './manifest.js';
@@ -17,7 +16,6 @@ import { reportStorePg } from './reports.js';
 import { activityStorePg } from './activity.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
-import { messageStorePg } from './messages.js';
 import { rateLimitStorePg } from './rate-limits.js';
 
 /**
@@ -35,14 +33,12 @@ export function createPostgresStore(db: PgDb): Store {
     idempotency: idempotencyStorePg(db),
     calendarFeeds: calendarFeedStorePg(db),
     settings: settingsStorePg(db),
-    webhooks: webhookStorePg(db),
     calendarImports: calendarImportStorePg(db),
     payments: paymentStorePg(db),
     manifest: manifestStorePg(db),
     reports: reportStorePg(db),
     activity: activityStorePg(db),
     ...slicesOver(postgresSql(db)),
-    messages: messageStorePg(db),
     rateLimits: rateLimitStorePg(db),
   };
   let marker = 0;
