@@ -1,6 +1,7 @@
 /**
- * Wakes a background job when work is queued. Deferred with setImmediate: the synchronous
- * transaction that queued the work has committed (or rolled back) by then, so the job sees it.
+ * Wakes a background job of this process when work is queued. The caller notifies once the work is
+ * committed (`Sql.afterCommit`); the listeners run on the next turn of the event loop, once for any
+ * number of notifications before it.
  */
 export function dueNotifier() {
   const listeners = new Set<() => void>();

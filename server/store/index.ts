@@ -10,10 +10,8 @@ import { bookingStore } from './bookings.js';
 import { customerStore } from './customers.js';
 import { eventStore } from './events.js';
 import { calendarFeedStore } from './calendar-feeds.js';
-import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
 import { activityStore } from './activity.js';
-import { messageStore } from './messages.js';
 
 export { TransactionDoomed };
 
@@ -25,10 +23,8 @@ function sqliteParts(db: Db) {
     customers: customerStore(db),
     events: eventStore(db),
     calendarFeeds: calendarFeedStore(db),
-    webhooks: webhookStore(db),
     calendarImports: calendarImportStore(db),
     activity: activityStore(db),
-    messages: messageStore(db),
   };
 }
 

@@ -1,7 +1,6 @@
-import type { Db } from './db.js';
 import { dueNotifier } from './due-notifier.js';
 import { newId } from '../domain/ids.js';
-import type { Page, PageResult } from './statements.js';
+import type { Page, PageResult, Sql } from './sql.js';
 
 export type MessageKind = 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER';
 export type MessageStatus = 'PENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
@@ -39,14 +38,6 @@ export interface ReminderDue {
   slotStart: number;
 }
 
-export const COLUMNS = `id, org_id AS orgId, booking_id AS bookingId, kind, to_address AS "to", status, attempts,
-  last_error AS lastError, next_attempt_at AS nextAttemptAt, leased_until AS leasedUntil,
-  reminder_for AS reminderFor, resend_of AS resendOf, sent_at AS sentAt, created_at AS createdAt`;
-
-/**
- * Guest e-mails (the outbox) and manage-link tokens. `enqueueMessage` runs inside the transaction
- * of the booking change that causes the message, so both are committed together.
- */
 /** What queuing a message takes. */
 export interface NewMessage {
   orgId: string;
@@ -60,7 +51,7 @@ export interface NewMessage {
   skippedBecause?: string;
 }
 
-/** The row a queued message starts as, on either engine: due now, or SKIPPED with its reason. */
+/** The row a queued message starts as: due now, or SKIPPED with its reason. */
 export function newMessageRow(input: NewMessage): MessageRow {
   return {
     id: newId('message'),
@@ -80,124 +71,180 @@ export function newMessageRow(input: NewMessage): MessageRow {
   };
 }
 
-export function messageStore(db: Db) {
-  const insert = db.prepare(`INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts,
-    last_error, next_attempt_at, reminder_for, resend_of, created_at)
-    VALUES (@id, @orgId, @bookingId, @kind, @to, @status, @attempts, @lastError, @nextAttemptAt, @reminderFor, @resendOf, @createdAt)
-    ON CONFLICT DO NOTHING`);
-  const byId = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = ?`);
-  const ofBooking = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE org_id = ? AND booking_id = ?
-    ORDER BY created_at, id LIMIT ? OFFSET ?`);
-  const countOfBooking = db.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ? AND booking_id = ?');
-  const due = db.prepare(`SELECT id FROM messages WHERE status = 'PENDING' AND next_attempt_at <= @now
-    AND (leased_until IS NULL OR leased_until <= @now) ORDER BY next_attempt_at, id LIMIT @limit`);
-  const nextDue = db.prepare(`SELECT min(max(next_attempt_at, coalesce(leased_until, 0))) AS at
-    FROM messages WHERE status = 'PENDING'`);
-  const lease = db.prepare(`UPDATE messages SET leased_until = @until
-    WHERE id = @id AND status = 'PENDING' AND (leased_until IS NULL OR leased_until <= @now)`);
-  const release = db.prepare('UPDATE messages SET leased_until = NULL WHERE id = ?');
-  const releaseAll = db.prepare('UPDATE messages SET leased_until = NULL WHERE status = \'PENDING\' AND leased_until IS NOT NULL');
-  const recordAttempt = db.prepare(`UPDATE messages SET status = @status, attempts = attempts + @counted,
-    last_error = @lastError, next_attempt_at = @nextAttemptAt, sent_at = coalesce(@sentAt, sent_at), leased_until = NULL
-    WHERE id = @id`);
-  // An erasure leaves no address behind: not in the recipient, not in an SMTP reply that quoted it.
-  const eraseOfBooking = db.prepare(`UPDATE messages SET to_address = @placeholder,
-    last_error = CASE WHEN status = 'PENDING' THEN @reason ELSE NULL END,
-    status = CASE WHEN status = 'PENDING' THEN 'FAILED' ELSE status END,
-    next_attempt_at = CASE WHEN status = 'PENDING' THEN NULL ELSE next_attempt_at END
-    WHERE booking_id = @bookingId`);
-  // Reminders: per experience, a range on bookings_experience_slot, so the look costs the bookings
-  // starting soon, not the whole table. A booking made or moved inside the window gets none: its
-  // confirmation or change e-mail is fresh. CROSS JOIN holds SQLite to that order: left to choose,
-  // its planner scanned every booking (30 ms at 100k bookings, on every tick of the mail job).
-  const remindersDue = db.prepare(`SELECT b.id AS bookingId, b.org_id AS orgId, b.guest_email AS "to", b.slot_start AS slotStart
-    FROM experiences e CROSS JOIN bookings b ON b.experience_id = e.id
-    WHERE b.slot_start > @now AND b.slot_start <= @now + @windowMs AND b.status = 'CONFIRMED'
-      AND b.created_at <= b.slot_start - @windowMs
-      AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.booking_id = b.id
-        AND ((m.kind = 'BOOKING_REMINDER' AND m.reminder_for = b.slot_start)
-          OR (m.kind IN ('BOOKING_CHANGED', 'BOOKING_CONFIRMED') AND m.created_at > b.slot_start - @windowMs)))
-    ORDER BY b.slot_start, b.id
-    LIMIT @limit`);
-  const skipOfOrg = db.prepare(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL
-    WHERE org_id = ? AND status = 'PENDING'`);
-  const skipAll = db.prepare(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL
-    WHERE status = 'PENDING'`);
-  const insertToken = db.prepare('INSERT INTO manage_tokens (token_hash, booking_id, created_at) VALUES (?, ?, ?)');
-  const tokenBooking = db.prepare(`SELECT t.token_hash AS tokenHash, b.org_id AS orgId, b.id AS bookingId
-    FROM manage_tokens t JOIN bookings b ON b.id = t.booking_id WHERE t.token_hash = ?`);
-  const deleteTokens = db.prepare('DELETE FROM manage_tokens WHERE booking_id = ?');
+/**
+ * Guest e-mails (the outbox) and manage-link tokens. `enqueueMessage` runs inside the transaction
+ * of the booking change that causes the message, so both are committed together. The outbox may be
+ * read by the workers of several processes at once: a message is taken by one conditional UPDATE
+ * (`leaseMessage`), never by a read and then a write.
+ */
+export interface MessageStore {
+  /**
+   * Queues a message, due now (or SKIPPED, see `NewMessage`). A reminder already queued for the same
+   * booking and start is not queued twice: undefined is answered.
+   */
+  enqueueMessage(input: NewMessage): Promise<MessageRow | undefined>;
+  getMessage(id: string): Promise<MessageRow | undefined>;
+  /** Oldest first, id breaking ties. */
+  listBookingMessages(orgId: string, bookingId: string, page: Page): Promise<PageResult<MessageRow>>;
+  /**
+   * Calls `listener` soon after this process queues a message (once committed); answers the
+   * unsubscribe function. Other processes sharing the database find the message when they poll.
+   */
+  onMessagesDue(listener: () => void): Promise<() => void>;
+  /** Due, unleased messages, oldest due first, id breaking ties. */
+  listDueMessages(now: number, limit: number): Promise<string[]>;
+  /** When the next pending message becomes due (or its lease runs out), if any. */
+  nextMessageDueAt(): Promise<number | undefined>;
+  /** Takes a due message for one attempt until `until`; false when another worker has it. */
+  leaseMessage(id: string, now: number, until: number): Promise<boolean>;
+  releaseMessage(id: string): Promise<void>;
+  /**
+   * Every lease: for a process that knows it is the database's only sender, at its start. With
+   * several processes on one database, calling it would take back the sends in flight of the others.
+   */
+  releaseAllMessageLeases(): Promise<number>;
+  /** An attempt's outcome, releasing the lease; `counted: false` for a message skipped without an attempt. */
+  recordMessageAttempt(id: string, outcome: MessageAttempt, counted?: boolean): Promise<void>;
+  /** A booking's guest was erased: its messages name a placeholder, and the unsent ones end FAILED. */
+  eraseMessagesOf(bookingId: string, placeholder: string, reason: string): Promise<void>;
+  /** Ends an organization's unsent messages without sending them (the demo's made-up guests). */
+  skipPendingMessagesOf(orgId: string, reason: string): Promise<number>;
+  /** Ends every unsent message without sending it (no mail server is configured); answers how many. */
+  skipAllPendingMessages(reason: string): Promise<number>;
+  /**
+   * Confirmed bookings starting within `windowMs` after `now` that have no reminder for that start
+   * yet, made before the window opened and without a confirmation or change e-mail queued inside it;
+   * soonest start first, id breaking ties.
+   */
+  listRemindersDue(now: number, windowMs: number, limit: number): Promise<ReminderDue[]>;
+  insertManageToken(tokenHash: string, bookingId: string, now: number): Promise<void>;
+  /** The booking a manage token's hash belongs to. */
+  findManageToken(tokenHash: string): Promise<{ tokenHash: string; orgId: string; bookingId: string } | undefined>;
+  deleteManageTokens(bookingId: string): Promise<void>;
+}
 
+const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", kind, to_address AS "to", status, attempts,
+  last_error AS "lastError", next_attempt_at AS "nextAttemptAt", leased_until AS "leasedUntil",
+  reminder_for AS "reminderFor", resend_of AS "resendOf", sent_at AS "sentAt", created_at AS "createdAt"`;
+
+export function messageStore(sql: Sql): MessageStore {
+  // In-process: wakes this process's worker only.
   const wake = dueNotifier();
 
   return {
-    /**
-     * Queues a message, due now. A reminder already queued for the same booking and start is not
-     * queued twice (undefined is returned).
-     */
-    enqueueMessage(input: NewMessage): MessageRow | undefined {
+    async enqueueMessage(input) {
       const row = newMessageRow(input);
-      if (insert.run(row).changes !== 1) return undefined;
-      if (row.status === 'PENDING') wake.notify();
+      // ON CONFLICT DO NOTHING without a target covers every unique index, the partial one that
+      // holds a booking to one reminder per start (messages_one_reminder) included.
+      const inserted = await sql.run(
+        `INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts, last_error,
+          next_attempt_at, reminder_for, resend_of, created_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT DO NOTHING`,
+        [row.id, row.orgId, row.bookingId, row.kind, row.to, row.status, row.attempts, row.lastError,
+          row.nextAttemptAt, row.reminderFor, row.resendOf, row.createdAt],
+      );
+      if (inserted !== 1) return undefined;
+      // The worker woken must find the row: not before the booking change's transaction commits.
+      if (row.status === 'PENDING') sql.afterCommit(() => wake.notify());
       return row;
     },
-    getMessage(id: string): MessageRow | undefined {
-      return byId.get(id) as MessageRow | undefined;
+    getMessage: (id) => sql.get<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = ?`, [id]),
+    async listBookingMessages(orgId, bookingId, page) {
+      const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM messages WHERE org_id = ? AND booking_id = ?', [orgId, bookingId]);
+      const rows = await sql.all<MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE org_id = ? AND booking_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [orgId, bookingId, page.limit, page.offset],
+      );
+      return { rows, total: count!.n }; // count(*) always answers one row
     },
-    /** Oldest first. */
-    listBookingMessages(orgId: string, bookingId: string, page: Page): PageResult<MessageRow> {
-      const total = (countOfBooking.get(orgId, bookingId) as { n: number }).n;
-      return { rows: ofBooking.all(orgId, bookingId, page.limit, page.offset) as MessageRow[], total };
+    onMessagesDue: async (listener) => wake.subscribe(listener),
+    async listDueMessages(now, limit) {
+      const rows = await sql.values<[string]>(
+        `SELECT id FROM messages WHERE status = 'PENDING' AND next_attempt_at <= ?
+          AND (leased_until IS NULL OR leased_until <= ?) ORDER BY next_attempt_at, id LIMIT ?`,
+        [now, now, limit],
+      );
+      return rows.map(([id]) => id);
     },
-    onMessagesDue(listener: () => void): () => void {
-      return wake.subscribe(listener);
+    async nextMessageDueAt() {
+      // The later of the due time and the lease's end; a pending message without a due time (never
+      // written by the store) counts for nothing.
+      const row = await sql.get<{ at: number | null }>(
+        `SELECT min(CASE WHEN leased_until > next_attempt_at THEN leased_until ELSE next_attempt_at END) AS at
+          FROM messages WHERE status = 'PENDING' AND next_attempt_at IS NOT NULL`,
+      );
+      return row?.at ?? undefined;
     },
-    listDueMessages(now: number, limit: number): string[] {
-      return (due.all({ now, limit }) as { id: string }[]).map((r) => r.id);
+    leaseMessage: async (id, now, until) =>
+      (await sql.run(
+        `UPDATE messages SET leased_until = ?
+          WHERE id = ? AND status = 'PENDING' AND (leased_until IS NULL OR leased_until <= ?)`,
+        [until, id, now],
+      )) === 1,
+    async releaseMessage(id) {
+      await sql.run('UPDATE messages SET leased_until = NULL WHERE id = ?', [id]);
     },
-    /** When the next pending message becomes due (or its lease runs out), if any. */
-    nextMessageDueAt(): number | undefined {
-      return (nextDue.get() as { at: number | null }).at ?? undefined;
+    releaseAllMessageLeases: () =>
+      sql.run(`UPDATE messages SET leased_until = NULL WHERE status = 'PENDING' AND leased_until IS NOT NULL`),
+    async recordMessageAttempt(id, outcome, counted = true) {
+      await sql.run(
+        `UPDATE messages SET status = ?, attempts = attempts + ?, last_error = ?, next_attempt_at = ?,
+          sent_at = coalesce(?, sent_at), leased_until = NULL
+          WHERE id = ?`,
+        [outcome.status, counted ? 1 : 0, outcome.lastError, outcome.nextAttemptAt, outcome.sentAt, id],
+      );
     },
-    /** Takes a due message for one attempt until `until`; false when another worker has it. */
-    leaseMessage(id: string, now: number, until: number): boolean {
-      return lease.run({ id, now, until }).changes === 1;
+    async eraseMessagesOf(bookingId, placeholder, reason) {
+      // An erasure leaves no address behind: not in the recipient, not in an SMTP reply that quoted
+      // it. Every SET expression reads the row as it was (the CASEs see the old status); the CAST
+      // gives PostgreSQL the parameter's type, which a CASE with a NULL branch does not.
+      await sql.run(
+        `UPDATE messages SET to_address = ?,
+          last_error = CASE WHEN status = 'PENDING' THEN CAST(? AS TEXT) ELSE NULL END,
+          status = CASE WHEN status = 'PENDING' THEN 'FAILED' ELSE status END,
+          next_attempt_at = CASE WHEN status = 'PENDING' THEN NULL ELSE next_attempt_at END
+          WHERE booking_id = ?`,
+        [placeholder, reason, bookingId],
+      );
     },
-    releaseMessage(id: string): void {
-      release.run(id);
+    skipPendingMessagesOf: (orgId, reason) =>
+      sql.run(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL WHERE org_id = ? AND status = 'PENDING'`, [
+        reason,
+        orgId,
+      ]),
+    skipAllPendingMessages: (reason) =>
+      sql.run(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL WHERE status = 'PENDING'`, [reason]),
+    // Per experience, a range on bookings_experience_slot, so the look costs the bookings starting
+    // soon, not the whole table. A booking made or moved inside the window gets none: its
+    // confirmation or change e-mail is fresh. CROSS JOIN holds SQLite to that order (left to choose,
+    // its planner scanned every booking: 30 ms at 100k bookings, on every tick of the mail job);
+    // PostgreSQL plans it as any inner join. The CASTs type the parameters added to each other.
+    listRemindersDue: (now, windowMs, limit) =>
+      sql.all<ReminderDue>(
+        `SELECT b.id AS "bookingId", b.org_id AS "orgId", b.guest_email AS "to", b.slot_start AS "slotStart"
+          FROM experiences e CROSS JOIN bookings b
+          WHERE b.experience_id = e.id
+            AND b.slot_start > CAST(? AS BIGINT) AND b.slot_start <= CAST(? AS BIGINT) + CAST(? AS BIGINT) AND b.status = 'CONFIRMED'
+            AND b.created_at <= b.slot_start - CAST(? AS BIGINT)
+            AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.booking_id = b.id
+              AND ((m.kind = 'BOOKING_REMINDER' AND m.reminder_for = b.slot_start)
+                OR (m.kind IN ('BOOKING_CHANGED', 'BOOKING_CONFIRMED') AND m.created_at > b.slot_start - CAST(? AS BIGINT))))
+          ORDER BY b.slot_start, b.id
+          LIMIT ?`,
+        [now, now, windowMs, windowMs, windowMs, limit],
+      ),
+    async insertManageToken(tokenHash, bookingId, now) {
+      await sql.run('INSERT INTO manage_tokens (token_hash, booking_id, created_at) VALUES (?, ?, ?)', [tokenHash, bookingId, now]);
     },
-    /** Every lease: for a process that knows it is the database's only sender, at its start. */
-    releaseAllMessageLeases(): number {
-      return releaseAll.run().changes;
-    },
-    /** An attempt's outcome; `counted: false` for a message skipped without an attempt. */
-    recordMessageAttempt(id: string, outcome: MessageAttempt, counted = true): void {
-      recordAttempt.run({ id, ...outcome, counted: counted ? 1 : 0 });
-    },
-    /** A booking's guest was erased: its messages name a placeholder, and the unsent ones end FAILED. */
-    eraseMessagesOf(bookingId: string, placeholder: string, reason: string): void {
-      eraseOfBooking.run({ bookingId, placeholder, reason });
-    },
-    /** Ends an organization's unsent messages without sending them (the demo's made-up guests). */
-    skipPendingMessagesOf(orgId: string, reason: string): number {
-      return skipOfOrg.run(reason, orgId).changes;
-    },
-    /** Ends every unsent message without sending it (no mail server is configured); answers how many. */
-    skipAllPendingMessages(reason: string): number {
-      return skipAll.run(reason).changes;
-    },
-    listRemindersDue(now: number, windowMs: number, limit: number): ReminderDue[] {
-      return remindersDue.all({ now, windowMs, limit }) as ReminderDue[];
-    },
-    insertManageToken(tokenHash: string, bookingId: string, now: number): void {
-      insertToken.run(tokenHash, bookingId, now);
-    },
-    /** The booking a manage token's hash belongs to. */
-    findManageToken(tokenHash: string): { tokenHash: string; orgId: string; bookingId: string } | undefined {
-      return tokenBooking.get(tokenHash) as { tokenHash: string; orgId: string; bookingId: string } | undefined;
-    },
-    deleteManageTokens(bookingId: string): void {
-      deleteTokens.run(bookingId);
+    findManageToken: (tokenHash) =>
+      sql.get<{ tokenHash: string; orgId: string; bookingId: string }>(
+        `SELECT t.token_hash AS "tokenHash", b.org_id AS "orgId", b.id AS "bookingId"
+          FROM manage_tokens t JOIN bookings b ON b.id = t.booking_id WHERE t.token_hash = ?`,
+        [tokenHash],
+      ),
+    async deleteManageTokens(bookingId) {
+      await sql.run('DELETE FROM manage_tokens WHERE booking_id = ?', [bookingId]);
     },
   };
 }

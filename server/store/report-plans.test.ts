@@ -70,7 +70,8 @@ describe('manifest, report and reminder query plans', () => {
     ]);
   });
 
-  it('finds the reminders due in each experience’s range of slot starts, never by a scan of every booking', () => {
+  it('finds the reminders due in each experience’s range of slot starts, never by a scan of every booking', async () => {
+    await store.messages.listRemindersDue(0, 1, 1); // prepared on first use
     const due = planOf(/FROM experiences e (CROSS )?JOIN bookings b .* b\.status = 'CONFIRMED'/);
     expect(due).toContainEqual('SEARCH b USING INDEX bookings_experience_slot (experience_id=? AND slot_start>? AND slot_start<?)');
     expect(due).toContainEqual('SEARCH m USING INDEX messages_booking (booking_id=?)');

@@ -8,6 +8,8 @@ import { idempotencyStore, type IdempotencyStore } from './idempotency.js';
 import { paymentStore, type PaymentStore } from './payments.js';
 import { manifestStore, type ManifestStore } from './manifest.js';
 import { reportStore, type ReportStore } from './reports.js';
+import { webhookStore, type WebhookStore } from './webhooks.js';
+import { messageStore, type MessageStore } from './messages.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -23,6 +25,8 @@ export interface WrittenOnce {
   payments: PaymentStore;
   manifest: ManifestStore;
   reports: ReportStore;
+  webhooks: WebhookStore;
+  messages: MessageStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -37,5 +41,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     payments: paymentStore(sql),
     manifest: manifestStore(sql),
     reports: reportStore(sql),
+    webhooks: webhookStore(sql),
+    messages: messageStore(sql),
   };
 }

@@ -1,6 +1,5 @@
-import type { Db } from './db.js';
 import { dueNotifier } from './due-notifier.js';
-import { statementCache, type Page, type PageResult } from './statements.js';
+import type { Page, PageResult, Sql } from './sql.js';
 import { newId } from '../domain/ids.js';
 
 export interface WebhookEndpointRow {
@@ -59,145 +58,206 @@ export interface AttemptRecord {
   deliveredAt: number | null;
 }
 
-export const ENDPOINT_COLUMNS = `id, org_id AS orgId, url, events, description, enabled, secret,
-  previous_secret AS previousSecret, previous_secret_until AS previousSecretUntil, disabled_reason AS disabledReason,
-  created_at AS createdAt, updated_at AS updatedAt`;
-export const DELIVERY_COLUMNS = `id, org_id AS orgId, endpoint_id AS endpointId, event_id AS eventId, event_type AS eventType,
-  status, attempts, last_status_code AS lastStatusCode, last_error AS lastError, next_attempt_at AS nextAttemptAt,
-  leased_until AS leasedUntil, created_at AS createdAt, delivered_at AS deliveredAt`;
-
 /**
- * Webhook endpoints and their deliveries: the outbox. `enqueueDeliveries` runs inside the
- * transaction that records an event, so an event and its pending deliveries are committed together.
+ * Webhook endpoints and their deliveries: the outbox. Several processes may run the delivery worker
+ * against one database: a delivery is taken by one conditional UPDATE (`leaseDelivery`), never by a
+ * read and then a write, so of two workers exactly one gets it, and listing due deliveries needs no
+ * row locks.
  */
-export function webhookStore(db: Db) {
-  const prepared = statementCache(db);
-  const insertEndpoint = db.prepare(`INSERT INTO webhook_endpoints (id, org_id, url, events, description, enabled,
-    secret, previous_secret, previous_secret_until, disabled_reason, created_at, updated_at)
-    VALUES (@id, @orgId, @url, @events, @description, @enabled, @secret, @previousSecret, @previousSecretUntil,
-    @disabledReason, @createdAt, @updatedAt)`);
-  const updateEndpoint = db.prepare(`UPDATE webhook_endpoints SET url = @url, events = @events,
-    description = @description, enabled = @enabled, secret = @secret, previous_secret = @previousSecret,
-    previous_secret_until = @previousSecretUntil, disabled_reason = @disabledReason, updated_at = @updatedAt
-    WHERE org_id = @orgId AND id = @id`);
-  const endpointById = db.prepare(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? AND id = ?`);
-  const deleteEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE org_id = ? AND id = ?');
-  const disableEndpoint = db.prepare(`UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ?
-    WHERE id = ?`);
-  const subscribers = db.prepare(`SELECT w.id FROM webhook_endpoints w
-    WHERE w.org_id = ? AND w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = ?)
-    ORDER BY w.created_at, w.id`);
-  const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries
-    (id, org_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
-    VALUES (?, ?, ?, ?, ?, 'PENDING', 0, ?, ?)`);
-  const deliveryById = db.prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-    WHERE org_id = ? AND endpoint_id = ? AND id = ?`);
-  // Fairness: at most `perEndpoint` candidates per endpoint, so one endpoint's backlog never hides
-  // the deliveries of the others from the worker.
-  const due = db.prepare(`SELECT id, endpointId FROM (
-      SELECT d.id, d.endpoint_id AS endpointId, d.next_attempt_at AS nextAttemptAt,
-        row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rank
-      FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-      WHERE d.status = 'PENDING' AND d.next_attempt_at <= @now
-        AND (d.leased_until IS NULL OR d.leased_until <= @now) AND w.enabled = 1)
-    WHERE rank <= @perEndpoint ORDER BY nextAttemptAt, id LIMIT @limit`);
-  const nextDue = db.prepare(`SELECT min(max(d.next_attempt_at, coalesce(d.leased_until, 0))) AS at
-    FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-    WHERE d.status = 'PENDING' AND w.enabled = 1`);
-  const lease = db.prepare(`UPDATE webhook_deliveries SET leased_until = @until
-    WHERE id = @id AND status = 'PENDING' AND (leased_until IS NULL OR leased_until <= @now)`);
-  const release = db.prepare('UPDATE webhook_deliveries SET leased_until = NULL WHERE id = ?');
-  const job = db.prepare(`SELECT d.id, d.endpoint_id AS endpointId, d.event_id AS eventId, d.attempts, w.url, w.enabled,
-      w.secret, w.previous_secret AS previousSecret, w.previous_secret_until AS previousSecretUntil, e.payload
-    FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.id = d.event_id
-    WHERE d.id = ?`);
-  const recordAttempt = db.prepare(`UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1,
-    last_status_code = @lastStatusCode, last_error = @lastError, next_attempt_at = @nextAttemptAt,
-    delivered_at = coalesce(@deliveredAt, delivered_at), leased_until = NULL WHERE id = @id`);
-  const failPending = db.prepare(`UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL,
-    last_error = ? WHERE endpoint_id = ? AND status = 'PENDING' AND (leased_until IS NULL OR leased_until <= ?)`);
-  const requeue = db.prepare(`UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ?
-    WHERE org_id = ? AND endpoint_id = ? AND id = ?`);
+export interface WebhookStore {
+  insertWebhookEndpoint(row: WebhookEndpointRow): Promise<void>;
+  /** Changes the endpoint of `row.orgId` only. */
+  updateWebhookEndpoint(row: WebhookEndpointRow): Promise<void>;
+  getWebhookEndpoint(orgId: string, id: string): Promise<WebhookEndpointRow | undefined>;
+  /** Oldest first, id breaking ties. */
+  listWebhookEndpoints(orgId: string, page: Page): Promise<PageResult<WebhookEndpointRow>>;
+  /** Deletes the endpoint and, by cascade, its deliveries; false when the org has no such endpoint. */
+  deleteWebhookEndpoint(orgId: string, id: string): Promise<boolean>;
+  disableWebhookEndpoint(id: string, reason: string, now: number): Promise<void>;
 
+  /**
+   * One PENDING delivery, due now, per enabled endpoint of the org that subscribes to the kind;
+   * answers how many. Call it inside the transaction that records the event, so an event and its
+   * deliveries are committed together (and the worker is woken once they are).
+   */
+  enqueueDeliveries(orgId: string, eventId: string, type: string, now: number): Promise<number>;
+  /**
+   * Calls `listener` soon after this process queues or requeues deliveries (once committed); answers
+   * the unsubscribe function. Other processes sharing the database find the work when they poll.
+   */
+  onDeliveriesDue(listener: () => void): Promise<() => void>;
+
+  getDelivery(orgId: string, endpointId: string, id: string): Promise<DeliveryRow | undefined>;
+  /** Newest first, id breaking ties. */
+  listDeliveries(orgId: string, endpointId: string, page: Page): Promise<PageResult<DeliveryRow>>;
+  /** Due, unleased deliveries of enabled endpoints, oldest due first, at most `perEndpoint` per endpoint. */
+  listDueDeliveries(now: number, limit: number, perEndpoint: number): Promise<{ id: string; endpointId: string }[]>;
+  /** When the next pending delivery of an enabled endpoint becomes due (or its lease runs out), if any. */
+  nextDeliveryDueAt(): Promise<number | undefined>;
+  /** Takes a due delivery for one attempt until `until`; false when another worker has it. */
+  leaseDelivery(id: string, now: number, until: number): Promise<boolean>;
+  releaseDelivery(id: string): Promise<void>;
+  getDeliveryJob(id: string): Promise<DeliveryJob | undefined>;
+  /** Writes an attempt's outcome and releases the lease; a null `deliveredAt` keeps the one recorded. */
+  recordDeliveryAttempt(id: string, outcome: AttemptRecord): Promise<void>;
+  /** Fails the endpoint's pending deliveries that are not in flight; answers how many. */
+  failPendingDeliveries(endpointId: string, reason: string, now: number): Promise<number>;
+  /** Makes a delivery PENDING and due at `at` (a manual retry). */
+  requeueDelivery(orgId: string, endpointId: string, id: string, at: number): Promise<boolean>;
+}
+
+const ENDPOINT_COLUMNS = `id, org_id AS "orgId", url, events, description, enabled, secret,
+  previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil", disabled_reason AS "disabledReason",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+const DELIVERY_COLUMNS = `id, org_id AS "orgId", endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType",
+  status, attempts, last_status_code AS "lastStatusCode", last_error AS "lastError", next_attempt_at AS "nextAttemptAt",
+  leased_until AS "leasedUntil", created_at AS "createdAt", delivered_at AS "deliveredAt"`;
+
+export function webhookStore(sql: Sql): WebhookStore {
+  // In-process: wakes this process's worker only.
   const wake = dueNotifier();
+  /** After commit, so the woken worker (on another connection, or after the gate opens) sees the rows. */
+  const notifyAfterCommit = (): void => sql.afterCommit(() => wake.notify());
+  /** The endpoints `w` of org ? that are enabled and subscribe to kind ?. */
+  const subscribes = `w.org_id = ? AND w.enabled = 1 AND ${sql.dialect.jsonArrayHas('w.events')}`;
 
   return {
-    insertWebhookEndpoint(row: WebhookEndpointRow): void {
-      insertEndpoint.run(row);
+    async insertWebhookEndpoint(row) {
+      await sql.run(
+        `INSERT INTO webhook_endpoints (id, org_id, url, events, description, enabled, secret, previous_secret,
+          previous_secret_until, disabled_reason, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.orgId, row.url, row.events, row.description, row.enabled, row.secret, row.previousSecret,
+          row.previousSecretUntil, row.disabledReason, row.createdAt, row.updatedAt],
+      );
     },
-    updateWebhookEndpoint(row: WebhookEndpointRow): void {
-      updateEndpoint.run(row);
+    async updateWebhookEndpoint(row) {
+      await sql.run(
+        `UPDATE webhook_endpoints SET url = ?, events = ?, description = ?, enabled = ?, secret = ?,
+          previous_secret = ?, previous_secret_until = ?, disabled_reason = ?, updated_at = ?
+          WHERE org_id = ? AND id = ?`,
+        [row.url, row.events, row.description, row.enabled, row.secret, row.previousSecret, row.previousSecretUntil,
+          row.disabledReason, row.updatedAt, row.orgId, row.id],
+      );
     },
-    getWebhookEndpoint(orgId: string, id: string): WebhookEndpointRow | undefined {
-      return endpointById.get(orgId, id) as WebhookEndpointRow | undefined;
+    getWebhookEndpoint: (orgId, id) =>
+      sql.get<WebhookEndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? AND id = ?`, [orgId, id]),
+    async listWebhookEndpoints(orgId, page) {
+      const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?', [orgId]);
+      const rows = await sql.all<WebhookEndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [orgId, page.limit, page.offset],
+      );
+      return { rows, total: count!.n }; // count(*) always answers one row
     },
-    /** Oldest first. */
-    listWebhookEndpoints(orgId: string, page: Page): PageResult<WebhookEndpointRow> {
-      const total = (prepared('SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?').get(orgId) as { n: number }).n;
-      const rows = prepared(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = ?
-        ORDER BY created_at, id LIMIT ? OFFSET ?`).all(orgId, page.limit, page.offset) as WebhookEndpointRow[];
-      return { rows, total };
-    },
-    /** Deletes the endpoint and, by cascade, its deliveries. */
-    deleteWebhookEndpoint(orgId: string, id: string): boolean {
-      return deleteEndpoint.run(orgId, id).changes > 0;
-    },
-    disableWebhookEndpoint(id: string, reason: string, now: number): void {
-      disableEndpoint.run(reason, now, id);
-    },
-
-    /** One PENDING delivery, due now, per enabled endpoint of the org that subscribes to the kind. */
-    enqueueDeliveries(orgId: string, eventId: string, type: string, now: number): number {
-      const endpoints = subscribers.all(orgId, type) as { id: string }[];
-      for (const { id } of endpoints) insertDelivery.run(newId('delivery'), orgId, id, eventId, type, now, now);
-      if (endpoints.length > 0) wake.notify();
-      return endpoints.length;
-    },
-    /** Calls `listener` soon after deliveries become due; returns the unsubscribe function. */
-    onDeliveriesDue(listener: () => void): () => void {
-      return wake.subscribe(listener);
+    deleteWebhookEndpoint: async (orgId, id) => (await sql.run('DELETE FROM webhook_endpoints WHERE org_id = ? AND id = ?', [orgId, id])) > 0,
+    async disableWebhookEndpoint(id, reason, now) {
+      await sql.run('UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?', [reason, now, id]);
     },
 
-    getDelivery(orgId: string, endpointId: string, id: string): DeliveryRow | undefined {
-      return deliveryById.get(orgId, endpointId, id) as DeliveryRow | undefined;
+    async enqueueDeliveries(orgId, eventId, type, now) {
+      const endpoints = await sql.all<{ id: string }>(
+        `SELECT w.id FROM webhook_endpoints w WHERE ${subscribes} ORDER BY w.created_at, w.id`,
+        [orgId, type],
+      );
+      if (endpoints.length === 0) return 0;
+      // One statement for all, atomic by itself: it checks the subscriptions again as it inserts, so
+      // even outside a transaction an endpoint deleted or disabled since the read gets no delivery
+      // (and no foreign-key failure), with no savepoint needed inside the caller's transaction.
+      // A VALUES list's columns are column1, column2 on both engines.
+      const ids = endpoints.flatMap(({ id }) => [newId('delivery'), id]);
+      const inserted = await sql.run(
+        `INSERT INTO webhook_deliveries
+          (id, org_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
+          SELECT v.column1, w.org_id, w.id, ?, ?, 'PENDING', 0, CAST(? AS BIGINT), CAST(? AS BIGINT)
+          FROM (VALUES ${endpoints.map(() => '(?, ?)').join(', ')}) AS v JOIN webhook_endpoints w ON w.id = v.column2
+          WHERE ${subscribes}`,
+        [eventId, type, now, now, ...ids, orgId, type],
+      );
+      if (inserted > 0) notifyAfterCommit();
+      return inserted;
     },
-    /** Newest first. */
-    listDeliveries(orgId: string, endpointId: string, page: Page): PageResult<DeliveryRow> {
-      const total = (prepared('SELECT count(*) AS n FROM webhook_deliveries WHERE org_id = ? AND endpoint_id = ?')
-        .get(orgId, endpointId) as { n: number }).n;
-      const rows = prepared(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = ? AND endpoint_id = ?
-        ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(orgId, endpointId, page.limit, page.offset) as DeliveryRow[];
-      return { rows, total };
+    onDeliveriesDue: async (listener) => wake.subscribe(listener),
+
+    getDelivery: (orgId, endpointId, id) =>
+      sql.get<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = ? AND endpoint_id = ? AND id = ?`, [
+        orgId,
+        endpointId,
+        id,
+      ]),
+    async listDeliveries(orgId, endpointId, page) {
+      const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE org_id = ? AND endpoint_id = ?', [
+        orgId,
+        endpointId,
+      ]);
+      const rows = await sql.all<DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = ? AND endpoint_id = ?
+          ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        [orgId, endpointId, page.limit, page.offset],
+      );
+      return { rows, total: count!.n };
     },
-    /** Due, unleased deliveries of enabled endpoints, oldest due first, at most `perEndpoint` per endpoint. */
-    listDueDeliveries(now: number, limit: number, perEndpoint: number): { id: string; endpointId: string }[] {
-      return due.all({ now, limit, perEndpoint }) as { id: string; endpointId: string }[];
+    // Fairness: at most `perEndpoint` candidates per endpoint, so one endpoint's backlog never hides
+    // the deliveries of the others from the worker. next_attempt_at <= now rules out NULLs, so the
+    // orderings need no NULLS FIRST/LAST.
+    listDueDeliveries: (now, limit, perEndpoint) =>
+      sql.all<{ id: string; endpointId: string }>(
+        `SELECT id, "endpointId" FROM (
+            SELECT d.id, d.endpoint_id AS "endpointId", d.next_attempt_at AS "nextAttemptAt",
+              row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS place
+            FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+            WHERE d.status = 'PENDING' AND d.next_attempt_at <= ?
+              AND (d.leased_until IS NULL OR d.leased_until <= ?) AND w.enabled = 1) AS due
+          WHERE place <= ? ORDER BY "nextAttemptAt", id LIMIT ?`,
+        [now, now, perEndpoint, limit],
+      ),
+    async nextDeliveryDueAt() {
+      // The later of the due time and the lease's end; a pending delivery without a due time (never
+      // written by the store) counts for nothing.
+      const row = await sql.get<{ at: number | null }>(
+        `SELECT min(CASE WHEN d.leased_until > d.next_attempt_at THEN d.leased_until ELSE d.next_attempt_at END) AS at
+          FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+          WHERE d.status = 'PENDING' AND w.enabled = 1 AND d.next_attempt_at IS NOT NULL`,
+      );
+      return row?.at ?? undefined;
     },
-    /** When the next pending delivery becomes due (or its lease runs out), if any. */
-    nextDeliveryDueAt(): number | undefined {
-      return (nextDue.get() as { at: number | null }).at ?? undefined;
+    leaseDelivery: async (id, now, until) =>
+      (await sql.run(
+        `UPDATE webhook_deliveries SET leased_until = ?
+          WHERE id = ? AND status = 'PENDING' AND (leased_until IS NULL OR leased_until <= ?)`,
+        [until, id, now],
+      )) === 1,
+    async releaseDelivery(id) {
+      await sql.run('UPDATE webhook_deliveries SET leased_until = NULL WHERE id = ?', [id]);
     },
-    /** Takes a due delivery for one attempt until `until`; false when another worker has it. */
-    leaseDelivery(id: string, now: number, until: number): boolean {
-      return lease.run({ id, now, until }).changes === 1;
+    getDeliveryJob: (id) =>
+      sql.get<DeliveryJob>(
+        `SELECT d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts, w.url, w.enabled,
+            w.secret, w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", e.payload
+          FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.id = d.event_id
+          WHERE d.id = ?`,
+        [id],
+      ),
+    async recordDeliveryAttempt(id, outcome) {
+      await sql.run(
+        `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?, last_error = ?,
+          next_attempt_at = ?, delivered_at = coalesce(?, delivered_at), leased_until = NULL WHERE id = ?`,
+        [outcome.status, outcome.lastStatusCode, outcome.lastError, outcome.nextAttemptAt, outcome.deliveredAt, id],
+      );
     },
-    releaseDelivery(id: string): void {
-      release.run(id);
-    },
-    getDeliveryJob(id: string): DeliveryJob | undefined {
-      return job.get(id) as DeliveryJob | undefined;
-    },
-    recordDeliveryAttempt(id: string, outcome: AttemptRecord): void {
-      recordAttempt.run({ id, ...outcome });
-    },
-    /** Fails the endpoint's pending deliveries that are not in flight. */
-    failPendingDeliveries(endpointId: string, reason: string, now: number): number {
-      return failPending.run(reason, endpointId, now).changes;
-    },
-    /** Makes a delivery PENDING and due at `at` (a manual retry). */
-    requeueDelivery(orgId: string, endpointId: string, id: string, at: number): boolean {
-      const changed = requeue.run(at, orgId, endpointId, id).changes > 0;
-      if (changed) wake.notify();
+    failPendingDeliveries: (endpointId, reason, now) =>
+      sql.run(
+        `UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, last_error = ?
+          WHERE endpoint_id = ? AND status = 'PENDING' AND (leased_until IS NULL OR leased_until <= ?)`,
+        [reason, endpointId, now],
+      ),
+    async requeueDelivery(orgId, endpointId, id, at) {
+      const changed =
+        (await sql.run(
+          `UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ? WHERE org_id = ? AND endpoint_id = ? AND id = ?`,
+          [at, orgId, endpointId, id],
+        )) > 0;
+      if (changed) notifyAfterCommit();
       return changed;
     },
   };

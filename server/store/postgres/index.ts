@@ -5,12 +5,10 @@ import { bookingStorePg } from './bookings.js';
 import { customerStorePg } from './customers.js';
 import { eventStorePg } from './events.js';
 import { calendarFeedStorePg } from './calendar-feeds.js';
-import { webhookStorePg } from './webhooks.js';
 import { calendarImportStorePg } from './calendar-imports.js';
 import { activityStorePg } from './activity.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
-import { messageStorePg } from './messages.js';
 
 /**
  * The PostgreSQL store: the same functions as SQLite's, module for module (each held to its SQLite
@@ -23,11 +21,9 @@ export function createPostgresStore(db: PgDb): Store {
     customers: customerStorePg(db),
     events: eventStorePg(db),
     calendarFeeds: calendarFeedStorePg(db),
-    webhooks: webhookStorePg(db),
     calendarImports: calendarImportStorePg(db),
     activity: activityStorePg(db),
     ...slicesOver(postgresSql(db)),
-    messages: messageStorePg(db),
   };
   let marker = 0;
   let closed: Promise<void> | undefined;
