@@ -28,21 +28,21 @@ const tablesOf = (text: string, pattern: RegExp): string[] => [...text.matchAll(
 export class RowCache {
   private readonly rows = new Map<string, Readonly<object>>();
   private readonly dataVersion;
-  /** The statements read through the cache, and the tables they name. */
-  private readonly cachedTexts = new Set<string>();
+  /** The tables each cached read names, and every table some cached read names. */
+  private readonly readTables = new Map<string, string[]>();
   private readonly watched = new Set<string>();
-  /** Per statement text: whether it writes a watched table (the set only grows, so a `true` stays true). */
-  private readonly writesWatched = new Map<string, boolean>();
+  /** The tables each statement writes (none for most). */
+  private readonly writtenTables = new Map<string, string[]>();
+  /** Tables this connection wrote inside the transaction that may still be open. */
+  private readonly writtenInTransaction = new Set<string>();
   private seenVersion: unknown;
-  /** This connection wrote a watched table inside a transaction that may still be open. */
-  private written = false;
 
   constructor(private readonly db: Db) {
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   read<R>(text: string, params: Params, load: () => R | undefined): Readonly<R> | undefined {
-    if (!this.db.inTransaction) this.written = false;
+    if (!this.db.inTransaction) this.writtenInTransaction.clear();
     const version = this.dataVersion.get();
     if (version !== this.seenVersion) {
       this.rows.clear();
@@ -51,30 +51,30 @@ export class RowCache {
     const key = `${text}\u0000${params.map(keyOf).join('\u0001')}`;
     const kept = this.rows.get(key);
     if (kept) return kept as Readonly<R>;
-    if (!this.cachedTexts.has(text)) {
-      // A new cached read: its tables are watched from now on, so every statement is checked again.
-      this.cachedTexts.add(text);
-      for (const table of tablesOf(text, READ)) this.watched.add(table);
-      this.writesWatched.clear();
+    let tables = this.readTables.get(text);
+    if (!tables) {
+      tables = tablesOf(text, READ);
+      this.readTables.set(text, tables);
+      for (const table of tables) this.watched.add(table);
     }
     const row = load();
-    if (row === undefined || this.written) return row;
+    if (row === undefined || tables.some((table) => this.writtenInTransaction.has(table))) return row;
     if (this.rows.size >= CACHED_ROWS_LIMIT) this.rows.clear();
     const frozen = Object.freeze(row as object) as Readonly<R>;
     this.rows.set(key, frozen);
     return frozen;
   }
 
-  /** Before a statement runs: it empties the cache if it writes a watched table. */
+  /** Before a statement runs: a write to a table a cached read names empties the cache. */
   noteStatement(text: string): void {
-    let writes = this.writesWatched.get(text);
-    if (writes === undefined) {
-      writes = tablesOf(text, WRITTEN).some((table) => this.watched.has(table));
-      this.writesWatched.set(text, writes);
+    let tables = this.writtenTables.get(text);
+    if (!tables) {
+      tables = tablesOf(text, WRITTEN);
+      this.writtenTables.set(text, tables);
     }
-    if (!writes) return;
-    this.rows.clear();
-    if (this.db.inTransaction) this.written = true;
+    if (tables.length === 0) return;
+    if (this.db.inTransaction) for (const table of tables) this.writtenInTransaction.add(table);
+    if (tables.some((table) => this.watched.has(table))) this.rows.clear();
   }
 }
 
