@@ -6,8 +6,6 @@ import { Refusal } from './domain/refusal.js';
 import { renderRefusal } from './http/errors.js';
 import { ClientAbortedRequest, logClientAbort } from './http/body.js';
 import type { AppEnv } from './http/context.js';
-import { Idempotency } from './http/idempotency.js';
-import { GroupCommit } from './http/group-commit.js';
 import { rateLimiterFor } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { noStore } from './http/no-store.js';
@@ -38,6 +36,7 @@ import { reportRoutes } from './routes/reports.js';
 import { paymentProviderFrom } from './payments/configure.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { CalendarSync } from './services/calendar-sync.js';
+import { UnitOfWork } from './services/unit-of-work.js';
 
 export interface AppDeps {
   store: Store;
@@ -87,11 +86,10 @@ export function createApp(deps: AppDeps) {
     logger,
     payments,
     calendarSync,
-    idempotency: new Idempotency(store, now),
+    work: new UnitOfWork(store, now),
     // Shared by every process on PostgreSQL, in this process's memory on SQLite.
     limiter: rateLimiterFor(store, now),
     rateLimitPerMinute: config.rateLimitPerMinute,
-    writes: new GroupCommit(store),
   };
 
   const app = new Hono<AppEnv>();
