@@ -108,7 +108,7 @@ describe('replyOutcomes: what an Idempotency-Key keeps of a reply', () => {
   const idempotent = (key: string) => ({ idempotent: { request: { orgId: t.orgId, key, fingerprint: 'f' }, outcomes: replyOutcomes } });
 
   it('keeps a business refusal (404, 409) for replay, but not a 5xx', async () => {
-    const work = new UnitOfWork(t.store, Date.now);
+    const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
     const refused = await work.run(idempotent('a'), async () => {
       throw new Refusal('CONFLICT', 'No');
     });
@@ -124,7 +124,7 @@ describe('replyOutcomes: what an Idempotency-Key keeps of a reply', () => {
   });
 
   it('keeps no refusal of the request\'s form or of a limit, so the fixed request can use the key', async () => {
-    const work = new UnitOfWork(t.store, Date.now);
+    const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
     await expect(work.run(idempotent('c'), async () => {
       throw new Refusal('VALIDATION_ERROR', 'Fix it');
     })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
@@ -135,7 +135,7 @@ describe('replyOutcomes: what an Idempotency-Key keeps of a reply', () => {
   });
 
   it('answers the very text it kept, the first time and on replay', async () => {
-    const work = new UnitOfWork(t.store, Date.now);
+    const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
     const first = await work.run(idempotent('d'), async () => ok({ b: 1, a: 2 }, 201));
     expect(first.result.json).toBe('{"success":true,"data":{"b":1,"a":2}}');
     const replay = await work.run(idempotent('d'), async () => ok({ other: true }, 201));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, manualClock, type TestApp } from '../test-helpers/index.js';
 import { Refusal } from '../domain/refusal.js';
-import { IN_FLIGHT_LEASE_MS, UnitOfWork, type Outcomes, type WorkKind } from './unit-of-work.js';
+import { IN_FLIGHT_LEASE_MS, UnitOfWork, processSettings, type Outcomes, type WorkKind } from './unit-of-work.js';
 
 // The unit of work knows no HTTP: its results here are plain answers, kept as their text.
 
@@ -33,7 +33,7 @@ describe('UnitOfWork', () => {
 
   describe('batched work', () => {
     it('runs each handler once when another job of its batch fails: its side effect counts one run', async () => {
-      const work = new UnitOfWork(t.store, Date.now);
+      const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
       const runs = { a: 0, b: 0, c: 0 };
       const job = (name: keyof typeof runs, fail?: Error) => async () => {
         runs[name]++;
@@ -53,7 +53,7 @@ describe('UnitOfWork', () => {
     });
 
     it('runs each idempotent handler of a batch once too, keeping a refusal and undoing its writes', async () => {
-      const work = new UnitOfWork(t.store, Date.now);
+      const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
       const runs = { a: 0, b: 0, c: 0 };
       const job = (name: keyof typeof runs, fail?: Error) => async () => {
         runs[name]++;
@@ -83,7 +83,7 @@ describe('UnitOfWork', () => {
 
   describe('idempotent work in a transaction', () => {
     it('keeps the outcome with the work: a repeat answers it without running the work again', async () => {
-      const work = new UnitOfWork(t.store, Date.now);
+      const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
       let runs = 0;
       const make = async () => {
         runs++;
@@ -97,7 +97,7 @@ describe('UnitOfWork', () => {
     });
 
     it('keeps nothing when the outcome is not to be kept, so the key can be used again', async () => {
-      const work = new UnitOfWork(t.store, Date.now);
+      const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
       expect(await work.run(keyed('fix-me'), async () => answer('bad', 400))).toEqual({ result: answer('bad', 400), replayed: false });
       expect(await work.run(keyed('fix-me'), async () => answer('good'))).toEqual({ result: answer('good'), replayed: false });
     });
@@ -105,7 +105,7 @@ describe('UnitOfWork', () => {
 
   describe('idempotent asynchronous work', () => {
     it('answers a duplicate still in progress with 409 IDEMPOTENCY_KEY_IN_USE, then replays the first outcome', async () => {
-      const work = new UnitOfWork(t.store, Date.now);
+      const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
       let finish: () => void = () => {};
       const first = work.run(keyed('slow', { async: true }), () => new Promise((resolve) => (finish = () => resolve(answer('one')))));
       await expect(work.run(keyed('slow', { async: true }), async () => answer('two'))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
@@ -116,8 +116,8 @@ describe('UnitOfWork', () => {
 
     it('holds the key in the store while in flight, so a second process sharing the database is refused too', async () => {
       // Two units of work over one store stand for two processes: nothing is shared in memory.
-      const first = new UnitOfWork(t.store, Date.now);
-      const second = new UnitOfWork(t.store, Date.now);
+      const first = new UnitOfWork(t.store, Date.now, { guestMail: true });
+      const second = new UnitOfWork(t.store, Date.now, { guestMail: true });
       let finish: () => void = () => {};
       const running = first.run(keyed('shared', { async: true }), () => new Promise((resolve) => (finish = () => resolve(answer('one')))));
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -136,7 +136,7 @@ describe('UnitOfWork', () => {
       const fingerprint = 'f';
       // A claim nobody will finish: what a SIGKILLed process leaves behind.
       await t.store.idempotency.claimIdempotencyKey({ orgId: t.orgId, key: 'orphan', fingerprint, claimedAt: clock.now() }, { markerBefore: 0, replyBefore: 0 });
-      const work = new UnitOfWork(t.store, clock.now);
+      const work = new UnitOfWork(t.store, clock.now, { guestMail: true });
       clock.advance(IN_FLIGHT_LEASE_MS - 1);
       await expect(work.run(keyed('orphan', { async: true }, fingerprint), async () => answer('one'))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
       clock.advance(2);
@@ -144,7 +144,7 @@ describe('UnitOfWork', () => {
     });
 
     it('frees the key at once when the work fails or its outcome is not kept', async () => {
-      const work = new UnitOfWork(t.store, Date.now);
+      const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
       const kind = keyed('retry-me', { async: true });
       await expect(work.run(kind, async () => {
         throw new Error('network down');
@@ -157,7 +157,7 @@ describe('UnitOfWork', () => {
     });
 
     it('runs outside any transaction, also when asked to batch: other writes commit while it awaits', async () => {
-      const work = new UnitOfWork(t.store, Date.now);
+      const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
       let start!: () => void;
       const started = new Promise<void>((resolve) => (start = resolve));
       let committed = false;
@@ -172,6 +172,23 @@ describe('UnitOfWork', () => {
       });
       await outside;
       expect(result).toEqual({ result: answer('committed meanwhile'), replayed: false });
+    });
+  });
+
+  describe('process settings', () => {
+    it('carries its process\'s settings to the work it runs, whatever its kind, and none outside it', async () => {
+      const withoutMail = new UnitOfWork(t.store, Date.now, { guestMail: false });
+      const withMail = new UnitOfWork(t.store, Date.now, { guestMail: true });
+      const seen = async () => {
+        await t.store.settings.getSetting('x');
+        return answer(String(processSettings().guestMail));
+      };
+      const kinds: WorkKind<Answer>[] = [{}, { batched: true }, { async: true }, keyed('s1'), keyed('s2', { batched: true }), keyed('s3', { async: true })];
+      // Both units' batches at once: each job still sees its own unit's settings.
+      const results = await Promise.all(kinds.flatMap((kind) => [withoutMail.run(kind, seen), withMail.run({ ...kind, idempotent: undefined }, seen)]));
+      expect(results.map((r) => r.result.text)).toEqual(kinds.flatMap(() => ['false', 'true']));
+      // Outside any unit of work (a test calling a service, the demo's seeding) messages queue for sending.
+      expect(processSettings()).toEqual({ guestMail: true });
     });
   });
 });
