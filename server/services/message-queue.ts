@@ -3,7 +3,7 @@
 import type { BookingRow } from '../store/bookings.js';
 import type { MessageKind } from '../store/messages.js';
 import type { Store } from '../store/index.js';
-import { processSettings } from './unit-of-work.js';
+import { processSettings } from './process-settings.js';
 
 export const NO_MAIL_SERVER = 'No mail server is configured (SMTP_URL)';
 

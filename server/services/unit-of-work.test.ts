@@ -187,7 +187,7 @@ describe('UnitOfWork', () => {
       // Both units' batches at once: each job still sees its own unit's settings.
       const results = await Promise.all(kinds.flatMap((kind) => [withoutMail.run(kind, seen), withMail.run({ ...kind, idempotent: undefined }, seen)]));
       expect(results.map((r) => r.result.text)).toEqual(kinds.flatMap(() => ['false', 'true']));
-      // Outside any unit of work (a test calling a service, the demo's seeding) messages queue for sending.
+      // Outside any unit of work (a test calling a service directly) messages queue for sending.
       expect(processSettings()).toEqual({ guestMail: true });
     });
   });

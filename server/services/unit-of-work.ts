@@ -1,11 +1,13 @@
 // The one owner of a request's transaction. A caller (the HTTP router, today) says what kind of work
 // it hands over; the unit of work decides the transaction around it and runs it exactly once.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Refusal } from '../domain/refusal.js';
 import { IDEMPOTENCY_TTL_MS } from '../domain/retention.js';
 import type { Store } from '../store/index.js';
 import { IN_FLIGHT_STATUS, type IdempotencyClaim } from '../store/idempotency.js';
 import { GroupCommit } from './group-commit.js';
+import { withProcessSettings, type ProcessSettings } from './process-settings.js';
+
+export { processSettings, type ProcessSettings } from './process-settings.js';
 
 /**
  * How long a claimed key stays in flight without its outcome: longer than any asynchronous work
@@ -13,25 +15,6 @@ import { GroupCommit } from './group-commit.js';
  * leaves a marker this old; the key is then free again.
  */
 export const IN_FLIGHT_LEASE_MS = 2 * 60 * 1000;
-
-/**
- * What this process is configured with that a use case must know while it runs: not settings of the
- * database, which several processes may share, but each process's own (its environment).
- */
-export interface ProcessSettings {
-  /** Guest e-mails can go out (SMTP_URL is set); without it a message is queued SKIPPED at once. */
-  guestMail: boolean;
-}
-
-/** Outside any unit of work (a test calling a service, the demo's seeding): messages queue for sending. */
-const UNCONFIGURED: ProcessSettings = { guestMail: true };
-
-const running = new AsyncLocalStorage<ProcessSettings>();
-
-/** The settings of the process whose unit of work this call runs in (awaited from inside it, however deep). */
-export function processSettings(): ProcessSettings {
-  return running.getStore() ?? UNCONFIGURED;
-}
 
 /** An outcome as kept under an Idempotency-Key: a status and the exact text of the answer. */
 export interface KeptOutcome {
@@ -120,7 +103,7 @@ export class UnitOfWork {
 
   /** Runs `work` once, as `kind` says, with this process's settings; answers its result and whether it was replayed. */
   async run<R>(kind: WorkKind<R>, work: () => Promise<R>): Promise<Done<R>> {
-    return await running.run(this.settings, async () => await this.runKind(kind, work));
+    return await withProcessSettings(this.settings, async () => await this.runKind(kind, work));
   }
 
   private async runKind<R>(kind: WorkKind<R>, work: () => Promise<R>): Promise<Done<R>> {
