@@ -148,14 +148,11 @@ export class ApiRoutes {
       const body = parseBody(spec as OpSpec, rawBody);
       const input = { query, body, params, caller, c } as Input<Q, B, P>;
       const key = spec.method === 'post' && found ? parseIdempotencyKey(c.req.header('idempotency-key')) : undefined;
-      const done = await this.ctx.work.run(
-        {
-          async: spec.async,
-          batched: spec.groupCommit,
-          idempotent: key === undefined ? undefined : { request: idempotentRequest(caller.orgId, key, 'POST', c.req.path, rawBody), outcomes: replyOutcomes },
-        },
-        async () => await handler(input),
-      );
+      // The unit of work decides the transaction from what the operation declares, and runs the handler once.
+      const idempotent = key === undefined
+        ? undefined
+        : { request: idempotentRequest(caller.orgId, key, 'POST', c.req.path, rawBody), outcomes: replyOutcomes };
+      const done = await this.ctx.work.run({ async: spec.async, batched: spec.groupCommit, idempotent }, async () => await handler(input));
       if (done.replayed) c.header('Idempotent-Replayed', 'true');
       const reply = done.result;
       if (reply.raw !== undefined) {
