@@ -7,9 +7,10 @@
 // Tests may reach across layers (a route test asserts a status, a helper seeds the store).
 const TESTS = '\\.test\\.tsx?$|/test-helpers/';
 // The store modules both engines share: the Store contract and paging types (index.ts, statements.ts),
-// the transaction gate, the due-work notifier, which errors mean an unreachable database
+// the port the modules written once use and its dialects (sql.ts, dialect.ts, slices.ts), the
+// transaction gate, the due-work notifier, which errors mean an unreachable database
 // (unavailable.ts) and private file modes (private-files.ts).
-const ENGINE_NEUTRAL = 'index|statements|gate|due-notifier|unavailable|private-files';
+const ENGINE_NEUTRAL = 'index|statements|sql|dialect|slices|gate|due-notifier|unavailable|private-files';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -58,10 +59,12 @@ module.exports = {
     },
     {
       name: 'http-calls-no-use-case',
-      comment: 'server/http/ is statuses, envelopes, auth and validation: it neither runs nor names a use case.',
+      comment:
+        'server/http/ is statuses, envelopes, auth and validation: it neither runs nor names a use case. ' +
+        'It hands a route\'s work to the unit of work (services/unit-of-work.ts), the one owner of transactions, and to nothing else of services/.',
       severity: 'error',
       from: { path: '^server/http/', pathNot: TESTS },
-      to: { path: '^server/services/' },
+      to: { path: '^server/services/', pathNot: '^server/services/unit-of-work\\.ts$' },
     },
     {
       name: 'jobs-go-through-services',

@@ -36,7 +36,6 @@ export default defineConfig({
             'server/http/auth.test.ts',
             'server/http/body.test.ts',
             'server/http/client-errors.test.ts',
-            'server/http/group-commit.test.ts',
             'server/http/idempotency.test.ts',
             'server/http/rate-limit.test.ts',
             'server/ical/feed.test.ts',

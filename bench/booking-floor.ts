@@ -10,7 +10,7 @@
 // prints one line of JSON: { bookings, seconds, cpuUs, systemUs }.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GroupCommit } from '../server/http/group-commit.js';
+import { GroupCommit } from '../server/services/group-commit.js';
 import { createBooking } from '../server/services/bookings.js';
 import { openStore } from '../server/store/index.js';
 import { benchBooking, seed } from './seed.js';

@@ -6,8 +6,6 @@ import { Refusal } from './domain/refusal.js';
 import { renderRefusal } from './http/errors.js';
 import { ClientAbortedRequest, logClientAbort } from './http/body.js';
 import type { AppEnv } from './http/context.js';
-import { Idempotency } from './http/idempotency.js';
-import { GroupCommit } from './http/group-commit.js';
 import { rateLimiterFor } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { noStore } from './http/no-store.js';
@@ -38,6 +36,7 @@ import { reportRoutes } from './routes/reports.js';
 import { paymentProviderFrom } from './payments/configure.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { CalendarSync } from './services/calendar-sync.js';
+import { UnitOfWork } from './services/unit-of-work.js';
 
 export interface AppDeps {
   store: Store;
@@ -51,6 +50,8 @@ export interface AppDeps {
   calendarSync?: CalendarSync;
   /** The level of the one line per request; default `info` (the demo uses `debug`). */
   requestLogLevel?: 'info' | 'debug';
+  /** Whether this process's guest e-mails can go out; default: when `config` has an SMTP_URL. */
+  guestMail?: boolean;
 }
 
 export const VERSION = '0.1.0';
@@ -80,6 +81,8 @@ export function createApp(deps: AppDeps) {
   const now = deps.now ?? Date.now;
   const payments = (deps.payments === undefined ? paymentProviderFrom(config, logger) : deps.payments) ?? undefined;
   const calendarSync = deps.calendarSync ?? new CalendarSync({ store, config, logger, now });
+  // Every request's work, once, in the transaction it calls for, with this process's own settings.
+  const work = new UnitOfWork(store, now, { guestMail: deps.guestMail ?? config.smtpUrl !== undefined });
   const ctx: RouteContext = {
     store,
     now,
@@ -87,11 +90,10 @@ export function createApp(deps: AppDeps) {
     logger,
     payments,
     calendarSync,
-    idempotency: new Idempotency(store, now),
+    work,
     // Shared by every process on PostgreSQL, in this process's memory on SQLite.
     limiter: rateLimiterFor(store, now),
     rateLimitPerMinute: config.rateLimitPerMinute,
-    writes: new GroupCommit(store),
   };
 
   const app = new Hono<AppEnv>();
@@ -153,5 +155,5 @@ export function createApp(deps: AppDeps) {
     return renderRefusal(c, new Refusal('INTERNAL_ERROR', 'Something went wrong on our side; quote the X-Request-Id if you contact support'));
   });
 
-  return { app, openApiDocument, calendarSync, payments };
+  return { app, openApiDocument, calendarSync, payments, work };
 }

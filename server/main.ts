@@ -17,7 +17,6 @@ import { webhookDeliveryJob } from './jobs/webhook-deliveries.js';
 import { calendarSyncJob } from './jobs/calendar-sync.js';
 import { holdExpiryJob } from './jobs/hold-expiry.js';
 import { guestMailJob } from './jobs/guest-mail.js';
-import { setGuestMail } from './services/message-queue.js';
 
 export interface RunningServer {
   url: string;
@@ -75,8 +74,6 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
     serverLock.release();
     throw err;
   }
-  // Before any request can queue a guest e-mail: whether this process can send it (SMTP_URL set).
-  setGuestMail(store, initial.smtpUrl !== undefined);
   // The socket is bound before the app exists; the request listener is attached in the same
   // turn of the event loop as `listening`, before any connection can be read.
   const server = createServer();
@@ -93,16 +90,17 @@ export async function startServer(initial: Config, options: { demo?: boolean; lo
   const config = servedConfig(initial, address.port);
   // `outing serve --demo` (npm start) keeps the start banner, with its one-time password, on screen:
   // its request lines are at debug, printed only when LOG_LEVEL asks for them.
-  const { app, calendarSync, payments } = createApp({ store, config, logger, requestLogLevel: options.demo ? 'debug' : 'info' });
+  // Its unit of work carries whether this process can send guest e-mails (SMTP_URL set).
+  const { app, calendarSync, payments, work } = createApp({ store, config, logger, requestLogLevel: options.demo ? 'debug' : 'info' });
   server.on('request', getRequestListener(app.fetch));
 
-  const demo = options.demo ? await seedDemo(store, config.publicUrl, Date.now()) : undefined;
+  const demo = options.demo ? (await work.run({}, () => seedDemo(store, config.publicUrl, Date.now()))).result : undefined;
   const jobs: Job<unknown>[] = [
     maintenanceJob({ store, config, logger }),
     webhookDeliveryJob({ store, config, logger }),
     calendarSyncJob(calendarSync, logger),
-    holdExpiryJob({ store, provider: payments, logger }),
-    guestMailJob({ store, config, logger, transport: await mailTransportFrom(config) }),
+    holdExpiryJob({ store, provider: payments, logger, work }),
+    guestMailJob({ store, config, logger, transport: await mailTransportFrom(config), work }),
   ];
   for (const job of jobs) await job.start();
   logger.info('listening', { host: config.host, port: address.port, database: databaseLabel(config) });

@@ -126,8 +126,8 @@ describe.skipIf(!testDatabaseUrl())('several outing serve processes over one Pos
       api(servers[0]!, 'POST', '/v1/bookings', body, headers),
       api(servers[1]!, 'POST', '/v1/bookings', body, headers),
     ]);
-    // /v1/bookings runs its work and the stored reply in one transaction (http/idempotency.ts,
-    // runInTransaction): the later request replays the first one's reply, marked Idempotent-Replayed.
+    // /v1/bookings runs its work and the stored reply in one transaction (services/unit-of-work.ts):
+    // the later request replays the first one's reply, marked Idempotent-Replayed.
     expect([first!.status, second!.status]).toEqual([201, 201]);
     expect(first!.body.data.id).toBe(second!.body.data.id);
     expect([first!.headers.get('idempotent-replayed'), second!.headers.get('idempotent-replayed')].sort()).toEqual(['true', null].sort());

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectData, expectError, expectList, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
 import { Experience } from '../../shared/index.js';
 import { Refusal } from '../domain/refusal.js';
-import { Idempotency, IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS, canonicalJson } from './idempotency.js';
+import { IDEMPOTENCY_TTL_MS } from '../domain/retention.js';
+import { UnitOfWork } from '../services/unit-of-work.js';
+import { canonicalJson, replyOutcomes } from './idempotency.js';
 import { ok } from './reply.js';
 
 const walk = { name: 'Harbour walk', description: 'Along the quay', duration: 60, price: 1500, maxParticipants: 10 };
@@ -96,97 +98,48 @@ describe('Idempotency-Key on POST /v1/experiences', () => {
   });
 });
 
-describe('Idempotency (unit)', () => {
+describe('replyOutcomes: what an Idempotency-Key keeps of a reply', () => {
   let t: TestApp;
   beforeEach(async () => {
     t = await createTestApp();
   });
   afterEach(() => t.close());
 
-  it('answers a duplicate of an asynchronous request still in progress with 409 IDEMPOTENCY_KEY_IN_USE', async () => {
-    const idem = new Idempotency(t.store, Date.now);
-    const request = { orgId: t.orgId, key: 'slow', fingerprint: 'POST /v1/x {}' };
-    let finish: () => void = () => {};
-    const first = idem.runAsync(request, () => new Promise((resolve) => (finish = () => resolve(ok({ n: 1 }, 201)))));
-    let err: unknown;
-    try {
-      await idem.runAsync(request, async () => ok({ n: 2 }, 201));
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(Refusal);
-    expect(err).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-    finish();
-    expect((await first).replayed).toBe(false);
-    const replay = await idem.runAsync(request, async () => ok({ n: 3 }, 201));
-    // Replayed as saved: the body, and the very text that was sent the first time.
-    expect(replay).toEqual({ reply: { status: 201, body: { success: true, data: { n: 1 } }, json: '{"success":true,"data":{"n":1}}' }, replayed: true });
-  });
+  const idempotent = (key: string) => ({ idempotent: { request: { orgId: t.orgId, key, fingerprint: 'f' }, outcomes: replyOutcomes } });
 
-  it('holds the key in the store while in flight, so a second process sharing the database is refused too', async () => {
-    // Two Idempotency instances over one store stand for two processes: nothing is shared in memory.
-    const first = new Idempotency(t.store, Date.now);
-    const second = new Idempotency(t.store, Date.now);
-    const request = { orgId: t.orgId, key: 'shared', fingerprint: 'POST /public/v1/bookings {}' };
-    let finish: () => void = () => {};
-    const running = first.runAsync(request, () => new Promise((resolve) => (finish = () => resolve(ok({ n: 1 }, 201)))));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await expect(second.runAsync(request, async () => ok({ n: 2 }, 201))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-    // Another request under the same key is a reuse, in flight or not.
-    await expect(second.runAsync({ ...request, fingerprint: 'other' }, async () => ok({}, 201))).rejects.toMatchObject({
-      code: 'IDEMPOTENCY_KEY_REUSED',
-    });
-    finish();
-    await running;
-    expect(await second.runAsync(request, async () => ok({ n: 3 }, 201))).toEqual({
-      reply: { status: 201, body: { success: true, data: { n: 1 } }, json: '{"success":true,"data":{"n":1}}' },
-      replayed: true,
-    });
-  });
-
-  it('frees the key of a request whose process died in flight once the lease has run out', async () => {
-    const clock = manualClock();
-    const request = { orgId: t.orgId, key: 'orphan', fingerprint: 'f' };
-    // A claim nobody will finish: what a SIGKILLed process leaves behind.
-    await t.store.idempotency.claimIdempotencyKey({ ...request, claimedAt: clock.now() }, { markerBefore: 0, replyBefore: 0 });
-    const idem = new Idempotency(t.store, clock.now);
-    clock.advance(IN_FLIGHT_LEASE_MS - 1);
-    await expect(idem.runAsync(request, async () => ok({ n: 1 }, 201))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-    clock.advance(2);
-    expect(await idem.runAsync(request, async () => ok({ n: 2 }, 201))).toEqual({
-      reply: { status: 201, body: { success: true, data: { n: 2 } }, json: '{"success":true,"data":{"n":2}}' },
-      replayed: false,
-    });
-  });
-
-  it('frees the key at once when the asynchronous work fails or its reply is not kept', async () => {
-    const idem = new Idempotency(t.store, Date.now);
-    const request = { orgId: t.orgId, key: 'retry-me', fingerprint: 'f' };
-    await expect(idem.runAsync(request, async () => {
-      throw new Error('network down');
-    })).rejects.toThrow('network down');
-    expect(await t.store.idempotency.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
-    await expect(idem.runAsync(request, async () => {
-      throw new Refusal('VALIDATION_ERROR', 'Fix it');
-    })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect(await t.store.idempotency.getIdempotentResponse(t.orgId, 'retry-me')).toBeUndefined();
-    expect((await idem.runAsync(request, async () => ok({ done: true }, 201))).replayed).toBe(false);
-    expect((await idem.runAsync(request, async () => ok({ done: false }, 201))).replayed).toBe(true);
-  });
-
-  it('stores a business refusal (404, 409) for replay, but not a 5xx', async () => {
-    const idem = new Idempotency(t.store, Date.now);
-    const refused = await idem.runInTransaction({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, async () => {
+  it('keeps a business refusal (404, 409) for replay, but not a 5xx', async () => {
+    const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
+    const refused = await work.run(idempotent('a'), async () => {
       throw new Refusal('CONFLICT', 'No');
     });
-    expect(refused.reply.status).toBe(409);
-    expect((await idem.runInTransaction({ orgId: t.orgId, key: 'a', fingerprint: 'f' }, async () => ok({}))).replayed).toBe(true);
+    expect(refused.result.status).toBe(409);
+    const again = await work.run(idempotent('a'), async () => ok({}));
+    expect(again).toEqual({ result: { status: 409, body: refused.result.body, json: refused.result.json }, replayed: true });
     await expect(
-      idem.runInTransaction({ orgId: t.orgId, key: 'b', fingerprint: 'f' }, async () => {
+      work.run(idempotent('b'), async () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect((await idem.runInTransaction({ orgId: t.orgId, key: 'b', fingerprint: 'f' }, async () => ok({}))).replayed).toBe(false);
+    expect((await work.run(idempotent('b'), async () => ok({}))).replayed).toBe(false);
+  });
+
+  it('keeps no refusal of the request\'s form or of a limit, so the fixed request can use the key', async () => {
+    const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
+    await expect(work.run(idempotent('c'), async () => {
+      throw new Refusal('VALIDATION_ERROR', 'Fix it');
+    })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(work.run(idempotent('c'), async () => {
+      throw new Refusal('RATE_LIMITED', 'Later', undefined, 5);
+    })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect((await work.run(idempotent('c'), async () => ok({ n: 1 }, 201))).replayed).toBe(false);
+  });
+
+  it('answers the very text it kept, the first time and on replay', async () => {
+    const work = new UnitOfWork(t.store, Date.now, { guestMail: true });
+    const first = await work.run(idempotent('d'), async () => ok({ b: 1, a: 2 }, 201));
+    expect(first.result.json).toBe('{"success":true,"data":{"b":1,"a":2}}');
+    const replay = await work.run(idempotent('d'), async () => ok({ other: true }, 201));
+    expect(replay).toEqual({ result: { status: 201, body: { success: true, data: { b: 1, a: 2 } }, json: first.result.json }, replayed: true });
   });
 
   it('makes canonical JSON independent of key order', () => {

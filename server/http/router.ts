@@ -3,14 +3,14 @@ import type { z } from 'zod';
 import { Refusal } from '../domain/refusal.js';
 import { authenticatePublishable, authenticateSecret, authenticateSession, authenticateSessionOnApi, requireScope } from './auth.js';
 import { readJsonBody } from './body.js';
-import { canonicalJson, parseIdempotencyKey, type Idempotency } from './idempotency.js';
+import { idempotentRequest, parseIdempotencyKey, replyOutcomes } from './idempotency.js';
 import { parseWith } from './validate.js';
 import { refuseNulInUrl } from './nul.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
-import type { GroupCommit } from './group-commit.js';
 import type { AppEnv, Caller } from './context.js';
 import type { Store } from '../store/index.js';
+import type { UnitOfWork } from '../services/unit-of-work.js';
 import { BOOKING_REF_RE } from '../domain/ids.js';
 import { idPattern, type ErrorCode, type IdKind, type Scope } from '../../shared/index.js';
 
@@ -52,14 +52,15 @@ export interface OpSpec<
   status?: 200 | 201 | 202;
   errors?: ErrorCode[];
   /**
-   * Work that awaits more than the store (network calls): idempotency then guards it with an
-   * in-flight marker instead of a transaction. Without it, a handler awaits the store alone, so it
-   * may run inside a transaction (an Idempotency-Key's, or a group commit's).
+   * The handler awaits more than the store (network calls): it never runs inside a transaction,
+   * and an Idempotency-Key guards it with an in-flight marker. Without it, a handler awaits the
+   * store alone, so the unit of work may run it inside one (an Idempotency-Key's, a group commit's).
    */
   async?: boolean;
   /**
    * Write work that only awaits the store and may share its transaction and fsync with concurrent
-   * requests (see `GroupCommit`): for hot write routes, whose rate one fsync per request would cap.
+   * requests (`batched` work of the unit of work): for hot write routes, whose rate one fsync per
+   * request would cap.
    */
   groupCommit?: boolean;
 }
@@ -75,12 +76,11 @@ export interface Input<Q, B, P extends string = never> {
 export interface HttpContext {
   store: Store;
   now: () => number;
-  idempotency: Idempotency;
+  /** Runs each handler once, in the transaction its operation calls for. */
+  work: UnitOfWork;
   limiter: RateLimiter;
   /** Requests per minute per secret key on `/v1`; 0 = off. */
   rateLimitPerMinute: number;
-  /** Batches the work of `groupCommit` routes into shared commits; without it they commit alone. */
-  writes?: GroupCommit;
 }
 
 
@@ -148,24 +148,13 @@ export class ApiRoutes {
       const body = parseBody(spec as OpSpec, rawBody);
       const input = { query, body, params, caller, c } as Input<Q, B, P>;
       const key = spec.method === 'post' && found ? parseIdempotencyKey(c.req.header('idempotency-key')) : undefined;
-      const commit = spec.groupCommit && !spec.async ? this.ctx.writes : undefined;
-      let reply: Reply;
-      if (key === undefined) {
-        reply = commit ? await commit.run(async () => await handler(input)) : await handler(input);
-      } else {
-        const request = {
-          orgId: caller.orgId,
-          key,
-          fingerprint: `POST ${c.req.path.replace(/^\/api\/v1\//, '/v1/')} ${canonicalJson(rawBody)}`,
-        };
-        const outcome = spec.async
-          ? await this.ctx.idempotency.runAsync(request, async () => handler(input))
-          : commit
-            ? await commit.run(async () => await this.ctx.idempotency.runInTransaction(request, async () => await handler(input)))
-            : await this.ctx.idempotency.runInTransaction(request, async () => await handler(input));
-        if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
-        reply = outcome.reply;
-      }
+      // The unit of work decides the transaction from what the operation declares, and runs the handler once.
+      const idempotent = key === undefined
+        ? undefined
+        : { request: idempotentRequest(caller.orgId, key, 'POST', c.req.path, rawBody), outcomes: replyOutcomes };
+      const done = await this.ctx.work.run({ async: spec.async, batched: spec.groupCommit, idempotent }, async () => await handler(input));
+      if (done.replayed) c.header('Idempotent-Replayed', 'true');
+      const reply = done.result;
       if (reply.raw !== undefined) {
         return c.body(reply.raw.body, reply.status, { ...reply.raw.headers, 'Content-Type': reply.raw.contentType });
       }

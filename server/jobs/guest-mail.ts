@@ -4,6 +4,7 @@ import type { Store } from '../store/index.js';
 import type { MailTransport } from '../mail/message.js';
 import { queueDueReminders } from '../services/messages.js';
 import { messageOutbox, prepareMessage, recordSendOutcome, startGuestMail } from '../services/guest-mail.js';
+import { UnitOfWork } from '../services/unit-of-work.js';
 import { leasedOutboxJob, type Outbox, type OutboxJob } from './outbox.js';
 
 export interface GuestMailOptions {
@@ -24,6 +25,8 @@ export interface GuestMailOptions {
   /** A send's lease: a process that dies mid-send leaves the message due again after this (default 60 s). */
   leaseMs?: number;
   random?: () => number;
+  /** The process's unit of work, in which reminders are queued; default: one whose guest mail is on with a transport. */
+  work?: UnitOfWork;
 }
 
 export type GuestMailJob = OutboxJob;
@@ -47,13 +50,14 @@ export function guestMailJob(options: GuestMailOptions): GuestMailJob {
   const { store, config, logger, transport } = options;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
+  const work = options.work ?? new UnitOfWork(store, now, { guestMail: transport !== null });
   const reminderEveryMs = options.reminderEveryMs ?? Math.max(1_000, Math.min(60_000, (config.reminderHours * 3_600_000) / 20));
   let nextReminderLook = 0;
 
   async function lookForReminders(at: number): Promise<void> {
     if (config.reminderHours <= 0 || at < nextReminderLook) return;
     nextReminderLook = at + reminderEveryMs;
-    const queued = await queueDueReminders(store, config.reminderHours, at);
+    const { result: queued } = await work.run({}, () => queueDueReminders(store, config.reminderHours, at));
     if (queued > 0) logger.info('reminders queued', { count: queued });
   }
 

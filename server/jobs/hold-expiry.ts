@@ -1,4 +1,5 @@
 import { forgetOldProviderEvents, sweepLapsedHolds, type HoldSweeperDeps } from '../services/hold-expiry.js';
+import type { UnitOfWork } from '../services/unit-of-work.js';
 import { repeatingJob, type Job } from './job.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -7,7 +8,7 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * Settles lapsed payment holds at start (those that lapsed while the server was down) and every
  * few seconds; answers, per pass, the number of holds settled.
  */
-export function holdExpiryJob(deps: HoldSweeperDeps & { intervalMs?: number }): Job<number> {
+export function holdExpiryJob(deps: HoldSweeperDeps & { intervalMs?: number; work?: UnitOfWork }): Job<number> {
   const now = deps.now ?? Date.now;
   let prunedAt = 0;
   return repeatingJob({
@@ -16,7 +17,8 @@ export function holdExpiryJob(deps: HoldSweeperDeps & { intervalMs?: number }): 
     everyMs: deps.intervalMs ?? 5_000,
     idle: 0,
     pass: async () => {
-      const settled = await sweepLapsedHolds(deps);
+      // In the process's unit of work: a hold's cancellation queues its e-mail as this process can send it.
+      const settled = deps.work ? (await deps.work.run({ async: true }, () => sweepLapsedHolds(deps))).result : await sweepLapsedHolds(deps);
       if (now() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = now();
         await forgetOldProviderEvents(deps.store, prunedAt);

@@ -7,6 +7,7 @@ import { startSmtpServer, type TestSmtpServer } from '../test-helpers/smtp.js';
 import { guestMailJob, type GuestMailJob } from '../jobs/guest-mail.js';
 import { smtpTransport } from '../mail/smtp.js';
 import { createLogger } from '../logger.js';
+import { createApp } from '../app.js';
 import { Activity, Availability, Booking, CustomerErased, ManagedBooking, Message, Organization, Payment, type Experience } from '../../shared/index.js';
 
 const quiet = createLogger('silent');
@@ -91,11 +92,18 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
     it('records SKIPPED when no mail server is configured, and sends nothing', async () => {
       await job.stop();
       const queuedBefore = await book({ customerEmail: 'before@example.com' });
+      // The same database served again by a process without SMTP_URL: its app and its mail job.
+      const { app: withoutMail } = createApp({ store: t.store, config: t.config, logger: quiet, now: clock.now, guestMail: false });
       job = guestMailJob({ store: t.store, config: t.config, logger: quiet, transport: null, now: clock.now });
       await job.start();
       // What a run with a mail server left queued is recorded SKIPPED at start; new ones are queued so.
       expect(await messagesOf(queuedBefore.id)).toMatchObject([{ status: 'SKIPPED', attempts: 0, lastError: expect.stringMatching(/SMTP_URL/) }]);
-      const booking = await book();
+      const res = await withoutMail.request('/v1/bookings', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ experienceId: exp.id, startTime: SATURDAY_10, participants: 2, customerName: 'Eve Adams', customerEmail: 'eve@example.com' }),
+      });
+      const booking = expectData({ status: res.status, body: await res.json() }, Booking, 201);
       expect(await messagesOf(booking.id)).toMatchObject([{ status: 'SKIPPED', attempts: 0, lastError: expect.stringMatching(/SMTP_URL/), nextAttemptAt: null }]);
       await job.runOnce();
       expect(smtp.received).toHaveLength(0);

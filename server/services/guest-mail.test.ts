@@ -21,9 +21,10 @@ describe(`guest mail is process configuration (${testEngine()})`, () => {
 
   beforeEach(async () => {
     const now = () => Date.UTC(2026, 0, 5, 12);
+    // The test app can send; the other process over the same database has no mail server.
     t = await createTestApp({ now, logLevel: 'silent' });
     other = await openStoreOn({ path: t.dbPath, url: t.config.databaseUrl });
-    ({ app: otherApp } = createApp({ store: other, config: t.config, logger: createLogger('silent'), now }));
+    ({ app: otherApp } = createApp({ store: other, config: t.config, logger: createLogger('silent'), now, guestMail: false }));
     exp = await harbourCruise(t);
   });
   afterEach(async () => {
@@ -41,7 +42,7 @@ describe(`guest mail is process configuration (${testEngine()})`, () => {
   };
   const messagesOf = async (id: string) => expectList(await t.request('GET', `/v1/bookings/${id}/messages`), Message).data;
 
-  it('queues for sending in the process with a mail server, SKIPPED in the one without, whichever started last', async () => {
+  it('queues for sending in the process with a mail server, SKIPPED in the one without, whichever started its mail last', async () => {
     await startGuestMail(t.store, true);
     await startGuestMail(other, false);
     const withMail = await bookThrough(t.app, 'with@example.com');
@@ -53,12 +54,21 @@ describe(`guest mail is process configuration (${testEngine()})`, () => {
     await startGuestMail(t.store, true);
     const again = await bookThrough(otherApp, 'again@example.com');
     expect(await messagesOf(again.id)).toMatchObject([{ status: 'SKIPPED' }]);
+    const sent = await bookThrough(t.app, 'sent@example.com');
+    expect(await messagesOf(sent.id)).toMatchObject([{ status: 'PENDING' }]);
   });
 
   it('reads no setting of the database when a booking queues its message', async () => {
-    await startGuestMail(t.store, false);
     await t.store.settings.setSetting('guest_mail', 'on');
-    const booking = await bookThrough(t.app, 'eve@example.com');
+    const booking = await bookThrough(otherApp, 'eve@example.com');
     expect(await messagesOf(booking.id)).toMatchObject([{ status: 'SKIPPED' }]);
+  });
+
+  it('holds per process, not per database handle: two apps over one store each queue as configured', async () => {
+    const { app: withoutMail } = createApp({ store: t.store, config: t.config, logger: createLogger('silent'), now: () => Date.UTC(2026, 0, 5, 12), guestMail: false });
+    const skipped = await bookThrough(withoutMail, 'skipped@example.com');
+    const pending = await bookThrough(t.app, 'pending@example.com');
+    expect(await messagesOf(skipped.id)).toMatchObject([{ status: 'SKIPPED' }]);
+    expect(await messagesOf(pending.id)).toMatchObject([{ status: 'PENDING' }]);
   });
 });

@@ -6,7 +6,7 @@ import type { MessageRow, MessageStatus } from '../store/messages.js';
 import type { MailMessage } from '../mail/message.js';
 import { SendFailure } from '../mail/message.js';
 import { retryDelayMs } from '../webhooks/retry.js';
-import { NO_MAIL_SERVER, setGuestMail } from './message-queue.js';
+import { NO_MAIL_SERVER } from './message-queue.js';
 
 /** The messages' outbox. */
 export function messageOutbox(store: Store) {
@@ -30,14 +30,13 @@ export interface GuestMailStart {
 }
 
 /**
- * A process's guest mail at start. Whether it can send is its own configuration (SMTP_URL): the
- * booking use cases queue accordingly, and without a mail server what an earlier run left queued is
- * recorded SKIPPED. On SQLite the process holds the file's lock (it is the one serving process), so
+ * A process's guest mail at start. Whether it can send is its own configuration (SMTP_URL), which
+ * its unit of work carries so that the booking use cases queue accordingly; without a mail server
+ * what an earlier run left queued is recorded SKIPPED here. On SQLite the process holds the file's lock (it is the one serving process), so
  * a lease found now is a killed process's send: due again at once rather than when its lease would
  * run out. On PostgreSQL other processes may be sending right now: their leases are left to run out.
  */
 export async function startGuestMail(store: Store, canSend: boolean): Promise<GuestMailStart> {
-  setGuestMail(store, canSend);
   const skipped = canSend ? 0 : await store.messages.skipAllPendingMessages(NO_MAIL_SERVER);
   const released = store.engine === 'sqlite' ? await store.messages.releaseAllMessageLeases() : 0;
   return { skipped, released };

@@ -3,28 +3,18 @@
 import type { BookingRow } from '../store/bookings.js';
 import type { MessageKind } from '../store/messages.js';
 import type { Store } from '../store/index.js';
+import { processSettings } from './process-settings.js';
 
 export const NO_MAIL_SERVER = 'No mail server is configured (SMTP_URL)';
 
 /**
- * The store handles of processes that run without a mail server. Whether guest e-mails can go out
- * is process configuration (SMTP_URL), not a shared setting: on PostgreSQL each process says it for
- * itself, and a booking asks memory, not the database.
- */
-const withoutMailServer = new WeakSet<Store>();
-
-/** Says, once at start and before any request, whether this process's guest e-mails can go out. */
-export function setGuestMail(store: Store, canSend: boolean): void {
-  if (canSend) withoutMailServer.delete(store);
-  else withoutMailServer.add(store);
-}
-
-/**
  * How a message is queued now: for the mail job, or (when the process runs without SMTP_URL)
- * recorded SKIPPED at once, so a message that cannot go out costs no later write.
+ * recorded SKIPPED at once, so a message that cannot go out costs no later write. Whether guest
+ * e-mails can go out is the process's own configuration, which the unit of work running the change
+ * carries (a booking asks memory, not the database: on PostgreSQL each process says it for itself).
  */
-export function queueingOf(store: Store): { skippedBecause?: string } {
-  return withoutMailServer.has(store) ? { skippedBecause: NO_MAIL_SERVER } : {};
+export function queueingNow(): { skippedBecause?: string } {
+  return processSettings().guestMail ? {} : { skippedBecause: NO_MAIL_SERVER };
 }
 
 /**
@@ -57,5 +47,5 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
 export async function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): Promise<void> {
   if (after.slotStart <= now) return;
   const kind = messageKindFor(before, after);
-  if (kind) await store.messages.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingOf(store) });
+  if (kind) await store.messages.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingNow() });
 }

@@ -6,7 +6,7 @@ import type { MessageRow } from '../store/messages.js';
 import type { Store } from '../store/index.js';
 import type { Page, PageResult } from '../store/statements.js';
 import { findBooking } from './bookings.js';
-import { queueingOf } from './message-queue.js';
+import { queueingNow } from './message-queue.js';
 
 /** A booking's e-mails, oldest first. */
 export async function listBookingMessages(store: Store, orgId: string, bookingRef: string, page: Page): Promise<PageResult<MessageRow>> {
@@ -37,7 +37,7 @@ export async function resendMessage(store: Store, orgId: string, bookingRef: str
       to: booking.guestEmail,
       createdAt: now,
       resendOf: original.id,
-      ...queueingOf(store),
+      ...queueingNow(),
       ...(original.kind === 'BOOKING_REMINDER' ? { reminderFor: booking.slotStart } : {}),
     });
     if (!row) throw new Error('A resent message was not queued');
@@ -50,7 +50,7 @@ export async function queueDueReminders(store: Store, reminderHours: number, now
   if (reminderHours <= 0) return 0;
   const windowMs = Math.round(reminderHours * 3_600_000);
   return await store.transaction(async () => {
-    const queueing = queueingOf(store);
+    const queueing = queueingNow();
     let queued = 0;
     for (const due of await store.messages.listRemindersDue(now, windowMs, limit)) {
       const row = await store.messages.enqueueMessage({

@@ -27,23 +27,6 @@ export interface Anchor {
    * rolled back to; it is clean while the count has not moved, so reads leave it clean.
    */
   changes?: number;
-  /**
-   * No savepoint stands behind it (a level run `unguarded`): undoing it would undo the whole
-   * transaction, so a failure of its level, or of one sharing it, dooms the transaction instead.
-   */
-  unguarded?: boolean;
-}
-
-/**
- * The transaction cannot commit: a level that took no savepoint of its own failed, so the writes it
- * made before failing could not be undone alone. It was rolled back whole; run its work again with
- * savepoints (`GroupCommit` does).
- */
-export class TransactionDoomed extends Error {
-  constructor() {
-    super('A level without a savepoint failed: the transaction was rolled back whole');
-    this.name = 'TransactionDoomed';
-  }
 }
 
 /**
@@ -109,10 +92,9 @@ export class Gate {
   /**
    * Runs `work` one level deeper inside the held transaction, after the level's running nested work.
    * `work` is told the clean savepoint of the level above when it may share it (and then takes none
-   * of its own), else undefined. An `unguarded` level that shares nothing takes no savepoint either:
-   * its anchor says so.
+   * of its own), else undefined.
    */
-  async nest<T>(work: (shared: Anchor | undefined) => Promise<T>, unguarded = false): Promise<T> {
+  async nest<T>(work: (shared: Anchor | undefined) => Promise<T>): Promise<T> {
     const frame = this.context.getStore()!;
     while (frame.busy) await frame.idle;
     frame.busy = true;
@@ -123,7 +105,7 @@ export class Gate {
     const changes = this.changes();
     const shared = frame.anchor?.changes === changes ? frame.anchor : undefined;
     try {
-      const anchor = shared ?? { dirty: false, changes, unguarded };
+      const anchor = shared ?? { dirty: false, changes };
       return await this.context.run(frameOf(frame.token, anchor), () => work(shared));
     } finally {
       frame.busy = false;

@@ -2,8 +2,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openDatabase, migrate, type Db } from './db.js';
 import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './private-files.js';
-import { TransactionDoomed } from './gate.js';
-import { sqliteDriver, type TransactionOptions } from './sqlite/driver.js';
+import { sqliteDriver } from './sqlite/driver.js';
 import { slicesOver, type WrittenOnce } from './slices.js';
 import { experienceStore } from './experiences.js';
 import { bookingStore } from './bookings.js';
@@ -12,8 +11,6 @@ import { eventStore } from './events.js';
 import { calendarFeedStore } from './calendar-feeds.js';
 import { calendarImportStore } from './calendar-imports.js';
 import { activityStore } from './activity.js';
-
-export { TransactionDoomed };
 
 /** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
 function sqliteParts(db: Db) {
@@ -37,8 +34,6 @@ export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 };
 
-export type { TransactionOptions };
-
 /**
  * The store: every SQL statement of Outing, behind functions named in the domain's words. Callers
  * never see SQL or the engine (SQLite here, PostgreSQL in `postgres/`); `transaction` is the one place
@@ -50,15 +45,10 @@ export interface Store extends StoreParts {
    * Runs `work` as one atomic unit holding the write lock from its first statement, so a
    * read-check-write inside it cannot interleave with another writer. Every store call made while
    * `work` runs (awaited from inside it, however deep) belongs to the transaction; nested calls
-   * become savepoints. `work` must only await the store: never the network or a timer.
-   *
-   * `{ unguarded: true }` on a nested call lets the store skip its savepoint (SQLite does;
-   * PostgreSQL takes one anyway). If that level, or a level sharing it, then fails, the writes it
-   * made cannot be undone alone: the outermost transaction rolls back whole and rejects with
-   * `TransactionDoomed` (store/gate.ts), whatever its work returned. For work that can be run
-   * again, such as a group commit's jobs.
+   * become savepoints (or share the level above's while it is clean), so a nested call that throws
+   * leaves no trace. `work` must only await the store: never the network or a timer.
    */
-  transaction<T>(work: () => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(work: () => Promise<T>): Promise<T>;
   /**
    * A marker that changes whenever the database may have changed; caches compare it. An engine
    * shared by several processes without a cheap marker answers a new value every time (no reuse).

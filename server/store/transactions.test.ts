@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from './index.js';
-import { createStore, TransactionDoomed } from './index.js';
+import { createStore } from './index.js';
 import { connect, migrate, openDatabase, type Db } from './db.js';
 import { bothEngines, type BothEngines } from '../test-helpers/engines.js';
 import { testDatabaseUrl } from '../test-helpers/postgres.js';
@@ -198,67 +198,6 @@ describe('nested transactions on SQLite', () => {
       }),
     );
     expect(statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(1);
-  });
-
-  describe('unguarded levels', () => {
-    const savepoints = () => statements.filter((sql) => sql.startsWith('SAVEPOINT')).length;
-    beforeEach(async () => {
-      for (const k of KEYS) await store.settings.setSetting(`t.${k}`, '');
-    });
-
-    it('take no savepoint, and commit as usual when nothing fails', async () => {
-      statements.length = 0;
-      await store.transaction(async () => {
-        await store.transaction(async () => await set(store, 'a'), { unguarded: true });
-        await store.transaction(async () => await store.transaction(async () => await set(store, 'b')), { unguarded: true });
-      });
-      expect(savepoints()).toBe(0);
-      expect(await snapshot(store)).toMatchObject({ a: 'a', b: 'b' });
-    });
-
-    it('doom the whole transaction when they fail: it rolls back and rejects with TransactionDoomed', async () => {
-      await expect(
-        store.transaction(async () => {
-          await set(store, 'a');
-          await swallow(store.transaction(async () => await failing(store, 'b'), { unguarded: true }));
-          await set(store, 'c');
-          return 'done';
-        }),
-      ).rejects.toBeInstanceOf(TransactionDoomed);
-      expect(await snapshot(store)).toStrictEqual(expected('a failure that nobody catches rolls the whole transaction back'));
-    });
-
-    it('doom it too when a level sharing theirs fails, though the failure is caught', async () => {
-      await expect(
-        store.transaction(async () =>
-          store.transaction(async () => {
-            // Clean: the nested level shares it, with no savepoint behind.
-            await swallow(failing(store, 'a'));
-            await set(store, 'b');
-          }, { unguarded: true }),
-        ),
-      ).rejects.toBeInstanceOf(TransactionDoomed);
-      expect(await snapshot(store)).toStrictEqual(expected('a failure that nobody catches rolls the whole transaction back'));
-    });
-
-    it('leave a failure below them their own once they have written: that level took a savepoint', async () => {
-      statements.length = 0;
-      await store.transaction(async () =>
-        store.transaction(async () => {
-          await set(store, 'a');
-          await swallow(failing(store, 'b'));
-          await set(store, 'c');
-        }, { unguarded: true }),
-      );
-      expect(savepoints()).toBe(1);
-      expect(await snapshot(store)).toStrictEqual(expected('a failed inner transaction, caught: the outer one keeps its own writes'));
-    });
-
-    it('do not doom the next transaction', async () => {
-      await swallow(store.transaction(async () => store.transaction(async () => await failing(store, 'a'), { unguarded: true })));
-      await store.transaction(async () => await set(store, 'b'));
-      expect(await snapshot(store)).toMatchObject({ a: '', b: 'b' });
-    });
   });
 });
 

@@ -144,7 +144,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const store = fresh.store;
   const logs: string[] = [];
   const logger: Logger = createLogger(config.logLevel, (line) => void logs.push(line.trimEnd()));
-  const { app } = createApp({ store, config, logger, now, ...options.deps });
+  // Guest e-mails queue for sending, as in a process with a mail server: tests bring their own to the job.
+  const { app } = createApp({ store, config, logger, now, guestMail: true, ...options.deps });
   const org = await addOrganization(store, options.org, { publicUrl: config.publicUrl, now: now() });
   const servers: Server[] = [];
 

@@ -1,20 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../db.js';
 import { sqliteDialect } from '../dialect.js';
-import { Gate, TransactionDoomed } from '../gate.js';
+import { Gate } from '../gate.js';
 import type { Params, Sql } from '../sql.js';
 import { asUnavailable } from '../unavailable.js';
 import { RowCache } from './row-cache.js';
 
-export interface TransactionOptions {
-  /** A nested transaction that may take no savepoint; see `Store.transaction`. */
-  unguarded?: boolean;
-}
-
 /** The SQLite engine as the store uses it: the port over one connection, and its transactions. */
 export interface SqliteDriver {
   readonly sql: Sql;
-  transaction<T>(work: () => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Runs `fn` (synchronous work on the connection) once no transaction outside this call holds it. */
   admitted<T>(fn: () => T): Promise<T>;
   /** Transactions are open or waiting: closing waits for them. */
@@ -57,8 +52,6 @@ export function sqliteDriver(db: Db): SqliteDriver {
   // Savepoints stay clean through reads: only a change of rows makes them dirty.
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
   const gate = new Gate(() => totalChanges.get() as number);
-  /** A level without a savepoint failed: the open transaction must not commit. */
-  let doomed = false;
   /** Work to run once the open transaction commits. */
   let committed: (() => void)[] = [];
   const tx = {
@@ -93,22 +86,16 @@ export function sqliteDriver(db: Db): SqliteDriver {
     return gate.whenOpen().then(call);
   }
 
-  async function transactionOf<T>(work: () => Promise<T>, options: TransactionOptions): Promise<T> {
+  async function transactionOf<T>(work: () => Promise<T>): Promise<T> {
     if (gate.heldHere()) {
-      const unguarded = options.unguarded === true;
       return await gate.nest(async (shared) => {
-        if (shared || unguarded) {
+        if (shared) {
           try {
             return await work();
           } catch (err) {
-            if (shared && !shared.unguarded) {
-              // The most recent savepoint is the clean one this level shares: back to it, clean again.
-              tx.rollbackTo.run();
-              gate.markClean(shared);
-            } else {
-              // No savepoint behind this level: its writes cannot be undone alone.
-              doomed = true;
-            }
+            // The most recent savepoint is the clean one this level shares: back to it, clean again.
+            tx.rollbackTo.run();
+            gate.markClean(shared);
             throw err;
           }
         }
@@ -122,15 +109,13 @@ export function sqliteDriver(db: Db): SqliteDriver {
           tx.release.run();
           throw err;
         }
-      }, unguarded);
+      });
     }
     return await gate.hold(async () => {
       tx.begin.run();
-      doomed = false;
       committed = [];
       try {
         const result = await work();
-        if (doomed) throw new TransactionDoomed();
         tx.commit.run();
         const after = committed;
         committed = [];
@@ -144,9 +129,9 @@ export function sqliteDriver(db: Db): SqliteDriver {
     });
   }
 
-  async function transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  async function transaction<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await transactionOf(work, options);
+      return await transactionOf(work);
     } catch (err) {
       throw asUnavailable(err);
     }
