@@ -7,7 +7,6 @@ import { sqliteDriver, type TransactionOptions } from './sqlite/driver.js';
 import { slicesOver, type WrittenOnce } from './slices.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
-import { experienceStore } from './experiences.js';
 import { bookingStore } from './bookings.js';
 import { customerStore } from './customers.js';
 import { eventStore } from './events.js';
@@ -30,7 +29,6 @@ function sqliteParts(db: Db) {
   return {
     organizations: organizationStore(db),
     apiKeys: apiKeyStore(db),
-    experiences: experienceStore(db),
     bookings: bookingStore(db),
     customers: customerStore(db),
     events: eventStore(db),

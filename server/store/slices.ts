@@ -1,5 +1,6 @@
 import type { Sql } from './sql.js';
 import { userStore, type UserStore } from './users.js';
+import { experienceStore, type ExperienceStore } from './experiences.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -7,11 +8,13 @@ import { userStore, type UserStore } from './users.js';
  */
 export interface WrittenOnce {
   users: UserStore;
+  experiences: ExperienceStore;
 }
 
 /** Every slice written once, over one engine's driver. */
 export function slicesOver(sql: Sql): WrittenOnce {
   return {
     users: userStore(sql),
+    experiences: experienceStore(sql),
   };
 }

@@ -2,7 +2,6 @@ import type { Store, StoreParts } from '../index.js';
 import { connectPostgres, migratePostgres, type PgDb } from './db.js';
 import { organizationStorePg } from './organizations.js';
 import { apiKeyStorePg } from './api-keys.js';
-import { experienceStorePg } from './experiences.js';
 import { bookingStorePg } from './bookings.js';
 import { customerStorePg } from './customers.js';
 import { eventStorePg } from './events.js';
@@ -28,7 +27,6 @@ export function createPostgresStore(db: PgDb): Store {
   const parts: StoreParts = {
     organizations: organizationStorePg(db),
     apiKeys: apiKeyStorePg(db),
-    experiences: experienceStorePg(db),
     bookings: bookingStorePg(db),
     customers: customerStorePg(db),
     events: eventStorePg(db),
