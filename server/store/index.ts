@@ -11,7 +11,6 @@ import { bookingStore } from './bookings.js';
 import { customerStore } from './customers.js';
 import { eventStore } from './events.js';
 import { idempotencyStore } from './idempotency.js';
-import { calendarFeedStore } from './calendar-feeds.js';
 import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
 import { calendarImportStore } from './calendar-imports.js';
@@ -33,7 +32,6 @@ function sqliteParts(db: Db) {
     customers: customerStore(db),
     events: eventStore(db),
     idempotency: idempotencyStore(db),
-    calendarFeeds: calendarFeedStore(db),
     settings: settingsStore(db),
     webhooks: webhookStore(db),
     calendarImports: calendarImportStore(db),

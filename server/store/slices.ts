@@ -1,6 +1,7 @@
 import type { Sql } from './sql.js';
 import { userStore, type UserStore } from './users.js';
 import { experienceStore, type ExperienceStore } from './experiences.js';
+import { calendarFeedStore, type CalendarFeedStore } from './calendar-feeds.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -9,6 +10,7 @@ import { experienceStore, type ExperienceStore } from './experiences.js';
 export interface WrittenOnce {
   users: UserStore;
   experiences: ExperienceStore;
+  calendarFeeds: CalendarFeedStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -16,5 +18,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
   return {
     users: userStore(sql),
     experiences: experienceStore(sql),
+    calendarFeeds: calendarFeedStore(sql),
   };
 }

@@ -6,7 +6,6 @@ import { bookingStorePg } from './bookings.js';
 import { customerStorePg } from './customers.js';
 import { eventStorePg } from './events.js';
 import { idempotencyStorePg } from './idempotency.js';
-import { calendarFeedStorePg } from './calendar-feeds.js';
 import { settingsStorePg } from './settings.js';
 import { webhookStorePg } from './webhooks.js';
 import { calendarImportStorePg } from './calendar-imports.js';
@@ -31,7 +30,6 @@ export function createPostgresStore(db: PgDb): Store {
     customers: customerStorePg(db),
     events: eventStorePg(db),
     idempotency: idempotencyStorePg(db),
-    calendarFeeds: calendarFeedStorePg(db),
     settings: settingsStorePg(db),
     webhooks: webhookStorePg(db),
     calendarImports: calendarImportStorePg(db),
