@@ -17,7 +17,6 @@ import { calendarImportStore } from './calendar-imports.js';
 import { paymentStore } from './payments.js';
 import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
-import { activityStore } from './activity.js';
 import { messageStore } from './messages.js';
 import { rateLimitStore } from './rate-limits.js';
 
@@ -38,7 +37,6 @@ function sqliteParts(db: Db) {
     payments: paymentStore(db),
     manifest: manifestStore(db),
     reports: reportStore(db),
-    activity: activityStore(db),
     messages: messageStore(db),
     rateLimits: rateLimitStore(db),
   };

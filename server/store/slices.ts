@@ -2,6 +2,7 @@ import type { Sql } from './sql.js';
 import { userStore, type UserStore } from './users.js';
 import { experienceStore, type ExperienceStore } from './experiences.js';
 import { calendarFeedStore, type CalendarFeedStore } from './calendar-feeds.js';
+import { activityStore, type ActivityStore } from './activity.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -11,6 +12,7 @@ export interface WrittenOnce {
   users: UserStore;
   experiences: ExperienceStore;
   calendarFeeds: CalendarFeedStore;
+  activity: ActivityStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -19,5 +21,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     users: userStore(sql),
     experiences: experienceStore(sql),
     calendarFeeds: calendarFeedStore(sql),
+    activity: activityStore(sql),
   };
 }

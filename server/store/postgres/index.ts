@@ -12,7 +12,6 @@ import { calendarImportStorePg } from './calendar-imports.js';
 import { paymentStorePg } from './payments.js';
 import { manifestStorePg } from './manifest.js';
 import { reportStorePg } from './reports.js';
-import { activityStorePg } from './activity.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
 import { messageStorePg } from './messages.js';
@@ -36,7 +35,6 @@ export function createPostgresStore(db: PgDb): Store {
     payments: paymentStorePg(db),
     manifest: manifestStorePg(db),
     reports: reportStorePg(db),
-    activity: activityStorePg(db),
     ...slicesOver(postgresSql(db)),
     messages: messageStorePg(db),
     rateLimits: rateLimitStorePg(db),
