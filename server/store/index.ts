@@ -8,7 +8,6 @@ import { slicesOver, type WrittenOnce } from './slices.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
 import { bookingStore } from './bookings.js';
-import { customerStore } from './customers.js';
 import { eventStore } from './events.js';
 import { idempotencyStore } from './idempotency.js';
 import { settingsStore } from './settings.js';
@@ -28,7 +27,6 @@ function sqliteParts(db: Db) {
     organizations: organizationStore(db),
     apiKeys: apiKeyStore(db),
     bookings: bookingStore(db),
-    customers: customerStore(db),
     events: eventStore(db),
     idempotency: idempotencyStore(db),
     settings: settingsStore(db),

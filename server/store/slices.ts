@@ -3,6 +3,7 @@ import { userStore, type UserStore } from './users.js';
 import { experienceStore, type ExperienceStore } from './experiences.js';
 import { calendarFeedStore, type CalendarFeedStore } from './calendar-feeds.js';
 import { activityStore, type ActivityStore } from './activity.js';
+import { customerStore, type CustomerStore } from './customers.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -13,6 +14,7 @@ export interface WrittenOnce {
   experiences: ExperienceStore;
   calendarFeeds: CalendarFeedStore;
   activity: ActivityStore;
+  customers: CustomerStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -22,5 +24,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     experiences: experienceStore(sql),
     calendarFeeds: calendarFeedStore(sql),
     activity: activityStore(sql),
+    customers: customerStore(sql),
   };
 }

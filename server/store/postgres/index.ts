@@ -3,7 +3,6 @@ import { connectPostgres, migratePostgres, type PgDb } from './db.js';
 import { organizationStorePg } from './organizations.js';
 import { apiKeyStorePg } from './api-keys.js';
 import { bookingStorePg } from './bookings.js';
-import { customerStorePg } from './customers.js';
 import { eventStorePg } from './events.js';
 import { idempotencyStorePg } from './idempotency.js';
 import { settingsStorePg } from './settings.js';
@@ -26,7 +25,6 @@ export function createPostgresStore(db: PgDb): Store {
     organizations: organizationStorePg(db),
     apiKeys: apiKeyStorePg(db),
     bookings: bookingStorePg(db),
-    customers: customerStorePg(db),
     events: eventStorePg(db),
     idempotency: idempotencyStorePg(db),
     settings: settingsStorePg(db),
