@@ -12,7 +12,6 @@ import { eventStore } from './events.js';
 import { idempotencyStore } from './idempotency.js';
 import { settingsStore } from './settings.js';
 import { webhookStore } from './webhooks.js';
-import { calendarImportStore } from './calendar-imports.js';
 import { paymentStore } from './payments.js';
 import { manifestStore } from './manifest.js';
 import { reportStore } from './reports.js';
@@ -31,7 +30,6 @@ function sqliteParts(db: Db) {
     idempotency: idempotencyStore(db),
     settings: settingsStore(db),
     webhooks: webhookStore(db),
-    calendarImports: calendarImportStore(db),
     payments: paymentStore(db),
     manifest: manifestStore(db),
     reports: reportStore(db),

@@ -4,6 +4,7 @@ import { experienceStore, type ExperienceStore } from './experiences.js';
 import { calendarFeedStore, type CalendarFeedStore } from './calendar-feeds.js';
 import { activityStore, type ActivityStore } from './activity.js';
 import { customerStore, type CustomerStore } from './customers.js';
+import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -15,6 +16,7 @@ export interface WrittenOnce {
   calendarFeeds: CalendarFeedStore;
   activity: ActivityStore;
   customers: CustomerStore;
+  calendarImports: CalendarImportStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -25,5 +27,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     calendarFeeds: calendarFeedStore(sql),
     activity: activityStore(sql),
     customers: customerStore(sql),
+    calendarImports: calendarImportStore(sql),
   };
 }

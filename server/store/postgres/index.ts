@@ -7,7 +7,6 @@ import { eventStorePg } from './events.js';
 import { idempotencyStorePg } from './idempotency.js';
 import { settingsStorePg } from './settings.js';
 import { webhookStorePg } from './webhooks.js';
-import { calendarImportStorePg } from './calendar-imports.js';
 import { paymentStorePg } from './payments.js';
 import { manifestStorePg } from './manifest.js';
 import { reportStorePg } from './reports.js';
@@ -29,7 +28,6 @@ export function createPostgresStore(db: PgDb): Store {
     idempotency: idempotencyStorePg(db),
     settings: settingsStorePg(db),
     webhooks: webhookStorePg(db),
-    calendarImports: calendarImportStorePg(db),
     payments: paymentStorePg(db),
     manifest: manifestStorePg(db),
     reports: reportStorePg(db),
