@@ -1,5 +1,4 @@
-import type { Db } from './db.js';
-import { statementCache, type Page, type PageResult } from './statements.js';
+import type { Page, PageResult, Sql } from './sql.js';
 
 export interface ActivityRow {
   id: string;
@@ -20,39 +19,61 @@ export interface ActivityFilter {
   targetId?: string;
 }
 
-export const COLUMNS = `id, org_id AS orgId, actor_type AS actorType, actor_id AS actorId, actor_name AS actorName, action,
-  target_type AS targetType, target_id AS targetId, summary, ip, created_at AS createdAt`;
+/**
+ * The activity log: who did what to which booking, experience or setting. Entries are kept in the
+ * order they were written (`seq`, growing with each insert), which is also the order of time.
+ */
+export interface ActivityStore {
+  insertActivity(row: ActivityRow): Promise<void>;
+  /** Newest written first; each filter is an index range of the org's entries. */
+  listActivity(orgId: string, filter: ActivityFilter, page: Page): Promise<PageResult<ActivityRow>>;
+  /**
+   * Deletes, across organizations, every entry written before the first one made at or after
+   * `before` (all of them when none is that young); answers how many went.
+   */
+  deleteActivityBefore(before: number): Promise<number>;
+}
 
-export function activityStore(db: Db) {
-  const prepared = statementCache(db);
-  const insert = db.prepare(`INSERT INTO activity (id, org_id, actor_type, actor_id, actor_name, action, target_type,
-    target_id, summary, ip, created_at) VALUES (@id, @orgId, @actorType, @actorId, @actorName, @action, @targetType,
-    @targetId, @summary, @ip, @createdAt)`);
-  // Entries are appended in time order: everything before the first young enough entry is older.
-  const deleteBefore = db.prepare(`DELETE FROM activity WHERE seq < coalesce(
-    (SELECT seq FROM activity WHERE created_at >= ? ORDER BY seq LIMIT 1), (SELECT max(seq) + 1 FROM activity))`);
+const COLUMNS = `id, org_id AS "orgId", actor_type AS "actorType", actor_id AS "actorId", actor_name AS "actorName", action,
+  target_type AS "targetType", target_id AS "targetId", summary, ip, created_at AS "createdAt"`;
 
+/** A row of a list page: its total beside it; when the page is empty, the one row holds the total alone. */
+type PageRow = Omit<ActivityRow, 'id'> & { id: string | null; seq: number | null; total: number };
+
+export function activityStore(sql: Sql): ActivityStore {
   return {
-    insertActivity(row: ActivityRow): void {
-      insert.run(row);
+    async insertActivity(row) {
+      await sql.run(
+        `INSERT INTO activity (id, org_id, actor_type, actor_id, actor_name, action, target_type, target_id, summary, ip, created_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.orgId, row.actorType, row.actorId, row.actorName, row.action, row.targetType, row.targetId, row.summary, row.ip, row.createdAt],
+      );
     },
-    /** Newest first; each filter is an index range of the org's entries. */
-    listActivity(orgId: string, filter: ActivityFilter, page: Page): PageResult<ActivityRow> {
+    async listActivity(orgId, filter, page) {
       const clauses = ['org_id = ?'];
       const params: unknown[] = [orgId];
       if (filter.actorId !== undefined) (clauses.push('actor_id = ?'), params.push(filter.actorId));
       if (filter.targetId !== undefined) (clauses.push('target_id = ?'), params.push(filter.targetId));
       const where = clauses.join(' AND ');
-      const total = (prepared(`SELECT count(*) AS n FROM activity WHERE ${where}`).get(...params) as { n: number }).n;
-      const rows = prepared(`SELECT ${COLUMNS} FROM activity WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(
-        ...params,
-        page.limit,
-        page.offset,
-      ) as ActivityRow[];
-      return { rows, total };
+      // The total and the page in one statement, so from one snapshot: they agree even while
+      // another connection (or, on SQLite, another request's transaction) writes in between.
+      const found = await sql.all<PageRow>(
+        `SELECT p.*, t.total FROM (SELECT count(*) AS total FROM activity WHERE ${where}) t
+          LEFT JOIN (SELECT seq, ${COLUMNS} FROM activity WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?) p ON true
+          ORDER BY p.seq DESC`,
+        [...params, ...params, page.limit, page.offset],
+      );
+      return {
+        rows: found.filter((r) => r.id !== null).map(({ total: _total, seq: _seq, ...entry }) => entry as ActivityRow),
+        total: found[0]?.total ?? 0,
+      };
     },
-    deleteActivityBefore(before: number): number {
-      return deleteBefore.run(before).changes;
-    },
+    // Entries are appended in time order: everything before the first young enough entry is older.
+    deleteActivityBefore: (before) =>
+      sql.run(
+        `DELETE FROM activity WHERE seq < coalesce(
+          (SELECT seq FROM activity WHERE created_at >= ? ORDER BY seq LIMIT 1), (SELECT max(seq) + 1 FROM activity))`,
+        [before],
+      ),
   };
 }

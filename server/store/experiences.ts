@@ -1,6 +1,4 @@
-import type { Db } from './db.js';
-import { rowCache } from './row-cache.js';
-import { statementCache, type Page, type PageResult } from './statements.js';
+import type { Page, PageResult, Sql } from './sql.js';
 
 export interface ExperienceRow {
   id: string;
@@ -21,57 +19,63 @@ export interface ExperienceRow {
   updatedAt: number;
 }
 
-export const COLUMNS = `id, org_id AS orgId, name, description, duration, price, max_participants AS maxParticipants,
-  max_per_booking AS maxPerBooking, schedule, min_notice_minutes AS minNoticeMinutes,
-  max_advance_days AS maxAdvanceDays, active, price_categories AS priceCategories, created_at AS createdAt, updated_at AS updatedAt`;
+/** What an organization offers to book: its experiences. Ids are unique across organizations. */
+export interface ExperienceStore {
+  insertExperience(row: ExperienceRow): Promise<void>;
+  /** Within the organization only: another organization's id answers nothing. */
+  getExperience(orgId: string, id: string): Promise<ExperienceRow | undefined>;
+  /** Oldest first, `id` breaking ties; `active` keeps only the (in)active ones when given. */
+  listExperiences(orgId: string, filter: { active?: boolean }, page: Page): Promise<PageResult<ExperienceRow>>;
+  /** Every experience of the organization, in the order of `listExperiences`. */
+  listAllExperiences(orgId: string): Promise<ExperienceRow[]>;
+  /** Every field but the organization and the creation time; an experience of another organization is left alone. */
+  updateExperience(row: ExperienceRow): Promise<void>;
+  /** Refused by the foreign key while bookings of it remain (see `experienceHasBookings`). */
+  deleteExperience(orgId: string, id: string): Promise<void>;
+  experienceHasBookings(id: string): Promise<boolean>;
+}
 
-export function experienceStore(db: Db) {
-  const prepared = statementCache(db);
-  const insert = db.prepare(`INSERT INTO experiences (id, org_id, name, description, duration, price,
-    max_participants, max_per_booking, schedule, min_notice_minutes, max_advance_days, active, price_categories, created_at, updated_at)
-    VALUES (@id, @orgId, @name, @description, @duration, @price, @maxParticipants, @maxPerBooking, @schedule,
-    @minNoticeMinutes, @maxAdvanceDays, @active, @priceCategories, @createdAt, @updatedAt)`);
-  const get = db.prepare(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? AND id = ?`);
-  const update = db.prepare(`UPDATE experiences SET name = @name, description = @description,
-    duration = @duration, price = @price, max_participants = @maxParticipants, max_per_booking = @maxPerBooking,
-    schedule = @schedule, min_notice_minutes = @minNoticeMinutes, max_advance_days = @maxAdvanceDays,
-    active = @active, price_categories = @priceCategories, updated_at = @updatedAt WHERE org_id = @orgId AND id = @id`);
-  const remove = db.prepare('DELETE FROM experiences WHERE org_id = ? AND id = ?');
-  const anyBooking = db.prepare('SELECT 1 FROM bookings WHERE experience_id = ? LIMIT 1');
-  const listAll = db.prepare(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? ORDER BY created_at, id`);
-  // Every booking reads its experience: see row-cache.ts. Kept by organization and id.
-  const cached = rowCache<ExperienceRow>(db);
+const COLUMNS = `id, org_id AS "orgId", name, description, duration, price, max_participants AS "maxParticipants",
+  max_per_booking AS "maxPerBooking", schedule, min_notice_minutes AS "minNoticeMinutes",
+  max_advance_days AS "maxAdvanceDays", active, price_categories AS "priceCategories", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
+export function experienceStore(sql: Sql): ExperienceStore {
   return {
-    insertExperience(row: ExperienceRow): void {
-      cached.forget();
-      insert.run(row);
+    async insertExperience(row) {
+      await sql.run(
+        `INSERT INTO experiences (id, org_id, name, description, duration, price, max_participants, max_per_booking,
+          schedule, min_notice_minutes, max_advance_days, active, price_categories, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.orgId, row.name, row.description, row.duration, row.price, row.maxParticipants, row.maxPerBooking,
+          row.schedule, row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.createdAt, row.updatedAt],
+      );
     },
-    getExperience(orgId: string, id: string): ExperienceRow | undefined {
-      return cached.read(`${orgId} ${id}`, () => get.get(orgId, id) as ExperienceRow | undefined);
-    },
-    /** Oldest first, `id` breaking ties. */
-    listExperiences(orgId: string, filter: { active?: boolean }, page: Page): PageResult<ExperienceRow> {
+    getExperience: (orgId, id) => sql.getCached<ExperienceRow>(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? AND id = ?`, [orgId, id]),
+    async listExperiences(orgId, filter, page) {
       const where = filter.active === undefined ? 'org_id = ?' : 'org_id = ? AND active = ?';
       const params: unknown[] = filter.active === undefined ? [orgId] : [orgId, filter.active ? 1 : 0];
-      const total = (prepared(`SELECT count(*) AS n FROM experiences WHERE ${where}`).get(...params) as { n: number }).n;
-      const rows = prepared(`SELECT ${COLUMNS} FROM experiences WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`)
-        .all(...params, page.limit, page.offset) as ExperienceRow[];
+      const total = (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM experiences WHERE ${where}`, params))!.n;
+      const rows = await sql.all<ExperienceRow>(
+        `SELECT ${COLUMNS} FROM experiences WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [...params, page.limit, page.offset],
+      );
       return { rows, total };
     },
-    listAllExperiences(orgId: string): ExperienceRow[] {
-      return listAll.all(orgId) as ExperienceRow[];
+    listAllExperiences: (orgId) => sql.all<ExperienceRow>(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? ORDER BY created_at, id`, [orgId]),
+    async updateExperience(row) {
+      await sql.run(
+        `UPDATE experiences SET name = ?, description = ?, duration = ?, price = ?, max_participants = ?, max_per_booking = ?,
+          schedule = ?, min_notice_minutes = ?, max_advance_days = ?, active = ?, price_categories = ?, updated_at = ?
+          WHERE org_id = ? AND id = ?`,
+        [row.name, row.description, row.duration, row.price, row.maxParticipants, row.maxPerBooking, row.schedule,
+          row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.updatedAt, row.orgId, row.id],
+      );
     },
-    updateExperience(row: ExperienceRow): void {
-      cached.forget();
-      update.run(row);
+    async deleteExperience(orgId, id) {
+      await sql.run('DELETE FROM experiences WHERE org_id = ? AND id = ?', [orgId, id]);
     },
-    deleteExperience(orgId: string, id: string): void {
-      cached.forget();
-      remove.run(orgId, id);
-    },
-    experienceHasBookings(id: string): boolean {
-      return anyBooking.get(id) !== undefined;
+    async experienceHasBookings(id) {
+      return (await sql.get<{ one: number }>('SELECT 1 AS one FROM bookings WHERE experience_id = ? LIMIT 1', [id])) !== undefined;
     },
   };
 }

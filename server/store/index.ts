@@ -4,24 +4,14 @@ import { openDatabase, migrate, type Db } from './db.js';
 import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './private-files.js';
 import { sqliteDriver } from './sqlite/driver.js';
 import { slicesOver, type WrittenOnce } from './slices.js';
-import { experienceStore } from './experiences.js';
 import { bookingStore } from './bookings.js';
-import { customerStore } from './customers.js';
 import { eventStore } from './events.js';
-import { calendarFeedStore } from './calendar-feeds.js';
-import { calendarImportStore } from './calendar-imports.js';
-import { activityStore } from './activity.js';
 
 /** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
 function sqliteParts(db: Db) {
   return {
-    experiences: experienceStore(db),
     bookings: bookingStore(db),
-    customers: customerStore(db),
     events: eventStore(db),
-    calendarFeeds: calendarFeedStore(db),
-    calendarImports: calendarImportStore(db),
-    activity: activityStore(db),
   };
 }
 

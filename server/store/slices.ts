@@ -10,6 +10,11 @@ import { manifestStore, type ManifestStore } from './manifest.js';
 import { reportStore, type ReportStore } from './reports.js';
 import { webhookStore, type WebhookStore } from './webhooks.js';
 import { messageStore, type MessageStore } from './messages.js';
+import { experienceStore, type ExperienceStore } from './experiences.js';
+import { calendarFeedStore, type CalendarFeedStore } from './calendar-feeds.js';
+import { activityStore, type ActivityStore } from './activity.js';
+import { customerStore, type CustomerStore } from './customers.js';
+import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -27,6 +32,11 @@ export interface WrittenOnce {
   reports: ReportStore;
   webhooks: WebhookStore;
   messages: MessageStore;
+  experiences: ExperienceStore;
+  calendarFeeds: CalendarFeedStore;
+  activity: ActivityStore;
+  customers: CustomerStore;
+  calendarImports: CalendarImportStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -43,5 +53,10 @@ export function slicesOver(sql: Sql): WrittenOnce {
     reports: reportStore(sql),
     webhooks: webhookStore(sql),
     messages: messageStore(sql),
+    experiences: experienceStore(sql),
+    calendarFeeds: calendarFeedStore(sql),
+    activity: activityStore(sql),
+    customers: customerStore(sql),
+    calendarImports: calendarImportStore(sql),
   };
 }

@@ -1,12 +1,7 @@
 import type { Store, StoreParts } from '../index.js';
 import { connectPostgres, migratePostgres, type PgDb } from './db.js';
-import { experienceStorePg } from './experiences.js';
 import { bookingStorePg } from './bookings.js';
-import { customerStorePg } from './customers.js';
 import { eventStorePg } from './events.js';
-import { calendarFeedStorePg } from './calendar-feeds.js';
-import { calendarImportStorePg } from './calendar-imports.js';
-import { activityStorePg } from './activity.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
 
@@ -16,13 +11,8 @@ import { postgresSql } from './driver.js';
  */
 export function createPostgresStore(db: PgDb): Store {
   const parts: StoreParts = {
-    experiences: experienceStorePg(db),
     bookings: bookingStorePg(db),
-    customers: customerStorePg(db),
     events: eventStorePg(db),
-    calendarFeeds: calendarFeedStorePg(db),
-    calendarImports: calendarImportStorePg(db),
-    activity: activityStorePg(db),
     ...slicesOver(postgresSql(db)),
   };
   let marker = 0;

@@ -27,6 +27,7 @@ function noting(db: PgDb, sent: Sent[]): PgDb {
     pool: db.pool,
     all: (sql, params = []) => (sent.push({ sql, params }), db.all(sql, params)),
     get: (sql, params = []) => (sent.push({ sql, params }), db.get(sql, params)),
+    values: (sql, params = []) => (sent.push({ sql, params }), db.values(sql, params)),
     run: (sql, params = []) => (sent.push({ sql, params }), db.run(sql, params)),
   };
 }
