@@ -1,17 +1,10 @@
 // The arrows that must never exist in Outing's house (ARCHITECTURE.md, "Layers"). Checked in
 // `npm test` by server/architecture.test.ts, and by hand with
 // `npx depcruise server widget dashboard shared --ignore-known`. The imports listed in
-// .dependency-cruiser-known-violations.json (the PostgreSQL store modules reading their SQLite twins)
-// are the only exceptions, until the store is written once; the test fails on any other, and on a
-// listed one that no longer exists.
+// .dependency-cruiser-known-violations.json are the only exceptions; the test fails on any other,
+// and on a listed one that no longer exists.
 // Tests may reach across layers (a route test asserts a status, a helper seeds the store).
 const TESTS = '\\.test\\.tsx?$|/test-helpers/';
-// The store modules both engines share: the Store contract and paging types (index.ts, statements.ts),
-// the port the modules written once use and its dialects (sql.ts, dialect.ts, slices.ts), the
-// transaction gate, the due-work notifier, which errors mean an unreachable database
-// (unavailable.ts) and private file modes (private-files.ts).
-const ENGINE_NEUTRAL = 'index|statements|sql|dialect|slices|gate|due-notifier|unavailable|private-files';
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -88,20 +81,27 @@ module.exports = {
       to: { path: '^server/serializers/', pathNot: '^server/serializers/event\\.ts$' },
     },
     {
-      name: 'sqlite-driver-knows-no-postgres',
-      comment: 'The SQLite modules never reach into the PostgreSQL driver. open.ts (which picks the engine) and copy.ts (which copies between them) know both on purpose.',
+      name: 'table-modules-know-no-engine',
+      comment:
+        'A table module is written once over the port (store/sql.ts) and its dialect: it imports neither driver nor either database package. ' +
+        'open.ts (which picks the engine) and copy.ts (which copies between them) know both on purpose.',
       severity: 'error',
-      from: { path: '^server/store/[^/]+\\.ts$', pathNot: [TESTS, `^server/store/(${ENGINE_NEUTRAL}|open|copy)\\.ts$`] },
+      from: { path: '^server/store/[^/]+\\.ts$', pathNot: [TESTS, '^server/store/(open|copy)\\.ts$'] },
+      to: { path: ['^server/store/(sqlite|postgres)/', '(^|/)node_modules/(better-sqlite3|pg)/'] },
+    },
+    {
+      name: 'sqlite-driver-knows-no-postgres',
+      comment: 'The SQLite driver never reaches into the PostgreSQL one, types included.',
+      severity: 'error',
+      from: { path: '^server/store/sqlite/', pathNot: TESTS },
       to: { path: '^server/store/postgres/' },
     },
     {
       name: 'postgres-driver-knows-no-sqlite',
-      comment:
-        'The PostgreSQL modules never import the SQLite ones, types included. Today they still take their row types and column lists from them: ' +
-        'those imports are listed in .dependency-cruiser-known-violations.json until the store is written once; any other fails.',
+      comment: 'The PostgreSQL driver never reaches into the SQLite one, types included.',
       severity: 'error',
       from: { path: '^server/store/postgres/', pathNot: TESTS },
-      to: { path: '^server/store/[^/]+\\.ts$', pathNot: `^server/store/(${ENGINE_NEUTRAL})\\.ts$` },
+      to: { path: '^server/store/sqlite/' },
     },
     {
       name: 'widget-is-a-guest',

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GroupCommit } from '../server/services/group-commit.js';
 import { createBooking } from '../server/services/bookings.js';
-import { openStore } from '../server/store/index.js';
+import { openStore } from '../server/store/sqlite/store.js';
 import { benchBooking, seed } from './seed.js';
 
 const { values: args } = parseArgs({

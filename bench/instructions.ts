@@ -84,7 +84,7 @@ async function countedRun(dir: string, run: number): Promise<number> {
 
 /** Under valgrind: warms up, says `warm`, waits for `go`, books, says `done`, waits for `stop`. */
 async function child(dir: string): Promise<void> {
-  const { openStore } = await import('../server/store/index.js');
+  const { openStore } = await import('../server/store/sqlite/store.js');
   const { createApp } = await import('../server/app.js');
   const { loadConfig } = await import('../server/config.js');
   const { createLogger } = await import('../server/logger.js');

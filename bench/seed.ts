@@ -11,9 +11,9 @@
 //   node --import tsx bench/seed.ts --bookings 1000000 --db /tmp/outing-bench/1m.db
 import { existsSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openDatabase, migrate } from '../server/store/db.js';
+import { openDatabase, migrate } from '../server/store/sqlite/db.js';
 import { SYSTEM } from '../server/domain/actor.js';
-import { createStore } from '../server/store/index.js';
+import { createStore } from '../server/store/sqlite/store.js';
 import { createOrganization } from '../server/services/organizations.js';
 import { createExperience } from '../server/services/experiences.js';
 import { slotsBetween, type Schedule, type SlotRules } from '../server/domain/slots.js';

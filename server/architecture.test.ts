@@ -10,8 +10,8 @@ import { repoRoot } from './test-helpers/index.js';
 /**
  * The layers of ARCHITECTURE.md, checked by dependency-cruiser against the rules in
  * .dependency-cruiser.cjs: an import that crosses a forbidden arrow fails `npm test`. The imports
- * listed in .dependency-cruiser-known-violations.json (the PostgreSQL store modules still reading
- * their SQLite twins) are let through, as `npx depcruise --ignore-known` does; no other is.
+ * listed in .dependency-cruiser-known-violations.json are let through, as
+ * `npx depcruise --ignore-known` does; no other is.
  */
 const knownViolations = JSON.parse(readFileSync(join(repoRoot, '.dependency-cruiser-known-violations.json'), 'utf8')) as IViolation[];
 
@@ -75,8 +75,11 @@ describe('the house rules', () => {
       'server/services/reports.ts': TARGET,
       'server/services/unit-of-work.ts': TARGET,
       'server/store/index.ts': TARGET,
-      'server/store/bookings.ts': value('./postgres/bookings.js'),
-      'server/store/postgres/bookings.ts': TARGET,
+      'server/store/bookings.ts': value('./postgres/driver.js'),
+      'server/store/sql.ts': TARGET,
+      'server/store/postgres/driver.ts': TARGET,
+      'server/store/sqlite/driver.ts': value('../postgres/driver.js'),
+      'server/store/sqlite/store.ts': type('../sql.js'),
       'server/domain/probe.ts': value('../http/errors.js'),
       'widget/probe.ts': value('../server/app.js'),
       'shared/probe.ts': value('../server/serializers/instant.js'),
@@ -87,8 +90,9 @@ describe('the house rules', () => {
       'server/services/probe.ts': value('../serializers/booking.js'),
       'server/services/event-log.ts': value('../serializers/event.js') + "export { value as instant } from '../serializers/instant.js';\n",
       'server/serializers/probe.ts': type('../services/reports.js'),
-      'server/store/postgres/probe.ts': type('../bookings.js'),
+      'server/store/postgres/probe.ts': type('../sqlite/driver.js'),
       'server/store/postgres/contract.ts': type('../index.js'),
+      'server/store/postgres/port.ts': type('../sql.js'),
     });
     try {
       expect(await violationsIn(root, ['server', 'widget', 'shared'])).toEqual(
@@ -101,8 +105,9 @@ describe('the house rules', () => {
           'services-return-rows: server/services/probe.ts → server/serializers/booking.ts',
           'event-log-stores-the-delivered-event: server/services/event-log.ts → server/serializers/instant.ts',
           'serializers-name-no-use-case: server/serializers/probe.ts → server/services/reports.ts',
-          'sqlite-driver-knows-no-postgres: server/store/bookings.ts → server/store/postgres/bookings.ts',
-          'postgres-driver-knows-no-sqlite: server/store/postgres/probe.ts → server/store/bookings.ts',
+          'table-modules-know-no-engine: server/store/bookings.ts → server/store/postgres/driver.ts',
+          'sqlite-driver-knows-no-postgres: server/store/sqlite/driver.ts → server/store/postgres/driver.ts',
+          'postgres-driver-knows-no-sqlite: server/store/postgres/probe.ts → server/store/sqlite/driver.ts',
         ].sort(),
       );
     } finally {

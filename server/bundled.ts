@@ -5,7 +5,7 @@
  * itself are: the SQL migrations and the calendar reader's worker.
  */
 import { join } from 'node:path';
-import { useMigrationsFolder } from './store/db.js';
+import { useMigrationsFolder } from './store/migrations.js';
 import { useCalendarWorkerFile } from './ical/worker-source.js';
 
 export { main } from './cli.js';

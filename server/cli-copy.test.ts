@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, migrate, openDatabase, readMigrations, type Db } from './store/db.js';
+import { connect, migrate, openDatabase, type Db } from './store/sqlite/db.js';
+import { readMigrations } from './store/migrations.js';
 import { connectPostgres, type PgDb } from './store/postgres/db.js';
 import { openPostgresStore } from './store/postgres/index.js';
 import { runCli, startTestServer, tempDir, type TestServer } from './test-helpers/cli.js';

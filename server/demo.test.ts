@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from './store/index.js';
+import { type Store } from './store/index.js';
+import { openStore } from './store/sqlite/store.js';
 import { openPostgresStore } from './store/postgres/index.js';
 import { testEngine } from './test-helpers/index.js';
 import { leaseMigratedDatabase } from './test-helpers/postgres.js';

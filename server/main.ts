@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import type { Store } from './store/index.js';
 import { openConfiguredStore, databaseLabel } from './store/open.js';
-import { holdServerLock } from './store/server-lock.js';
+import { holdServerLock } from './store/sqlite/server-lock.js';
 import { readableByOthers } from './store/private-files.js';
 import { answerMalformedRequests } from './http/client-errors.js';
 import { seedDemo, type DemoSeed } from './demo.js';

@@ -15,7 +15,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAsset } from 'node:sea';
 import { useAssetReader } from './assets.js';
-import { useMigrations, useNativeBinding } from './store/db.js';
+import { useNativeBinding } from './store/sqlite/db.js';
+import { useMigrations } from './store/migrations.js';
 import { useCalendarWorkerScript } from './ical/worker-source.js';
 import { main } from './cli.js';
 

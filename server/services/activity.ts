@@ -2,7 +2,7 @@ import type { Actor } from '../domain/actor.js';
 import { newId } from '../domain/ids.js';
 import type { ActivityFilter, ActivityRow } from '../store/activity.js';
 import type { Store } from '../store/index.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 
 /** What changed: `action` is `<resource>.<verb>` (`booking.create`, `api_key.revoke`, …). */
 export interface ActivityEntry {

@@ -24,7 +24,7 @@ import { recordActivity, type ActivityEntry } from './activity.js';
 import type { Actor } from '../domain/actor.js';
 import { assertBookableSlot } from './availability.js';
 import { getOrganization } from './organizations.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
 import {
   isCalendarDate,

@@ -6,7 +6,7 @@ import { newId } from '../domain/ids.js';
 import { notFound } from '../domain/refusal.js';
 import type { CalendarFeedRow } from '../store/calendar-feeds.js';
 import type { Store } from '../store/index.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 
 const DAY_MS = 86_400_000;
 /** A feed shows bookings whose slot starts within the last 90 and the next 730 days. */

@@ -6,7 +6,7 @@ import { assertReachableUrl } from './outbound-urls.js';
 import { fetchableCalendarUrl } from '../ical/url.js';
 import type { CalendarImportRow } from '../store/calendar-imports.js';
 import type { Store } from '../store/index.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import type { CalendarImportCreate } from '../../shared/index.js';
 
 /**

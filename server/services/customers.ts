@@ -3,7 +3,7 @@ import type { Actor } from '../domain/actor.js';
 import { recordActivity } from './activity.js';
 import { notFound } from '../domain/refusal.js';
 import type { CustomerRow, CustomerView } from '../store/customers.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import type { Store } from '../store/index.js';
 
 /** One customer per org and lower-cased e-mail; a booking creates it or brings it up to date. */

@@ -5,7 +5,7 @@ import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { EventRow } from '../store/events.js';
 import type { PaymentRow } from '../store/payments.js';
 import type { Store } from '../store/index.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
 
 /**

@@ -5,7 +5,7 @@ import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import { categoriesOf, resolveCategories } from '../domain/tickets.js';
 import type { Store } from '../store/index.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import { WEEKDAYS, type ExperienceCreate, type ExperiencePatch, type Schedule, type ScheduleInput } from '../../shared/index.js';
 
 const uniqueSorted = (times: readonly string[]) => [...new Set(times)].sort();

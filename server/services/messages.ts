@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Refusal, notFound } from '../domain/refusal.js';
 import type { MessageRow } from '../store/messages.js';
 import type { Store } from '../store/index.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import { findBooking } from './bookings.js';
 import { queueingNow } from './message-queue.js';
 

@@ -9,7 +9,7 @@ import { SYSTEM, type Actor } from '../domain/actor.js';
 import { formatMoney } from '../domain/money.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { PaymentRow } from '../store/payments.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import type { Store } from '../store/index.js';
 import type { ProviderPayment } from '../payments/provider.js';
 import type { PaymentCreate } from '../../shared/index.js';

@@ -4,7 +4,7 @@ import { recordActivity } from './activity.js';
 import { newId } from '../domain/ids.js';
 import { assertReachableUrl } from './outbound-urls.js';
 import type { Store } from '../store/index.js';
-import type { Page, PageResult } from '../store/statements.js';
+import type { Page, PageResult } from '../store/sql.js';
 import type { DeliveryRow, WebhookEndpointRow } from '../store/webhooks.js';
 import { generateWebhookSecret } from '../webhooks/sign.js';
 import {

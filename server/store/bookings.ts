@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './sqlite/db.js';
 import { statementCache, type Page, type PageResult } from './statements.js';
 
 export interface BookingRow {

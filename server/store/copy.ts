@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { connect, readMigrations, type Db } from './db.js';
+import { connect, type Db } from './sqlite/db.js';
+import { readMigrations } from './migrations.js';
 import { connectPostgres, migratePostgres, readPostgresMigrations, type PgDb } from './postgres/db.js';
-import { tryServerLock, type ServerLock } from './server-lock.js';
+import { tryServerLock, type ServerLock } from './sqlite/server-lock.js';
 
 /**
  * `outing copy`: a whole SQLite installation into an empty PostgreSQL database. The two schemas

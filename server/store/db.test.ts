@@ -3,8 +3,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrate, openDatabase, readMigrations, type Db } from './db.js';
-import { openStore, type Store } from './index.js';
+import { migrate, openDatabase, type Db } from './sqlite/db.js';
+import { readMigrations } from './migrations.js';
+import { type Store } from './index.js';
+import { openStore } from './sqlite/store.js';
 import { addOrganization } from '../test-helpers/index.js';
 
 const dirs: string[] = [];

@@ -1,22 +1,10 @@
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { openDatabase, migrate, type Db } from './db.js';
-import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './private-files.js';
-import { sqliteDriver } from './sqlite/driver.js';
-import { slicesOver, type WrittenOnce } from './slices.js';
-import { bookingStore } from './bookings.js';
-import { eventStore } from './events.js';
+import type { WrittenOnce } from './slices.js';
+import type { bookingStore } from './bookings.js';
+import type { eventStore } from './events.js';
 
-/** Every store module over one SQLite connection: synchronous functions named in the domain's words. */
-function sqliteParts(db: Db) {
-  return {
-    bookings: bookingStore(db),
-    events: eventStore(db),
-  };
-}
-
+/** Modules not yet written once (their SQLite form, made asynchronous). */
+type SyncParts = { bookings: ReturnType<typeof bookingStore>; events: ReturnType<typeof eventStore> };
 /** The store's functions, as every engine offers them. */
-type SyncParts = ReturnType<typeof sqliteParts>;
 export type StoreParts = { [S in keyof SyncParts]: Async<SyncParts[S]> } & WrittenOnce;
 
 /** A function of `T`, answering through a promise (an engine across a network cannot answer at once). */
@@ -30,6 +18,8 @@ export type Async<T> = {
  * where atomicity is asked for.
  */
 export interface Store extends StoreParts {
+  // Built by sqlite/store.ts (createStore, openStore) or postgres/index.ts (createPostgresStore);
+  // store/open.ts picks the engine from the configuration.
   readonly engine: 'sqlite' | 'postgres';
   /**
    * Runs `work` as one atomic unit holding the write lock from its first statement, so a
@@ -51,74 +41,3 @@ export interface Store extends StoreParts {
   close(): Promise<void>;
 }
 
-/** The SQLite store: the table modules over the SQLite driver (sqlite/driver.ts). */
-export function createStore(db: Db): Store {
-  // Temporary files in memory. Inside a savepoint SQLite copies each page it changes to a statement
-  // journal, and past 64 KiB that journal is a file in /var/tmp: a group commit's bookings wrote ~70
-  // small pwrite()s each into one (docs/PERFORMANCE.md, "The statement journal, shared savepoints,
-  // and the floor"). Set here, after the migrations: an index they build sorts on disk as before.
-  db.pragma('temp_store = MEMORY');
-  const driver = sqliteDriver(db);
-  const parts = sqliteParts(db);
-  const marker = db
-    .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
-    .raw(true);
-  const ping = db.prepare('SELECT 1');
-  const store = {} as Record<string, Record<string, unknown>>;
-  for (const [slice, functions] of Object.entries(parts) as [string, Record<string, (...args: unknown[]) => unknown>][]) {
-    const wrapped: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(functions)) wrapped[name] = (...args: unknown[]) => driver.admitted(() => fn(...args));
-    store[slice] = wrapped;
-  }
-  Object.assign(store, slicesOver(driver.sql));
-  const methods: Omit<Store, keyof StoreParts> = {
-    engine: 'sqlite',
-    transaction: driver.transaction,
-    async ping(): Promise<void> {
-      await driver.admitted(() => ping.get());
-    },
-    async changeMarker(): Promise<string> {
-      const [changes, version] = await driver.admitted(() => marker.get() as [number, number]);
-      return `${changes}:${version}`;
-    },
-    /**
-     * SQLite's online backup: consistent while the server keeps writing. Meant for a connection
-     * of its own (the CLI's): it holds one read transaction from the first page to the last, so
-     * the copy is the database as of that moment, and writes by other processes meanwhile (WAL
-     * lets them go on) do not restart it from page one after every step, as they otherwise would:
-     * https://sqlite.org/c3ref/backup_finish.html#sqlite3backupstep
-     */
-    async backupTo(file: string, onProgress?: (done: number, total: number) => void): Promise<void> {
-      // A copy of everything: private like the database, also when it replaces an older file.
-      makePrivateFolder(dirname(file));
-      const fresh = createPrivateFile(file);
-      if (!fresh) makePrivateIfPresent(file);
-      db.exec('BEGIN');
-      try {
-        db.prepare('SELECT COUNT(*) FROM sqlite_schema').get(); // starts the read transaction
-        await db.backup(file, {
-          progress: ({ totalPages, remainingPages }) => {
-            onProgress?.(totalPages - remainingPages, totalPages);
-            return 2000; // pages per step
-          },
-        });
-      } catch (err) {
-        if (fresh) rmSync(file, { force: true });
-        throw err;
-      } finally {
-        if (db.inTransaction) db.exec('COMMIT');
-      }
-    },
-    async close(): Promise<void> {
-      if (driver.held()) await driver.whenOpen();
-      if (db.open) db.close();
-    },
-  };
-  return Object.assign(store, methods) as unknown as Store;
-}
-
-export function openStore(path: string): Store {
-  const db = openDatabase(path);
-  migrate(db);
-  return createStore(db);
-}

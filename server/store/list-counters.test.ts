@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { migrate, openDatabase, readMigrations, type Db } from './db.js';
-import { createStore, type Store } from './index.js';
+import { migrate, openDatabase, type Db } from './sqlite/db.js';
+import { readMigrations } from './migrations.js';
+import { type Store } from './index.js';
+import { createStore } from './sqlite/store.js';
 import { createPostgresStore } from './postgres/index.js';
 import { connectPostgres, migratePostgres, numbered, readPostgresMigrations, type PgDb } from './postgres/db.js';
 import type { BookingFilter, BookingRow } from './bookings.js';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from './db.js';
-import { createStore, type Store } from './index.js';
+import { migrate, openDatabase, type Db } from './sqlite/db.js';
+import { type Store } from './index.js';
+import { createStore } from './sqlite/store.js';
 import type { BookingFilter } from './bookings.js';
 
 // The lists' queries read an index in the list's order and never the whole table, for the page and

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { migrate, openDatabase, readMigrations } from './db.js';
+import { migrate, openDatabase } from './sqlite/db.js';
+import { readMigrations } from './migrations.js';
 import { createTestDatabase, postgresSkipReason, testDatabaseUrl } from '../test-helpers/postgres.js';
 
 // The PostgreSQL schema (migrations/postgres/) is the SQLite one (migrations/) translated: the same

@@ -1,5 +1,7 @@
-import { openStore, type Store } from './index.js';
-import { migrate, openDatabase, readMigrations } from './db.js';
+import { type Store } from './index.js';
+import { openStore } from './sqlite/store.js';
+import { migrate, openDatabase } from './sqlite/db.js';
+import { readMigrations } from './migrations.js';
 import { redactDatabaseUrl } from '../redact.js';
 
 export interface DatabaseChoice {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addOrganization } from '../test-helpers/index.js';
-import { openStore } from './index.js';
-import { restoreDatabase } from './restore.js';
-import { holdServerLock, serverLockPath } from './server-lock.js';
+import { openStore } from './sqlite/store.js';
+import { restoreDatabase } from './sqlite/restore.js';
+import { holdServerLock, serverLockPath } from './sqlite/server-lock.js';
 import { copyIntoPrivateFile, makePrivateFolder, readableByOthers } from './private-files.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;

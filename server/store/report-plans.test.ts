@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from './db.js';
-import { createStore, type Store } from './index.js';
+import { migrate, openDatabase, type Db } from './sqlite/db.js';
+import { type Store } from './index.js';
+import { createStore } from './sqlite/store.js';
 
 // The manifest and the reports read one range of an index in the order of their question, never
 // the whole history: checked on the query plans themselves (EXPLAIN QUERY PLAN), which do not

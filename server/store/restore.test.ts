@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { addOrganization } from '../test-helpers/index.js';
-import { openStore, type Store } from './index.js';
-import { restoreDatabase, RestoreError } from './restore.js';
-import { holdServerLock, serverLockPath, tryServerLock } from './server-lock.js';
+import { type Store } from './index.js';
+import { openStore } from './sqlite/store.js';
+import { restoreDatabase, RestoreError } from './sqlite/restore.js';
+import { holdServerLock, serverLockPath, tryServerLock } from './sqlite/server-lock.js';
 
 let dir: string;
 beforeEach(() => {

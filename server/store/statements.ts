@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from './sqlite/db.js';
 import type Database from 'better-sqlite3';
 
 /** Prepares each distinct SQL text once per database (list queries are assembled from filters). */

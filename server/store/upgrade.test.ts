@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, readMigrations } from './db.js';
+import { migrate, openDatabase } from './sqlite/db.js';
+import { readMigrations } from './migrations.js';
 
 // docs/OPERATING.md promises that an upgrade never loses data: migrations after the first only add.
 describe('upgrades', () => {

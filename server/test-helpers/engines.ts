@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { openDatabase, migrate, type Db } from '../store/db.js';
-import { createStore, type Store } from '../store/index.js';
+import { openDatabase, migrate, type Db } from '../store/sqlite/db.js';
+import { type Store } from '../store/index.js';
+import { createStore } from '../store/sqlite/store.js';
 import { connectPostgres, type PgDb } from '../store/postgres/db.js';
 import { tempDir } from './cli.js';
 import { leaseMigratedDatabase } from './postgres.js';

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openStore, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
+import { openStore } from '../store/sqlite/store.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { testEngine } from './app.js';
 import { tempDir } from './cli.js';

@@ -1,6 +1,6 @@
 import type { Async } from '../index.js';
 import { quoteAliases, type PgDb } from './db.js';
-import type { Page, PageResult } from '../statements.js';
+import type { Page, PageResult } from '../sql.js';
 import {
   COLUMNS as SQLITE_COLUMNS,
   DEFERRED_JOIN_OFFSET,

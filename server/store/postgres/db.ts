@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { migrationsDir, type Migration } from '../db.js';
-import type { Anchor } from '../gate.js';
+import { migrationsDir, type Migration } from '../migrations.js';
+import type { Anchor } from '../sqlite/gate.js';
 import { asUnavailable } from '../unavailable.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Async } from '../index.js';
 import { COLUMNS as SQLITE_COLUMNS, type EventRow, type eventStore } from '../events.js';
-import type { Page, PageResult } from '../statements.js';
+import type { Page, PageResult } from '../sql.js';
 import { quoteAliases, type PgDb } from './db.js';
 
 /** SQLite's column list with its camelCase aliases quoted: PostgreSQL folds unquoted ones to lower case. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { Db } from '../db.js';
+import type { Db } from './db.js';
 import { sqliteDialect } from '../dialect.js';
-import { Gate } from '../gate.js';
+import { Gate } from './gate.js';
 import type { Params, Sql } from '../sql.js';
 import { asUnavailable } from '../unavailable.js';
 import { RowCache } from './row-cache.js';

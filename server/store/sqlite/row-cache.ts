@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import type { Db } from './db.js';
 import type { Params } from '../sql.js';
 
 /** Rows the cache holds at most; past it, it starts again empty. */

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { connect } from './db.js';
-import { createPrivateFile, makePrivateFolder } from './private-files.js';
+import { createPrivateFile, makePrivateFolder } from '../private-files.js';
 
 /**
  * `<db>.lock`: a small SQLite file that a running server keeps under an exclusive lock, so that

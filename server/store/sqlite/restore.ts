@@ -1,8 +1,9 @@
 import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { connect, readMigrations } from './db.js';
+import { connect } from './db.js';
+import { readMigrations } from '../migrations.js';
 import { tryServerLock } from './server-lock.js';
-import { copyIntoPrivateFile, makePrivateFolder } from './private-files.js';
+import { copyIntoPrivateFile, makePrivateFolder } from '../private-files.js';
 
 /** A restore that cannot go ahead; the message tells the operator why, in one line. */
 export class RestoreError extends Error {}
