@@ -22,6 +22,12 @@ export interface Dialect {
   noIndex(column: string): string;
   /** The JSON array of strings in `column` (TEXT) holds the parameter. */
   jsonArrayHas(column: string): string;
+  /**
+   * A partial index's own condition, restated in a query meant to read through that index; '' when
+   * not needed. SQLite uses a partial index only when the query's WHERE holds its condition word for
+   * word; PostgreSQL proves it from the other clauses, and a restated one skews its estimates.
+   */
+  partialIndexCondition(condition: string): string;
 }
 
 export const sqliteDialect: Dialect = {
@@ -30,6 +36,7 @@ export const sqliteDialect: Dialect = {
   likeIgnoringCase: (column) => `${column} LIKE ? ESCAPE '\\'`,
   noIndex: (column) => `+${column}`,
   jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`,
+  partialIndexCondition: (condition) => condition,
 };
 
 export const postgresDialect: Dialect = {
@@ -38,6 +45,7 @@ export const postgresDialect: Dialect = {
   likeIgnoringCase: (column) => `${column} ILIKE ? ESCAPE '\\'`,
   noIndex: (column) => column,
   jsonArrayHas: (column) => `jsonb_exists(${column}::jsonb, ?)`,
+  partialIndexCondition: () => '',
 };
 
 /** A LIKE pattern finding `text` anywhere, its `%`, `_` and `\` taken literally (for `likeIgnoringCase`). */

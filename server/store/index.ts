@@ -8,9 +8,7 @@ import { slicesOver, type WrittenOnce } from './slices.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
 import { experienceStore } from './experiences.js';
-import { bookingStore } from './bookings.js';
 import { customerStore } from './customers.js';
-import { eventStore } from './events.js';
 import { idempotencyStore } from './idempotency.js';
 import { calendarFeedStore } from './calendar-feeds.js';
 import { settingsStore } from './settings.js';
@@ -31,9 +29,7 @@ function sqliteParts(db: Db) {
     organizations: organizationStore(db),
     apiKeys: apiKeyStore(db),
     experiences: experienceStore(db),
-    bookings: bookingStore(db),
     customers: customerStore(db),
-    events: eventStore(db),
     idempotency: idempotencyStore(db),
     calendarFeeds: calendarFeedStore(db),
     settings: settingsStore(db),

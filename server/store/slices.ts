@@ -1,4 +1,6 @@
 import type { Sql } from './sql.js';
+import { bookingStore, type BookingStore } from './bookings.js';
+import { eventStore, type EventStore } from './events.js';
 import { userStore, type UserStore } from './users.js';
 
 /**
@@ -7,11 +9,15 @@ import { userStore, type UserStore } from './users.js';
  */
 export interface WrittenOnce {
   users: UserStore;
+  bookings: BookingStore;
+  events: EventStore;
 }
 
 /** Every slice written once, over one engine's driver. */
 export function slicesOver(sql: Sql): WrittenOnce {
   return {
     users: userStore(sql),
+    bookings: bookingStore(sql),
+    events: eventStore(sql),
   };
 }

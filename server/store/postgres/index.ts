@@ -3,9 +3,7 @@ import { connectPostgres, migratePostgres, type PgDb } from './db.js';
 import { organizationStorePg } from './organizations.js';
 import { apiKeyStorePg } from './api-keys.js';
 import { experienceStorePg } from './experiences.js';
-import { bookingStorePg } from './bookings.js';
 import { customerStorePg } from './customers.js';
-import { eventStorePg } from './events.js';
 import { idempotencyStorePg } from './idempotency.js';
 import { calendarFeedStorePg } from './calendar-feeds.js';
 import { settingsStorePg } from './settings.js';
@@ -29,9 +27,7 @@ export function createPostgresStore(db: PgDb): Store {
     organizations: organizationStorePg(db),
     apiKeys: apiKeyStorePg(db),
     experiences: experienceStorePg(db),
-    bookings: bookingStorePg(db),
     customers: customerStorePg(db),
-    events: eventStorePg(db),
     idempotency: idempotencyStorePg(db),
     calendarFeeds: calendarFeedStorePg(db),
     settings: settingsStorePg(db),
