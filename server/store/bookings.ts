@@ -90,6 +90,12 @@ export interface BookingStore {
   addBookedPlaces(experienceId: string, slotStart: number, delta: number): Promise<void>;
   /** Places taken per slot start in [from, to), in slot order. */
   bookedPlacesBetween(experienceId: string, from: number, to: number): Promise<Map<number, number>>;
+  /**
+   * Takes `places` (> 0) in a slot if they fit under `capacity` with those already taken; answers
+   * whether they were taken. One statement: the check and the write cannot be split by another
+   * writer, and bookings of one slot take turns on its counter row while those of other slots do not.
+   */
+  takePlaces(experienceId: string, slotStart: number, places: number, capacity: number): Promise<boolean>;
 }
 
 /**
@@ -310,6 +316,20 @@ export function bookingStore(sql: Sql): BookingStore {
         // CHECK (booked >= 0) refuses it; no row, nothing changes.
         await sql.run('UPDATE slot_counts SET booked = booked - ? WHERE experience_id = ? AND slot_start = ?', [-delta, experienceId, slotStart]);
       }
+    },
+    async takePlaces(experienceId, slotStart, places, capacity) {
+      // The SELECT's WHERE refuses a first booking larger than the slot (and lets SQLite parse the
+      // upsert of a SELECT); the DO UPDATE's WHERE a booking that does not fit beside the others.
+      // No row back: nothing was taken.
+      const row = await sql.get<{ booked: number }>(
+        `INSERT INTO slot_counts (experience_id, slot_start, booked)
+          SELECT ?, CAST(? AS BIGINT), CAST(? AS INTEGER) WHERE CAST(? AS INTEGER) <= CAST(? AS INTEGER)
+          ON CONFLICT (experience_id, slot_start) DO UPDATE SET booked = slot_counts.booked + excluded.booked
+          WHERE slot_counts.booked + excluded.booked <= ?
+          RETURNING booked`,
+        [experienceId, slotStart, places, places, capacity, capacity],
+      );
+      return row !== undefined;
     },
     async bookedPlacesBetween(experienceId, from, to) {
       // Raw rows ([slotStart, booked]): availability reads one per slot on every request.

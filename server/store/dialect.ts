@@ -28,6 +28,12 @@ export interface Dialect {
    * word; PostgreSQL proves it from the other clauses, and a restated one skews its estimates.
    */
   partialIndexCondition(condition: string): string;
+  /**
+   * A statement after which the transaction's writes, up to its commit, take turns with every other
+   * transaction's that ran it too (events get their positions in commit order so); '' where writers
+   * always take turns (SQLite).
+   */
+  orderedWritesLock(): string;
 }
 
 export const sqliteDialect: Dialect = {
@@ -37,6 +43,7 @@ export const sqliteDialect: Dialect = {
   noIndex: (column) => `+${column}`,
   jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`,
   partialIndexCondition: (condition) => condition,
+  orderedWritesLock: () => '',
 };
 
 export const postgresDialect: Dialect = {
@@ -46,6 +53,8 @@ export const postgresDialect: Dialect = {
   noIndex: (column) => column,
   jsonArrayHas: (column) => `jsonb_exists(${column}::jsonb, ?)`,
   partialIndexCondition: () => '',
+  // Its own advisory lock, apart from the write lock (postgres/db.ts): held by a shared transaction too.
+  orderedWritesLock: () => `SELECT pg_advisory_xact_lock(${0x6f7574696e69})`,
 };
 
 /** A LIKE pattern finding `text` anywhere, its `%`, `_` and `\` taken literally (for `likeIgnoringCase`). */

@@ -36,9 +36,14 @@ export const eventValues = (row: EventRow): unknown[] => [row.id, row.orgId, row
 
 export function eventStore(sql: Sql): EventStore {
   return {
-    // In a transaction, which holds the write lock until it commits: positions are handed out in
-    // commit order (see sql.ts, "Transactions and the write lock").
-    insertEvent: (row) => sql.transaction(async () => void (await sql.run(INSERT_EVENT, eventValues(row)))),
+    async insertEvent(row) {
+      // Positions in commit order: the event is written after the dialect's ordered-writes lock,
+      // which its transaction holds until it commits (a transaction of its own when called outside
+      // one). Both statements are sent together.
+      const lock = sql.dialect.orderedWritesLock();
+      if (lock === '') await sql.run(INSERT_EVENT, eventValues(row));
+      else await sql.transaction(async () => void (await Promise.all([sql.run(lock), sql.run(INSERT_EVENT, eventValues(row))])));
+    },
     getEvent: (id) => sql.get<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ?`, [id]),
     eventPosition: async (orgId, id) => (await sql.get<{ seq: number }>('SELECT seq FROM events WHERE org_id = ? AND id = ?', [orgId, id]))?.seq,
     async listEvents(orgId, filter, page) {

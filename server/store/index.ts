@@ -5,6 +5,7 @@ import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from './pr
 import { TransactionDoomed } from './gate.js';
 import { sqliteDriver, type TransactionOptions } from './sqlite/driver.js';
 import { slicesOver, type WrittenOnce } from './slices.js';
+import type { TransactionKind } from './sql.js';
 import { organizationStore } from './organizations.js';
 import { apiKeyStore } from './api-keys.js';
 import { experienceStore } from './experiences.js';
@@ -74,7 +75,14 @@ export interface Store extends StoreParts {
    * `TransactionDoomed` (store/gate.ts), whatever its work returned. For work that can be run
    * again, such as a group commit's jobs.
    */
-  transaction<T>(work: () => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(work: () => Promise<T>, options?: TransactionOptions & TransactionKind): Promise<T>;
+  /**
+   * Runs `work`, whose writes nobody reads the answer of (an event, a queued message, an activity
+   * entry), inside the caller's transaction: on PostgreSQL they travel with the transaction's next
+   * statement or its COMMIT instead of a round trip each, and one that fails fails the transaction.
+   * SQLite runs them at once.
+   */
+  later<T>(work: () => Promise<T>): Promise<T>;
   /**
    * A marker that changes whenever the database may have changed; caches compare it. An engine
    * shared by several processes without a cheap marker answers a new value every time (no reuse).
@@ -110,6 +118,7 @@ export function createStore(db: Db): Store {
   const methods: Omit<Store, keyof StoreParts> = {
     engine: 'sqlite',
     transaction: driver.transaction,
+    later: (work) => work(),
     async ping(): Promise<void> {
       await driver.admitted(() => ping.get());
     },
