@@ -27,7 +27,7 @@
 //   node --import tsx bench/run.ts --profile          also write each server's .cpuprofile under --dir/profiles
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -78,6 +78,8 @@ interface Row {
   kbWrittenPerReq: number;
   /** Part of that CPU time spent in the kernel (socket and file writes, fsync). */
   systemShare: number;
+  /** The database server's CPU time per request (PostgreSQL's processes, when the bench started the cluster). */
+  dbCpuUsPerReq?: number;
   rssMb?: number;
 }
 
@@ -185,8 +187,38 @@ function memoryOf(pid: number | undefined): { rssMb: number; peakMb: number } {
   }
 }
 
-/** `pid`: the server process, or the processes (their CPU and writes summed) when the load is spread over several. */
-async function measure(name: string, options: Options, pid?: number | (number | undefined)[]): Promise<Row> {
+/**
+ * CPU seconds the processes of a PostgreSQL cluster have spent so far, by pid: the postmaster and
+ * every process it forked (one backend per connection, and the background workers).
+ */
+function clusterCpu(postmaster: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const pid = Number(entry);
+      if (pid !== postmaster && Number(fields[1]) !== postmaster) continue;
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU seconds spent between two readings of `clusterCpu` (a process born in between counts whole). */
+function clusterCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  return used;
+}
+
+/**
+ * `pid`: the server process, or the processes (their CPU and writes summed) when the load is spread
+ * over several. `postmaster`: a PostgreSQL cluster whose CPU is counted apart (dbCpuUsPerReq).
+ */
+async function measure(name: string, options: Options, pid?: number | (number | undefined)[], postmaster?: number): Promise<Row> {
   const pids = Array.isArray(pid) ? pid : [pid];
   const cpuOf = () =>
     pids.map(cpuSecondsOf).reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }), { user: 0, system: 0 });
@@ -194,8 +226,10 @@ async function measure(name: string, options: Options, pid?: number | (number | 
   if (warmup > 0) await autocannon({ connections, ...options, duration: warmup });
   const cpuBefore = cpuOf();
   const writtenBefore = writtenOf();
+  const dbBefore = postmaster === undefined ? undefined : clusterCpu(postmaster);
   const r: Result = await autocannon({ connections, ...options, duration });
   const cpuAfter = cpuOf();
+  const dbUsed = dbBefore === undefined ? NaN : clusterCpuBetween(dbBefore, clusterCpu(postmaster!));
   const cpuUsed = cpuAfter.user - cpuBefore.user + (cpuAfter.system - cpuBefore.system);
   const systemShare = (cpuAfter.system - cpuBefore.system) / cpuUsed;
   const written = writtenOf() - writtenBefore;
@@ -214,6 +248,7 @@ async function measure(name: string, options: Options, pid?: number | (number | 
     cpuUsPerReq: (cpuUsed * 1e6) / Math.max(1, r.requests.total),
     kbWrittenPerReq: written / 1024 / Math.max(1, r.requests.total),
     systemShare,
+    dbCpuUsPerReq: (dbUsed * 1e6) / Math.max(1, r.requests.total),
   };
 }
 
@@ -365,6 +400,13 @@ async function postgresRun(serverEnv: Record<string, string>): Promise<PostgresR
       servers.length = 0;
     };
     const run: PostgresRun = { size, cluster, copySeconds, rows: [], availability: [], bookings: [] };
+    // The cluster's own CPU, when the bench started it (its postmaster.pid names the postmaster).
+    let postmaster: number | undefined;
+    try {
+      if (clusterDir) postmaster = Number(readFileSync(join(clusterDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    } catch {
+      postmaster = undefined;
+    }
     const peak = (list: Server[]) => Math.max(...list.map((x) => memoryOf(x.child.pid).peakMb));
     const now = (list: Server[]) => Math.max(...list.map((x) => memoryOf(x.child.pid).rssMb));
     for (const count of [1, 2]) {
@@ -375,6 +417,7 @@ async function postgresRun(serverEnv: Record<string, string>): Promise<PostgresR
         `GET /v1/availability 30 days (${label}, PostgreSQL, ${processes})`,
         { url: readers.map((x) => x.url), requests: availabilityRequests(s) },
         readers.map((x) => x.child.pid),
+        postmaster,
       );
       run.availability.push({ ...availability, rssMb: now(readers) });
       await stopAll();
@@ -383,6 +426,7 @@ async function postgresRun(serverEnv: Record<string, string>): Promise<PostgresR
         `POST /v1/bookings (${label}, PostgreSQL, ${processes})`,
         { url: writers.map((x) => x.url), requests: bookingRequests(s, `pg${count}`) },
         writers.map((x) => x.child.pid),
+        postmaster,
       );
       run.bookings.push({ ...bookings, rssMb: peak(writers) });
       await stopAll();
@@ -547,7 +591,8 @@ async function main(): Promise<void> {
   if (postgres?.skipped) lines.push('', `PostgreSQL: skipped (${postgres.skipped})`);
   else if (postgres) {
     // The same loads on each engine, each beside the hello: req/s as a share of its req/s, CPU µs
-    // (Outing's processes only; PostgreSQL's own are not counted) and p99 as multiples of its own.
+    // (Outing's processes; PostgreSQL's own on a line of their own, when the bench started the
+    // cluster) and p99 as multiples of its own.
     const engines: string[][] = [['figure', 'hello', 'SQLite', 'ratio', 'PG ×1', 'ratio', 'PG ×2', 'ratio']];
     const ratio = (x: number, h: number) => (Number.isFinite(x / h) ? `${fmt(x / h, x / h < 0.1 ? 3 : 2)}×` : '-');
     const compare = (title: string, sqlite: Row | undefined, one: Row | undefined, two: Row | undefined) => {
@@ -558,6 +603,7 @@ async function main(): Promise<void> {
       };
       line('req/s', (r) => r.reqPerSec);
       line('CPU µs/req', (r) => r.cpuUsPerReq);
+      line('PostgreSQL CPU µs/req', (r) => r.dbCpuUsPerReq ?? NaN);
       line('p99 ms', (r) => r.p99, 1);
     };
     const size = labelOf(postgres.size);

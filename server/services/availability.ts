@@ -44,15 +44,37 @@ const PROBLEM_MESSAGES = {
   TOO_FAR: 'This time slot is beyond the booking window',
 } as const;
 
-/** Refuses a start that is not a bookable slot right now (409 SLOT_UNAVAILABLE). */
+/** Refuses a start that is not a bookable slot right now (409 SLOT_UNAVAILABLE); answers the slot's end. */
 export async function assertBookableSlot(store: Store, exp: ExperienceRow, orgTimezone: string, start: number, now: number): Promise<number> {
+  return await assertBookableSlotBeside(store, exp, orgTimezone, start, now, undefined);
+}
+
+/** The longest an experience lasts (its schema's limit): a slot's calendar blocks can be read before its experience. */
+export const LONGEST_SLOT_MS = 1440 * MINUTE_MS;
+
+/** The calendar blocks a slot starting at `start` of this experience could meet, read with nothing else known. */
+export function busyAround(store: Store, orgId: string, experienceId: string, start: number): Promise<readonly { start: number; end: number }[]> {
+  return store.calendarImports.busyIntervalsFor(orgId, experienceId, start, start + LONGEST_SLOT_MS);
+}
+
+/**
+ * `assertBookableSlot` with the calendar blocks already read by `busyAround` (read again if the
+ * experience lasts longer than they cover).
+ */
+export async function assertBookableSlotBeside(
+  store: Store,
+  exp: ExperienceRow,
+  orgTimezone: string,
+  start: number,
+  now: number,
+  busy: readonly { start: number; end: number }[] | undefined,
+): Promise<number> {
   if (exp.active !== 1) throw new Refusal('SLOT_UNAVAILABLE', 'This experience is not active');
   const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now);
   if (problem) throw new Refusal('SLOT_UNAVAILABLE', PROBLEM_MESSAGES[problem]);
   const end = start + exp.duration * MINUTE_MS;
-  if (overlapsAny(start, end, await store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, start, end))) {
-    throw new Refusal('SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
-  }
+  const blocks = busy !== undefined && end - start <= LONGEST_SLOT_MS ? busy : await store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, start, end);
+  if (overlapsAny(start, end, blocks)) throw new Refusal('SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
   return end;
 }
 

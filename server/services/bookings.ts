@@ -17,12 +17,12 @@ import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { PaymentRow } from '../store/payments.js';
 import type { Store } from '../store/index.js';
-import { customerForBooking, refreshCustomerTimes } from './customers.js';
+import { customerForBooking, guestCustomer, guestRecord, refreshCustomerTimes, saveGuestCustomer } from './customers.js';
 import { changesBetween, recordBookingEvent, type Changes } from './event-log.js';
 import { queueMessageForChange } from './message-queue.js';
 import { recordActivity, type ActivityEntry } from './activity.js';
 import type { Actor } from '../domain/actor.js';
-import { assertBookableSlot } from './availability.js';
+import { assertBookableSlot, assertBookableSlotBeside, busyAround } from './availability.js';
 import { getOrganization } from './organizations.js';
 import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
@@ -105,13 +105,6 @@ const partyFields = (party: Party) =>
         totalCents: party.priced.totalCents,
       };
 
-async function uniqueBookingNumber(store: Store): Promise<string> {
-  for (;;) {
-    const candidate = newBookingNumber();
-    if (!await store.bookings.bookingNumberTaken(candidate)) return candidate;
-  }
-}
-
 /** By booking number only: what a guest knows of their booking. */
 export async function findBookingByNumber(store: Store, orgId: string, number: string): Promise<BookingView> {
   const upper = number.toUpperCase();
@@ -152,63 +145,112 @@ export async function findBooking(store: Store, orgId: string, ref: string): Pro
 }
 
 /**
- * Takes a booking. The checks and the insert run in one IMMEDIATE transaction: no other
- * writer can book the same places between the capacity check and the insert.
+ * All of `calls` settled, then their values, or the error of the first that failed (in the order
+ * given, not of time): calls issued together so that the store sends them together (one round trip
+ * on PostgreSQL), with the same refusal winning as if they had run one after another.
+ */
+async function together<T extends readonly unknown[]>(calls: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(calls);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/** Tries at a booking's writes before giving up: another may have taken its number or made its new customer meanwhile. */
+const BOOKING_WRITE_TRIES = 3;
+
+/**
+ * Takes a booking. On PostgreSQL its transaction is shared (store/sql.ts, "Transactions and the
+ * write lock"): bookings run side by side, and only bookings of one slot take turns, on that slot's
+ * counter row, whose conditional upsert takes the places only if they fit. SQLite's writers take
+ * turns anyway. The reads are sent together, then the writes together.
  */
 export async function createBooking(store: Store, orgId: string, input: BookingCreate, options: BookingOptions, now: number): Promise<BookingView> {
-  return await store.transaction(async () => {
-    const org = await getOrganization(store, orgId);
-    const exp = await experienceFor(store, orgId, input.experienceId);
-    const party = partyOf(exp, input);
-    const path = party.priced ? 'tickets' : 'participants';
-    assertPartySize(exp, party.places, path);
-    assertParticipantsWithin(exp.maxParticipants, party.participants, path);
-    assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
-    assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
-    const start = Date.parse(input.startTime);
-    const end = await assertBookableSlot(store, exp, org.timezone, start, now);
-    assertPlacesFor(party.places, exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, start), path);
+  return await store.transaction(
+    async () => {
+      const start = Date.parse(input.startTime);
+      const guest = { name: input.customerName, email: input.customerEmail, phone: input.customerPhone ?? null };
+      const [org, exp, busy, found] = await together([
+        getOrganization(store, orgId),
+        experienceFor(store, orgId, input.experienceId),
+        busyAround(store, orgId, input.experienceId, start),
+        guestRecord(store, orgId, guest.email),
+      ] as const);
+      let existing = found;
+      const party = partyOf(exp, input);
+      const path = party.priced ? 'tickets' : 'participants';
+      assertPartySize(exp, party.places, path);
+      assertParticipantsWithin(exp.maxParticipants, party.participants, path);
+      assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
+      assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
+      const end = await assertBookableSlotBeside(store, exp, org.timezone, start, now, busy);
 
-    const guest = { name: input.customerName, email: input.customerEmail, phone: input.customerPhone ?? null };
-    const customer = await customerForBooking(store, orgId, guest, now);
-    const row: BookingRow = {
-      id: newId('booking'),
-      orgId,
-      bookingNumber: await uniqueBookingNumber(store),
-      experienceId: exp.id,
-      customerId: customer.id,
-      slotStart: start,
-      slotEnd: end,
-      status: options.holdExpiresAt === undefined ? 'CONFIRMED' : 'PENDING',
-      guestName: guest.name,
-      guestEmail: guest.email,
-      guestPhone: guest.phone,
-      ...partyFields(party),
-      // A ticketed booking's prices are its tickets'; the record shows its unitPrice as null.
-      unitPrice: party.priced ? 0 : exp.price,
-      currency: org.currency,
-      source: options.source,
-      metadata: JSON.stringify(input.metadata ?? {}),
-      locale: input.locale ?? null,
-      cancellationReason: null,
-      cancelledAt: null,
-      holdExpiresAt: options.holdExpiresAt ?? null,
-      checkoutSessionId: null,
-      checkoutUrl: null,
-      sequence: 0,
-      checkedInAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await store.bookings.insertBooking(row);
-    await store.bookings.addBookedPlaces(exp.id, start, placesOf(row));
-    const view: BookingView = { ...row, experienceName: exp.name };
-    await recordBookingEvent(store, orgId, 'BOOKING_CREATED', view, now);
-    await queueMessageForChange(store, undefined, row, now);
-    await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
-    return view;
-  });
+      for (let tries = 1; ; tries++) {
+        try {
+          return await store.transaction(async () => {
+            // Read again after a failed try: another booking may have made this guest's customer.
+            if (tries > 1) existing = await guestRecord(store, orgId, guest.email);
+            const customer = guestCustomer(orgId, existing, guest, now);
+            const row: BookingRow = {
+              id: newId('booking'),
+              orgId,
+              bookingNumber: newBookingNumber(),
+              experienceId: exp.id,
+              customerId: customer.id,
+              slotStart: start,
+              slotEnd: end,
+              status: options.holdExpiresAt === undefined ? 'CONFIRMED' : 'PENDING',
+              guestName: guest.name,
+              guestEmail: guest.email,
+              guestPhone: guest.phone,
+              ...partyFields(party),
+              // A ticketed booking's prices are its tickets'; the record shows its unitPrice as null.
+              unitPrice: party.priced ? 0 : exp.price,
+              currency: org.currency,
+              source: options.source,
+              metadata: JSON.stringify(input.metadata ?? {}),
+              locale: input.locale ?? null,
+              cancellationReason: null,
+              cancelledAt: null,
+              holdExpiresAt: options.holdExpiresAt ?? null,
+              checkoutSessionId: null,
+              checkoutUrl: null,
+              sequence: 0,
+              checkedInAt: null,
+              createdAt: now,
+              updatedAt: now,
+            };
+            const view: BookingView = { ...row, experienceName: exp.name };
+            // The places, the booking and what it sets off, sent together: a slot already full
+            // refuses below, and the transaction rolls back what went with it.
+            const [, took] = await together([
+              saveGuestCustomer(store, existing, customer),
+              store.bookings.takePlaces(exp.id, start, placesOf(row), exp.maxParticipants),
+              store.bookings.insertBooking(row),
+              store.later(async () => {
+                await recordBookingEvent(store, orgId, 'BOOKING_CREATED', view, now);
+                await queueMessageForChange(store, undefined, row, now);
+                await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
+              }),
+            ] as const);
+            if (!took) throw new SlotFull();
+            return view;
+          });
+        } catch (err) {
+          if (err instanceof SlotFull) {
+            // The refusal a full slot always gave, with the places it has left.
+            assertPlacesFor(party.places, exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, start), path);
+            continue; // places were freed meanwhile: once more
+          }
+          if (err instanceof Refusal || tries >= BOOKING_WRITE_TRIES) throw err;
+        }
+      }
+    },
+    { lock: 'shared' },
+  );
 }
+
+/** The places a booking asked for did not fit in its slot (answered as CAPACITY_EXCEEDED). */
+class SlotFull extends Error {}
 
 /** The request names of PATCH with their record-name aliases folded in. */
 function normalizePatch(patch: BookingPatch) {

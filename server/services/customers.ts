@@ -13,12 +13,30 @@ export async function customerForBooking(
   guest: { name: string; email: string; phone: string | null },
   now: number,
 ): Promise<CustomerRow> {
-  const email = guest.email.toLowerCase();
-  // The record alone: summing the customer's bookings here would make each booking cost more
-  // the more bookings its customer already has.
-  const existing = await store.customers.getCustomerRecordByEmail(orgId, email);
+  const existing = await guestRecord(store, orgId, guest.email);
+  const row = guestCustomer(orgId, existing, guest, now);
+  await saveGuestCustomer(store, existing, row);
+  return row;
+}
+
+/**
+ * The customer record a guest's e-mail already has, if any. The record alone: summing the
+ * customer's bookings here would make each booking cost more the more bookings its customer
+ * already has.
+ */
+export async function guestRecord(store: Store, orgId: string, email: string): Promise<CustomerRow | undefined> {
+  return await store.customers.getCustomerRecordByEmail(orgId, email.toLowerCase());
+}
+
+/** The customer a new booking of `guest` makes or updates, given the record `guestRecord` found. */
+export function guestCustomer(
+  orgId: string,
+  existing: CustomerRow | undefined,
+  guest: { name: string; email: string; phone: string | null },
+  now: number,
+): CustomerRow {
   if (existing) {
-    const updated: CustomerRow = {
+    return {
       ...existing,
       name: guest.name,
       phone: guest.phone ?? existing.phone,
@@ -26,13 +44,11 @@ export async function customerForBooking(
       lastBookingAt: now,
       updatedAt: now,
     };
-    await store.customers.updateCustomer(updated);
-    return updated;
   }
-  const row: CustomerRow = {
+  return {
     id: newId('customer'),
     orgId,
-    email,
+    email: guest.email.toLowerCase(),
     name: guest.name,
     phone: guest.phone,
     firstBookingAt: now,
@@ -41,8 +57,12 @@ export async function customerForBooking(
     createdAt: now,
     updatedAt: now,
   };
-  await store.customers.insertCustomer(row);
-  return row;
+}
+
+/** Writes what `guestCustomer` made: an update of the record found, or a new customer. */
+export async function saveGuestCustomer(store: Store, existing: CustomerRow | undefined, row: CustomerRow): Promise<void> {
+  if (existing) await store.customers.updateCustomer(row);
+  else await store.customers.insertCustomer(row);
 }
 
 /** After a booking left a customer, its first and latest booking times follow what remains. */

@@ -1,5 +1,5 @@
-import type { Db } from './sqlite/db.js';
-import { statementCache, type Page, type PageResult } from './statements.js';
+import { likePattern } from './dialect.js';
+import type { Page, PageResult, Sql } from './sql.js';
 
 export interface BookingRow {
   id: string;
@@ -52,18 +52,57 @@ export interface BookingFilter {
   q?: string;
 }
 
-export const COLUMNS = `b.id, b.org_id AS orgId, b.booking_number AS bookingNumber, b.experience_id AS experienceId,
-  b.customer_id AS customerId, b.slot_start AS slotStart, b.slot_end AS slotEnd, b.status,
-  b.guest_name AS guestName, b.guest_email AS guestEmail, b.guest_phone AS guestPhone, b.participants,
-  b.unit_price AS unitPrice, b.currency, b.source, b.metadata, b.cancellation_reason AS cancellationReason,
-  b.cancelled_at AS cancelledAt, b.hold_expires_at AS holdExpiresAt, b.checkout_session_id AS checkoutSessionId,
-  b.checkout_url AS checkoutUrl, b.sequence, b.checked_in_at AS checkedInAt, b.tickets, b.places, b.total_cents AS totalCents,
-  b.locale, b.created_at AS createdAt, b.updated_at AS updatedAt, e.name AS experienceName`;
-export const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
+export interface CustomerTotals {
+  bookingCount: number;
+  spentCents: number;
+  firstAt: number | null;
+  lastAt: number | null;
+}
 
-/** The columns of COLUMNS as a row of values: a page of a list is read raw and shaped here, since
- * better-sqlite3 building an object per row (25 named properties) cost twice the whole query. */
-const RAW_COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_id, b.slot_start, b.slot_end, b.status,
+/** Bookings, and the places they hold per slot (`slot_counts`). */
+export interface BookingStore {
+  /** Inserts a booking; migration 003's trigger counts it in the same statement. */
+  insertBooking(row: BookingRow): Promise<void>;
+  /** Rewrites what a booking may change: never its org, number, experience, price, currency, source or creation. */
+  updateBooking(row: BookingRow): Promise<void>;
+  getBooking(orgId: string, id: string): Promise<BookingView | undefined>;
+  /** By number, exactly (numbers are upper case). */
+  getBookingByNumber(orgId: string, bookingNumber: string): Promise<BookingView | undefined>;
+  /** The first booking made with this checkout session, should there be several. */
+  getBookingByCheckoutSession(sessionId: string): Promise<BookingView | undefined>;
+  bookingNumberTaken(bookingNumber: string): Promise<boolean>;
+  orgHasBookings(orgId: string): Promise<boolean>;
+  /**
+   * Sorted by slot start, then creation, then id. The page and its total are read as one statement,
+   * so from one state of the table.
+   */
+  listBookings(orgId: string, filter: BookingFilter, page: Page): Promise<PageResult<BookingView>>;
+  /** A customer's bookings, latest slot first. */
+  listCustomerBookings(customerId: string, limit: number): Promise<BookingView[]>;
+  customerTotals(customerId: string): Promise<CustomerTotals>;
+  /** Bookings (not cancelled) whose slot starts in [from, to), for calendar feeds; in slot order, then id. */
+  listActiveBookingsBetween(orgId: string, from: number, to: number, experienceId?: string): Promise<BookingView[]>;
+  /** PENDING bookings whose hold ran out by `now`, soonest expiry first. */
+  listLapsedHolds(now: number, limit: number): Promise<BookingView[]>;
+  /** Places taken in one slot (CONFIRMED + PENDING bookings). */
+  bookedPlaces(experienceId: string, slotStart: number): Promise<number>;
+  /** Moves a slot's count of places; a count cannot go below zero (CHECK). */
+  addBookedPlaces(experienceId: string, slotStart: number, delta: number): Promise<void>;
+  /** Places taken per slot start in [from, to), in slot order. */
+  bookedPlacesBetween(experienceId: string, from: number, to: number): Promise<Map<number, number>>;
+  /**
+   * Takes `places` (> 0) in a slot if they fit under `capacity` with those already taken; answers
+   * whether they were taken. One statement: the check and the write cannot be split by another
+   * writer, and bookings of one slot take turns on its counter row while those of other slots do not.
+   */
+  takePlaces(experienceId: string, slotStart: number, places: number, capacity: number): Promise<boolean>;
+}
+
+/**
+ * A booking's columns as a row of values: lists are read as arrays and shaped here, since building
+ * an object per row (30 named properties) cost SQLite twice the whole query.
+ */
+const COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_id, b.slot_start, b.slot_end, b.status,
   b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
   b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale`;
@@ -81,9 +120,43 @@ function viewOf(r: RawBooking): BookingView {
     tickets: r[26], places: r[27], totalCents: r[28], locale: r[29],
   };
 }
+const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
+const COLUMN_COUNT = 30;
+
+/** The columns a booking is inserted into, each with the field of BookingRow it holds. */
+const INSERTED: readonly (readonly [string, keyof BookingRow])[] = [
+  ['id', 'id'], ['org_id', 'orgId'], ['booking_number', 'bookingNumber'], ['experience_id', 'experienceId'],
+  ['customer_id', 'customerId'], ['slot_start', 'slotStart'], ['slot_end', 'slotEnd'], ['status', 'status'],
+  ['guest_name', 'guestName'], ['guest_email', 'guestEmail'], ['guest_phone', 'guestPhone'], ['participants', 'participants'],
+  ['unit_price', 'unitPrice'], ['currency', 'currency'], ['source', 'source'], ['metadata', 'metadata'],
+  ['cancellation_reason', 'cancellationReason'], ['cancelled_at', 'cancelledAt'], ['hold_expires_at', 'holdExpiresAt'],
+  ['checkout_session_id', 'checkoutSessionId'], ['checkout_url', 'checkoutUrl'], ['sequence', 'sequence'],
+  ['checked_in_at', 'checkedInAt'], ['tickets', 'tickets'], ['places', 'places'], ['total_cents', 'totalCents'],
+  ['locale', 'locale'], ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
+];
+/** What updateBooking may change. */
+const UPDATED: readonly (readonly [string, keyof BookingRow])[] = [
+  ['customer_id', 'customerId'], ['slot_start', 'slotStart'], ['slot_end', 'slotEnd'], ['status', 'status'],
+  ['guest_name', 'guestName'], ['guest_email', 'guestEmail'], ['guest_phone', 'guestPhone'], ['participants', 'participants'],
+  ['metadata', 'metadata'], ['cancellation_reason', 'cancellationReason'], ['cancelled_at', 'cancelledAt'],
+  ['hold_expires_at', 'holdExpiresAt'], ['checkout_session_id', 'checkoutSessionId'], ['checkout_url', 'checkoutUrl'],
+  ['sequence', 'sequence'], ['checked_in_at', 'checkedInAt'], ['tickets', 'tickets'], ['places', 'places'],
+  ['total_cents', 'totalCents'], ['locale', 'locale'], ['updated_at', 'updatedAt'],
+];
+export const INSERT_BOOKING = `INSERT INTO bookings (${INSERTED.map(([column]) => column).join(', ')})
+  VALUES (${INSERTED.map(() => '?').join(', ')})`;
+const UPDATE = `UPDATE bookings SET ${UPDATED.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ?`;
+
+/** The values of `fields` in `row`, in order. */
+const valuesOf = (row: BookingRow, fields: readonly (readonly [string, keyof BookingRow])[]): unknown[] => fields.map(([, field]) => row[field]);
+/** A booking's values in the order of INSERT_BOOKING's placeholders. */
+export const insertedValues = (row: BookingRow): unknown[] => valuesOf(row, INSERTED);
 
 /** From this offset on, a page is read by a deferred join (listBookings). */
 export const DEFERRED_JOIN_OFFSET = 1_000;
+
+/** The list order, every tie broken by id. */
+const ORDER = 'ORDER BY b.slot_start, b.created_at, b.id';
 
 const STATUSES = new Set<string>(['CONFIRMED', 'PENDING', 'CANCELLED']);
 export function statusWord(status: string): string {
@@ -91,189 +164,180 @@ export function statusWord(status: string): string {
   return status;
 }
 
-export function bookingStore(db: Db) {
-  const prepared = statementCache(db);
-  const insert = db.prepare(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id,
-    slot_start, slot_end, status, guest_name, guest_email, guest_phone, participants, unit_price, currency, source,
-    metadata, cancellation_reason, cancelled_at, hold_expires_at, checkout_session_id, checkout_url, sequence,
-    checked_in_at, tickets, places, total_cents, locale, created_at, updated_at)
-    VALUES (@id, @orgId, @bookingNumber, @experienceId, @customerId, @slotStart, @slotEnd, @status, @guestName,
-    @guestEmail, @guestPhone, @participants, @unitPrice, @currency, @source, @metadata, @cancellationReason,
-    @cancelledAt, @holdExpiresAt, @checkoutSessionId, @checkoutUrl, @sequence, @checkedInAt, @tickets, @places,
-    @totalCents, @locale, @createdAt, @updatedAt)`);
-  const update = db.prepare(`UPDATE bookings SET customer_id = @customerId, slot_start = @slotStart,
-    slot_end = @slotEnd, status = @status, guest_name = @guestName, guest_email = @guestEmail,
-    guest_phone = @guestPhone, participants = @participants, metadata = @metadata,
-    cancellation_reason = @cancellationReason, cancelled_at = @cancelledAt, hold_expires_at = @holdExpiresAt,
-    checkout_session_id = @checkoutSessionId, checkout_url = @checkoutUrl, sequence = @sequence,
-    checked_in_at = @checkedInAt, tickets = @tickets, places = @places, total_cents = @totalCents, locale = @locale,
-    updated_at = @updatedAt WHERE id = @id`);
-  const byId = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.id = ?`);
-  const byNumber = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.booking_number = ?`);
-  const numberTaken = db.prepare('SELECT 1 FROM bookings WHERE booking_number = ?');
-  const anyInOrg = db.prepare('SELECT 1 FROM bookings WHERE org_id = ? LIMIT 1');
-  const slotBooked = db.prepare('SELECT booked FROM slot_counts WHERE experience_id = ? AND slot_start = ?');
-  const addBooked = db.prepare(`INSERT INTO slot_counts (experience_id, slot_start, booked) VALUES (?, ?, ?)
-    ON CONFLICT (experience_id, slot_start) DO UPDATE SET booked = booked + excluded.booked`);
-  // Not an upsert: SQLite checks `booked >= 0` on the row to insert before it sees the conflict,
-  // so a negative delta through the INSERT above would always fail.
-  const removeBooked = db.prepare('UPDATE slot_counts SET booked = booked - ? WHERE experience_id = ? AND slot_start = ?');
-  // Raw rows ([slotStart, booked]): availability reads one per slot on every request.
-  const slotRange = db
-    .prepare(`SELECT slot_start, booked FROM slot_counts WHERE experience_id = ? AND slot_start >= ? AND slot_start < ?`)
-    .raw(true);
-  const forCustomer = db
-    .prepare(`SELECT ${RAW_COLUMNS} ${FROM} WHERE b.customer_id = ? ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC LIMIT ?`)
-    .raw(true);
-  const customerTotals = db.prepare(`SELECT count(*) AS bookingCount,
-    coalesce(sum(CASE WHEN status = 'CONFIRMED' THEN coalesce(total_cents, unit_price * participants) ELSE 0 END), 0) AS spentCents,
-    min(created_at) AS firstAt, max(created_at) AS lastAt
-    FROM bookings WHERE customer_id = ?`);
-  const lapsedHolds = db.prepare(`SELECT ${COLUMNS} ${FROM}
-    WHERE b.status = 'PENDING' AND b.hold_expires_at IS NOT NULL AND b.hold_expires_at <= ? LIMIT ?`);
-  const bySession = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.checkout_session_id = ?`);
-  const inWindow = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.status != 'CANCELLED'
-    AND b.slot_start >= ? AND b.slot_start < ? ORDER BY b.slot_start, b.id`);
-  const inWindowForExperience = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.experience_id = ?
-    AND b.status != 'CANCELLED' AND b.slot_start >= ? AND b.slot_start < ? ORDER BY b.slot_start, b.id`);
+export function bookingStore(sql: Sql): BookingStore {
+  const d = sql.dialect;
+  const one = async (where: string, params: unknown[]): Promise<BookingView | undefined> => {
+    const [row] = await sql.values<RawBooking>(`SELECT ${COLUMNS} ${FROM} WHERE ${where}`, params);
+    return row && viewOf(row);
+  };
+  const many = async (text: string, params: unknown[]): Promise<BookingView[]> => (await sql.values<RawBooking>(text, params)).map(viewOf);
 
-  // Totals from the counters the triggers of migration 003 keep (one row per org, experience and
-  // status): an unfiltered, status-only or experience-only total reads a few rows, never the bookings.
-  const countAll = db.prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ?').pluck();
-  const countStatus = db.prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ? AND status = ?').pluck();
-  const countExperience = db.prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ? AND experience_id = ?').pluck();
-  const countExperienceStatus = db
-    .prepare('SELECT coalesce(sum(n), 0) FROM booking_counts WHERE org_id = ? AND experience_id = ? AND status = ?')
-    .pluck();
-
-  /** The filter as SQL. `status` is one of three fixed words, written into the SQL itself so that
-   * the partial index bookings_org_status_order (PENDING and CANCELLED only) can serve it. */
-  function whereOf(orgId: string, f: BookingFilter): { sql: string; params: unknown[] } {
+  /** The filter as SQL, its values pushed on `params`. `status` is one of three fixed words, written into
+   * the SQL itself so that the partial index bookings_org_status_order (PENDING and CANCELLED only) can serve it. */
+  function whereOf(orgId: string, f: BookingFilter, params: unknown[]): string {
     // Which index reads the page: a customer's bookings through bookings_customer (they are few);
     // an experience's through bookings_experience_slot, unless a rare status narrows it more
-    // (bookings_org_status_order); otherwise bookings_org_slot. The unary + keeps the planner, which
-    // has no statistics, off the org-wide indexes where they would read far more rows.
+    // (bookings_org_status_order); otherwise bookings_org_slot. SQLite has no statistics: noIndex
+    // keeps its planner off the org-wide indexes where they would read far more rows.
     const rareStatus = f.status !== undefined && f.status !== 'CONFIRMED';
     const narrowed = f.customerId !== undefined || (f.experienceId !== undefined && !rareStatus);
-    const clauses = [narrowed ? '+b.org_id = ?' : 'b.org_id = ?'];
-    const params: unknown[] = [orgId];
+    const clauses = [`${narrowed ? d.noIndex('b.org_id') : 'b.org_id'} = ?`];
+    params.push(orgId);
     if (f.experienceId !== undefined) (clauses.push('b.experience_id = ?'), params.push(f.experienceId));
     if (f.customerId !== undefined) (clauses.push('b.customer_id = ?'), params.push(f.customerId));
     if (f.status !== undefined) {
       clauses.push(`b.status = '${statusWord(f.status)}'`);
-      // The partial index's own condition, word for word: SQLite uses a partial index only when
-      // the query's WHERE contains it (b.status = 'PENDING' alone does not prove it).
-      if (f.status !== 'CONFIRMED') clauses.push(`b.status <> 'CONFIRMED'`);
+      // bookings_org_status_order's own condition (see Dialect.partialIndexCondition).
+      const restated = d.partialIndexCondition(`b.status <> 'CONFIRMED'`);
+      if (f.status !== 'CONFIRMED' && restated !== '') clauses.push(restated);
     }
     if (f.startFrom !== undefined) (clauses.push('b.slot_start >= ?'), params.push(f.startFrom));
     if (f.startTo !== undefined) (clauses.push('b.slot_start <= ?'), params.push(f.startTo));
     if (f.q !== undefined) {
-      const like = `%${f.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      clauses.push(`(b.booking_number = ? COLLATE NOCASE OR b.guest_email LIKE ? ESCAPE '\\'
-        OR b.guest_name LIKE ? ESCAPE '\\')`);
+      const like = likePattern(f.q);
+      clauses.push(`(${d.equalsIgnoringCase('b.booking_number')} OR ${d.likeIgnoringCase('b.guest_email')}
+        OR ${d.likeIgnoringCase('b.guest_name')})`);
       params.push(f.q, like, like);
     }
-    return { sql: clauses.join(' AND '), params };
+    return clauses.join(' AND ');
   }
 
   /** Counts the rows of a filter over an index range (date range, customer) or, for q, a scan. */
-  function countWhere(orgId: string, f: BookingFilter): number {
-    const { sql, params } = whereOf(orgId, f);
-    return prepared(`SELECT count(*) FROM bookings b WHERE ${sql}`).pluck().get(...params) as number;
-  }
+  const countOf = (orgId: string, f: BookingFilter, params: unknown[]): string =>
+    `SELECT count(*) FROM bookings b WHERE ${whereOf(orgId, f, params)}`;
 
-  /** `pagination.total` of a list, as cheaply as the filter allows. */
-  function totalOf(orgId: string, f: BookingFilter): number {
+  /** `pagination.total` of a list as a scalar query, as cheaply as the filter allows. */
+  function totalOf(orgId: string, f: BookingFilter, params: unknown[]): string {
     const ranged = f.startFrom !== undefined || f.startTo !== undefined;
     if (f.q === undefined && f.customerId === undefined) {
       if (!ranged) {
-        if (f.experienceId === undefined) return (f.status === undefined ? countAll.get(orgId) : countStatus.get(orgId, f.status)) as number;
-        return (f.status === undefined
-          ? countExperience.get(orgId, f.experienceId)
-          : countExperienceStatus.get(orgId, f.experienceId, f.status)) as number;
+        // The counters migration 003's triggers keep (one row per org, experience and status): an
+        // unfiltered, status-only or experience-only total reads a few rows, never the bookings.
+        const clauses = ['org_id = ?'];
+        params.push(orgId);
+        if (f.experienceId !== undefined) (clauses.push('experience_id = ?'), params.push(f.experienceId));
+        if (f.status !== undefined) (clauses.push('status = ?'), params.push(f.status));
+        return `SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM booking_counts WHERE ${clauses.join(' AND ')}`;
       }
       // CONFIRMED over a date range: every booking of the range less the PENDING and CANCELLED
       // ones, three counts of index ranges instead of a status check on every row of the range.
       if (f.status === 'CONFIRMED' && f.experienceId === undefined) {
-        return (
-          countWhere(orgId, { ...f, status: undefined }) -
-          countWhere(orgId, { ...f, status: 'PENDING' }) -
-          countWhere(orgId, { ...f, status: 'CANCELLED' })
-        );
+        const all = countOf(orgId, { ...f, status: undefined }, params);
+        const pending = countOf(orgId, { ...f, status: 'PENDING' }, params);
+        const cancelled = countOf(orgId, { ...f, status: 'CANCELLED' }, params);
+        return `SELECT (${all}) - (${pending}) - (${cancelled})`;
       }
     }
-    return countWhere(orgId, f);
+    return countOf(orgId, f, params);
+  }
+
+  /** The page's rows. A deep page skips its offset over the index alone (a deferred join: ids first,
+   * then the page's rows): joining every skipped row cost ~2 µs each (offset 500,000: 1 s at 1M). */
+  function pageOf(orgId: string, f: BookingFilter, page: Page, params: unknown[], extra: string): string {
+    const where = whereOf(orgId, f, params);
+    params.push(page.limit, page.offset);
+    // The page is sorted again after the join: at most `limit` rows.
+    return page.offset >= DEFERRED_JOIN_OFFSET
+      ? `SELECT ${COLUMNS}, ${extra} FROM (SELECT b.id AS pid FROM bookings b WHERE ${where} ${ORDER} LIMIT ? OFFSET ?) p
+         JOIN bookings b ON b.id = p.pid JOIN experiences e ON e.id = b.experience_id ${ORDER}`
+      : `SELECT ${COLUMNS}, ${extra} ${FROM} WHERE ${where} ${ORDER} LIMIT ? OFFSET ?`;
   }
 
   return {
-    /** Inserts a booking; migration 003's trigger counts it in the same statement. */
-    insertBooking(row: BookingRow): void {
-      insert.run(row);
+    async insertBooking(row) {
+      await sql.run(INSERT_BOOKING, insertedValues(row));
     },
-    updateBooking(row: BookingRow): void {
-      update.run(row);
+    async updateBooking(row) {
+      await sql.run(UPDATE, [...valuesOf(row, UPDATED), row.id]);
     },
-    getBooking(orgId: string, id: string): BookingView | undefined {
-      return byId.get(orgId, id) as BookingView | undefined;
+    getBooking: (orgId, id) => one('b.org_id = ? AND b.id = ?', [orgId, id]),
+    getBookingByNumber: (orgId, bookingNumber) => one('b.org_id = ? AND b.booking_number = ?', [orgId, bookingNumber]),
+    // Ids sort by creation: the first made.
+    getBookingByCheckoutSession: (sessionId) => one('b.checkout_session_id = ? ORDER BY b.id LIMIT 1', [sessionId]),
+    bookingNumberTaken: async (bookingNumber) => (await sql.get('SELECT 1 AS one FROM bookings WHERE booking_number = ?', [bookingNumber])) !== undefined,
+    orgHasBookings: async (orgId) => (await sql.get('SELECT 1 AS one FROM bookings WHERE org_id = ? LIMIT 1', [orgId])) !== undefined,
+    async listBookings(orgId, filter, page) {
+      // The total rides on every row of the page as an uncorrelated subquery, which both engines
+      // compute once: one statement, so one state of the table for both, and no sort after it.
+      const read = async (): Promise<PageResult<BookingView> | undefined> => {
+        const params: unknown[] = [];
+        const total = totalOf(orgId, filter, params);
+        const listed = await sql.values<unknown[]>(pageOf(orgId, filter, page, params, `(${total}) AS total`), params);
+        return listed.length === 0 ? undefined : { rows: listed.map((r) => viewOf(r as RawBooking)), total: listed[0]![COLUMN_COUNT] as number };
+      };
+      for (;;) {
+        const found = await read();
+        if (found) return found;
+        // An empty page: the total alone, unless rows came in meanwhile and the page would now have some.
+        const params: unknown[] = [];
+        const [[n]] = (await sql.values<[number]>(totalOf(orgId, filter, params), params)) as [[number]];
+        if (n <= page.offset) return { rows: [], total: n };
+      }
     },
-    getBookingByNumber(orgId: string, bookingNumber: string): BookingView | undefined {
-      return byNumber.get(orgId, bookingNumber) as BookingView | undefined;
+    listCustomerBookings: (customerId, limit) =>
+      many(`SELECT ${COLUMNS} ${FROM} WHERE b.customer_id = ? ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC LIMIT ?`, [customerId, limit]),
+    async customerTotals(customerId) {
+      const totals = await sql.get<CustomerTotals>(
+        `SELECT count(*) AS "bookingCount",
+          CAST(coalesce(sum(CASE WHEN status = 'CONFIRMED' THEN coalesce(total_cents, unit_price * participants) ELSE 0 END), 0) AS BIGINT) AS "spentCents",
+          min(created_at) AS "firstAt", max(created_at) AS "lastAt"
+          FROM bookings WHERE customer_id = ?`,
+        [customerId],
+      );
+      return totals!; // an aggregate without GROUP BY answers one row
     },
-    getBookingByCheckoutSession(sessionId: string): BookingView | undefined {
-      return bySession.get(sessionId) as BookingView | undefined;
+    listActiveBookingsBetween(orgId, from, to, experienceId) {
+      const window = `b.status != 'CANCELLED' AND b.slot_start >= ? AND b.slot_start < ?`;
+      return experienceId === undefined
+        ? many(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND ${window} ORDER BY b.slot_start, b.id`, [orgId, from, to])
+        : many(`SELECT ${COLUMNS} ${FROM} WHERE b.org_id = ? AND b.experience_id = ? AND ${window} ORDER BY b.slot_start, b.id`, [
+            orgId, experienceId, from, to,
+          ]);
     },
-    bookingNumberTaken(bookingNumber: string): boolean {
-      return numberTaken.get(bookingNumber) !== undefined;
+    listLapsedHolds: (now, limit) =>
+      // Read through bookings_holds, in expiry order; ids (which sort by creation) break ties.
+      many(`SELECT ${COLUMNS} ${FROM} WHERE b.status = 'PENDING' AND b.hold_expires_at IS NOT NULL AND b.hold_expires_at <= ?
+        ORDER BY b.hold_expires_at, b.id LIMIT ?`, [now, limit]),
+    async bookedPlaces(experienceId, slotStart) {
+      const row = await sql.get<{ booked: number }>('SELECT booked FROM slot_counts WHERE experience_id = ? AND slot_start = ?', [experienceId, slotStart]);
+      return row?.booked ?? 0;
     },
-    orgHasBookings(orgId: string): boolean {
-      return anyInOrg.get(orgId) !== undefined;
+    async addBookedPlaces(experienceId, slotStart, delta) {
+      if (delta > 0) {
+        // `slot_counts.booked`: a bare `booked` is ambiguous in PostgreSQL's DO UPDATE.
+        await sql.run(
+          `INSERT INTO slot_counts (experience_id, slot_start, booked) VALUES (?, ?, ?)
+            ON CONFLICT (experience_id, slot_start) DO UPDATE SET booked = slot_counts.booked + excluded.booked`,
+          [experienceId, slotStart, delta],
+        );
+      } else if (delta < 0) {
+        // Not an upsert: SQLite checks `booked >= 0` on the row to insert before it sees the
+        // conflict, so a negative delta through the INSERT above would always fail. Below zero,
+        // CHECK (booked >= 0) refuses it; no row, nothing changes.
+        await sql.run('UPDATE slot_counts SET booked = booked - ? WHERE experience_id = ? AND slot_start = ?', [-delta, experienceId, slotStart]);
+      }
     },
-    /** Sorted by slot start, then creation, then id. */
-    listBookings(orgId: string, filter: BookingFilter, page: Page): PageResult<BookingView> {
-      const { sql, params } = whereOf(orgId, filter);
-      const total = totalOf(orgId, filter);
-      // A deep page skips its offset over the index alone (a deferred join: row ids first, then
-      // the page's rows): joining every skipped row cost ~2 µs each (offset 500,000: 1 s at 1M).
-      // The page is sorted again, at most `limit` rows; shallow pages keep the single read.
-      const ORDER = 'ORDER BY b.slot_start, b.created_at, b.id';
-      const text =
-        page.offset >= DEFERRED_JOIN_OFFSET
-          ? `SELECT ${RAW_COLUMNS} FROM (SELECT b.rowid AS r FROM bookings b WHERE ${sql} ${ORDER} LIMIT ? OFFSET ?) p
-             JOIN bookings b ON b.rowid = p.r JOIN experiences e ON e.id = b.experience_id ${ORDER}`
-          : `SELECT ${RAW_COLUMNS} ${FROM} WHERE ${sql} ${ORDER} LIMIT ? OFFSET ?`;
-      const raw = prepared(text)
-        .raw(true)
-        .all(...params, page.limit, page.offset) as RawBooking[];
-      return { rows: raw.map(viewOf), total };
+    async takePlaces(experienceId, slotStart, places, capacity) {
+      // The SELECT's WHERE refuses a first booking larger than the slot (and lets SQLite parse the
+      // upsert of a SELECT); the DO UPDATE's WHERE a booking that does not fit beside the others.
+      // No row back: nothing was taken.
+      const row = await sql.get<{ booked: number }>(
+        `INSERT INTO slot_counts (experience_id, slot_start, booked)
+          SELECT ?, CAST(? AS BIGINT), CAST(? AS INTEGER) WHERE CAST(? AS INTEGER) <= CAST(? AS INTEGER)
+          ON CONFLICT (experience_id, slot_start) DO UPDATE SET booked = slot_counts.booked + excluded.booked
+          WHERE slot_counts.booked + excluded.booked <= ?
+          RETURNING booked`,
+        [experienceId, slotStart, places, places, capacity, capacity],
+      );
+      return row !== undefined;
     },
-    listCustomerBookings(customerId: string, limit: number): BookingView[] {
-      return (forCustomer.all(customerId, limit) as RawBooking[]).map(viewOf);
-    },
-    customerTotals(customerId: string): { bookingCount: number; spentCents: number; firstAt: number | null; lastAt: number | null } {
-      return customerTotals.get(customerId) as { bookingCount: number; spentCents: number; firstAt: number | null; lastAt: number | null };
-    },
-    /** Bookings (not cancelled) whose slot starts in [from, to), for calendar feeds. */
-    listActiveBookingsBetween(orgId: string, from: number, to: number, experienceId?: string): BookingView[] {
-      return (experienceId === undefined
-        ? inWindow.all(orgId, from, to)
-        : inWindowForExperience.all(orgId, experienceId, from, to)) as BookingView[];
-    },
-    listLapsedHolds(now: number, limit: number): BookingView[] {
-      return lapsedHolds.all(now, limit) as BookingView[];
-    },
-    /** Places taken in one slot (CONFIRMED + PENDING bookings). */
-    bookedPlaces(experienceId: string, slotStart: number): number {
-      return (slotBooked.get(experienceId, slotStart) as { booked: number } | undefined)?.booked ?? 0;
-    },
-    addBookedPlaces(experienceId: string, slotStart: number, delta: number): void {
-      if (delta > 0) addBooked.run(experienceId, slotStart, delta);
-      else if (delta < 0) removeBooked.run(-delta, experienceId, slotStart);
-    },
-    /** Places taken per slot start in [from, to). */
-    bookedPlacesBetween(experienceId: string, from: number, to: number): Map<number, number> {
-      const booked = new Map<number, number>();
-      for (const [slotStart, places] of slotRange.all(experienceId, from, to) as [number, number][]) booked.set(slotStart, places);
-      return booked;
+    async bookedPlacesBetween(experienceId, from, to) {
+      // Raw rows ([slotStart, booked]): availability reads one per slot on every request.
+      const rows = await sql.values<[number, number]>(
+        'SELECT slot_start, booked FROM slot_counts WHERE experience_id = ? AND slot_start >= ? AND slot_start < ? ORDER BY slot_start',
+        [experienceId, from, to],
+      );
+      return new Map(rows);
     },
   };
 }

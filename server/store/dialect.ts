@@ -22,6 +22,18 @@ export interface Dialect {
   noIndex(column: string): string;
   /** The JSON array of strings in `column` (TEXT) holds the parameter. */
   jsonArrayHas(column: string): string;
+  /**
+   * A partial index's own condition, restated in a query meant to read through that index; '' when
+   * not needed. SQLite uses a partial index only when the query's WHERE holds its condition word for
+   * word; PostgreSQL proves it from the other clauses, and a restated one skews its estimates.
+   */
+  partialIndexCondition(condition: string): string;
+  /**
+   * A statement after which the transaction's writes, up to its commit, take turns with every other
+   * transaction's that ran it too (events get their positions in commit order so); '' where writers
+   * always take turns (SQLite).
+   */
+  orderedWritesLock(): string;
 }
 
 export const sqliteDialect: Dialect = {
@@ -30,6 +42,8 @@ export const sqliteDialect: Dialect = {
   likeIgnoringCase: (column) => `${column} LIKE ? ESCAPE '\\'`,
   noIndex: (column) => `+${column}`,
   jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`,
+  partialIndexCondition: (condition) => condition,
+  orderedWritesLock: () => '',
 };
 
 export const postgresDialect: Dialect = {
@@ -38,6 +52,9 @@ export const postgresDialect: Dialect = {
   likeIgnoringCase: (column) => `${column} ILIKE ? ESCAPE '\\'`,
   noIndex: (column) => column,
   jsonArrayHas: (column) => `jsonb_exists(${column}::jsonb, ?)`,
+  partialIndexCondition: () => '',
+  // Its own advisory lock, apart from the write lock (postgres/db.ts): held by a shared transaction too.
+  orderedWritesLock: () => `SELECT pg_advisory_xact_lock(${0x6f7574696e69})`,
 };
 
 /** A LIKE pattern finding `text` anywhere, its `%`, `_` and `\` taken literally (for `likeIgnoringCase`). */

@@ -1,5 +1,4 @@
-import type { Db } from './sqlite/db.js';
-import { statementCache, type Page, type PageResult } from './statements.js';
+import type { Page, PageResult, Sql } from './sql.js';
 
 export interface EventRow {
   id: string;
@@ -10,52 +9,62 @@ export interface EventRow {
   createdAt: number;
 }
 
-export const COLUMNS = 'id, org_id AS orgId, type, booking_id AS bookingId, payload, created_at AS createdAt';
+/**
+ * The outbox's events, each with a position (`seq`) in its org's stream. GET /v1/events?after= reads
+ * `seq > ?`, so a position must never be handed out to an event that becomes visible after a later
+ * one: a reader that has seen the later one would skip it for good.
+ */
+export interface EventStore {
+  /** Records an event; in the transaction of the change that fires it, or else in one of its own. */
+  insertEvent(row: EventRow): Promise<void>;
+  getEvent(id: string): Promise<EventRow | undefined>;
+  /** The position of an event in its org's stream, or undefined when it is not the org's. */
+  eventPosition(orgId: string, id: string): Promise<number | undefined>;
+  /** Oldest first (by position), after `afterSeq` when given. */
+  listEvents(orgId: string, filter: { afterSeq?: number; type?: string }, page: Page): Promise<PageResult<EventRow>>;
+  /** A booking's events, oldest first. */
+  listBookingEvents(bookingId: string): Promise<EventRow[]>;
+  replaceEventPayload(id: string, payload: string): Promise<void>;
+  /** Retention: events (and, by cascade, their deliveries) older than the cut-off. */
+  deleteEventsBefore(cutoff: number): Promise<number>;
+}
 
-export function eventStore(db: Db) {
-  const prepared = statementCache(db);
-  const insert = db.prepare(`INSERT INTO events (id, org_id, type, booking_id, payload, created_at)
-    VALUES (@id, @orgId, @type, @bookingId, @payload, @createdAt)`);
-  const seqOf = db.prepare('SELECT seq FROM events WHERE org_id = ? AND id = ?');
-  const byId = db.prepare(`SELECT ${COLUMNS} FROM events WHERE id = ?`);
-  const forBooking = db.prepare(`SELECT ${COLUMNS} FROM events WHERE booking_id = ? ORDER BY seq`);
-  const setPayload = db.prepare('UPDATE events SET payload = ? WHERE id = ?');
-  const deleteBefore = db.prepare('DELETE FROM events WHERE created_at < ?');
+const COLUMNS = 'id, org_id AS "orgId", type, booking_id AS "bookingId", payload, created_at AS "createdAt"';
 
+export const INSERT_EVENT = 'INSERT INTO events (id, org_id, type, booking_id, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)';
+export const eventValues = (row: EventRow): unknown[] => [row.id, row.orgId, row.type, row.bookingId, row.payload, row.createdAt];
+
+export function eventStore(sql: Sql): EventStore {
   return {
-    insertEvent(row: EventRow): void {
-      insert.run(row);
+    async insertEvent(row) {
+      // Positions in commit order: the event is written after the dialect's ordered-writes lock,
+      // which its transaction holds until it commits (a transaction of its own when called outside
+      // one). Both statements are sent together.
+      const lock = sql.dialect.orderedWritesLock();
+      if (lock === '') await sql.run(INSERT_EVENT, eventValues(row));
+      else await sql.transaction(async () => void (await Promise.all([sql.run(lock), sql.run(INSERT_EVENT, eventValues(row))])));
     },
-    getEvent(id: string): EventRow | undefined {
-      return byId.get(id) as EventRow | undefined;
-    },
-    /** The position of an event in its org's stream, or undefined when it is not the org's. */
-    eventPosition(orgId: string, id: string): number | undefined {
-      return (seqOf.get(orgId, id) as { seq: number } | undefined)?.seq;
-    },
-    /** Oldest first. */
-    listEvents(orgId: string, filter: { afterSeq?: number; type?: string }, page: Page): PageResult<EventRow> {
+    getEvent: (id) => sql.get<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ?`, [id]),
+    eventPosition: async (orgId, id) => (await sql.get<{ seq: number }>('SELECT seq FROM events WHERE org_id = ? AND id = ?', [orgId, id]))?.seq,
+    async listEvents(orgId, filter, page) {
       let where = 'org_id = ?';
       const params: unknown[] = [orgId];
       if (filter.afterSeq !== undefined) (where += ' AND seq > ?', params.push(filter.afterSeq));
       if (filter.type !== undefined) (where += ' AND type = ?', params.push(filter.type));
-      const total = (prepared(`SELECT count(*) AS n FROM events WHERE ${where}`).get(...params) as { n: number }).n;
-      const rows = prepared(`SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`).all(
-        ...params,
-        page.limit,
-        page.offset,
-      ) as EventRow[];
-      return { rows, total };
+      // The total and the page in one statement, so from one state of the table. The LEFT JOIN
+      // answers one row (the total, no event) for an empty page.
+      const listed = await sql.all<EventRow & { total: number; seq: number | null }>(
+        `WITH page AS (SELECT seq, ${COLUMNS} FROM events WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?)
+         SELECT t.total, page.* FROM (SELECT count(*) AS total FROM events WHERE ${where}) t LEFT JOIN page ON 1 = 1 ORDER BY page.seq`,
+        [...params, page.limit, page.offset, ...params],
+      );
+      const rows = listed
+        .filter((r) => r.seq !== null)
+        .map((r): EventRow => ({ id: r.id, orgId: r.orgId, type: r.type, bookingId: r.bookingId, payload: r.payload, createdAt: r.createdAt }));
+      return { rows, total: listed[0]!.total };
     },
-    listBookingEvents(bookingId: string): EventRow[] {
-      return forBooking.all(bookingId) as EventRow[];
-    },
-    replaceEventPayload(id: string, payload: string): void {
-      setPayload.run(payload, id);
-    },
-    /** Retention: events (and, by cascade, their deliveries) older than the cut-off. */
-    deleteEventsBefore(cutoff: number): number {
-      return deleteBefore.run(cutoff).changes;
-    },
+    listBookingEvents: (bookingId) => sql.all<EventRow>(`SELECT ${COLUMNS} FROM events WHERE booking_id = ? ORDER BY seq`, [bookingId]),
+    replaceEventPayload: async (id, payload) => void (await sql.run('UPDATE events SET payload = ? WHERE id = ?', [payload, id])),
+    deleteEventsBefore: (cutoff) => sql.run('DELETE FROM events WHERE created_at < ?', [cutoff]),
   };
 }

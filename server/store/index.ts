@@ -1,11 +1,8 @@
 import type { WrittenOnce } from './slices.js';
-import type { bookingStore } from './bookings.js';
-import type { eventStore } from './events.js';
+import type { TransactionKind } from './sql.js';
 
-/** Modules not yet written once (their SQLite form, made asynchronous). */
-type SyncParts = { bookings: ReturnType<typeof bookingStore>; events: ReturnType<typeof eventStore> };
-/** The store's functions, as every engine offers them. */
-export type StoreParts = { [S in keyof SyncParts]: Async<SyncParts[S]> } & WrittenOnce;
+/** The store's functions, as every engine offers them: one slice per resource. */
+export type StoreParts = WrittenOnce;
 
 /** A function of `T`, answering through a promise (an engine across a network cannot answer at once). */
 export type Async<T> = {
@@ -28,7 +25,14 @@ export interface Store extends StoreParts {
    * become savepoints (or share the level above's while it is clean), so a nested call that throws
    * leaves no trace. `work` must only await the store: never the network or a timer.
    */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
+  transaction<T>(work: () => Promise<T>, options?: TransactionKind): Promise<T>;
+  /**
+   * Runs `work`, whose writes nobody reads the answer of (an event, a queued message, an activity
+   * entry), inside the caller's transaction: on PostgreSQL they travel with the transaction's next
+   * statement or its COMMIT instead of a round trip each, and one that fails fails the transaction.
+   * SQLite runs them at once.
+   */
+  later<T>(work: () => Promise<T>): Promise<T>;
   /**
    * A marker that changes whenever the database may have changed; caches compare it. An engine
    * shared by several processes without a cheap marker answers a new value every time (no reuse).

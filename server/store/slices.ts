@@ -1,4 +1,6 @@
 import type { Sql } from './sql.js';
+import { bookingStore, type BookingStore } from './bookings.js';
+import { eventStore, type EventStore } from './events.js';
 import { userStore, type UserStore } from './users.js';
 import { settingsStore, type SettingsStore } from './settings.js';
 import { organizationStore, type OrganizationStore } from './organizations.js';
@@ -37,6 +39,8 @@ export interface WrittenOnce {
   activity: ActivityStore;
   customers: CustomerStore;
   calendarImports: CalendarImportStore;
+  bookings: BookingStore;
+  events: EventStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -58,5 +62,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     activity: activityStore(sql),
     customers: customerStore(sql),
     calendarImports: calendarImportStore(sql),
+    bookings: bookingStore(sql),
+    events: eventStore(sql),
   };
 }

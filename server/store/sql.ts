@@ -53,3 +53,21 @@ export interface PageResult<T> {
   rows: T[];
   total: number;
 }
+
+/**
+ * Transactions and the write lock. What a transaction asks of the other writers is decided by the
+ * use case that opens it (`Store.transaction(work, { lock })`), never guessed by the store:
+ * - `exclusive` (the default): it runs alone among writers, so a read-check-write inside it sees
+ *   every write committed before it and none after, as every SQLite writer does (BEGIN IMMEDIATE).
+ * - `shared`: it may run beside other shared transactions, never beside an exclusive one. Only for
+ *   work that keeps its invariants itself, with row locks and conditional writes (a booking takes
+ *   its places with one conditional upsert of its slot's counter row, so only bookings of one slot
+ *   take turns). A nested transaction that declares nothing takes the kind of the one around it.
+ * On SQLite writers always take turns, and `lock` changes nothing. On PostgreSQL it is an advisory
+ * lock taken exclusive or shared before the transaction's first statement that needs it (see
+ * postgres/db.ts). Events (events.ts) keep their cursor order under both kinds: each event is
+ * written under a short lock of its own, held until its transaction commits.
+ */
+export interface TransactionKind {
+  lock?: 'shared' | 'exclusive';
+}

@@ -27,9 +27,24 @@ export function numbered(sql: string): string {
 export type Params = readonly unknown[];
 
 /**
+ * How a transaction shares the database with the others (the write lock, see WRITE_LOCK):
+ * - `exclusive`: alone, as every SQLite writer is. A read-check-write inside it sees every write
+ *   committed before it and none after. The default.
+ * - `shared`: beside other shared transactions, never beside an exclusive one. For work that keeps
+ *   its own invariants with row locks and conditional writes (a booking: its slot's counter row).
+ */
+export type LockKind = 'shared' | 'exclusive';
+
+/**
  * One PostgreSQL database, as the store modules use it. A statement runs on the client of the
  * transaction it is called from (found through AsyncLocalStorage, so callers never pass it), or
  * else on a pooled client of its own.
+ *
+ * Round trips. Inside a transaction statements are not sent one by one: those issued together (in
+ * the same turn of the event loop, e.g. under `Promise.all`) travel as one multi-statement string
+ * of the simple protocol, their parameters written in as literals, and the transaction's BEGIN, its
+ * write lock, SAVEPOINTs and RELEASEs ride along with the next statement. A statement of such a
+ * batch that fails fails every statement of the batch (the transaction is aborted anyway).
  */
 export interface PgDb {
   /** The rows of a statement. */
@@ -40,34 +55,88 @@ export interface PgDb {
   values<R extends unknown[]>(sql: string, params?: Params): Promise<R[]>;
   /** Runs a statement; answers how many rows it changed. */
   run(sql: string, params?: Params): Promise<number>;
-  /** Runs `work` in one transaction (a savepoint when nested); see `transaction` in store/index.ts. */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction (a savepoint when nested); see `transaction` in store/index.ts.
+   * `lock` declares how it shares the database (LockKind); a transaction that declares none takes
+   * the kind of the one around it, and the outermost the exclusive lock. The lock is taken before
+   * the first statement that needs it: a shared transaction that then runs work needing the
+   * exclusive lock takes that too.
+   */
+  transaction<T>(work: () => Promise<T>, lock?: LockKind): Promise<T>;
   /**
    * Runs `work`, whose only write is one statement, under the write lock: as it is inside the
    * caller's transaction (which holds the lock, and the statement is atomic by itself, so no
    * savepoint is needed), or else in a transaction of its own.
    */
   locked<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, whose statements need none of the write lock (they take a lock of their own, see
+   * `lockKey`): in a transaction that has not taken it yet, they leave it to the statements after them.
+   */
+  unlocked<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction, an advisory lock on `key` (any text) until the transaction ends, taken with
+   * the next statement; outside one, nothing.
+   */
+  lockKey(key: string): void;
+  /**
+   * Runs `work` with its writes sent later: inside a transaction, each `run` of `work` answers 0 at
+   * once and its statement travels with the next statement or the COMMIT, in order. For writes whose
+   * answer nobody reads; an error of one fails the transaction, not the call.
+   */
+  later<T>(work: () => Promise<T>): Promise<T>;
   /** Runs `fn` once the outermost transaction around this call has committed (at once outside one). */
   afterCommit(fn: () => void): void;
   /** The pool, for what only it can do (LISTEN, closing). */
   readonly pool: pg.Pool;
 }
 
-interface Frame {
+/** A statement waiting to be sent with the next round trip of its transaction. */
+interface Pending {
+  text: string;
+  params: Params;
+  /** Who waits for its rows; none for the transaction's own statements and the writes sent later. */
+  waiter?: { rowMode?: 'array'; resolve(result: pg.QueryResult): void; reject(err: unknown): void };
+}
+
+/** One outermost transaction: its client, what it has sent and what waits to be. */
+interface Tx {
   client: pg.PoolClient;
+  /** The write lock held so far. */
+  held: LockKind | undefined;
+  /** Something was sent since BEGIN (else COMMIT and ROLLBACK have nothing to end). */
+  sent: boolean;
+  pending: Pending[];
+  /** The round trip under way, if any. */
+  inFlight: Promise<void> | undefined;
+  scheduled: boolean;
+  /** The error of a statement nobody waited for: the transaction fails with it. */
+  failure: unknown;
+  committed: (() => void)[];
+}
+
+interface Frame {
+  tx: Tx;
+  parent: Frame | undefined;
+  /** The lock kind this level declared, if any. */
+  lock: LockKind | undefined;
   /** A nested transaction of this level is running: the next one waits. */
   busy: boolean;
   idle: Promise<void>;
-  committed: (() => void)[];
   /** The savepoint this level rolls back to (none for the outermost transaction); see `Anchor`. */
   anchor: Anchor | undefined;
 }
 
+/** Ways of running a statement set by `unlocked` and `later`, for the work under them. */
+interface Mode {
+  unlocked?: boolean;
+  later?: boolean;
+}
+
 /**
- * Every write transaction holds this advisory lock until it ends, so writes take turns across
- * every process as they do in SQLite (BEGIN IMMEDIATE): a read-check-write (capacity, a booking
- * number, an event's place in the sequence) sees every write committed before it and none after.
+ * Every write transaction holds this advisory lock until it ends, exclusive unless it declared
+ * itself shared (LockKind): exclusive ones take turns across every process as SQLite's writers do
+ * (BEGIN IMMEDIATE), shared ones run side by side, and never beside an exclusive one.
  */
 const WRITE_LOCK = 0x6f7574696e67; // "outing"
 
@@ -79,6 +148,40 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** A parameter written into a statement as a literal, as the server would read it as a parameter; undefined when it cannot be. */
+function literalOf(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return value.includes('\0') ? undefined : pg.escapeLiteral(value);
+  // Quoted: an untyped literal takes its type from where it stands, as an untyped parameter does.
+  if (typeof value === 'number') return Number.isFinite(value) ? `'${String(value)}'` : undefined;
+  if (typeof value === 'bigint') return `'${value.toString()}'`;
+  if (typeof value === 'boolean') return value ? "'true'" : "'false'";
+  if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'`;
+  return undefined;
+}
+
+/** `text` with its `$n` placeholders replaced by `params` as literals; undefined when one cannot be written so. */
+function inlined(text: string, params: Params): string | undefined {
+  if (params.length === 0) return text;
+  const literals = params.map(literalOf);
+  if (literals.some((l) => l === undefined)) return undefined;
+  // Placeholders only: the store's statements hold no `$` in string literals or identifiers.
+  return text.replace(/\$(\d+)/g, (_, n: string) => literals[Number(n) - 1]!);
+}
+
+/** A row of an array-mode result as the object pg would have made (a later column of the same name wins). */
+function objectRows(result: pg.QueryResult): pg.QueryResult {
+  const names = result.fields.map((f) => f.name);
+  const rows = (result.rows as unknown[][]).map((r) => {
+    const row: Record<string, unknown> = {};
+    names.forEach((name, i) => (row[name] = r[i]));
+    return row;
+  });
+  return { ...result, rows };
+}
+
+const isAbortedTransaction = (err: unknown) => (err as { code?: string } | undefined)?.code === '25P02';
+
 export function connectPostgres(url: string, options: { max?: number } = {}): PgDb {
   // Waiting for a pooled client is also waiting for the write lock (a transaction holds its client
   // meanwhile), so under a burst a request may wait its turn for a while: 30 s, as long as a whole
@@ -88,50 +191,154 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
   // An idle client that loses its connection (a restarted server) must not crash the process.
   pool.on('error', () => {});
   const context = new AsyncLocalStorage<Frame>();
+  const modes = new AsyncLocalStorage<Mode>();
 
-  async function outermost<T>(work: () => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    const frame: Frame = { client, busy: false, idle: Promise.resolve(), committed: [], anchor: undefined };
-    let broken = false;
+  /** Sends what waits, as one round trip; a new one follows if more came meanwhile. */
+  function schedule(tx: Tx): void {
+    if (tx.scheduled) return;
+    tx.scheduled = true;
+    // After the promise callbacks of this turn have run, so that statements issued together go together.
+    setImmediate(() => {
+      tx.scheduled = false;
+      if (!tx.inFlight) tx.inFlight = send(tx);
+    });
+  }
+
+  async function send(tx: Tx): Promise<void> {
+    const batch = tx.pending.splice(0);
+    if (batch.length > 0) {
+      tx.sent = true;
+      await sendBatch(tx, batch);
+    }
+    tx.inFlight = undefined;
+    // What was issued meanwhile goes once the callbacks of this answer have issued theirs too.
+    if (tx.pending.some((p) => p.waiter)) schedule(tx);
+  }
+
+  async function sendBatch(tx: Tx, batch: Pending[]): Promise<void> {
+    const settle = (p: Pending, result: pg.QueryResult | undefined, err: unknown) => {
+      if (!p.waiter) return;
+      if (err !== undefined) p.waiter.reject(err);
+      else p.waiter.resolve(p.waiter.rowMode === 'array' ? result! : objectRows(result!));
+    };
+    const fail = (err: unknown) => {
+      // A statement after one that failed reports the first failure, not "transaction is aborted".
+      const reported = isAbortedTransaction(err) && tx.failure !== undefined ? tx.failure : err;
+      if (tx.failure === undefined) tx.failure = reported;
+      for (const p of batch) settle(p, undefined, asUnavailable(reported));
+    };
+    const texts = batch.map((p) => inlined(p.text, p.params));
+    if (batch.length === 1 || texts.some((t) => t === undefined)) {
+      // One at a time, each with its own parameters.
+      for (const p of batch) {
+        try {
+          const result = await tx.client.query({ text: p.text, values: p.params as unknown[], rowMode: 'array' });
+          settle(p, result, undefined);
+        } catch (err) {
+          fail(err);
+          return;
+        }
+      }
+      return;
+    }
     try {
-      // One round trip: the simple protocol takes both statements (no parameters) at once.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
-      const result = await context.run(frame, work);
-      await client.query('COMMIT');
-      for (const fn of frame.committed) fn();
+      const answer = (await tx.client.query({ text: texts.join(';\n'), rowMode: 'array' })) as pg.QueryResult | pg.QueryResult[];
+      const results = Array.isArray(answer) ? answer : [answer];
+      batch.forEach((p, i) => settle(p, results[i], undefined));
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  /** Queues a statement of `frame`'s transaction: with the write lock it needs, and sent soon when someone waits for it. */
+  function enqueue(frame: Frame, text: string, params: Params, waiter?: Pending['waiter']): void {
+    const tx = frame.tx;
+    if (!modes.getStore()?.unlocked) {
+      const needed = kindOf(frame);
+      if (tx.held !== needed && tx.held !== 'exclusive') {
+        tx.pending.push({ text: `SELECT ${needed === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`, params: [] });
+        tx.held = needed;
+      }
+    }
+    tx.pending.push({ text, params, waiter });
+    if (waiter) schedule(tx);
+  }
+
+  /** The lock kind a statement of `frame` needs: the nearest declared, else exclusive. */
+  function kindOf(frame: Frame): LockKind {
+    for (let f: Frame | undefined = frame; f; f = f.parent) if (f.lock) return f.lock;
+    return 'exclusive';
+  }
+
+  /** Sends everything queued, and waits for it. */
+  async function drain(tx: Tx): Promise<void> {
+    while (tx.inFlight || tx.pending.length > 0) {
+      if (!tx.inFlight) tx.inFlight = send(tx);
+      await tx.inFlight;
+    }
+  }
+
+  /** Runs a transaction statement of its own (COMMIT, ROLLBACK TO…) after everything queued, as part of the same round trip. */
+  function control(tx: Tx, text: string): Promise<pg.QueryResult> {
+    return new Promise((resolve, reject) => {
+      tx.pending.push({ text, params: [], waiter: { resolve, reject } });
+      schedule(tx);
+    });
+  }
+
+  async function outermost<T>(work: () => Promise<T>, lock: LockKind | undefined): Promise<T> {
+    const client = await pool.connect();
+    const tx: Tx = { client, held: undefined, sent: false, pending: [], inFlight: undefined, scheduled: false, failure: undefined, committed: [] };
+    const frame: Frame = { tx, parent: undefined, lock, busy: false, idle: Promise.resolve(), anchor: undefined };
+    let broken = false;
+    // BEGIN goes with the first statement: a transaction that runs none costs no round trip.
+    tx.pending.push({ text: 'BEGIN', params: [] });
+    try {
+      const result = await modes.run({}, () => context.run(frame, work));
+      if (tx.failure !== undefined) throw tx.failure;
+      if (tx.sent || tx.pending.length > 1) await control(tx, 'COMMIT');
+      for (const fn of tx.committed) fn();
       return result;
     } catch (err) {
       try {
-        await client.query('ROLLBACK');
+        for (const p of tx.pending.splice(0)) p.waiter?.reject(err);
+        if (tx.inFlight) await tx.inFlight.catch(() => {});
+        if (tx.sent) await client.query('ROLLBACK');
       } catch {
         broken = true;
       }
-      throw err;
+      throw tx.failure !== undefined && isAbortedTransaction(err) ? tx.failure : err;
     } finally {
       client.release(broken);
     }
   }
 
-  async function nested<T>(frame: Frame, work: () => Promise<T>): Promise<T> {
+  async function nested<T>(frame: Frame, work: () => Promise<T>, lock: LockKind | undefined): Promise<T> {
     while (frame.busy) await frame.idle;
     frame.busy = true;
     let done!: () => void;
     frame.idle = new Promise<void>((resolve) => {
       done = resolve;
     });
+    const tx = frame.tx;
     const shared = frame.anchor !== undefined && !frame.anchor.dirty ? frame.anchor : undefined;
-    const inner: Frame = { client: frame.client, busy: false, idle: Promise.resolve(), committed: frame.committed, anchor: shared ?? { dirty: false } };
+    const inner: Frame = { tx, parent: frame, lock, busy: false, idle: Promise.resolve(), anchor: shared ?? { dirty: false } };
     try {
-      if (!shared) await frame.client.query('SAVEPOINT nested');
+      // Sent with the next statement, as is the RELEASE.
+      if (!shared) tx.pending.push({ text: 'SAVEPOINT nested', params: [] });
       try {
-        const result = await context.run(inner, work);
-        if (!shared) await frame.client.query('RELEASE SAVEPOINT nested');
+        // Writes sent later stay so inside (an event's own transaction, under `later`); the rest is the level's own.
+        const result = await modes.run({ later: modes.getStore()?.later }, () => context.run(inner, work));
+        if (tx.failure !== undefined) throw tx.failure;
+        if (!shared) tx.pending.push({ text: 'RELEASE SAVEPOINT nested', params: [] });
         return result;
       } catch (err) {
         // The most recent savepoint named so is this level's own, or the clean one it shares.
-        await frame.client.query('ROLLBACK TO SAVEPOINT nested');
+        await drain(tx).catch(() => {});
+        tx.failure = undefined;
+        await tx.client.query('ROLLBACK TO SAVEPOINT nested');
         if (shared) shared.dirty = false;
-        else await frame.client.query('RELEASE SAVEPOINT nested');
+        else await tx.client.query('RELEASE SAVEPOINT nested');
         throw err;
       }
     } finally {
@@ -140,22 +347,18 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     }
   }
 
-  /** The client to run a statement on, marking the savepoint of the caller's level as no longer clean. */
-  function statementRunner(): pg.Pool | pg.PoolClient {
-    const frame = context.getStore();
-    if (!frame) return pool;
-    if (frame.anchor) frame.anchor.dirty = true;
-    return frame.client;
-  }
-
   /** A statement's result; a server that cannot be reached becomes the SERVICE_UNAVAILABLE refusal (store/unavailable.ts). */
   async function query(sql: string, params: Params, rowMode?: 'array'): Promise<pg.QueryResult> {
-    try {
-      const runner = statementRunner();
-      return await (rowMode ? runner.query({ text: sql, values: params as unknown[], rowMode }) : runner.query(sql, params as unknown[]));
-    } catch (err) {
-      throw asUnavailable(err);
+    const frame = context.getStore();
+    if (!frame) {
+      try {
+        return await (rowMode ? pool.query({ text: sql, values: params as unknown[], rowMode }) : pool.query(sql, params as unknown[]));
+      } catch (err) {
+        throw asUnavailable(err);
+      }
     }
+    if (frame.anchor) frame.anchor.dirty = true;
+    return await new Promise<pg.QueryResult>((resolve, reject) => enqueue(frame, sql, params, { rowMode, resolve, reject }));
   }
 
   return {
@@ -170,26 +373,39 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
       return (await query(sql, params, 'array')).rows as R[];
     },
     async run(sql: string, params: Params = []) {
+      const frame = context.getStore();
+      if (frame && modes.getStore()?.later) {
+        if (frame.anchor) frame.anchor.dirty = true;
+        enqueue(frame, sql, params);
+        return 0;
+      }
       return (await query(sql, params)).rowCount ?? 0;
     },
-    async transaction<T>(work: () => Promise<T>): Promise<T> {
+    async transaction<T>(work: () => Promise<T>, lock?: LockKind): Promise<T> {
       const frame = context.getStore();
       try {
-        return frame ? await nested(frame, work) : await outermost(work);
+        return frame ? await nested(frame, work, lock) : await outermost(work, lock);
       } catch (err) {
         throw asUnavailable(err);
       }
     },
     async locked<T>(work: () => Promise<T>): Promise<T> {
       try {
-        return context.getStore() ? await work() : await outermost(work);
+        return context.getStore() ? await work() : await outermost(work, undefined);
       } catch (err) {
         throw asUnavailable(err);
       }
     },
+    unlocked: (work) => modes.run({ ...modes.getStore(), unlocked: true }, work),
+    later: (work) => modes.run({ ...modes.getStore(), later: true }, work),
+    lockKey(key: string): void {
+      const frame = context.getStore();
+      if (!frame) return;
+      frame.tx.pending.push({ text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', params: [key] });
+    },
     afterCommit(fn: () => void): void {
       const frame = context.getStore();
-      if (frame) frame.committed.push(fn);
+      if (frame) frame.tx.committed.push(fn);
       else fn();
     },
   };

@@ -1,7 +1,5 @@
 import type { Store, StoreParts } from '../index.js';
 import { connectPostgres, migratePostgres, type PgDb } from './db.js';
-import { bookingStorePg } from './bookings.js';
-import { eventStorePg } from './events.js';
 import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
 
@@ -11,16 +9,29 @@ import { postgresSql } from './driver.js';
  */
 export function createPostgresStore(db: PgDb): Store {
   const parts: StoreParts = {
-    bookings: bookingStorePg(db),
-    events: eventStorePg(db),
     ...slicesOver(postgresSql(db)),
+  };
+  // An Idempotency-Key's check and saved reply need none of the write lock: the key's own lock,
+  // held from the check to the commit, keeps a second request under the key (from any process)
+  // waiting until the first is saved, whatever kind of transaction runs between them. The reply
+  // travels with the COMMIT.
+  const idempotency = parts.idempotency;
+  parts.idempotency = {
+    ...idempotency,
+    getIdempotentResponse: (orgId, key) =>
+      db.unlocked(async () => {
+        db.lockKey(`idempotency ${orgId} ${key}`);
+        return await idempotency.getIdempotentResponse(orgId, key);
+      }),
+    saveIdempotentResponse: (row) => db.unlocked(() => db.later(() => idempotency.saveIdempotentResponse(row))),
   };
   let marker = 0;
   let closed: Promise<void> | undefined;
   return {
     ...parts,
     engine: 'postgres',
-    transaction: (work) => db.transaction(work),
+    transaction: (work, options) => db.transaction(work, options?.lock),
+    later: (work) => db.later(work),
     // Other processes write too, and no cheap marker sees their commits: never reuse an answer.
     changeMarker: async () => `pg:${++marker}`,
     async ping() {

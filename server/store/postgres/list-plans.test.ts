@@ -57,23 +57,28 @@ const outline = (root: PlanNode) =>
     .map(({ node, above }) => `${'  '.repeat(above.length)}${node['Node Type']} ${node['Relation Name'] ?? ''} ${node['Index Name'] ?? ''}`.trimEnd())
     .join('\n');
 
+/** The subtrees of the statement's uncorrelated subqueries (InitPlans): the total, which the page carries. */
+const initPlans = (root: PlanNode): PlanNode[] => walk(root).filter(({ node }) => node['Parent Relationship'] === 'InitPlan').map(({ node }) => node);
+
 /**
  * A list statement's plan cut in two: `page`, the Limit that reads the page, and `total`, the
- * nodes outside it (the total's subquery and the join around both; the store sends them as one
- * statement, so one snapshot).
+ * nodes outside it (the total's subquery, an InitPlan the page's rows carry: one statement, so one
+ * snapshot).
  */
 function split(root: PlanNode, table: 'bookings' | 'customers') {
+  const inTotal = new Set(initPlans(root).flatMap((n) => walk(n).map((x) => x.node)));
   const all = walk(root);
-  const limits = all.filter(({ node }) => node['Node Type'] === 'Limit' && walk(node).some((x) => isScanOf(x.node, table)));
+  const limits = all.filter(({ node }) => node['Node Type'] === 'Limit' && !inTotal.has(node) && walk(node).some((x) => !inTotal.has(x.node) && isScanOf(x.node, table)));
   expect(limits, outline(root)).toHaveLength(1);
   const page = limits[0]!.node;
-  const inPage = new Set(walk(page).map((x) => x.node));
+  const inPage = new Set(walk(page).map((x) => x.node).filter((n) => !inTotal.has(n)));
   return { page, total: all.filter(({ node }) => !inPage.has(node)).map((x) => x.node) };
 }
 
 /** The nodes from the page's Limit down to the first scan of `table` that it reads (depth first), both included. */
 function pathToScan(page: PlanNode, table: string): PlanNode[] {
-  const found = walk(page).find((x) => isScanOf(x.node, table));
+  const inTotal = new Set(initPlans(page).flatMap((n) => walk(n).map((x) => x.node)));
+  const found = walk(page).find((x) => !inTotal.has(x.node) && isScanOf(x.node, table));
   expect(found, outline(page)).toBeDefined();
   return [...found!.above.slice(found!.above.indexOf(page)), found!.node];
 }
@@ -147,10 +152,13 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL list query plans', () => {
     return out;
   }
 
-  /** The one statement of a list call (total and page together), and its plan. */
+  /** The statement of a list call (total and page together), and its plan. */
   async function listPlan(call: () => Promise<unknown>): Promise<PlanNode> {
     const plans = await plansOf(call);
-    expect(plans).toHaveLength(1);
+    // An empty page (a customer's few bookings, offset 200) is followed by its total alone.
+    expect(plans.length).toBeGreaterThanOrEqual(1);
+    expect(plans.length).toBeLessThanOrEqual(2);
+    if (plans.length === 2) expect(walk(plans[1]!.plan).some(({ node }) => node['Node Type'] === 'Limit')).toBe(false);
     const plan = plans[0]!.plan;
     for (const { node } of walk(plan)) {
       expect(node['Node Type'] === 'Seq Scan' && ['bookings', 'customers'].includes(node['Relation Name'] ?? ''), outline(plan)).toBe(false);

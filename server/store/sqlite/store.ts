@@ -3,18 +3,8 @@ import { dirname } from 'node:path';
 import type { Store, StoreParts } from '../index.js';
 import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from '../private-files.js';
 import { slicesOver } from '../slices.js';
-import { bookingStore } from '../bookings.js';
-import { eventStore } from '../events.js';
 import { openDatabase, migrate, type Db } from './db.js';
 import { sqliteDriver } from './driver.js';
-
-/** Modules not yet written once, over one SQLite connection. */
-function sqliteParts(db: Db) {
-  return {
-    bookings: bookingStore(db),
-    events: eventStore(db),
-  };
-}
 
 /** The SQLite store: the table modules over the SQLite driver (sqlite/driver.ts). */
 export function createStore(db: Db): Store {
@@ -24,21 +14,16 @@ export function createStore(db: Db): Store {
   // and the floor"). Set here, after the migrations: an index they build sorts on disk as before.
   db.pragma('temp_store = MEMORY');
   const driver = sqliteDriver(db);
-  const parts = sqliteParts(db);
   const marker = db
     .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
     .raw(true);
   const ping = db.prepare('SELECT 1');
-  const store = {} as Record<string, Record<string, unknown>>;
-  for (const [slice, functions] of Object.entries(parts) as [string, Record<string, (...args: unknown[]) => unknown>][]) {
-    const wrapped: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(functions)) wrapped[name] = (...args: unknown[]) => driver.admitted(() => fn(...args));
-    store[slice] = wrapped;
-  }
-  Object.assign(store, slicesOver(driver.sql));
+  const slices = slicesOver(driver.sql);
   const methods: Omit<Store, keyof StoreParts> = {
     engine: 'sqlite',
-    transaction: driver.transaction,
+    // Writers always take turns on SQLite (BEGIN IMMEDIATE): a transaction's kind changes nothing.
+    transaction: (work) => driver.transaction(work),
+    later: (work) => work(),
     async ping(): Promise<void> {
       await driver.admitted(() => ping.get());
     },
@@ -79,7 +64,7 @@ export function createStore(db: Db): Store {
       if (db.open) db.close();
     },
   };
-  return Object.assign(store, methods) as unknown as Store;
+  return { ...slices, ...methods };
 }
 
 export function openStore(path: string): Store {
