@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { connect, type Db } from './sqlite/db.js';
+import { connect, readSchema, type Db } from './sqlite/db.js';
 import { readMigrations } from './migrations.js';
 import { connectPostgres, migratePostgres, readPostgresMigrations, type PgDb } from './postgres/db.js';
 import { tryServerLock, type ServerLock } from './sqlite/server-lock.js';
@@ -79,7 +79,7 @@ function openSqlite(path: string): Db {
   try {
     sqlite = connect(path, { readonly: true, fileMustExist: true });
     sqlite.pragma('busy_timeout = 5000');
-    sqlite.prepare('SELECT count(*) FROM sqlite_schema').get();
+    readSchema(sqlite);
   } catch (err) {
     throw new CopyError(`${path} is not a SQLite database Outing can read: ${err instanceof Error ? err.message : String(err)}`);
   }

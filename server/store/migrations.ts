@@ -42,3 +42,8 @@ export function readMigrations(dir?: string): Migration[] {
     .sort((a, b) => a.version - b.version);
 }
 
+
+/** The versions `schema_migrations` records as applied (the same table on both engines). */
+export const APPLIED_VERSIONS = 'SELECT version FROM schema_migrations';
+/** Records a migration as applied: its version, file name and epoch milliseconds (`?` placeholders). */
+export const RECORD_MIGRATION = 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)';

@@ -2,8 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { migrationsDir, type Migration } from '../migrations.js';
-import type { Anchor } from '../sqlite/gate.js';
+import { APPLIED_VERSIONS, migrationsDir, RECORD_MIGRATION, type Migration } from '../migrations.js';
 import { asUnavailable } from '../unavailable.js';
 
 /**
@@ -113,6 +112,16 @@ interface Tx {
   /** The error of a statement nobody waited for: the transaction fails with it. */
   failure: unknown;
   committed: (() => void)[];
+}
+
+/**
+ * A savepoint, and whether a statement ran at its level since it was taken. A nested transaction
+ * that starts while its level's savepoint is clean shares it instead of taking its own (one
+ * SAVEPOINT and one RELEASE saved, each a round trip): rolling back to it restores exactly the state
+ * the nested one started from.
+ */
+interface Anchor {
+  dirty: boolean;
 }
 
 interface Frame {
@@ -431,13 +440,13 @@ export async function migratePostgres(db: PgDb, migrations: Migration[] = readPo
     try {
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
-      const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      const applied = new Set((await client.query<{ version: number }>(APPLIED_VERSIONS)).rows.map((r) => r.version));
       for (const m of migrations) {
         if (applied.has(m.version)) continue;
         await client.query('BEGIN');
         try {
           await client.query(m.sql);
-          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+          await client.query(numbered(RECORD_MIGRATION), [m.version, m.name, Date.now()]);
           await client.query('COMMIT');
         } catch (err) {
           await client.query('ROLLBACK');

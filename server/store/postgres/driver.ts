@@ -1,6 +1,6 @@
 import { postgresDialect } from '../dialect.js';
 import type { Params, Sql } from '../sql.js';
-import type { PgDb } from './db.js';
+import { numbered as numberedPlaceholders, type PgDb } from './db.js';
 
 /**
  * The PostgreSQL driver: the port over a pool (postgres/db.ts). A statement's `?` placeholders are
@@ -11,8 +11,7 @@ export function postgresSql(db: PgDb): Sql {
   const numbered = (text: string): string => {
     let out = numberedTexts.get(text);
     if (out === undefined) {
-      let n = 0;
-      out = text.replace(/\?/g, () => `$${++n}`);
+      out = numberedPlaceholders(text);
       numberedTexts.set(text, out);
     }
     return out;

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
-import { readMigrations, type Migration } from '../migrations.js';
+import { APPLIED_VERSIONS, readMigrations, RECORD_MIGRATION, type Migration } from '../migrations.js';
 import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from '../private-files.js';
 
 export type Db = Database.Database;
@@ -52,14 +52,22 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   return db;
 }
 
+/**
+ * Reads the schema: proves the file is a database SQLite can read, and inside a deferred
+ * transaction (BEGIN) takes its read snapshot.
+ */
+export function readSchema(db: Db): void {
+  db.prepare('SELECT count(*) FROM sqlite_schema').get();
+}
+
 /** Applies, in order and each in its own transaction, the migrations not yet recorded. */
 export function migrate(db: Db, migrations: Migration[] = readMigrations()): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+    (db.prepare(APPLIED_VERSIONS).all() as { version: number }[]).map((r) => r.version),
   );
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const record = db.prepare(RECORD_MIGRATION);
   const done: number[] = [];
   for (const m of migrations) {
     if (applied.has(m.version)) continue;

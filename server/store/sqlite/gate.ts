@@ -11,22 +11,19 @@ interface Frame {
 }
 
 /**
- * A savepoint, and whether it is still clean (nothing written since it was taken), on either
- * engine. A nested transaction that starts while its level's savepoint is clean takes none of its
- * own: rolling back to that one restores exactly the state it started from. Transactions nest three or four deep on
- * the booking path (a group commit's job, an Idempotency-Key's check, the route's unit, the use
- * case); each real level costs a SAVEPOINT and a RELEASE, on PostgreSQL each a round trip under the
- * write lock. (SQLite copies a changed page into its statement journal once for all the savepoints
- * open at the time, so sharing saves those statements, not the copies.)
+ * A savepoint, and whether it is still clean (nothing written since it was taken). A nested
+ * transaction that starts while its level's savepoint is clean takes none of its own: rolling back
+ * to that one restores exactly the state it started from. Transactions nest three or four deep on
+ * the booking path (a group commit's job, an Idempotency-Key's check, the use case), so sharing saves
+ * a SAVEPOINT and a RELEASE per level. (SQLite copies a changed page into its statement journal once
+ * for all the savepoints open at the time, so sharing saves those statements, not the copies.)
  */
 export interface Anchor {
-  /** PostgreSQL: a statement ran at this level since the savepoint was taken. */
-  dirty: boolean;
   /**
-   * SQLite (`Gate`): the connection's count of changed rows when the savepoint was taken or last
-   * rolled back to; it is clean while the count has not moved, so reads leave it clean.
+   * The connection's count of changed rows when the savepoint was taken or last rolled back to; it
+   * is clean while the count has not moved, so reads leave it clean.
    */
-  changes?: number;
+  changes: number;
 }
 
 /**
@@ -105,7 +102,7 @@ export class Gate {
     const changes = this.changes();
     const shared = frame.anchor?.changes === changes ? frame.anchor : undefined;
     try {
-      const anchor = shared ?? { dirty: false, changes };
+      const anchor = shared ?? { changes };
       return await this.context.run(frameOf(frame.token, anchor), () => work(shared));
     } finally {
       frame.busy = false;

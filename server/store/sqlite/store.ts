@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Store, StoreParts } from '../index.js';
 import { createPrivateFile, makePrivateFolder, makePrivateIfPresent } from '../private-files.js';
 import { slicesOver } from '../slices.js';
-import { openDatabase, migrate, type Db } from './db.js';
+import { openDatabase, migrate, readSchema, type Db } from './db.js';
 import { sqliteDriver } from './driver.js';
 
 /** The SQLite store: the table modules over the SQLite driver (sqlite/driver.ts). */
@@ -45,7 +45,7 @@ export function createStore(db: Db): Store {
       if (!fresh) makePrivateIfPresent(file);
       db.exec('BEGIN');
       try {
-        db.prepare('SELECT COUNT(*) FROM sqlite_schema').get(); // starts the read transaction
+        readSchema(db); // starts the read transaction
         await db.backup(file, {
           progress: ({ totalPages, remainingPages }) => {
             onProgress?.(totalPages - remainingPages, totalPages);
