@@ -69,8 +69,9 @@ export interface Store extends StoreParts {
    * `work` runs (awaited from inside it, however deep) belongs to the transaction; nested calls
    * become savepoints. `work` must only await the store: never the network or a timer.
    *
-   * `{ unguarded: true }` on a nested call lets the store skip its savepoint (SQLite does;
-   * PostgreSQL takes one anyway). If that level, or a level sharing it, then fails, the writes it
+   * `{ unguarded: true }` on a nested call lets the store skip its savepoint (SQLite does).
+   * PostgreSQL runs a nested call that says `unguarded` at all (true or false: a group commit's
+   * job) as a transaction of its own (postgres/db.ts, `independent`). If that level, or a level sharing it, then fails, the writes it
    * made cannot be undone alone: the outermost transaction rolls back whole and rejects with
    * `TransactionDoomed` (store/gate.ts), whatever its work returned. For work that can be run
    * again, such as a group commit's jobs.
@@ -78,9 +79,11 @@ export interface Store extends StoreParts {
   transaction<T>(work: () => Promise<T>, options?: TransactionOptions & TransactionKind): Promise<T>;
   /**
    * Runs `work`, whose writes nobody reads the answer of (an event, a queued message, an activity
-   * entry), inside the caller's transaction: on PostgreSQL they travel with the transaction's next
-   * statement or its COMMIT instead of a round trip each, and one that fails fails the transaction.
-   * SQLite runs them at once.
+   * entry) and nothing after them in the same transaction level reads, inside the caller's
+   * transaction: on PostgreSQL they are kept until that level has ended well and then travel with
+   * the transaction's next round trip (usually its COMMIT) instead of one round trip each, and one
+   * that fails fails the transaction. The locks they take (an event's position) are so held the
+   * shortest. SQLite runs them at once.
    */
   later<T>(work: () => Promise<T>): Promise<T>;
   /**
