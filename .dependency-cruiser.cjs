@@ -9,7 +9,7 @@ const TESTS = '\\.test\\.tsx?$|/test-helpers/';
 // The store modules both engines share: the Store contract and paging types (index.ts, statements.ts),
 // the transaction gate, the due-work notifier, which errors mean an unreachable database
 // (unavailable.ts) and private file modes (private-files.ts).
-const ENGINE_NEUTRAL = 'index|statements|gate|due-notifier|unavailable|private-files';
+const ENGINE_NEUTRAL = 'index|statements|gate|due-notifier|unavailable|private-files|sql|dialect|slices';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

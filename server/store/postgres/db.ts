@@ -86,8 +86,8 @@ export interface PgDb {
    */
   lockKey(key: string): void;
   /**
-   * Runs `work` with its writes sent later: inside a transaction, each `run` of `work` answers 0 at
-   * once, and its statement is kept until the (nested) transaction it was written in has ended well,
+   * Runs `work` with its writes sent later: inside a transaction, each `run` of `work` answers 1 at
+   * once (the one row it is written for), and its statement is kept until the (nested) transaction it was written in has ended well,
    * then travels, in order, with the transaction's next round trip after that (or its COMMIT); if
    * that level fails, it is dropped with it. For writes that nothing later in their own level reads
    * (an event, a queued message); an error of one fails the transaction, not the call.
@@ -416,7 +416,9 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
         if (frame.anchor) frame.anchor.dirty = true;
         if (frame.parent) frame.deferred.push(statementOf(frame, sql, params));
         else enqueue(frame.tx, statementOf(frame, sql, params));
-        return 0;
+        // As if it changed the one row it is written for (an insert that queues a message then
+        // wakes the worker after the commit).
+        return 1;
       }
       return (await query(sql, params)).rowCount ?? 0;
     },
