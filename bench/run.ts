@@ -14,7 +14,8 @@
 //     into it with `outing copy`'s code), on one `outing serve` and on two over the same database
 //     with the connections spread over both, beside SQLite's. The cluster is the one
 //     OUTING_BENCH_DATABASE_URL names (a database is made on it and dropped after), else a throwaway
-//     one from scripts/postgres.sh; without PostgreSQL installed, those rows are skipped, saying so.
+//     one from scripts/postgres.sh, whose own CPU per request (every process of the cluster) is then
+//     printed too; without PostgreSQL installed, those rows are skipped, saying so.
 //
 // Server CPU is read from /proc/<pid>/stat (utime + stime) of the server process before and after
 // each measured window: autocannon runs in this process, so its own CPU is not counted.

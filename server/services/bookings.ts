@@ -220,13 +220,15 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
               updatedAt: now,
             };
             const view: BookingView = { ...row, experienceName: exp.name };
-            // The places, the booking and what it sets off, sent together: a slot already full
-            // refuses below, and the transaction rolls back what went with it.
+            // The places and a new customer, sent together, with every write whose answer nobody
+            // reads kept for the commit (on PostgreSQL, see Store.later): so the locks those take (an
+            // event's position, the list counters' rows) are held for the commit's round trip only.
+            // A slot already full refuses below, and the transaction rolls back what went with it.
             const [, took] = await together([
-              saveGuestCustomer(store, existing, customer),
+              existing ? store.later(() => saveGuestCustomer(store, existing, customer)) : saveGuestCustomer(store, existing, customer),
               store.bookings.takePlaces(exp.id, start, placesOf(row), exp.maxParticipants),
-              store.bookings.insertBooking(row),
               store.later(async () => {
+                await store.bookings.insertBooking(row);
                 await recordBookingEvent(store, orgId, 'BOOKING_CREATED', view, now);
                 await queueMessageForChange(store, undefined, row, now);
                 await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
@@ -251,6 +253,29 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
 
 /** The places a booking asked for did not fit in its slot (answered as CAPACITY_EXCEEDED). */
 class SlotFull extends Error {}
+
+/** The booking was changed by another writer since it was read. */
+class ChangedMeanwhile extends Error {}
+
+/**
+ * A change of a booking in a shared transaction (see createBooking), run again from its reads when
+ * another change of the same booking was saved first, or when the places it took were freed again
+ * by the time the refusal was worked out.
+ */
+async function changeOfBooking(store: Store, work: () => Promise<BookingView>): Promise<BookingView> {
+  return await store.transaction(
+    async () => {
+      for (let tries = 1; ; tries++) {
+        try {
+          return await store.transaction(work);
+        } catch (err) {
+          if (!(err instanceof ChangedMeanwhile || err instanceof SlotFull) || tries >= BOOKING_WRITE_TRIES) throw err;
+        }
+      }
+    },
+    { lock: 'shared' },
+  );
+}
 
 /** The request names of PATCH with their record-name aliases folded in. */
 function normalizePatch(patch: BookingPatch) {
@@ -316,20 +341,30 @@ export async function saveBookingChange(
   after: BookingRow,
   now: number,
   actor: Actor,
-  extra: { payment?: PaymentRow } = {},
+  extra: { payment?: PaymentRow; capacity?: number } = {},
 ): Promise<BookingView> {
   const changes = changesBetween(before, after);
   if (Object.keys(changes).length === 0) return before;
   const next: BookingView = { ...after, experienceName: before.experienceName, sequence: before.sequence + 1, updatedAt: now };
-  await store.bookings.updateBooking(next);
+  // The slots' counters first, the booking (and the list counters its triggers keep) after: the
+  // order a new booking takes its locks in too, so two transactions side by side never wait for
+  // each other in a circle.
   if (holdsPlaces(before.status)) await store.bookings.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
-  if (holdsPlaces(next.status)) await store.bookings.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
+  if (holdsPlaces(next.status)) {
+    // With a capacity, the places are taken only if they fit (the check and the write in one statement).
+    if (extra.capacity === undefined) await store.bookings.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
+    else if (!(await store.bookings.takePlaces(next.experienceId, next.slotStart, placesOf(next), extra.capacity))) throw new SlotFull();
+  }
+  // Saved only over the version read: another change saved meanwhile (beside this one, in a shared
+  // transaction) makes the caller read it again, and its transaction rolls back the counters above.
+  if (!(await store.bookings.updateBookingAt(next, before.sequence))) throw new ChangedMeanwhile();
   if (next.customerId !== before.customerId) {
     await refreshCustomerTimes(store, before.orgId, before.customerId, now);
     await refreshCustomerTimes(store, before.orgId, next.customerId, now);
   }
   const event = next.status === 'CANCELLED' && before.status !== 'CANCELLED' ? 'BOOKING_CANCELED' : 'BOOKING_UPDATED';
-  await recordBookingEvent(store, before.orgId, event, next, now, event === 'BOOKING_UPDATED' ? { changes, ...extra } : extra);
+  const { capacity: _capacity, ...about } = extra;
+  await recordBookingEvent(store, before.orgId, event, next, now, event === 'BOOKING_UPDATED' ? { changes, ...about } : about);
   await queueMessageForChange(store, before, next, now);
   await recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
   return next;
@@ -358,7 +393,7 @@ async function changedParty(experience: () => Promise<ExperienceRow>, before: Bo
 }
 
 export async function updateBooking(store: Store, orgId: string, ref: string, patch: BookingPatch, now: number, actor: Actor): Promise<BookingView> {
-  return await store.transaction(async () => {
+  return await changeOfBooking(store, async () => {
     const before = await findBooking(store, orgId, ref);
     const p = normalizePatch(patch);
     const org = await getOrganization(store, orgId);
@@ -399,8 +434,10 @@ export async function updateBooking(store: Store, orgId: string, ref: string, pa
       if (participantsGrow) assertParticipantsWithin(exp.maxParticipants, party.participants, path);
       if (totalGrows) assertTotalWithin(totalAfter, before.currency, path);
     }
+    let capacity: number | undefined;
     if (moves || grows) {
       const exp = await experience();
+      capacity = exp.maxParticipants;
       const end = moves ? await assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
       const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : placesOf(before);
@@ -420,12 +457,20 @@ export async function updateBooking(store: Store, orgId: string, ref: string, pa
     }
     if (p.status !== undefined) next = withStatus(next, p.status, now);
     if (p.checkedIn !== undefined) next = withCheckIn(next, p.checkedIn, now);
-    return await saveBookingChange(store, before, next, now, actor);
+    try {
+      return await saveBookingChange(store, before, next, now, actor, { capacity });
+    } catch (err) {
+      if (!(err instanceof SlotFull)) throw err;
+      // Taken meanwhile: the refusal the check above gives, with the places left now (this
+      // booking's own places, in the same slot, were given back just before).
+      assertPlacesFor(party.places, capacity!, await store.bookings.bookedPlaces(before.experienceId, start), path);
+      throw err;
+    }
   });
 }
 
 export async function cancelBooking(store: Store, orgId: string, ref: string, reason: string | undefined, now: number, actor: Actor): Promise<BookingView> {
-  return await store.transaction(async () => {
+  return await changeOfBooking(store, async () => {
     const before = await findBooking(store, orgId, ref);
     if (before.status === 'CANCELLED') {
       throw new Refusal('INVALID_STATUS_TRANSITION', 'This booking is already cancelled');

@@ -48,8 +48,10 @@ describe('GroupCommit', () => {
       ),
     );
     expect(results).toEqual(['none', '1', '2']);
-    // Until the shared commit, another connection saw none of it.
-    expect(seenByOthers).toEqual([undefined, undefined, undefined]);
+    // SQLite: until the shared commit, another connection saw none of it. PostgreSQL runs each job
+    // as a transaction of its own (a batch holding several jobs' row locks could deadlock with
+    // another: store/sql.ts, `alone`), so the next job's neighbours see it committed.
+    expect(seenByOthers).toEqual(testEngine() === 'postgres' ? [undefined, '1', '1'] : [undefined, undefined, undefined]);
     expect(await Promise.all(['job.1', 'job.2', 'job.3'].map((k) => other.settings.getSetting(k)))).toEqual(['1', '2', '3']);
   });
 

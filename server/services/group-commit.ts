@@ -49,9 +49,10 @@ export class GroupCommit {
     try {
       await this.store.transaction(async () => {
         for (const job of jobs) {
-          // A nested transaction: the job's own savepoint (or the clean one above it, shared).
+          // A nested transaction: the job's own savepoint (or the clean one above it, shared); on
+          // PostgreSQL a transaction of its own (`alone`, store/sql.ts).
           try {
-            settled.push({ status: 'fulfilled', value: await this.store.transaction(job.work) });
+            settled.push({ status: 'fulfilled', value: await this.store.transaction(job.work, { alone: true }) });
           } catch (reason) {
             settled.push({ status: 'rejected', reason });
           }

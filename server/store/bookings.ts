@@ -65,6 +65,11 @@ export interface BookingStore {
   insertBooking(row: BookingRow): Promise<void>;
   /** Rewrites what a booking may change: never its org, number, experience, price, currency, source or creation. */
   updateBooking(row: BookingRow): Promise<void>;
+  /**
+   * `updateBooking`, if the stored booking is still at `sequence` (no change was saved since it was
+   * read); answers whether it was. For changes made beside other writers (a shared transaction).
+   */
+  updateBookingAt(row: BookingRow, sequence: number): Promise<boolean>;
   getBooking(orgId: string, id: string): Promise<BookingView | undefined>;
   /** By number, exactly (numbers are upper case). */
   getBookingByNumber(orgId: string, bookingNumber: string): Promise<BookingView | undefined>;
@@ -250,6 +255,7 @@ export function bookingStore(sql: Sql): BookingStore {
     async updateBooking(row) {
       await sql.run(UPDATE, [...valuesOf(row, UPDATED), row.id]);
     },
+    updateBookingAt: async (row, sequence) => (await sql.run(`${UPDATE} AND sequence = ?`, [...valuesOf(row, UPDATED), row.id, sequence])) === 1,
     getBooking: (orgId, id) => one('b.org_id = ? AND b.id = ?', [orgId, id]),
     getBookingByNumber: (orgId, bookingNumber) => one('b.org_id = ? AND b.booking_number = ?', [orgId, bookingNumber]),
     // Ids sort by creation: the first made.

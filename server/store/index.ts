@@ -28,9 +28,11 @@ export interface Store extends StoreParts {
   transaction<T>(work: () => Promise<T>, options?: TransactionKind): Promise<T>;
   /**
    * Runs `work`, whose writes nobody reads the answer of (an event, a queued message, an activity
-   * entry), inside the caller's transaction: on PostgreSQL they travel with the transaction's next
-   * statement or its COMMIT instead of a round trip each, and one that fails fails the transaction.
-   * SQLite runs them at once.
+   * entry) and nothing after them in the same transaction level reads, inside the caller's
+   * transaction: on PostgreSQL they are kept until that level has ended well and then travel with
+   * the transaction's next round trip (usually its COMMIT) instead of one round trip each, and one
+   * that fails fails the transaction. The locks they take (an event's position) are so held the
+   * shortest. SQLite runs them at once.
    */
   later<T>(work: () => Promise<T>): Promise<T>;
   /**

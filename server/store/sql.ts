@@ -70,4 +70,11 @@ export interface PageResult<T> {
  */
 export interface TransactionKind {
   lock?: 'shared' | 'exclusive';
+  /**
+   * A transaction of its own even when called inside another: a group commit's job. SQLite nests it
+   * as a savepoint (writers take turns anyway, and the batch shares one fsync); PostgreSQL commits
+   * it on its own, since several bookings' slot-row locks held by one batch could wait in a circle
+   * with another batch's.
+   */
+  alone?: boolean;
 }

@@ -213,9 +213,7 @@ describe.skipIf(!testDatabaseUrl())('nested transactions on PostgreSQL', () => {
   for (const name of Object.keys(SCENARIOS)) it(name, async () => await runScenario(pg, name));
 });
 
-/** A statement the database refuses (NOT NULL), which leaves a PostgreSQL transaction aborted until rolled back. */
+/** A statement the database refuses (CHECK booked >= 0), which leaves a PostgreSQL transaction aborted until rolled back. */
 async function brokenWrite(store: Store): Promise<void> {
-  await store.idempotency.saveIdempotentResponse({
-    orgId: 'org_x', key: 'broken', fingerprint: null as unknown as string, responseStatus: 201, responseBody: '{}', createdAt: 1,
-  });
+  await store.bookings.takePlaces('exp_x', 1, -5, 10);
 }

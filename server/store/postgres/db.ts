@@ -60,8 +60,14 @@ export interface PgDb {
    * the kind of the one around it, and the outermost the exclusive lock. The lock is taken before
    * the first statement that needs it: a shared transaction that then runs work needing the
    * exclusive lock takes that too.
+   *
+   * `independent`: work that stands alone even when called inside a transaction (a group commit's
+   * job: its outcome is its own, whatever the other jobs do): it runs as a transaction of its own,
+   * on a client of its own. A transaction that holds the row locks of several units of work taken
+   * one after another (a slot's counter, then another's) could deadlock with another such; one
+   * unit per transaction cannot.
    */
-  transaction<T>(work: () => Promise<T>, lock?: LockKind): Promise<T>;
+  transaction<T>(work: () => Promise<T>, lock?: LockKind, independent?: boolean): Promise<T>;
   /**
    * Runs `work`, whose only write is one statement, under the write lock: as it is inside the
    * caller's transaction (which holds the lock, and the statement is atomic by itself, so no
@@ -79,9 +85,11 @@ export interface PgDb {
    */
   lockKey(key: string): void;
   /**
-   * Runs `work` with its writes sent later: inside a transaction, each `run` of `work` answers 0 at
-   * once and its statement travels with the next statement or the COMMIT, in order. For writes whose
-   * answer nobody reads; an error of one fails the transaction, not the call.
+   * Runs `work` with its writes sent later: inside a transaction, each `run` of `work` answers 1 at
+   * once (the one row it is written for), and its statement is kept until the (nested) transaction it was written in has ended well,
+   * then travels, in order, with the transaction's next round trip after that (or its COMMIT); if
+   * that level fails, it is dropped with it. For writes that nothing later in their own level reads
+   * (an event, a queued message); an error of one fails the transaction, not the call.
    */
   later<T>(work: () => Promise<T>): Promise<T>;
   /** Runs `fn` once the outermost transaction around this call has committed (at once outside one). */
@@ -94,13 +102,16 @@ export interface PgDb {
 interface Pending {
   text: string;
   params: Params;
+  /** The write lock it needs; none for the transaction's own statements and those of `unlocked` work. */
+  lock?: LockKind;
   /** Who waits for its rows; none for the transaction's own statements and the writes sent later. */
   waiter?: { rowMode?: 'array'; resolve(result: pg.QueryResult): void; reject(err: unknown): void };
 }
 
 /** One outermost transaction: its client, what it has sent and what waits to be. */
 interface Tx {
-  client: pg.PoolClient;
+  /** Taken from the pool for the first round trip: a transaction that sends nothing holds none. */
+  client: pg.PoolClient | undefined;
   /** The write lock held so far. */
   held: LockKind | undefined;
   /** Something was sent since BEGIN (else COMMIT and ROLLBACK have nothing to end). */
@@ -111,6 +122,8 @@ interface Tx {
   scheduled: boolean;
   /** The error of a statement nobody waited for: the transaction fails with it. */
   failure: unknown;
+  /** Committed or rolled back: a statement still issued in it (by work that outlived it) is refused. */
+  ended: boolean;
   committed: (() => void)[];
 }
 
@@ -134,6 +147,8 @@ interface Frame {
   idle: Promise<void>;
   /** The savepoint this level rolls back to (none for the outermost transaction); see `Anchor`. */
   anchor: Anchor | undefined;
+  /** Writes sent later (`later`), kept until this level ends well: then they are its parent's, and at the top the transaction's. */
+  deferred: Pending[];
 }
 
 /** Ways of running a statement set by `unlocked` and `later`, for the work under them. */
@@ -241,7 +256,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
       // One at a time, each with its own parameters.
       for (const p of batch) {
         try {
-          const result = await tx.client.query({ text: p.text, values: p.params as unknown[], rowMode: 'array' });
+          const result = await (await clientOf(tx)).query({ text: p.text, values: p.params as unknown[], rowMode: 'array' });
           settle(p, result, undefined);
         } catch (err) {
           fail(err);
@@ -251,7 +266,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
       return;
     }
     try {
-      const answer = (await tx.client.query({ text: texts.join(';\n'), rowMode: 'array' })) as pg.QueryResult | pg.QueryResult[];
+      const answer = (await (await clientOf(tx)).query({ text: texts.join(';\n'), rowMode: 'array' })) as pg.QueryResult | pg.QueryResult[];
       const results = Array.isArray(answer) ? answer : [answer];
       batch.forEach((p, i) => settle(p, results[i], undefined));
     } catch (err) {
@@ -259,18 +274,29 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     }
   }
 
-  /** Queues a statement of `frame`'s transaction: with the write lock it needs, and sent soon when someone waits for it. */
-  function enqueue(frame: Frame, text: string, params: Params, waiter?: Pending['waiter']): void {
-    const tx = frame.tx;
-    if (!modes.getStore()?.unlocked) {
-      const needed = kindOf(frame);
-      if (tx.held !== needed && tx.held !== 'exclusive') {
-        tx.pending.push({ text: `SELECT ${needed === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`, params: [] });
-        tx.held = needed;
-      }
+  /** A statement of `frame`, with the write lock it needs. */
+  function statementOf(frame: Frame, text: string, params: Params, waiter?: Pending['waiter']): Pending {
+    return { text, params, waiter, lock: modes.getStore()?.unlocked ? undefined : kindOf(frame) };
+  }
+
+  /** Queues a statement for the transaction's next round trip, after the write lock it needs; sent soon when someone waits for it. */
+  function enqueue(tx: Tx, p: Pending): void {
+    if (tx.ended) {
+      p.waiter?.reject(new Error('A statement was issued in a transaction that has already ended'));
+      return;
     }
-    tx.pending.push({ text, params, waiter });
-    if (waiter) schedule(tx);
+    if (p.lock && tx.held !== p.lock && tx.held !== 'exclusive') {
+      tx.pending.push({ text: `SELECT ${p.lock === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`, params: [] });
+      tx.held = p.lock;
+    }
+    tx.pending.push(p);
+    if (p.waiter) schedule(tx);
+  }
+
+  /** Writes of a level that ended well: its parent's now, or at the top the transaction's next round trip's. */
+  function handUp(frame: Frame, writes: Pending[]): void {
+    if (frame.parent) frame.deferred.push(...writes);
+    else for (const p of writes) enqueue(frame.tx, p);
   }
 
   /** The lock kind a statement of `frame` needs: the nearest declared, else exclusive. */
@@ -295,10 +321,14 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     });
   }
 
+  async function clientOf(tx: Tx): Promise<pg.PoolClient> {
+    tx.client ??= await pool.connect();
+    return tx.client;
+  }
+
   async function outermost<T>(work: () => Promise<T>, lock: LockKind | undefined): Promise<T> {
-    const client = await pool.connect();
-    const tx: Tx = { client, held: undefined, sent: false, pending: [], inFlight: undefined, scheduled: false, failure: undefined, committed: [] };
-    const frame: Frame = { tx, parent: undefined, lock, busy: false, idle: Promise.resolve(), anchor: undefined };
+    const tx: Tx = { client: undefined, held: undefined, sent: false, pending: [], inFlight: undefined, scheduled: false, failure: undefined, ended: false, committed: [] };
+    const frame: Frame = { tx, parent: undefined, lock, busy: false, idle: Promise.resolve(), anchor: undefined, deferred: [] };
     let broken = false;
     // BEGIN goes with the first statement: a transaction that runs none costs no round trip.
     tx.pending.push({ text: 'BEGIN', params: [] });
@@ -306,19 +336,25 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
       const result = await modes.run({}, () => context.run(frame, work));
       if (tx.failure !== undefined) throw tx.failure;
       if (tx.sent || tx.pending.length > 1) await control(tx, 'COMMIT');
-      for (const fn of tx.committed) fn();
+      tx.ended = true;
+      // Outside every transaction: work they start (a job woken up) must not join one, not even the
+      // one around this transaction when it runs inside another (`independent`).
+      context.exit(() => modes.exit(() => {
+        for (const fn of tx.committed) fn();
+      }));
       return result;
     } catch (err) {
       try {
         for (const p of tx.pending.splice(0)) p.waiter?.reject(err);
         if (tx.inFlight) await tx.inFlight.catch(() => {});
-        if (tx.sent) await client.query('ROLLBACK');
+        if (tx.sent && tx.client) await tx.client.query('ROLLBACK');
       } catch {
         broken = true;
       }
       throw tx.failure !== undefined && isAbortedTransaction(err) ? tx.failure : err;
     } finally {
-      client.release(broken);
+      tx.ended = true;
+      tx.client?.release(broken);
     }
   }
 
@@ -331,7 +367,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
     });
     const tx = frame.tx;
     const shared = frame.anchor !== undefined && !frame.anchor.dirty ? frame.anchor : undefined;
-    const inner: Frame = { tx, parent: frame, lock, busy: false, idle: Promise.resolve(), anchor: shared ?? { dirty: false } };
+    const inner: Frame = { tx, parent: frame, lock, busy: false, idle: Promise.resolve(), anchor: shared ?? { dirty: false }, deferred: [] };
     try {
       // Sent with the next statement, as is the RELEASE.
       if (!shared) tx.pending.push({ text: 'SAVEPOINT nested', params: [] });
@@ -340,14 +376,16 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
         const result = await modes.run({ later: modes.getStore()?.later }, () => context.run(inner, work));
         if (tx.failure !== undefined) throw tx.failure;
         if (!shared) tx.pending.push({ text: 'RELEASE SAVEPOINT nested', params: [] });
+        handUp(frame, inner.deferred);
         return result;
       } catch (err) {
         // The most recent savepoint named so is this level's own, or the clean one it shares.
         await drain(tx).catch(() => {});
         tx.failure = undefined;
-        await tx.client.query('ROLLBACK TO SAVEPOINT nested');
+        const client = await clientOf(tx);
+        await client.query('ROLLBACK TO SAVEPOINT nested');
         if (shared) shared.dirty = false;
-        else await tx.client.query('RELEASE SAVEPOINT nested');
+        else await client.query('RELEASE SAVEPOINT nested');
         throw err;
       }
     } finally {
@@ -367,7 +405,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
       }
     }
     if (frame.anchor) frame.anchor.dirty = true;
-    return await new Promise<pg.QueryResult>((resolve, reject) => enqueue(frame, sql, params, { rowMode, resolve, reject }));
+    return await new Promise<pg.QueryResult>((resolve, reject) => enqueue(frame.tx, statementOf(frame, sql, params, { rowMode, resolve, reject })));
   }
 
   return {
@@ -385,15 +423,18 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Pg
       const frame = context.getStore();
       if (frame && modes.getStore()?.later) {
         if (frame.anchor) frame.anchor.dirty = true;
-        enqueue(frame, sql, params);
-        return 0;
+        if (frame.parent) frame.deferred.push(statementOf(frame, sql, params));
+        else enqueue(frame.tx, statementOf(frame, sql, params));
+        // As if it changed the one row it is written for (an insert that queues a message then
+        // wakes the worker after the commit).
+        return 1;
       }
       return (await query(sql, params)).rowCount ?? 0;
     },
-    async transaction<T>(work: () => Promise<T>, lock?: LockKind): Promise<T> {
+    async transaction<T>(work: () => Promise<T>, lock?: LockKind, independent = false): Promise<T> {
       const frame = context.getStore();
       try {
-        return frame ? await nested(frame, work, lock) : await outermost(work, lock);
+        return frame && !independent ? await nested(frame, work, lock) : await outermost(work, lock);
       } catch (err) {
         throw asUnavailable(err);
       }

@@ -30,7 +30,10 @@ export function createPostgresStore(db: PgDb): Store {
   return {
     ...parts,
     engine: 'postgres',
-    transaction: (work, options) => db.transaction(work, options?.lock),
+    // A group commit's job (`alone`) is a transaction of its own here: PostgreSQL commits
+    // transactions side by side, and a batch holding several jobs' row locks could deadlock with
+    // another (postgres/db.ts, `independent`).
+    transaction: (work, options) => db.transaction(work, options?.lock, options?.alone === true),
     later: (work) => db.later(work),
     // Other processes write too, and no cheap marker sees their commits: never reuse an answer.
     changeMarker: async () => `pg:${++marker}`,
