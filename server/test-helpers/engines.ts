@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { expect } from 'vitest';
 import { openDatabase, migrate, type Db } from '../store/sqlite/db.js';
 import { type Store } from '../store/index.js';
 import { createStore } from '../store/sqlite/store.js';
@@ -8,10 +7,10 @@ import { tempDir } from './cli.js';
 import { leaseMigratedDatabase } from './postgres.js';
 
 /**
- * The same schema on both engines, for tests that hold a PostgreSQL store module to its SQLite
- * twin: `sqlite` is the whole SQLite store over a temp file (and `sqliteDb` its connection, for
- * rows a test plants directly); `pgDb` a fresh, migrated database of the test cluster. Skip such
- * tests with `it.skipIf(!testDatabaseUrl())`.
+ * The same schema on both engines at once, for a test that drives one driver's internals beside the
+ * other's (server/store/transactions.test.ts): `sqlite` is the whole SQLite store over a temp file
+ * (and `sqliteDb` its connection); `pgDb` a fresh, migrated database of the test cluster. Skip such
+ * tests with `it.skipIf(!testDatabaseUrl())`. Everything else runs once per engine (OUTING_TEST_ENGINE).
  */
 export interface BothEngines {
   sqlite: Store;
@@ -28,19 +27,6 @@ export const REFUSALS = {
   foreignKey: { sqlite: /^SQLITE_CONSTRAINT_FOREIGNKEY$/, pg: '23503' },
   check: { sqlite: /^SQLITE_CONSTRAINT_CHECK$/, pg: '23514' },
 };
-
-/** Asks both engines the same thing; PostgreSQL's answer must equal SQLite's. */
-export async function sameOnBoth<E, T>(sqlite: E, pg: E, call: (s: E) => Promise<T>): Promise<T> {
-  const expected = await call(sqlite);
-  expect(await call(pg)).toStrictEqual(expected);
-  return expected;
-}
-
-/** Both engines refuse the same write, for the same broken constraint. */
-export async function refusedOnBoth<E>(sqlite: E, pg: E, call: (s: E) => Promise<unknown>, why: keyof typeof REFUSALS): Promise<void> {
-  await expect(call(sqlite)).rejects.toMatchObject({ code: expect.stringMatching(REFUSALS[why].sqlite) });
-  await expect(call(pg)).rejects.toMatchObject({ code: REFUSALS[why].pg });
-}
 
 export async function bothEngines(): Promise<BothEngines> {
   const sqliteDb = openDatabase(join(tempDir(), 'twin.db'));

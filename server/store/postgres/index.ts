@@ -4,8 +4,8 @@ import { slicesOver } from '../slices.js';
 import { postgresSql } from './driver.js';
 
 /**
- * The PostgreSQL store: the same functions as SQLite's, module for module (each held to its SQLite
- * twin by a test in this folder), over a pool shared by the process.
+ * The PostgreSQL store: the table modules (written once, store/slices.ts) over this driver, on a pool
+ * shared by the process. The store's own suite (server/store/*.test.ts) runs on both engines.
  */
 export function createPostgresStore(db: PgDb): Store {
   const parts: StoreParts = {
