@@ -1,24 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { ActivityFilter, ActivityRow } from './activity.js';
-import { addOrganization, openTestStore, testEngine } from '../test-helpers/index.js';
+import { testEngine, openStoreWithTwoOrganizations } from '../test-helpers/index.js';
 import { REFUSALS } from '../test-helpers/engines.js';
 
 describe(`activity store (${testEngine()})`, () => {
-  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let close: () => Promise<void>;
   let store: Store;
   let orgA: string;
   let orgB: string;
   beforeEach(async () => {
-    opened = await openTestStore();
-    store = opened.store;
-    orgA = (await addOrganization(store)).orgId;
-    orgB = (await addOrganization(store)).orgId;
+    ({ store, close, orgA, orgB } = await openStoreWithTwoOrganizations());
     // Creating an organization logs its first keys and feed: out of the way, so the log is the test's own.
     await store.activity.deleteActivityBefore(Number.MAX_SAFE_INTEGER);
   });
   afterEach(async () => {
-    await opened.close();
+    await close();
   });
 
   const entry = (id: string, createdAt: number, more: Partial<ActivityRow> = {}): ActivityRow => ({

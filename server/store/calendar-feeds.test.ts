@@ -2,21 +2,18 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { CalendarFeedRow } from './calendar-feeds.js';
-import { addOrganization, openTestStore, testEngine } from '../test-helpers/index.js';
+import { testEngine, openStoreWithTwoOrganizations } from '../test-helpers/index.js';
 import { REFUSALS } from '../test-helpers/engines.js';
 
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 describe(`calendar feed store (${testEngine()})`, () => {
-  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let close: () => Promise<void>;
   let store: Store;
   let orgA: string;
   let orgB: string;
   beforeEach(async () => {
-    opened = await openTestStore();
-    store = opened.store;
-    orgA = (await addOrganization(store)).orgId;
-    orgB = (await addOrganization(store)).orgId;
+    ({ store, close, orgA, orgB } = await openStoreWithTwoOrganizations());
     // A new organization comes with a feed of everything: out of the way, so the lists below are the test's own.
     for (const org of [orgA, orgB]) {
       for (const feed of (await store.calendarFeeds.listCalendarFeeds(org, { limit: 10, offset: 0 })).rows) {
@@ -29,7 +26,7 @@ describe(`calendar feed store (${testEngine()})`, () => {
     });
   });
   afterEach(async () => {
-    await opened.close();
+    await close();
   });
 
   const feed = (id: string, orgId: string, createdAt: number, fields: Partial<CalendarFeedRow> = {}): CalendarFeedRow => ({

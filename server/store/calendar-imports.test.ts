@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import { MAX_PIECE_MS, type BusyInterval, type CalendarImportRow } from './calendar-imports.js';
-import { addOrganization, openTestStore, testEngine } from '../test-helpers/index.js';
+import { testEngine, openStoreWithTwoOrganizations } from '../test-helpers/index.js';
 import { REFUSALS } from '../test-helpers/engines.js';
 
 const NOW = 1_800_000_000_000;
@@ -9,15 +9,12 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe(`calendar import store (${testEngine()})`, () => {
-  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let close: () => Promise<void>;
   let store: Store;
   let a: string;
   let b: string;
   beforeEach(async () => {
-    opened = await openTestStore();
-    store = opened.store;
-    a = (await addOrganization(store)).orgId;
-    b = (await addOrganization(store)).orgId;
+    ({ store, close, orgA: a, orgB: b } = await openStoreWithTwoOrganizations());
     for (const [id, orgId] of [['exp_a1', a], ['exp_a2', a], ['exp_b1', b]] as const) {
       await store.experiences.insertExperience({
         id, orgId, name: id, description: '', duration: 60, price: 1500, maxParticipants: 10, maxPerBooking: null, schedule: null,
@@ -26,7 +23,7 @@ describe(`calendar import store (${testEngine()})`, () => {
     }
   });
   afterEach(async () => {
-    await opened.close();
+    await close();
   });
 
   const importRow = (id: string, fields: Partial<CalendarImportRow> = {}): CalendarImportRow => ({

@@ -2,22 +2,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { CustomerRow } from './customers.js';
 import type { BookingRow } from './bookings.js';
-import { addOrganization, insertBookingRow, openTestStore, testEngine } from '../test-helpers/index.js';
+import { insertBookingRow, testEngine, openStoreWithTwoOrganizations } from '../test-helpers/index.js';
 import { REFUSALS } from '../test-helpers/engines.js';
 
 describe(`customer store (${testEngine()})`, () => {
-  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let close: () => Promise<void>;
   let store: Store;
   let orgA: string;
   let orgB: string;
   beforeEach(async () => {
-    opened = await openTestStore();
-    store = opened.store;
-    orgA = (await addOrganization(store)).orgId;
-    orgB = (await addOrganization(store)).orgId;
+    ({ store, close, orgA, orgB } = await openStoreWithTwoOrganizations());
   });
   afterEach(async () => {
-    await opened.close();
+    await close();
   });
 
   const customer = (id: string, email: string, name: string, lastBookingAt: number | null, orgId = orgA): CustomerRow => ({

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { BookingRow } from './bookings.js';
 import type { ManifestBookingRow } from './manifest.js';
-import { addOrganization, insertBookingRow, openTestStore, testEngine } from '../test-helpers/index.js';
+import { insertBookingRow, testEngine, openStoreWithTwoOrganizations } from '../test-helpers/index.js';
 
 // Behaviour of the store, not of one engine: the `server-postgres` project runs the same
 // expectations on a leased, migrated PostgreSQL database.
@@ -14,15 +14,12 @@ const CREATED = Date.UTC(2030, 4, 1);
 const NINE = MIDNIGHT + 9 * HOUR;
 
 describe(`manifest store (${testEngine()})`, () => {
-  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let close: () => Promise<void>;
   let store: Store;
   let orgA: string;
   let orgB: string;
   beforeEach(async () => {
-    opened = await openTestStore();
-    store = opened.store;
-    orgA = (await addOrganization(store)).orgId;
-    orgB = (await addOrganization(store)).orgId;
+    ({ store, close, orgA, orgB } = await openStoreWithTwoOrganizations());
     // Names that sort differently by byte and by dictionary ('Kayak' < 'Twin' < 'kayak' < 'Éclair' byte
     // by byte), and two alike (the experience id decides).
     for (const [id, name, orgId] of [
@@ -36,7 +33,7 @@ describe(`manifest store (${testEngine()})`, () => {
     }
   });
   afterEach(async () => {
-    await opened.close();
+    await close();
   });
 
   const book = (id: string, experienceId: string, slotStart: number, fields: Partial<BookingRow> = {}) =>

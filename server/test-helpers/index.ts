@@ -25,5 +25,6 @@ export {
   type CliResult, type TestServer, type TestServerOptions, type DemoKeys,
 } from './cli.js';
 export { processDatabase, fileDatabases, openStoreOn, openTestStore, type ProcessDatabase } from './process-database.js';
+export { openStoreWithTwoOrganizations } from './store.js';
 export { testEngine } from './app.js';
 export { insertBookingRow, everyDay, harbourCruise, tampered } from './fixtures.js';
