@@ -19,6 +19,15 @@ export interface ManagedBooking<Booking, Organization> {
   /** The experience's zone: the guest reads its times there. */
   timeZone: string;
   rules: SelfService;
+  /** What else the guest may change themselves: their party, and their name and phone. */
+  edits: GuestEdits;
+}
+
+export interface GuestEdits {
+  /** The participants or tickets: the rules of a new time, and no online payment open. */
+  party: boolean;
+  /** The name and phone: self-service on, the booking on, before its start (the cutoff does not apply). */
+  contact: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -47,4 +56,22 @@ export function selfServiceOf(
 /** Whether a guest may move their booking to a slot starting at `start`: not inside the cutoff either. */
 export function startsAfterCutoff(start: number, org: { cancellationCutoffHours: number }, now: number): boolean {
   return start - org.cancellationCutoffHours * HOUR > now;
+}
+
+/**
+ * A booking still waiting for its online payment: a PENDING one holding its places for a checkout.
+ * Its party stays as it is while that checkout is open, since the checkout charges that party.
+ */
+export function checkoutOpen(booking: { status: BookingStatus; holdExpiresAt: number | null; checkoutSessionId: string | null }): boolean {
+  return booking.status === 'PENDING' && (booking.holdExpiresAt !== null || booking.checkoutSessionId !== null);
+}
+
+/** What a guest may change besides the time (see GuestEdits). */
+export function guestEditsOf(
+  booking: { status: BookingStatus; slotStart: number; holdExpiresAt: number | null; checkoutSessionId: string | null },
+  org: { guestSelfService: number | boolean; cancellationCutoffHours: number },
+  now: number,
+): GuestEdits {
+  const on = booking.status !== 'CANCELLED' && now < booking.slotStart && Boolean(org.guestSelfService);
+  return { party: selfServiceOf(booking, org, now).allowed && !checkoutOpen(booking), contact: on };
 }

@@ -976,6 +976,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/manage/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the party or the contact details as the guest
+         * @description Any of `participants` (a booking without tickets) or `tickets` (the new whole list), `customerName` and `customerPhone` (null clears it). The party is checked as PATCH /v1/bookings/{id} checks it: more places must fit like a new booking (CAPACITY_EXCEEDED, SLOT_UNAVAILABLE), and the party limits hold on increases only. A party change needs `canChangeParty` (the rules of a new time, and no online payment open); a name or phone change needs `canEditContact` (self-service on, the booking CONFIRMED or PENDING, before its start); otherwise 409 CHANGE_NOT_ALLOWED. Fires BOOKING_UPDATED, e-mails the guest the new details when the party changed, and logs the guest as the actor. Sending what the booking already has changes nothing.
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        post: operations["postPublicManageUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/session": {
         parameters: {
             query?: never;
@@ -2238,7 +2260,7 @@ export interface components {
         };
         /** @description What a guest sees through their manage link: the booking, what they may do, whom to ask. */
         ManagedBooking: {
-            booking: components["schemas"]["PublicBooking"];
+            booking: components["schemas"]["ManagedGuestBooking"];
             /**
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
@@ -2247,6 +2269,10 @@ export interface components {
             timezone: string;
             canCancel: boolean;
             canReschedule: boolean;
+            /** @description Whether the guest may change the participants or tickets (the rules of canReschedule, and no online payment open) */
+            canChangeParty: boolean;
+            /** @description Whether the guest may change their name and phone: self-service on, the booking CONFIRMED or PENDING, before its start */
+            canEditContact: boolean;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -2261,12 +2287,46 @@ export interface components {
                 phone: string | null;
             };
         };
+        /** @description A booking as its own guest sees it through the manage link: the public shape and their phone. */
+        ManagedGuestBooking: {
+            bookingNumber: string;
+            status: components["schemas"]["BookingStatus"];
+            experience: components["schemas"]["BookingExperience"];
+            timeSlot: components["schemas"]["BookingTimeSlot"];
+            totalParticipants: number;
+            tickets: components["schemas"]["Ticket"][];
+            total: string;
+            currency: string;
+            guestName: string;
+            /** Format: email */
+            guestEmail: string;
+            checkoutUrl: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            holdExpiresAt: string | null;
+            guestPhone: string | null;
+        };
         ManageReschedule: {
             /**
              * Format: date-time
              * @description ISO 8601 instant with Z or an offset
              */
             startTime: string;
+        };
+        ManageUpdate: {
+            /** @description For a booking without tickets */
+            participants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            customerName?: string;
+            /** @description null clears it */
+            customerPhone?: string | null;
         };
         /** @description Who is signed in, and the CSRF token for `/v1` requests made with the session cookie. */
         Session: {
@@ -6386,12 +6446,15 @@ export interface operations {
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
                      *           "checkoutUrl": null,
-                     *           "holdExpiresAt": null
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
                      *         },
                      *         "locale": "en",
                      *         "timezone": "Europe/Lisbon",
                      *         "canCancel": true,
                      *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
                      *         "cutoffAt": "2026-06-12T16:30:00.000Z",
                      *         "reason": null,
                      *         "organization": {
@@ -6540,12 +6603,15 @@ export interface operations {
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
                      *           "checkoutUrl": null,
-                     *           "holdExpiresAt": null
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
                      *         },
                      *         "locale": "en",
                      *         "timezone": "Europe/Lisbon",
                      *         "canCancel": true,
                      *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
                      *         "cutoffAt": "2026-06-12T16:30:00.000Z",
                      *         "reason": null,
                      *         "organization": {
@@ -6630,12 +6696,109 @@ export interface operations {
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
                      *           "checkoutUrl": null,
-                     *           "holdExpiresAt": null
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
                      *         },
                      *         "locale": "en",
                      *         "timezone": "Europe/Lisbon",
                      *         "canCancel": true,
                      *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
+                     *         "cutoffAt": "2026-06-12T16:30:00.000Z",
+                     *         "reason": null,
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ManagedBooking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicManageUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "participants": 3,
+                 *       "customerPhone": "+351 912 345 678"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ManageUpdate"];
+            };
+        };
+        responses: {
+            /** @description ManagedBooking */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking": {
+                     *           "bookingNumber": "BK-7K3M9Q2D",
+                     *           "status": "CONFIRMED",
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "total": "90.00",
+                     *           "currency": "EUR",
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "checkoutUrl": null,
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
+                     *         },
+                     *         "locale": "en",
+                     *         "timezone": "Europe/Lisbon",
+                     *         "canCancel": true,
+                     *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
                      *         "cutoffAt": "2026-06-12T16:30:00.000Z",
                      *         "reason": null,
                      *         "organization": {

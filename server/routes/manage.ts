@@ -4,8 +4,8 @@ import { ok } from '../http/reply.js';
 import { publicRateLimit } from './public.js';
 import { serializeAvailability } from '../serializers/availability.js';
 import { serializeManagedBooking } from '../serializers/message.js';
-import { availabilityForGuest, cancelAsGuest, getManagedBooking, rescheduleAsGuest } from '../services/self-service.js';
-import { Availability, LocalDate, ManageCancel, ManagedBooking, ManageReschedule } from '../../shared/index.js';
+import { availabilityForGuest, cancelAsGuest, getManagedBooking, rescheduleAsGuest, updateAsGuest } from '../services/self-service.js';
+import { Availability, LocalDate, ManageCancel, ManagedBooking, ManageReschedule, ManageUpdate } from '../../shared/index.js';
 import { z } from 'zod';
 
 const ManageAvailabilityQuery = z.strictObject({
@@ -86,5 +86,26 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
       },
       async ({ c, body }) =>
         ok(serializeManagedBooking(await rescheduleAsGuest(store, token(c.req.header('x-manage-token')), body.startTime, ctx.now(), c.get('clientIp')))),
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/manage/update',
+        summary: 'Change the party or the contact details as the guest',
+        description:
+          'Any of `participants` (a booking without tickets) or `tickets` (the new whole list), `customerName` and `customerPhone` ' +
+          '(null clears it). The party is checked as PATCH /v1/bookings/{id} checks it: more places must fit like a new booking ' +
+          '(CAPACITY_EXCEEDED, SLOT_UNAVAILABLE), and the party limits hold on increases only. A party change needs `canChangeParty` ' +
+          '(the rules of a new time, and no online payment open); a name or phone change needs `canEditContact` (self-service on, ' +
+          'the booking CONFIRMED or PENDING, before its start); otherwise 409 CHANGE_NOT_ALLOWED. Fires BOOKING_UPDATED, e-mails the ' +
+          'guest the new details when the party changed, and logs the guest as the actor. Sending what the booking already has changes nothing.',
+        tag,
+        auth: 'manage',
+        body: ManageUpdate,
+        response: ManagedBooking,
+        errors: ['CHANGE_NOT_ALLOWED', 'SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED', 'INVALID_STATUS_TRANSITION'],
+      },
+      async ({ c, body }) =>
+        ok(serializeManagedBooking(await updateAsGuest(store, token(c.req.header('x-manage-token')), body, ctx.now(), c.get('clientIp')))),
     );
 }

@@ -24,11 +24,14 @@ export function serializeMessage(row: MessageRow): Message {
 /** What the manage page shows: the guest's own booking, what they may do, and whom to ask. */
 export function serializeManagedBooking(m: ManagedView<BookingView, OrganizationRow>): ManagedBooking {
   return {
-    booking: serializePublicBooking(m.booking),
+    // The guest's own phone, for them to check and change: on this shape alone, never on other public ones.
+    booking: { ...serializePublicBooking(m.booking), guestPhone: m.booking.guestPhone },
     locale: m.booking.locale ?? 'en',
     timezone: m.timeZone,
     canCancel: m.rules.allowed,
     canReschedule: m.rules.allowed,
+    canChangeParty: m.edits.party,
+    canEditContact: m.edits.contact,
     cutoffAt: iso(m.rules.cutoffAt),
     reason: m.rules.reason,
     organization: { name: m.organization.name, email: m.organization.email, phone: m.organization.phone },

@@ -392,7 +392,24 @@ async function changedParty(experience: () => Promise<ExperienceRow>, before: Bo
   return { participants, places: p.participants === undefined ? placesOf(before) : participants, priced: null };
 }
 
-export async function updateBooking(store: Store, orgId: string, ref: string, patch: BookingPatch, now: number, actor: Actor): Promise<BookingView> {
+export interface UpdateOptions {
+  /**
+   * More places in the same slot are taken as a new booking would take them: only while the slot is
+   * bookable (open, outside the notice and blocks) else SLOT_UNAVAILABLE. The guest's own changes ask
+   * for it; the operator may add people to a slot the widget no longer offers.
+   */
+  growOnlyWhereBookable?: boolean;
+}
+
+export async function updateBooking(
+  store: Store,
+  orgId: string,
+  ref: string,
+  patch: BookingPatch,
+  now: number,
+  actor: Actor,
+  options: UpdateOptions = {},
+): Promise<BookingView> {
   return await changeOfBooking(store, async () => {
     const before = await findBooking(store, orgId, ref);
     const p = normalizePatch(patch);
@@ -438,6 +455,7 @@ export async function updateBooking(store: Store, orgId: string, ref: string, pa
     if (moves || grows) {
       const exp = await experience();
       capacity = exp.maxParticipants;
+      if (!moves && options.growOnlyWhereBookable) await assertBookableSlot(store, exp, org.timezone, start, now);
       const end = moves ? await assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
       const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : placesOf(before);

@@ -3,7 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Refusal, invalid, notFound } from '../domain/refusal.js';
 import { guestActor } from '../domain/actor.js';
-import { selfServiceOf, startsAfterCutoff, type ManagedBooking as ManagedView } from '../domain/self-service.js';
+import { checkoutOpen, guestEditsOf, selfServiceOf, startsAfterCutoff, type ManagedBooking as ManagedView } from '../domain/self-service.js';
 import { placesOf } from '../domain/bookings.js';
 import type { ExperienceAvailability } from '../domain/availability.js';
 import type { BookingView } from '../store/bookings.js';
@@ -12,6 +12,7 @@ import type { Store } from '../store/index.js';
 import { availabilityFor, zoneOf } from './availability.js';
 import { cancelBooking, updateBooking } from './bookings.js';
 import { manageTokenHash } from './messages.js';
+import type { ManageUpdate } from '../../shared/index.js';
 
 export type ManagedBooking = ManagedView<BookingView, OrganizationRow>;
 
@@ -34,7 +35,13 @@ async function managed(store: Store, booking: BookingView, now: number): Promise
   const organization = await store.organizations.getOrganization(booking.orgId);
   const exp = await store.experiences.getExperience(booking.orgId, booking.experienceId);
   if (!organization || !exp) throw notFound('Booking');
-  return { booking, organization, timeZone: zoneOf(exp, organization.timezone), rules: selfServiceOf(booking, organization, now) };
+  return {
+    booking,
+    organization,
+    timeZone: zoneOf(exp, organization.timezone),
+    rules: selfServiceOf(booking, organization, now),
+    edits: guestEditsOf(booking, organization, now),
+  };
 }
 
 export async function getManagedBooking(store: Store, token: string | undefined, now: number): Promise<ManagedBooking> {
@@ -73,6 +80,43 @@ export async function rescheduleAsGuest(store: Store, token: string | undefined,
       throw new Refusal('CHANGE_NOT_ALLOWED', `Online, a booking can only move to a time more than ${m.organization.cancellationCutoffHours} hours ahead; please contact the organization`);
     }
     const booking = await updateBooking(store, m.booking.orgId, m.booking.id, { startTime }, now, guestActor(m.booking.guestName, ip));
+    return await managed(store, booking, now);
+  });
+}
+
+/**
+ * A guest's own change of their party (participants or tickets) or of their name and phone. The
+ * change itself is the operator's PATCH (updateBooking): the same checks of places, party limits and
+ * prices, the same event, guest e-mail and activity entry, with the guest as the actor. What the
+ * guest may touch is decided first: the party under the rules of a new time and never while an
+ * online payment is open, the name and phone until the start.
+ */
+export async function updateAsGuest(store: Store, token: string | undefined, change: ManageUpdate, now: number, ip: string | null): Promise<ManagedBooking> {
+  return await store.transaction(async () => {
+    const m = await getManagedBooking(store, token, now);
+    const party = change.participants !== undefined || change.tickets !== undefined;
+    const contact = change.customerName !== undefined || change.customerPhone !== undefined;
+    if (party && !m.edits.party) {
+      if (m.rules.reason === null && checkoutOpen(m.booking)) {
+        throw new Refusal('CHANGE_NOT_ALLOWED', 'This booking is waiting for its online payment: its party cannot change until it is paid');
+      }
+      assertAllowed(m);
+    }
+    if (contact && !m.edits.contact) {
+      throw new Refusal(
+        'CHANGE_NOT_ALLOWED',
+        m.rules.reason === 'SELF_SERVICE_OFF' ? WHY_NOT.SELF_SERVICE_OFF : 'This booking is cancelled or has already started, so its details cannot be changed',
+      );
+    }
+    const booking = await updateBooking(
+      store,
+      m.booking.orgId,
+      m.booking.id,
+      { participants: change.participants, tickets: change.tickets, customerName: change.customerName, customerPhone: change.customerPhone },
+      now,
+      guestActor(m.booking.guestName, ip),
+      { growOnlyWhereBookable: true },
+    );
     return await managed(store, booking, now);
   });
 }

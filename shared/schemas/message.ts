@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Instant, InstantInput } from './common.js';
-import { BookingCancel, Locale, PublicBooking } from './booking.js';
+import { DisplayName, Instant, InstantInput } from './common.js';
+import { BookingCancel, Locale, PublicBooking, TicketsInput } from './booking.js';
 
 /** The e-mails Outing sends a booking's guest. */
 export const MESSAGE_KINDS = ['BOOKING_CONFIRMED', 'BOOKING_CHANGED', 'BOOKING_CANCELLED', 'BOOKING_REMINDER'] as const;
@@ -26,14 +26,20 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
+/** The booking as its own guest sees it: the public shape and the phone they gave (shown nowhere else in public). */
+export const ManagedGuestBooking = PublicBooking.extend({ guestPhone: z.string().nullable() });
+export type ManagedGuestBooking = z.infer<typeof ManagedGuestBooking>;
+
 /** What a guest holding a manage link sees and may do. */
 export const ManagedBooking = z.object({
-  booking: PublicBooking,
+  booking: ManagedGuestBooking,
   /** The guest's language (the page speaks it) and the experience's zone (its times are read there). */
   locale: Locale,
   timezone: z.string(),
   canCancel: z.boolean(),
   canReschedule: z.boolean(),
+  canChangeParty: z.boolean().describe('Whether the guest may change the participants or tickets (the rules of canReschedule, and no online payment open)'),
+  canEditContact: z.boolean().describe('Whether the guest may change their name and phone: self-service on, the booking CONFIRMED or PENDING, before its start'),
   /** The last moment the guest may cancel or change the booking themselves. */
   cutoffAt: Instant,
   /** Why the guest cannot change the booking themselves, when they cannot; null when they can. */
@@ -46,3 +52,20 @@ export const ManageCancel = BookingCancel;
 export type ManageCancel = z.infer<typeof ManageCancel>;
 export const ManageReschedule = z.strictObject({ startTime: InstantInput });
 export type ManageReschedule = z.infer<typeof ManageReschedule>;
+
+/** A guest's own change of their party or their contact details (POST /public/v1/manage/update). */
+export const ManageUpdate = z
+  .strictObject({
+    participants: z.int().min(1).max(10_000).describe('For a booking without tickets'),
+    tickets: TicketsInput.describe('For a booking with tickets: the new whole list; categories the booking has keep its unit prices'),
+    customerName: DisplayName(200),
+    customerPhone: z.string().max(40).nullable().describe('null clears it'),
+  })
+  .partial()
+  .superRefine((u, ctx) => {
+    if (Object.keys(u).length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'Send at least one field to change' });
+    if (u.tickets !== undefined && u.participants !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['participants'], message: 'With tickets, the participants follow from them: send tickets alone' });
+    }
+  });
+export type ManageUpdate = z.infer<typeof ManageUpdate>;

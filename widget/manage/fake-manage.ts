@@ -40,6 +40,7 @@ export function managedBooking(overrides: Partial<ManagedBooking> = {}): Managed
       currency: 'EUR',
       guestName: 'Ana Lima',
       guestEmail: 'ana@example.com',
+      guestPhone: '+351 911 111 111',
       checkoutUrl: null,
       holdExpiresAt: null,
     },
@@ -47,6 +48,8 @@ export function managedBooking(overrides: Partial<ManagedBooking> = {}): Managed
     timezone: 'Europe/Lisbon',
     canCancel: true,
     canReschedule: true,
+    canChangeParty: true,
+    canEditContact: true,
     cutoffAt: '2026-12-04T09:00:00.000Z',
     reason: null,
     organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: '+351 912 345 678' },
@@ -121,6 +124,35 @@ export function fakeManage(initial: ManagedBooking = managedBooking()) {
       if (full.has(startTime)) return refuse(409, 'CAPACITY_EXCEEDED');
       const end = new Date(new Date(startTime).getTime() + 7_200_000).toISOString();
       state = { ...state, booking: { ...state.booking, timeSlot: { id: slotId(startTime), startTime, endTime: end } } };
+      return ok();
+    }
+    if (method === 'POST' && path === '/update') {
+      const change = body as { participants?: number; tickets?: { categoryId: string; quantity: number }[]; customerName?: string; customerPhone?: string | null };
+      const party = change.participants !== undefined || change.tickets !== undefined;
+      if ((party && !state.canChangeParty) || ((change.customerName !== undefined || change.customerPhone !== undefined) && !state.canEditContact)) {
+        return refuse(409, 'CHANGE_NOT_ALLOWED');
+      }
+      if (change.customerName !== undefined && change.customerName.trim() === '') {
+        return json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: [{ path: 'customerName', message: 'Required' }] } });
+      }
+      const b = { ...state.booking };
+      if (change.participants !== undefined) {
+        if (change.participants > 6) return refuse(409, 'CAPACITY_EXCEEDED');
+        const unit = Number(b.total) / b.totalParticipants;
+        b.totalParticipants = change.participants;
+        b.total = (unit * change.participants).toFixed(2);
+      }
+      if (change.tickets !== undefined) {
+        const next = b.tickets
+          .map((t) => ({ ...t, quantity: change.tickets!.find((c) => c.categoryId === t.categoryId)?.quantity ?? 0 }))
+          .filter((t) => t.quantity > 0);
+        b.tickets = next;
+        b.totalParticipants = next.reduce((n, t) => n + t.quantity, 0);
+        b.total = (next.reduce((n, t) => n + t.quantity * t.unitPrice, 0) / 100).toFixed(2);
+      }
+      if (change.customerName !== undefined) b.guestName = change.customerName;
+      if (change.customerPhone !== undefined) b.guestPhone = change.customerPhone;
+      state = { ...state, booking: b };
       return ok();
     }
     return refuse(404, 'NOT_FOUND');
