@@ -11,7 +11,8 @@ import { TimesStep } from '../components/TimesStep.js';
 import type { Widget } from '../components/widget.js';
 import type { BookingModel } from '../state/booking.js';
 import { dateInZone } from '../state/dates.js';
-import type { Language, ManageModel } from './model.js';
+import { ticketInputId } from './model.js';
+import type { FieldError, Language, ManageModel } from './model.js';
 
 export interface PageProps {
   model: ManageModel;
@@ -77,12 +78,13 @@ function Booking({ model, managed, lang }: BookingProps) {
       : [m.participants, String(booking.totalParticipants)],
     [m.total, fmt.money(Number(booking.total), booking.currency)],
     [m.guest, booking.guestName],
+    ...(booking.guestPhone ? [[m.phoneLabel, booking.guestPhone] as [string, string]] : []),
   ];
   return (
     <>
       {notice && (
         <p id="notice" class="notice" tabIndex={-1}>
-          {notice === 'cancelled' ? m.cancelled : m.changed(when(lang, start, timezone))}
+          {notice === 'cancelled' ? m.cancelled : notice === 'updated' ? m.updated : m.changed(when(lang, start, timezone))}
         </p>
       )}
       <dl class="summary">
@@ -96,6 +98,8 @@ function Booking({ model, managed, lang }: BookingProps) {
       {mode === 'view' && <Actions model={model} managed={managed} lang={lang} />}
       {mode === 'cancel' && <CancelStep model={model} lang={lang} />}
       {mode === 'change' && <ChangeStep model={model} managed={managed} lang={lang} />}
+      {mode === 'party' && <PartyStep model={model} managed={managed} lang={lang} />}
+      {mode === 'details' && <DetailsStep model={model} lang={lang} />}
       <Contact managed={managed} lang={lang} />
     </>
   );
@@ -103,7 +107,7 @@ function Booking({ model, managed, lang }: BookingProps) {
 
 function Actions({ model, managed, lang }: BookingProps) {
   const { m } = lang;
-  const { canCancel, canReschedule, reason, cutoffAt, timezone, booking } = managed;
+  const { canCancel, canReschedule, canChangeParty, canEditContact, reason, cutoffAt, timezone, booking } = managed;
   const payment = booking.status === 'PENDING' ? booking.checkoutUrl : null;
   // Just cancelled: the notice says so, and "no longer changeable" would only repeat it.
   const why = reason && !(reason === 'NOT_ACTIVE' && model.notice.value === 'cancelled') ? m.why[reason] : null;
@@ -118,11 +122,21 @@ function Actions({ model, managed, lang }: BookingProps) {
           </a>
         </p>
       )}
-      {(canCancel || canReschedule) && (
+      {(canCancel || canReschedule || canChangeParty || canEditContact) && (
         <p class="actions">
           {canReschedule && (
             <button type="button" id="change-button" class="primary" onClick={model.startChange}>
               {m.changeTime}
+            </button>
+          )}
+          {canChangeParty && (
+            <button type="button" id="party-button" onClick={model.startParty}>
+              {booking.tickets.length ? m.changeTickets : m.changeParty}
+            </button>
+          )}
+          {canEditContact && (
+            <button type="button" id="details-button" onClick={model.startDetails}>
+              {m.editDetails}
             </button>
           )}
           {canCancel && (
@@ -133,6 +147,213 @@ function Actions({ model, managed, lang }: BookingProps) {
         </p>
       )}
     </>
+  );
+}
+
+/**
+ * The form's problems above it (the GOV.UK error summary): it takes focus, and each line leads to
+ * its field. The links move focus themselves: following `#id` would replace the address's
+ * fragment, which holds the guest's token.
+ */
+function ErrorSummary({ errors, m }: { errors: FieldError[]; m: Language['m'] }) {
+  if (errors.length === 0) return null;
+  return (
+    <div id="error-summary" class="error error-summary" role="alert" tabIndex={-1} aria-labelledby="error-summary-title">
+      <h3 id="error-summary-title">{m.errorTitle}</h3>
+      <ul>
+        {errors.map((e) => (
+          <li key={e.id}>
+            <a
+              href={`#${e.id}`}
+              onClick={(ev) => {
+                ev.preventDefault();
+                document.getElementById(e.id)?.focus();
+              }}
+            >
+              {e.text}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  set: (text: string) => void;
+  errors: FieldError[];
+  prefix: string;
+  hint?: string | undefined;
+  type?: string;
+  inputMode?: 'numeric' | 'tel' | 'text';
+  autoComplete?: string;
+  maxLength: number;
+  short?: boolean;
+}
+
+/** A labelled input with its hint and, when it has one, its error between the label and the box. */
+function TextField({ id, label, value, set, errors, prefix, hint, type = 'text', inputMode, autoComplete, maxLength, short }: TextFieldProps) {
+  const error = errors.find((e) => e.id === id)?.text;
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={error ? 'field invalid' : 'field'}>
+      <label for={id}>{label}</label>
+      {hint && (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} class="field-error">
+          <span class="sr-only">{prefix} </span>
+          {error}
+        </p>
+      )}
+      <input
+        id={id}
+        name={id}
+        type={type}
+        class={short ? 'short' : undefined}
+        inputMode={inputMode}
+        autoComplete={autoComplete ?? 'off'}
+        spellcheck={false}
+        maxLength={maxLength}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onInput={(e) => set(e.currentTarget.value)}
+      />
+    </div>
+  );
+}
+
+/** The booking's party: its participants, or a quantity per ticket category it has, with the new total. */
+function PartyStep({ model, managed, lang }: BookingProps) {
+  const { m, fmt } = lang;
+  const { booking } = managed;
+  const busy = model.busy.value;
+  const errors = model.fieldErrors.value;
+  const draft = model.party.value;
+  const total = model.newTotalCents.value;
+  const ticketed = booking.tickets.length > 0;
+  return (
+    <section class="step" aria-labelledby="manage-step">
+      <h2 id="manage-step" tabIndex={-1}>
+        {ticketed ? m.changeTickets : m.changeParty}
+      </h2>
+      <ErrorSummary errors={errors} m={m} />
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!busy) void model.saveParty();
+        }}
+      >
+        {ticketed ? (
+          <fieldset aria-describedby="party-hint">
+            <legend>{m.tickets}</legend>
+            <p id="party-hint" class="hint">
+              {m.partyHint}
+            </p>
+            {booking.tickets.map((c, i) => (
+              <TextField
+                key={c.categoryId}
+                id={ticketInputId(i)}
+                label={`${c.name}, ${fmt.money(c.unitPrice / 100, booking.currency)}`}
+                value={draft.tickets[c.categoryId] ?? ''}
+                set={(text) => model.setTicket(c.categoryId, text)}
+                errors={errors}
+                prefix={m.errorPrefix}
+                inputMode="numeric"
+                maxLength={5}
+                short
+              />
+            ))}
+          </fieldset>
+        ) : (
+          <TextField
+            id="party-participants"
+            label={m.participants}
+            hint={m.partyHint}
+            value={draft.participants}
+            set={model.setParticipants}
+            errors={errors}
+            prefix={m.errorPrefix}
+            inputMode="numeric"
+            maxLength={5}
+            short
+          />
+        )}
+        <p class="total" aria-live="polite" aria-atomic="true">
+          {total !== null && m.newTotal(fmt.money(total / 100, booking.currency))}
+        </p>
+        <p class="actions">
+          {/* aria-disabled, not disabled, while sending: a disabled button would drop keyboard focus. */}
+          <button type="submit" class="primary" aria-disabled={busy}>
+            {busy ? m.saving : m.save}
+          </button>
+        </p>
+      </form>
+      <button type="button" class="link" onClick={model.keep}>
+        {m.back}
+      </button>
+    </section>
+  );
+}
+
+/** The guest's name and phone: the e-mail is where the manage link goes, so it is the organization's to change. */
+function DetailsStep({ model, lang: { m } }: PageProps & { lang: Language }) {
+  const busy = model.busy.value;
+  const errors = model.fieldErrors.value;
+  const { name, phone } = model.contact.value;
+  return (
+    <section class="step" aria-labelledby="manage-step">
+      <h2 id="manage-step" tabIndex={-1}>
+        {m.editDetails}
+      </h2>
+      <ErrorSummary errors={errors} m={m} />
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!busy) void model.saveDetails();
+        }}
+      >
+        <TextField
+          id="details-name"
+          label={m.guest}
+          value={name}
+          set={(text) => model.setContact('name', text)}
+          errors={errors}
+          prefix={m.errorPrefix}
+          autoComplete="name"
+          maxLength={200}
+        />
+        <TextField
+          id="details-phone"
+          label={m.phoneOptional}
+          value={phone}
+          set={(text) => model.setContact('phone', text)}
+          errors={errors}
+          prefix={m.errorPrefix}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          maxLength={40}
+        />
+        <p class="actions">
+          <button type="submit" class="primary" aria-disabled={busy}>
+            {busy ? m.saving : m.save}
+          </button>
+        </p>
+      </form>
+      <button type="button" class="link" onClick={model.keep}>
+        {m.back}
+      </button>
+    </section>
   );
 }
 

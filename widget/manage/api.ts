@@ -2,7 +2,7 @@
  * The manage page's only way to Outing: /public/v1/manage, with the guest's token in the
  * X-Manage-Token header and nowhere else (not in an address, never with a Referer).
  */
-import type { Availability, ErrorDetail, ManagedBooking } from '../../shared/index.js';
+import type { Availability, ErrorDetail, ManagedBooking, ManageUpdate } from '../../shared/index.js';
 import { ApiError } from '../api.js';
 
 export { ApiError };
@@ -11,6 +11,8 @@ export interface ManageApi {
   get(): Promise<ManagedBooking>;
   cancel(reason?: string): Promise<ManagedBooking>;
   reschedule(startTime: string): Promise<ManagedBooking>;
+  /** The party (participants or tickets) or the name and phone. */
+  update(change: ManageUpdate): Promise<ManagedBooking>;
   /** Slots of the booking's experience between two local dates (`YYYY-MM-DD`) of its zone. */
   availability(startDate: string, endDate: string): Promise<Availability>;
 }
@@ -63,6 +65,7 @@ export function createManageApi({ base, token, signal }: ManageApiOptions): Mana
     get: () => call('', isManaged),
     cancel: (reason) => call('/cancel', isManaged, reason ? { reason } : {}),
     reschedule: (startTime) => call('/reschedule', isManaged, { startTime }),
+    update: (change) => call('/update', isManaged, change),
     availability: (startDate, endDate) =>
       call(`/availability?${new URLSearchParams({ startDate, endDate }).toString()}`, isAvailability),
   };

@@ -136,6 +136,111 @@ describe('the manage page', () => {
     expect(detail('Time')).toMatch(at('2:00 PM'));
   });
 
+  it('changes the participants, showing the new total as they are typed', async () => {
+    const { outing } = open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Change participants' }));
+    expect(detail('Phone')).toBe('+351 911 111 111');
+    const heading = screen.getByRole('heading', { name: 'Change participants' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const input = screen.getByLabelText('Participants') as HTMLInputElement;
+    expect(input.value).toBe('2');
+    expect(input.getAttribute('aria-describedby')).toBe('party-participants-hint');
+    expect(screen.getByText('New total: €50.00')).toBeTruthy();
+    fireEvent.input(input, { target: { value: '3' } });
+    expect(screen.getByText('New total: €75.00')).toBeTruthy();
+
+    // Back without saving: nothing sent, focus on the button that opened the form.
+    fireEvent.click(button('Back to your booking'));
+    await waitFor(() => expect(document.activeElement).toBe(button('Change participants')));
+    fireEvent.click(button('Change participants'));
+    fireEvent.input(screen.getByLabelText('Participants'), { target: { value: '4' } });
+    fireEvent.click(button('Save changes'));
+    const notice = await screen.findByText('Your booking has been updated.');
+    await waitFor(() => expect(document.activeElement).toBe(notice));
+    const post = outing.calls.find((c) => c.method === 'POST')!;
+    expect(post.url.pathname).toBe('/public/v1/manage/update');
+    expect(post.body).toEqual({ participants: 4 });
+    expect(detail('Participants')).toBe('4');
+    expect(detail('Total')).toBe('€100.00');
+  });
+
+  it('says what is wrong with the party the GOV.UK way: a summary that takes focus, the error by the field', async () => {
+    const { outing } = open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Change participants' }));
+    fireEvent.input(screen.getByLabelText('Participants'), { target: { value: '0' } });
+    fireEvent.click(button('Save changes'));
+    const summary = await screen.findByRole('alert');
+    await waitFor(() => expect(document.activeElement).toBe(summary));
+    expect(within(summary).getByRole('heading', { name: 'There is a problem' })).toBeTruthy();
+    const link = within(summary).getByRole('link', { name: 'Enter the number of participants as a whole number, 1 or more' });
+    expect(document.title).toBe('Error: Your booking · Lisbon Walks');
+    const input = screen.getByLabelText('Participants');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById('party-participants-error')?.textContent).toBe('Error: Enter the number of participants as a whole number, 1 or more');
+    expect(input.getAttribute('aria-describedby')).toBe('party-participants-hint party-participants-error');
+    fireEvent.click(link);
+    expect(document.activeElement).toBe(input);
+    expect(outing.calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    // Too many for the places left: the server's refusal, said by the field.
+    fireEvent.input(input, { target: { value: '7' } });
+    fireEvent.click(button('Save changes'));
+    await screen.findByRole('link', { name: 'There are no places left at this time' });
+    expect(outing.state.booking.totalParticipants).toBe(2);
+  });
+
+  it('changes tickets per category, with each category’s price', async () => {
+    const booking = managedBooking();
+    booking.booking.tickets = [
+      { categoryId: 'pc_adult', name: 'Adult', type: 'ADULT', quantity: 2, unitPrice: 2500 },
+      { categoryId: 'pc_child', name: 'Child', type: 'CHILD', quantity: 1, unitPrice: 1200 },
+    ];
+    booking.booking.total = '62.00';
+    booking.booking.totalParticipants = 3;
+    const { outing } = open(booking);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change tickets' }));
+    fireEvent.input(screen.getByLabelText('Child, €12.00'), { target: { value: '0' } });
+    fireEvent.input(screen.getByLabelText('Adult, €25.00'), { target: { value: '0' } });
+    fireEvent.click(button('Save changes'));
+    await screen.findByRole('link', { name: 'Choose at least 1 ticket' });
+    fireEvent.input(screen.getByLabelText('Adult, €25.00'), { target: { value: '3' } });
+    expect(screen.getByText('New total: €75.00')).toBeTruthy();
+    fireEvent.click(button('Save changes'));
+    await screen.findByText('Your booking has been updated.');
+    expect(outing.calls.find((c) => c.method === 'POST')!.body).toEqual({ tickets: [{ categoryId: 'pc_adult', quantity: 3 }] });
+    expect(detail('Tickets')).toBe('3 × Adult');
+  });
+
+  it('edits the name and phone, clearing the phone with an empty field', async () => {
+    const { outing } = open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Edit details' })));
+    const name = screen.getByLabelText('Name') as HTMLInputElement;
+    expect(name.value).toBe('Ana Lima');
+    expect((screen.getByLabelText('Phone (optional)') as HTMLInputElement).value).toBe('+351 911 111 111');
+    fireEvent.input(name, { target: { value: '  ' } });
+    fireEvent.click(button('Save changes'));
+    await screen.findByRole('link', { name: 'Enter your name' });
+    fireEvent.input(name, { target: { value: 'Ana Lima Costa' } });
+    fireEvent.input(screen.getByLabelText('Phone (optional)'), { target: { value: '' } });
+    fireEvent.click(button('Save changes'));
+    await screen.findByText('Your booking has been updated.');
+    expect(outing.calls.find((c) => c.method === 'POST')!.body).toEqual({ customerName: 'Ana Lima Costa', customerPhone: null });
+    expect(detail('Name')).toBe('Ana Lima Costa');
+    expect(screen.queryByText('Phone', { selector: 'dt' })).toBeNull();
+  });
+
+  it('speaks Portuguese in the new forms for a booking made in Portuguese', async () => {
+    open(managedBooking({ locale: 'pt' }), { browser: ['en-US'] });
+    fireEvent.click(await screen.findByRole('button', { name: 'Alterar participantes' }));
+    fireEvent.input(screen.getByLabelText('Participantes'), { target: { value: 'x' } });
+    fireEvent.click(button('Guardar alterações'));
+    await screen.findByRole('heading', { name: 'Há um problema' });
+    expect(screen.getByRole('button', { name: 'Voltar à reserva' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Indique o número de participantes como número inteiro, 1 ou mais' })).toBeTruthy();
+    expect(document.title).toBe('Erro: A sua reserva · Lisbon Walks');
+  });
+
   it('goes back to fresh times when the chosen one was taken meanwhile', async () => {
     const { outing } = open();
     fireEvent.click(await screen.findByRole('button', { name: 'Change time' }));
@@ -156,10 +261,11 @@ describe('the manage page', () => {
   });
 
   it('says why the booking cannot be changed online and how to reach the organization', async () => {
-    open(managedBooking({ canCancel: false, canReschedule: false, reason: 'PAST_CUTOFF' }));
+    open(managedBooking({ canCancel: false, canReschedule: false, canChangeParty: false, reason: 'PAST_CUTOFF' }));
     await screen.findByText('BK-7QX2M4');
     expect(screen.getByText('It is too close to the start to change or cancel this booking online.')).toBeTruthy();
-    expect(screen.queryByRole('button')).toBeNull();
+    // The name and phone may still change until the start.
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Edit details']);
     const contact = within(screen.getByRole('region', { name: 'Contact' }));
     expect(contact.getByText('For any change or question, contact Lisbon Walks.')).toBeTruthy();
     expect(contact.getByRole('link', { name: 'hello@lisbonwalks.test' }).getAttribute('href')).toBe('mailto:hello@lisbonwalks.test');
@@ -174,9 +280,15 @@ describe('the manage page', () => {
   });
 
   it('leaves the phone out when the organization has none, and names self-service being off', async () => {
-    open(managedBooking({ canCancel: false, canReschedule: false, reason: 'SELF_SERVICE_OFF', organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null } }));
+    open(
+      managedBooking({
+        canCancel: false, canReschedule: false, canChangeParty: false, canEditContact: false, reason: 'SELF_SERVICE_OFF',
+        organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null },
+      }),
+    );
     await screen.findByText('This booking cannot be changed or cancelled online.');
-    expect(screen.queryByText(/Phone/)).toBeNull();
+    expect(within(screen.getByRole('region', { name: 'Contact' })).queryByText(/Phone/)).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
   });
 
   it('shows the refusal and where the booking stands when the rules changed meanwhile', async () => {

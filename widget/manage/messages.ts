@@ -49,6 +49,33 @@ export interface ManageMessages {
   emailLabel: string;
   phoneLabel: string;
   problems: Record<ManageProblem, string>;
+  /** Changing the party and the contact details (name and phone). */
+  changeParty: string;
+  changeTickets: string;
+  editDetails: string;
+  partyHint: string;
+  /** The total the booking will have, already formatted. */
+  newTotal: (total: string) => string;
+  phoneOptional: string;
+  save: string;
+  saving: string;
+  back: string;
+  updated: string;
+  /** The GOV.UK error pattern: a summary on top, each problem again by its field. */
+  errorTitle: string;
+  errorPrefix: string;
+  errors: {
+    participantsNumber: string;
+    ticketsNumber: (name: string) => string;
+    noTickets: string;
+    placesLeft: (n: number) => string;
+    perBooking: (n: number) => string;
+    slotGone: string;
+    partyRefused: string;
+    nameMissing: string;
+    nameInvalid: string;
+    phoneInvalid: string;
+  };
 }
 
 export const en: ManageMessages = {
@@ -101,6 +128,30 @@ export const en: ManageMessages = {
     server: 'Something went wrong on our side. Please try again.',
     notAllowed: 'This booking can no longer be changed online.',
     slotTaken: 'Sorry, that time has just been taken or has too few places left. Please choose another.',
+  },
+  changeParty: 'Change participants',
+  changeTickets: 'Change tickets',
+  editDetails: 'Edit details',
+  partyHint: 'Adding people needs free places at this time.',
+  newTotal: (total) => `New total: ${total}`,
+  phoneOptional: 'Phone (optional)',
+  save: 'Save changes',
+  saving: 'Saving…',
+  back: 'Back to your booking',
+  updated: 'Your booking has been updated.',
+  errorTitle: 'There is a problem',
+  errorPrefix: 'Error:',
+  errors: {
+    participantsNumber: 'Enter the number of participants as a whole number, 1 or more',
+    ticketsNumber: (name) => `Enter the number of ${name} tickets as a whole number, 0 or more`,
+    noTickets: 'Choose at least 1 ticket',
+    placesLeft: (n) => (n === 0 ? 'There are no places left at this time' : `There are only ${n} ${n === 1 ? 'place' : 'places'} for your booking at this time`),
+    perBooking: (n) => `A booking can have at most ${n} people`,
+    slotGone: 'Places can no longer be added at this time',
+    partyRefused: 'This booking cannot have this party; please contact the organization',
+    nameMissing: 'Enter your name',
+    nameInvalid: 'Enter your name with letters, spaces and punctuation only',
+    phoneInvalid: 'Enter a phone number of up to 40 characters',
   },
 };
 
@@ -155,5 +206,29 @@ export const pt: ManageMessages = {
     server: 'Ocorreu um erro do nosso lado. Tente novamente.',
     notAllowed: 'Esta reserva já não pode ser alterada online.',
     slotTaken: 'Lamentamos, esse horário acabou de ser reservado ou já não tem lugares suficientes. Escolha outro.',
+  },
+  changeParty: 'Alterar participantes',
+  changeTickets: 'Alterar bilhetes',
+  editDetails: 'Editar dados',
+  partyHint: 'Para acrescentar pessoas é preciso haver lugares livres neste horário.',
+  newTotal: (total) => `Novo total: ${total}`,
+  phoneOptional: 'Telefone (opcional)',
+  save: 'Guardar alterações',
+  saving: 'A guardar…',
+  back: 'Voltar à reserva',
+  updated: 'A sua reserva foi atualizada.',
+  errorTitle: 'Há um problema',
+  errorPrefix: 'Erro:',
+  errors: {
+    participantsNumber: 'Indique o número de participantes como número inteiro, 1 ou mais',
+    ticketsNumber: (name) => `Indique o número de bilhetes ${name} como número inteiro, 0 ou mais`,
+    noTickets: 'Escolha pelo menos 1 bilhete',
+    placesLeft: (n) => (n === 0 ? 'Já não há lugares neste horário' : `Só há ${n} ${n === 1 ? 'lugar' : 'lugares'} para a sua reserva neste horário`),
+    perBooking: (n) => `Uma reserva pode ter no máximo ${n} pessoas`,
+    slotGone: 'Já não é possível acrescentar lugares neste horário',
+    partyRefused: 'Esta reserva não pode ter este grupo; contacte a organização',
+    nameMissing: 'Indique o seu nome',
+    nameInvalid: 'Indique o seu nome só com letras, espaços e pontuação',
+    phoneInvalid: 'Indique um número de telefone com até 40 caracteres',
   },
 };

@@ -24,8 +24,37 @@ export interface Trouble {
   retry?: () => void;
 }
 
-/** What the guest is doing: looking, confirming a cancellation, or choosing another time. */
-export type Mode = 'view' | 'cancel' | 'change';
+/** What the guest is doing: looking, confirming a cancellation, choosing another time, changing the party or their details. */
+export type Mode = 'view' | 'cancel' | 'change' | 'party' | 'details';
+
+/** A problem with one field of a form: the input's id and what to say. */
+export interface FieldError {
+  id: string;
+  text: string;
+}
+
+/** The party form as typed: participants, or a quantity per ticket category the booking has. */
+export interface PartyDraft {
+  participants: string;
+  tickets: Record<string, string>;
+}
+
+/** The id of the input of a ticket category: the category's place in the booking's list. */
+export const ticketInputId = (index: number) => `party-ticket-${index}`;
+
+const WHOLE = /^\s*\d{1,5}\s*$/;
+
+/** The first number in a server's message ("At most 8 participants per booking", "3 remaining"). */
+const numberIn = (text: string | undefined): number | undefined => {
+  const match = text === undefined ? null : /(\d+)/.exec(text);
+  return match ? Number(match[1]) : undefined;
+};
+
+/** The fields a refusal names (PRICE_CHANGED's details are no list). */
+const detailsOf = (e: ApiError): { path: string; message: string }[] => (Array.isArray(e.details) ? e.details : []);
+
+/** Name characters the server refuses: a NUL, and the controls that reorder text (shared DisplayName). */
+const REFUSED_IN_NAME = /[\u0000\u202a-\u202e\u2066-\u2069]/;
 
 /** The language the page speaks: its Intl tag, its own texts, the widget's texts and formats. */
 export interface Language {
@@ -77,14 +106,23 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
   const mode = signal<Mode>('view');
   const reason = signal('');
   /** What just happened, said once in the status region and shown above the booking. */
-  const notice = signal<'cancelled' | 'changed' | null>(null);
+  const notice = signal<'cancelled' | 'changed' | 'updated' | null>(null);
+  const party = signal<PartyDraft>({ participants: '', tickets: {} });
+  const contact = signal({ name: '', phone: '' });
+  /** The problems of the form on screen, in the order of its fields. */
+  const fieldErrors = signal<FieldError[]>([]);
   /** The calendar of another time, while the guest chooses one. */
   const picker = signal<BookingModel | null>(null);
   const language = computed(() => languageFor(managed.value?.locale ?? null, browser));
   const session = { generation: 0, disposed: false, focusId: null as string | null };
 
   /** Runs one call with the loading state on; a failure shows, with `retry` where it can help. */
-  async function request<T>(call: (a: ManageApi) => Promise<T>, retry?: () => void): Promise<T | undefined> {
+  async function request<T>(
+    call: (a: ManageApi) => Promise<T>,
+    retry?: () => void,
+    /** Says a refusal by the fields of the form on screen; true when it did. */
+    byField?: (e: ApiError) => boolean,
+  ): Promise<T | undefined> {
     if (!api) return undefined;
     const mine = ++session.generation;
     const current = () => mine === session.generation && !session.disposed;
@@ -105,6 +143,7 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
         });
         return undefined;
       }
+      if (byField && e instanceof ApiError && byField(e)) return undefined;
       const problem = problemOf(e);
       trouble.value = { problem, retry: problem === 'network' || problem === 'rateLimited' || problem === 'server' ? retry : undefined };
       // The rules changed under the guest (the cutoff passed, the operator acted): show where it stands now.
@@ -146,6 +185,7 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
     batch(() => {
       trouble.value = null;
       notice.value = null;
+      fieldErrors.value = [];
       mode.value = next;
       if (next !== 'change') closePicker();
     });
@@ -153,7 +193,7 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
 
   const askCancel = () => show('cancel', 'manage-step');
   /** Back to the booking as it is, focus on the button that left it. */
-  const keep = () => show('view', mode.peek() === 'cancel' ? 'cancel-button' : 'change-button');
+  const keep = () => show('view', `${{ view: 'change', cancel: 'cancel', change: 'change', party: 'party', details: 'details' }[mode.peek()]}-button`);
 
   function setReason(text: string): void {
     reason.value = text.slice(0, 500);
@@ -238,6 +278,143 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
     }
   }
 
+  /** Opens the party form with the booking's party as it is. */
+  function startParty(): void {
+    const current = managed.peek();
+    if (!current) return;
+    const { booking } = current;
+    party.value = {
+      participants: String(booking.totalParticipants),
+      tickets: Object.fromEntries(booking.tickets.map((c) => [c.categoryId, String(c.quantity)])),
+    };
+    show('party', 'manage-step');
+  }
+
+  function setParticipants(text: string): void {
+    party.value = { ...party.peek(), participants: text.slice(0, 6) };
+  }
+
+  function setTicket(categoryId: string, text: string): void {
+    const draft = party.peek();
+    party.value = { ...draft, tickets: { ...draft.tickets, [categoryId]: text.slice(0, 6) } };
+  }
+
+  /**
+   * What the typed party would cost, in cents, or null while a number is not one: the booking's own
+   * prices (a ticket's unit price, or the total shared by the participants), as the server keeps them.
+   */
+  const newTotalCents = computed((): number | null => {
+    const current = managed.value;
+    if (!current) return null;
+    const { booking } = current;
+    const draft = party.value;
+    if (booking.tickets.length) {
+      let cents = 0;
+      for (const c of booking.tickets) {
+        const typed = draft.tickets[c.categoryId] ?? '';
+        if (!WHOLE.test(typed)) return null;
+        cents += Number(typed) * c.unitPrice;
+      }
+      return cents;
+    }
+    if (!WHOLE.test(draft.participants) || Number(draft.participants) < 1) return null;
+    const unit = Math.round((Number(booking.total) * 100) / Math.max(1, booking.totalParticipants));
+    return unit * Number(draft.participants);
+  });
+
+  /** Puts the form's problems on screen, the summary first to take focus (the GOV.UK pattern). */
+  function showErrors(list: FieldError[]): boolean {
+    if (list.length === 0) return false;
+    session.focusId = 'error-summary';
+    batch(() => {
+      trouble.value = null;
+      fieldErrors.value = list;
+    });
+    return true;
+  }
+
+  /** Where the party's refusal is said: by the participants, or by the first ticket. */
+  function partyRefusal(e: ApiError, fieldId: string): boolean {
+    const { errors } = language.peek().m;
+    const detail = detailsOf(e)[0];
+    if (e.code === 'CAPACITY_EXCEEDED') return showErrors([{ id: fieldId, text: errors.placesLeft(numberIn(detail?.message) ?? 0) }]);
+    if (e.code === 'SLOT_UNAVAILABLE') return showErrors([{ id: fieldId, text: errors.slotGone }]);
+    if (e.code === 'VALIDATION_ERROR') {
+      const most = /at most (\d+)/i.exec(detail?.message ?? '');
+      return showErrors([{ id: fieldId, text: most ? errors.perBooking(Number(most[1])) : errors.partyRefused }]);
+    }
+    return false;
+  }
+
+  async function saveParty(): Promise<void> {
+    const current = managed.peek();
+    if (!current) return;
+    const { booking } = current;
+    const { errors } = language.peek().m;
+    const draft = party.peek();
+    const problems: FieldError[] = [];
+    let change: { participants: number } | { tickets: { categoryId: string; quantity: number }[] };
+    if (booking.tickets.length) {
+      booking.tickets.forEach((c, i) => {
+        if (!WHOLE.test(draft.tickets[c.categoryId] ?? '')) problems.push({ id: ticketInputId(i), text: errors.ticketsNumber(c.name) });
+      });
+      const tickets = booking.tickets
+        .map((c) => ({ categoryId: c.categoryId, quantity: Number(draft.tickets[c.categoryId]) }))
+        .filter((c) => c.quantity > 0);
+      if (problems.length === 0 && tickets.length === 0) problems.push({ id: ticketInputId(0), text: errors.noTickets });
+      change = { tickets };
+    } else {
+      if (!WHOLE.test(draft.participants) || Number(draft.participants) < 1) problems.push({ id: 'party-participants', text: errors.participantsNumber });
+      change = { participants: Number(draft.participants) };
+    }
+    if (showErrors(problems)) return;
+    const fieldId = booking.tickets.length ? ticketInputId(0) : 'party-participants';
+    const answer = await request((a) => a.update(change), () => void saveParty(), (e) => partyRefusal(e, fieldId));
+    if (answer) done(answer);
+  }
+
+  /** Opens the details form with the name and phone as they are. */
+  function startDetails(): void {
+    const current = managed.peek();
+    if (!current) return;
+    contact.value = { name: current.booking.guestName, phone: current.booking.guestPhone ?? '' };
+    show('details', 'manage-step');
+  }
+
+  function setContact(field: 'name' | 'phone', text: string): void {
+    contact.value = { ...contact.peek(), [field]: text };
+  }
+
+  async function saveDetails(): Promise<void> {
+    const { errors } = language.peek().m;
+    const { name, phone } = contact.peek();
+    const problems: FieldError[] = [];
+    if (name.trim() === '') problems.push({ id: 'details-name', text: errors.nameMissing });
+    else if (REFUSED_IN_NAME.test(name)) problems.push({ id: 'details-name', text: errors.nameInvalid });
+    if (phone.trim().length > 40) problems.push({ id: 'details-phone', text: errors.phoneInvalid });
+    if (showErrors(problems)) return;
+    const byField = (e: ApiError): boolean => {
+      if (e.code !== 'VALIDATION_ERROR') return false;
+      const list: FieldError[] = [];
+      if (detailsOf(e).some((d) => d.path.startsWith('customerName'))) list.push({ id: 'details-name', text: errors.nameInvalid });
+      if (detailsOf(e).some((d) => d.path.startsWith('customerPhone'))) list.push({ id: 'details-phone', text: errors.phoneInvalid });
+      return showErrors(list);
+    };
+    const answer = await request((a) => a.update({ customerName: name.trim(), customerPhone: phone.trim() || null }), () => void saveDetails(), byField);
+    if (answer) done(answer);
+  }
+
+  /** A saved change: the booking as it is now, and the notice saying so. */
+  function done(answer: ManagedBooking): void {
+    session.focusId = 'notice';
+    batch(() => {
+      managed.value = answer;
+      mode.value = 'view';
+      fieldErrors.value = [];
+      notice.value = 'updated';
+    });
+  }
+
   /** The element id to focus after this render, once. */
   function takeFocusRequest(): string | null {
     const id = session.focusId;
@@ -261,6 +438,17 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
     picker,
     chosen,
     language,
+    party,
+    contact,
+    fieldErrors,
+    newTotalCents,
+    startParty,
+    setParticipants,
+    setTicket,
+    saveParty,
+    startDetails,
+    setContact,
+    saveDetails,
     load,
     askCancel,
     keep,

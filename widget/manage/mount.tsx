@@ -53,7 +53,9 @@ export function mountManage(el: HTMLElement, { token, base, browser, now }: Mana
     document.documentElement.lang = lang.tag;
     const title = model.broken.value ? lang.m.brokenTitle : lang.m.title;
     const name = model.managed.value?.organization.name;
-    document.title = name ? `${title} · ${name}` : title;
+    // A form with problems says so first, as the GOV.UK pattern does.
+    const problem = model.fieldErrors.value.length ? `${lang.m.errorPrefix} ` : '';
+    document.title = `${problem}${name ? `${title} · ${name}` : title}`;
 
     const picker = model.picker.value;
     const step = picker ? `${picker.step.value}` : null;
