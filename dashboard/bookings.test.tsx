@@ -33,6 +33,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     cancelledAt: null,
     holdExpiresAt: null,
     checkedInAt: null,
+    internalNote: null,
     createdAt: NOW,
     updatedAt: NOW,
   };
@@ -115,7 +116,7 @@ function fakeOuting() {
     }
     if (m[2] === '/payments') {
       if (method === 'GET') return page(payments.filter((p) => p.bookingId === b.id));
-      const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', reference: (body['reference'] as string) ?? null, failureReason: (body['failureReason'] as string) ?? null, refundRequired: false, createdAt: NOW };
+      const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', method: (body['method'] as Payment['method'] | undefined) ?? 'OTHER', reference: (body['reference'] as string) ?? null, failureReason: (body['failureReason'] as string) ?? null, refundRequired: false, createdAt: NOW };
       payments.push(p);
       log(`Recorded a payment of ${p.amount}`, b.id);
       return p;

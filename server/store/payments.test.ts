@@ -33,7 +33,7 @@ describe(`payment store (${testEngine()})`, () => {
   });
 
   const payment = (id: string, bookingId: string, createdAt: number, fields: Partial<PaymentRow> = {}): PaymentRow => ({
-    id, orgId, bookingId, amount: 3000, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe',
+    id, orgId, bookingId, amount: 3000, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe', method: 'STRIPE',
     reference: `pi_${id}`, failureReason: null, refundRequired: 0, createdAt, ...fields,
   });
   const ids = (page: { rows: PaymentRow[] }) => page.rows.map((r) => r.id);
@@ -53,7 +53,7 @@ describe(`payment store (${testEngine()})`, () => {
     expect(ids(all)).toEqual(['pay_d', 'pay_B', 'pay_b', 'pay_c', 'pay_a']);
     expect(all.total).toBe(5);
     expect(all.rows[3]).toStrictEqual({
-      id: 'pay_c', orgId, bookingId: 'bk_1', amount: 3000, currency: 'EUR', status: 'FAILED', provider: 'stripe',
+      id: 'pay_c', orgId, bookingId: 'bk_1', amount: 3000, currency: 'EUR', status: 'FAILED', provider: 'stripe', method: 'STRIPE',
       reference: 'pi_1', failureReason: 'card_declined', refundRequired: 0, createdAt: 200,
     });
     expect(all.rows[2]?.amount).toBe(3_000_000_000);
