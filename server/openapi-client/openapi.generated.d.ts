@@ -1514,11 +1514,8 @@ export interface components {
             /** @description The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             metadata?: components["schemas"]["Metadata"];
-            /**
-             * @description true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays
-             * @default false
-             */
-            ignoreNotice: boolean;
+            /** @description Default false. true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays */
+            ignoreNotice?: boolean;
             /** @description Money taken with the booking: a SUCCEEDED payment (provider `manual`) recorded in the same transaction; PAYMENT_SUCCEEDED follows BOOKING_CREATED */
             payment?: {
                 /**
@@ -1531,11 +1528,8 @@ export interface components {
                 /** @description Your own reference: receipt number, transfer id… */
                 reference?: string;
             };
-            /**
-             * @description false: no confirmation e-mail to the guest; later e-mails (changes, reminders) go as usual
-             * @default true
-             */
-            sendConfirmation: boolean;
+            /** @description Default true. false: no confirmation e-mail to the guest; later e-mails (changes, reminders) go as usual */
+            sendConfirmation?: boolean;
             /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
             internalNote?: string | null;
         };
@@ -1974,11 +1968,10 @@ export interface components {
             amount: string;
             status: components["schemas"]["PaymentStatus"];
             /**
-             * @description How the money was taken; `STRIPE` is for Stripe Checkout alone
-             * @default OTHER
+             * @description Default OTHER. How the money was taken; `STRIPE` is for Stripe Checkout alone
              * @enum {string}
              */
-            method: "CASH" | "CARD" | "BANK_TRANSFER" | "OTHER";
+            method?: "CASH" | "CARD" | "BANK_TRANSFER" | "OTHER";
             /** @description Your own reference: receipt number, transfer id… */
             reference?: string;
             /** @description Why it failed; only with status FAILED */

@@ -75,7 +75,7 @@ export async function recordManualPayment(
       currency: booking.currency,
       status: input.status,
       provider: MANUAL_PROVIDER,
-      method: input.method,
+      method: input.method ?? 'OTHER',
       reference: input.reference ?? null,
       failureReason: input.failureReason ?? null,
       refundRequired: 0,

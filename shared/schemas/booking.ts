@@ -122,10 +122,10 @@ const operatorBookingFields = {
   metadata: Metadata.optional(),
   ignoreNotice: z
     .boolean()
-    .default(false)
-    .describe('true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays'),
+    .optional()
+    .describe('Default false. true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays'),
   payment: BookingPaymentInput.optional(),
-  sendConfirmation: z.boolean().default(true).describe('false: no confirmation e-mail to the guest; later e-mails (changes, reminders) go as usual'),
+  sendConfirmation: z.boolean().optional().describe('Default true. false: no confirmation e-mail to the guest; later e-mails (changes, reminders) go as usual'),
   internalNote: InternalNote.optional(),
 };
 

@@ -22,7 +22,7 @@ export const PaymentCreate = z
   .strictObject({
     amount: MoneyString,
     status: PaymentStatus,
-    method: ManualPaymentMethod.default('OTHER'),
+    method: ManualPaymentMethod.optional().describe('Default OTHER. How the money was taken; `STRIPE` is for Stripe Checkout alone'),
     reference: z.string().min(1).max(200).optional().describe('Your own reference: receipt number, transfer id…'),
     failureReason: z.string().min(1).max(500).optional().describe('Why it failed; only with status FAILED'),
   })
