@@ -84,6 +84,9 @@ const blank = (key: string): State => ({
 });
 
 const state = signal<State>(blank(''));
+/** A number per model: the form's state never outlives the model (the session) it was made with. */
+const models = new WeakMap<object, number>();
+let modelCount = 0;
 let generation = 0;
 
 function update(patch: Partial<State>): void {
@@ -378,7 +381,9 @@ function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
 export function NewBooking({ m }: { m: Model }): JSX.Element {
   const ctx = m.bookings.ctx;
   const location = m.router.location.value;
-  const key = `${location.search.toString()}#${m.session.value?.user.id ?? ''}`;
+  // Each visit (and each preset) starts a fresh form; so does a new session's model.
+  if (!models.has(m.bookings)) models.set(m.bookings, ++modelCount);
+  const key = `${models.get(m.bookings)}|${m.bookings.newVisit.value}|${location.search.toString()}`;
   if (state.peek().key !== key) void start(ctx, key, location.search);
   const s = state.value;
   return (

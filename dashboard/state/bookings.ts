@@ -219,6 +219,8 @@ export function createBookingsModel(ctx: AreaContext) {
   const notice = signal<string | null>(null);
   /** The Messages section: the e-mail being resent, and what came of the last resend. */
   const mail = signal<MailState>(noMail);
+  /** Counts the visits to New booking: each starts a fresh form. */
+  const newVisit = signal(0);
   /** The booking page's internal note form. */
   const noteForm = signal<FormState>(idleForm);
   let generation = 0;
@@ -370,7 +372,9 @@ export function createBookingsModel(ctx: AreaContext) {
     enter(location: Location): void {
       if (location.screen === 'bookings') void loadList(filtersOf(location.search));
       // `/bookings/new` is the New booking form (screens/NewBooking.tsx): it loads what it needs itself.
-      else if (location.screen === 'booking' && location.id === 'new') page.value = noPage('new');
+      else if (location.screen === 'booking' && location.id === 'new') {
+        batch(() => ((page.value = noPage('new')), (newVisit.value = newVisit.peek() + 1)));
+      }
       else if (location.screen === 'booking') {
         // What was said about the last visit's change is not news on this one.
         batch(() => ((dialog.value = null), (notice.value = null), (mail.value = noMail), (noteForm.value = idleForm)));
@@ -607,6 +611,7 @@ export function createBookingsModel(ctx: AreaContext) {
     notice,
     mail,
     noteForm,
+    newVisit,
     zones,
     /** For the New booking screen, whose code and state load with the other screens (screens/NewBooking.tsx). */
     ctx,
