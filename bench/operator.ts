@@ -87,7 +87,7 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
       unitPrice: exp.price, currency: 'EUR', source: 'API', metadata: n % 5 === 0 ? '{"channel":"partner"}' : '{}',
       cancellationReason: cancelled ? 'Changed plans' : null, cancelledAt: cancelled ? createdAt + 3_600_000 : null,
       holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, checkedInAt: null, sequence: cancelled ? 1 : 0,
-      tickets: null, places: null, totalCents: null, locale: null,
+      tickets: null, places: null, totalCents: null, locale: null, internalNote: null,
       createdAt, updatedAt: cancelled ? createdAt + 3_600_000 : createdAt,
     };
     await store.bookings.insertBooking(row);
@@ -107,7 +107,7 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
       const row = await book(i, starts[Math.floor(i / experiences.length) % 2]!, now - (i % 90) * DAY_MS, false, 1 + (i % 3));
       if (i % 2 === 0) {
         await store.payments.insertPayment({ id: newId('payment'), orgId: s.orgId, bookingId: row.id, amount: row.unitPrice * row.participants,
-          currency: 'EUR', status: 'SUCCEEDED', provider: 'manual', reference: null, failureReason: null, refundRequired: 0, createdAt: now });
+          currency: 'EUR', status: 'SUCCEEDED', provider: 'manual', method: 'CASH', reference: null, failureReason: null, refundRequired: 0, createdAt: now });
       }
     }
   });

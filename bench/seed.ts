@@ -225,6 +225,7 @@ export async function seed(dbPath: string, bookings: number, now = Date.now()): 
           places: null,
           totalCents: null,
           locale: null,
+          internalNote: null,
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };

@@ -33,6 +33,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     cancelledAt: null,
     holdExpiresAt: null,
     checkedInAt: null,
+    internalNote: null,
     createdAt: NOW,
     updatedAt: NOW,
   };
@@ -45,6 +46,8 @@ function fakeOuting() {
   const messages: Message[] = [];
   const activity: Activity[] = [];
   const calls: string[] = [];
+  /** The bodies of POST /v1/bookings. */
+  const posted: Record<string, unknown>[] = [];
   /** The next answer to this `METHOD path`, instead of the usual one. */
   const refusals = new Map<string, ApiError>();
   /** While set, changes wait for it: the screen's busy state can be seen. */
@@ -73,7 +76,19 @@ function fakeOuting() {
       refusals.delete(key);
       throw refusal;
     }
-    if (path === '/v1/experiences') return page([{ id: 'exp_walk', schedule: { timezone: null } }]);
+    if (path === '/v1/experiences') {
+      // Whole records: the New booking form reads their prices and categories.
+      return page([
+        { id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 6,
+          schedule: null, minNoticeMinutes: 60, maxAdvanceDays: 365, active: true, priceCategories: [], createdAt: NOW, updatedAt: NOW },
+      ]);
+    }
+    if (path === '/v1/bookings' && method === 'POST') {
+      posted.push(body);
+      const made = { ...bookingOf('bk_new', String(body['customerName']), Number(body['participants'] ?? 1)), internalNote: (body['internalNote'] as string) ?? null, source: 'DASHBOARD' as const };
+      bookings.set(made.id, made);
+      return made;
+    }
     if (path === '/v1/experiences/exp_walk') {
       const cat = (id: string, name: string, price: number, type: string, occupiesPlace = true) => ({ id, name, price, type, occupiesPlace, minAge: null, maxAge: null });
       return {
@@ -97,7 +112,7 @@ function fakeOuting() {
         startDate: from,
         endDate: from === '2026-11-20' ? '2026-12-20' : '2027-01-20',
         slots:
-          from === '2026-11-20'
+          from === '2026-11-20' || from === '2026-12-01'
             ? [slot('2026-12-01T10:00:00.000Z', remaining[0]!), slot('2026-12-02T10:00:00.000Z', remaining[1]!), slot('2026-12-03T15:00:00.000Z', remaining[2]!)]
             : [slot('2026-12-22T10:00:00.000Z', 12)],
       };
@@ -115,7 +130,7 @@ function fakeOuting() {
     }
     if (m[2] === '/payments') {
       if (method === 'GET') return page(payments.filter((p) => p.bookingId === b.id));
-      const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', reference: (body['reference'] as string) ?? null, failureReason: (body['failureReason'] as string) ?? null, refundRequired: false, createdAt: NOW };
+      const p: Payment = { id: `pay_${payments.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', status: body['status'] as 'SUCCEEDED', provider: 'manual', method: (body['method'] as Payment['method'] | undefined) ?? 'OTHER', reference: (body['reference'] as string) ?? null, failureReason: (body['failureReason'] as string) ?? null, refundRequired: false, createdAt: NOW };
       payments.push(p);
       log(`Recorded a payment of ${p.amount}`, b.id);
       return p;
@@ -155,6 +170,7 @@ function fakeOuting() {
     refusals,
     remaining,
     payments,
+    posted,
     hold(reads = false) {
       let open!: () => void;
       holdReads = reads;
@@ -173,6 +189,88 @@ async function openBooking(path = '/dashboard/bookings/bk_ana', role: 'owner' | 
   await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
   return { ...t, outing };
 }
+
+describe('New booking', () => {
+  async function openForm(path = '/dashboard/bookings/new?date=2026-12-01') {
+    const outing = fakeOuting();
+    const t = mountAt(path, { signedIn: true, http: outing.http, session });
+    // The first test to open it loads the other screens' chunk.
+    await screen.findByRole('heading', { level: 1, name: 'New booking' }, { timeout: 5000 });
+    await waitFor(() => expect(screen.getAllByRole('option', { name: /places? left$/ }).length).toBeGreaterThan(0));
+    return { ...t, outing };
+  }
+
+  it('asks for availability with ignoreNotice, shows places left, and books with the desk’s fields', async () => {
+    const t = await openForm();
+    expect(t.outing.calls).toContain('GET /v1/availability?experienceId=exp_walk&startDate=2026-12-01&endDate=2026-12-01&ignoreNotice=true');
+    expect((screen.getByLabelText('Experience') as HTMLSelectElement).value).toBe('exp_walk');
+    expect((screen.getByLabelText('Date') as HTMLInputElement).value).toBe('2026-12-01');
+    const time = screen.getByLabelText('Time') as HTMLSelectElement;
+    // The fake's second slot is full after the first is taken: each says its places left.
+    expect(screen.getByRole('option', { name: /8 places left$/ })).toBeTruthy();
+    fireEvent.change(time, { target: { value: '2026-12-01T10:00:00.000Z' } });
+    fireEvent.input(screen.getByLabelText('Participants'), { target: { value: '3' } });
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Walk-in Guest' } });
+    fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'walkin@example.com' } });
+    fireEvent.input(screen.getByLabelText('Phone'), { target: { value: '+351 900 000 000' } });
+    fireEvent.input(screen.getByLabelText('Internal note'), { target: { value: 'Pays the rest on board' } });
+    expect(screen.queryByLabelText('Payment method')).toBeNull();
+    fireEvent.click(screen.getByLabelText('Paid now'));
+    expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('75.00');
+    fireEvent.change(screen.getByLabelText('Payment method'), { target: { value: 'CARD' } });
+    fireEvent.input(screen.getByLabelText('Amount'), { target: { value: '30' } });
+    fireEvent.click(screen.getByLabelText('Send confirmation e-mail'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create booking' }));
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ });
+    expect(t.outing.posted).toEqual([
+      {
+        experienceId: 'exp_walk',
+        startTime: '2026-12-01T10:00:00.000Z',
+        participants: 3,
+        customerName: 'Walk-in Guest',
+        customerEmail: 'walkin@example.com',
+        customerPhone: '+351 900 000 000',
+        internalNote: 'Pays the rest on board',
+        ignoreNotice: true,
+        sendConfirmation: false,
+        payment: { method: 'CARD', amount: '30.00' },
+      },
+    ]);
+    expect(location.pathname).toBe('/dashboard/bookings/bk_new');
+  });
+
+  it('shows refusals the GOV.UK way: a summary linking to each field, the message beside it', async () => {
+    const t = await openForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Create booking' }));
+    const summary = await screen.findByRole('region', { name: 'There is a problem' });
+    expect(within(summary).getByRole('link', { name: 'Time: Choose a time.' })).toBeTruthy();
+    expect(t.outing.posted).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Time'), { target: { value: '2026-12-01T10:00:00.000Z' } });
+    t.outing.refusals.set(
+      'POST /v1/bookings',
+      new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [
+        { path: 'customerEmail', message: 'Invalid email address' },
+        { path: 'payment.amount', message: 'At most the booking’s total, 25.00' },
+      ]),
+    );
+    fireEvent.click(screen.getByLabelText('Paid now'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create booking' }));
+    const again = await screen.findByRole('region', { name: 'There is a problem' });
+    await waitFor(() => expect(within(again).getAllByRole('link').map((a) => a.textContent)).toEqual(['Email: Invalid email address.', 'Amount: At most the booking’s total, 25.00.']));
+    expect(document.getElementById('email-error')?.textContent).toBe('Invalid email address.');
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+    // Focus goes to the summary, and each of its links to its field.
+    await waitFor(() => expect(document.activeElement?.id).toBe('error-summary'));
+    fireEvent.click(within(again).getByRole('link', { name: /^Amount/ }));
+    await waitFor(() => expect(document.activeElement?.id).toBe('amount'));
+  });
+
+  it('is opened from Bookings, and from a Calendar slot with its time preset', async () => {
+    await openForm('/dashboard/bookings/new?experienceId=exp_walk&date=2026-12-01&startTime=2026-12-01T10%3A00%3A00.000Z');
+    expect((screen.getByLabelText('Time') as HTMLSelectElement).value).toBe('2026-12-01T10:00:00.000Z');
+  });
+});
 
 describe('the Bookings list', () => {
   it('lists bookings with their time in the experience’s zone, each linking to its page', async () => {

@@ -93,17 +93,23 @@ describe('the Calendar', () => {
     const walk = screen.getByRole('region', { name: 'Alfama Old Town Walk' });
     expect(walk.textContent).toContain('Europe/Lisbon time');
     const tuesday = within(walk).getByRole('heading', { name: /Tue/ }).closest('li')!;
-    const links = within(tuesday).getAllByRole('link');
+    // Each slot: its day on Today, then a New booking of it.
+    const all = within(tuesday).getAllByRole('link');
+    const links = all.filter((a) => !a.textContent?.startsWith('New booking'));
+    expect(all.filter((a) => a.textContent?.startsWith('New booking')).map((a) => a.getAttribute('href'))).toEqual([
+      expect.stringMatching(/^\/dashboard\/bookings\/new\?experienceId=\w+&date=2026-12-01&startTime=2026-12-01T\d\d%3A00%3A00/),
+      expect.stringMatching(/^\/dashboard\/bookings\/new\?/),
+    ]);
     expect(links.map((a) => a.textContent)).toEqual([expect.stringMatching(/10:00.*3\/12 places booked$/), expect.stringMatching(/3:00|15:00/)]);
     expect(links[0]!.getAttribute('href')).toBe('/dashboard?date=2026-12-01');
     expect(links[1]!.className).toContain('full');
     expect(links[1]!.textContent).toContain('12/12 places booked, full');
     const saturday = within(walk).getByRole('heading', { name: /Sat/ }).closest('li')!;
-    expect(within(saturday).getByRole('link').textContent).toContain('0/12');
+    expect(within(saturday).getAllByRole('link')[0]!.textContent).toContain('0/12');
 
     const cruise = screen.getByRole('region', { name: 'Harbor Cruise' });
     expect(cruise.textContent).toContain('America/New_York time');
-    const evening = within(cruise).getByRole('link');
+    const evening = within(cruise).getAllByRole('link')[0]!;
     expect(evening.textContent).toMatch(/^Tue, Dec 1, 11:30/);
     expect(evening.getAttribute('href')).toBe('/dashboard?date=2026-12-01');
   });

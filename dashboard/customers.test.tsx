@@ -34,6 +34,7 @@ const bookingOf = (customerId: string, guestName: string, guestEmail: string) =>
   cancelledAt: null,
   holdExpiresAt: null,
   checkedInAt: null,
+  internalNote: null,
   createdAt: NOW,
   updatedAt: NOW,
 });

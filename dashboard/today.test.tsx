@@ -59,6 +59,30 @@ describe('the Today screen', () => {
     expect(row.textContent).toContain('2 guests: 1 × Adult, 1 × Child');
   });
 
+  it('links each guest to the booking, a call and an e-mail, shows the note, and counts the guests checked in', async () => {
+    const t = mountAt('/dashboard', { signedIn: true });
+    const day = await t.api.getManifest();
+    Object.assign(day.slots[0]!.bookings[0]!, { guestPhone: '+351 912 345 678', internalNote: 'Vegetarian; meets us at the café' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Next day' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Previous day' }));
+    const row = (await screen.findByText('Ana Lima')).closest('li')!;
+    expect(within(row).getByRole('link', { name: 'Ana Lima' }).getAttribute('href')).toBe('/dashboard/bookings/ana');
+    expect(within(row).getByRole('link', { name: '+351 912 345 678' }).getAttribute('href')).toBe('tel:+351912345678');
+    expect(within(row).getByRole('link', { name: 'ana@example.com' }).getAttribute('href')).toBe('mailto:ana@example.com');
+    expect(row.textContent).toContain('Internal note');
+    expect(row.textContent).toContain('Vegetarian; meets us at the café');
+    // No phone, no phone link; no note, no note.
+    const bruno = screen.getByText('Bruno Costa').closest('li')!;
+    expect(within(bruno).queryByRole('link', { name: /^\+/ })).toBeNull();
+    expect(bruno.textContent).not.toContain('Internal note');
+
+    const slot = screen.getByRole('region', { name: /Alfama Old Town Walk/ });
+    expect(slot.textContent).toContain('0 of 3 guests checked in');
+    fireEvent.click(checkInOf('Ana Lima'));
+    await waitFor(() => expect(slot.textContent).toContain('2 of 3 guests checked in'));
+    expect(screen.getByRole('link', { name: 'New booking' }).getAttribute('href')).toBe('/dashboard/bookings/new?date=2026-12-01');
+  });
+
   it('checks a guest in and out with a toggle button that says its state', async () => {
     const t = mountAt('/dashboard', { signedIn: true });
     await screen.findByText('Ana Lima');

@@ -262,10 +262,10 @@ export async function seedDemoHistory(store: Store, orgId: string, experiences: 
     }
     const paying = random();
     // What the booking costs, known once it is made (its tickets' prices, or its participants').
-    const pay = (reference: string) => async (t: number) =>
-      void (await recordManualPayment(store, orgId, booking.id, { amount: booking.total, status: 'SUCCEEDED', reference }, t, owner));
-    if (paying < 0.45) steps.push({ at: at + 3 * MINUTE_MS, run: pay('Bank transfer') });
-    else if (started && paying < 0.85) steps.push({ at: start - 5 * MINUTE_MS, run: pay('Paid on the day') });
+    const pay = (reference: string, method: 'BANK_TRANSFER' | 'CASH') => async (t: number) =>
+      void (await recordManualPayment(store, orgId, booking.id, { amount: booking.total, status: 'SUCCEEDED', method, reference }, t, owner));
+    if (paying < 0.45) steps.push({ at: at + 3 * MINUTE_MS, run: pay('Bank transfer', 'BANK_TRANSFER') });
+    else if (started && paying < 0.85) steps.push({ at: start - 5 * MINUTE_MS, run: pay('Paid on the day', 'CASH') });
     if (started && random() < 0.9) {
       const arrived = Math.min(toMinute(start - 10 * MINUTE_MS + random() * 15 * MINUTE_MS), now);
       steps.push({ at: arrived, run: async (t) => void (await updateBooking(store, orgId, booking.id, { checkedIn: true }, t, owner)) });

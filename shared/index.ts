@@ -16,15 +16,16 @@ export {
   PublicExperience, PRICE_CATEGORY_TYPES, PriceCategoryType, PriceCategoryInput, PriceCategoriesInput, PriceCategory,
 } from './schemas/experience.js';
 export type { Weekday } from './schemas/experience.js';
-export { AvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
+export type { BookingInput } from './schemas/booking.js';
+export { AvailabilityQuery, OperatorAvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
 export {
-  BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, BookingCreate, PublicBookingCreate, BookingPatch,
+  BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, InternalNote, BookingPaymentInput, BookingCreate, PublicBookingCreate, BookingPatch,
   BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery,
   PublicBooking,
   PublicBookingStatus, TicketInput, TicketsInput, Ticket, LOCALES, Locale,
 } from './schemas/booking.js';
 export { Customer, CustomerDetail, CustomerListQuery, CustomerErased } from './schemas/customer.js';
-export { PAYMENT_STATUSES, PaymentStatus, PaymentCreate, Payment, PaymentListQuery, EventPayment } from './schemas/payment.js';
+export { PAYMENT_STATUSES, PaymentStatus, PAYMENT_METHODS, PaymentMethod, MANUAL_PAYMENT_METHODS, ManualPaymentMethod, PaymentCreate, Payment, PaymentListQuery, EventPayment } from './schemas/payment.js';
 export {
   EVENT_KINDS, EventKind, EventBooking, EventData, WebhookEvent, EventListQuery, WebhookEndpointCreate,
   WebhookEndpointPatch, WebhookEndpoint, WebhookEndpointWithSecret, DELIVERY_STATUSES, Delivery, DeliveryListQuery,

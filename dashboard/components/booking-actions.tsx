@@ -181,6 +181,14 @@ function ParticipantsDialog(props: Props): JSX.Element {
   );
 }
 
+/** How money taken by hand came in; Stripe's payments record themselves. */
+export const METHOD_OPTIONS = [
+  ['CASH', 'Cash'],
+  ['CARD', 'Card'],
+  ['BANK_TRANSFER', 'Bank transfer'],
+  ['OTHER', 'Other'],
+] as const;
+
 function PaymentDialog({ m, d, booking }: Props): JSX.Element {
   const b = m.bookings;
   const paid = paidOf(b.page.value.payments ?? []);
@@ -196,7 +204,13 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
       onClose={b.close}
       onConfirm={(e) => {
         const f = formOf(e);
-        void b.recordPayment({ amount: f.value('amount'), status: f.value('status'), reference: f.value('reference'), failureReason: f.value('failureReason') });
+        void b.recordPayment({
+          amount: f.value('amount'),
+          status: f.value('status'),
+          method: f.value('method'),
+          reference: f.value('reference'),
+          failureReason: f.value('failureReason'),
+        });
       }}
     >
       <p>
@@ -223,6 +237,7 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
         error={d.form.fields['status']}
         onChange={b.setPaymentStatus}
       />
+      <Select name="method" label="Payment method" options={METHOD_OPTIONS} value={v['method'] ?? 'CASH'} error={d.form.fields['method']} />
       <Field name="reference" type="text" label="Reference" hint="Optional: how it was paid, a receipt number or a transfer id" required={false} value={v['reference']} error={d.form.fields['reference']} />
       {failed ? (
         <Field name="failureReason" type="text" label="Failure reason" hint="Optional: what the card terminal or the bank said" required={false} value={v['failureReason']} error={d.form.fields['failureReason']} />

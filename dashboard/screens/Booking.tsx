@@ -1,6 +1,8 @@
 import type { ComponentChildren, JSX } from 'preact';
 import type { Activity, Message, Payment } from '../../shared/index.js';
 import { BookingDialog } from '../components/booking-actions.js';
+import { FormAlert, TextArea, formOf } from '../components/Field.js';
+import { NewBooking } from './NewBooking.js';
 import { StatusBadge } from '../components/booking-table.js';
 import { dateTimeIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
@@ -18,6 +20,42 @@ const ACTIONS: [ActionKind, string][] = [
   ['payment', 'Record payment'],
   ['cancel', 'Cancel booking'],
 ];
+
+const SOURCES: Record<BookingRecord['source'], string> = {
+  WIDGET: 'Widget (booked by the guest)',
+  DASHBOARD: 'Dashboard (booked by the team)',
+  API: 'API',
+};
+
+/** The team's own note on the booking: shown and changed here, never shown to the guest. */
+function InternalNote({ b, booking }: { b: BookingsModel; booking: BookingRecord }): JSX.Element {
+  const form = b.noteForm.value;
+  return (
+    <section aria-labelledby="note-heading">
+      <h2 id="note-heading">Internal note</h2>
+      <form
+        key={`${booking.id}-${booking.updatedAt}`}
+        class="bk-note"
+        noValidate
+        aria-busy={form.busy ? 'true' : undefined}
+        onSubmit={(e) => void b.saveNote(formOf(e).value('internalNote'))}
+      >
+        <FormAlert error={form.error} />
+        <TextArea
+          name="internalNote"
+          label="Internal note"
+          hint="For your team only: never shown to the guest or sent in e-mails. Up to 2000 characters."
+          value={booking.internalNote ?? ''}
+          error={form.fields['internalNote']}
+          rows={3}
+        />
+        <button type="submit" aria-disabled={form.busy ? 'true' : undefined}>
+          Save note
+        </button>
+      </form>
+    </section>
+  );
+}
 
 function Row({ term, children }: { term: string; children: ComponentChildren }): JSX.Element {
   return (
@@ -62,7 +100,7 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
         {paid === null ? '…' : money(paid, b.currency)}
         {due > 0 && b.status !== 'CANCELLED' ? <span class="owed"> · {money((due / 100).toFixed(2), b.currency)} still due</span> : null}
       </Row>
-      <Row term="Source">{b.source === 'WIDGET' ? 'Widget (booked by the guest)' : 'API'}</Row>
+      <Row term="Source">{SOURCES[b.source]}</Row>
       <Row term="Checked in">{b.checkedInAt ? dateTimeIn(b.checkedInAt, zone) : 'Not yet'}</Row>
       <Row term="Booked">{dateTimeIn(b.createdAt, zone)}</Row>
       {b.cancelledAt ? (
@@ -87,6 +125,8 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
     </dl>
   );
 }
+
+const METHOD_WORDS: Record<Payment['method'], string> = { CASH: 'Cash', CARD: 'Card', BANK_TRANSFER: 'Bank transfer', STRIPE: 'Stripe', OTHER: 'Other' };
 
 function Payments({ payments, zone }: { payments: Payment[] | null; zone: string }): JSX.Element {
   return (
@@ -119,7 +159,7 @@ function Payments({ payments, zone }: { payments: Payment[] | null; zone: string
                     {p.status === 'SUCCEEDED' ? 'Received' : `Failed${p.failureReason ? `: ${p.failureReason}` : ''}`}
                     {p.refundRequired ? <strong class="owed"> · refund due</strong> : null}
                   </td>
-                  <td data-label="Method">{p.provider === 'manual' ? 'Recorded by hand' : p.provider === 'stripe' ? 'Stripe' : p.provider}</td>
+                  <td data-label="Method">{p.provider === 'manual' ? `${METHOD_WORDS[p.method]}, recorded by hand` : METHOD_WORDS[p.method]}</td>
                   <td data-label="Reference">{p.reference ?? '—'}</td>
                 </tr>
               ))}
@@ -253,6 +293,7 @@ function ActivityLog({ activity, owner, zone }: { activity: Activity[] | null; o
 }
 
 export function Booking({ m }: { m: Model }): JSX.Element {
+  if (m.router.location.value.id === 'new') return <NewBooking m={m} />;
   const b = m.bookings;
   const { booking, payments, activity, loading, error } = b.page.value;
   const zone = booking ? b.zones.zoneOf(booking.experience.id) : 'UTC';
@@ -299,6 +340,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
               </ul>
             </section>
           ) : null}
+          <InternalNote b={b} booking={booking} />
           <Payments payments={payments} zone={zone} />
           <Messages b={b} booking={booking} zone={zone} />
           <ActivityLog activity={activity} owner={b.isOwner()} zone={zone} />

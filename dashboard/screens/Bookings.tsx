@@ -59,6 +59,11 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
       <h1 id="heading" tabIndex={-1}>
         Bookings
       </h1>
+      <p class="actions-row">
+        <a class="button primary" href={`${pathTo('bookings', 'new')}`}>
+          New booking
+        </a>
+      </p>
       <Filters m={m} />
       <p class="status-line" role="status">
         {loading ? 'Loading bookings…' : page ? `${plural(page.pagination.total, 'booking', 'bookings')}${filtered ? ' match' : ''}` : ''}

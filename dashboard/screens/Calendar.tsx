@@ -18,8 +18,9 @@ function dayLabel(date: string): string {
 
 const weekHref = (monday: string) => `${pathTo('calendar')}?week=${monday}`;
 
-function Slot({ s, zone, date, day }: { s: TimeSlotAvailability; zone: string; date: string; day: string }): JSX.Element {
+function Slot({ s, zone, date, day, experienceId }: { s: TimeSlotAvailability; zone: string; date: string; day: string; experienceId: string }): JSX.Element {
   const full = s.remaining === 0;
+  const preset = new URLSearchParams({ experienceId, date, startTime: s.startTime });
   return (
     <li>
       {/* The day's manifest on Today: every slot of that date, this one among them. */}
@@ -30,6 +31,10 @@ function Slot({ s, zone, date, day }: { s: TimeSlotAvailability; zone: string; d
           {s.booked}/{s.capacity}
         </span>
         <span class="visually-hidden"> places booked{full ? ', full' : ''}</span>
+      </a>
+      {/* A booking of this slot, its experience, date and time preset. */}
+      <a class="cal-new" href={`${pathTo('bookings', 'new')}?${preset.toString()}`}>
+        New booking<span class="visually-hidden"> on {day} at {timeIn(s.startTime, zone)}</span>
       </a>
     </li>
   );
@@ -73,7 +78,7 @@ function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: stri
                 {slots.length ? (
                   <ul>
                     {slots.map((s) => (
-                      <Slot key={s.id} s={s} zone={zone} date={date} day={label} />
+                      <Slot key={s.id} s={s} zone={zone} date={date} day={label} experienceId={experience.id} />
                     ))}
                   </ul>
                 ) : (

@@ -5,6 +5,7 @@ import type { Model } from '../state/model.js';
 import { RetryAlert } from '../components/RetryAlert.js';
 import { Confirm } from '../components/Confirm.js';
 import { guestsText } from '../state/places.js';
+import { pathTo } from '../router.js';
 
 const STATUS: Record<ManifestBooking['status'], string> = {
   CONFIRMED: 'Confirmed',
@@ -21,7 +22,10 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
   return (
     <li class={checked ? 'guest checked' : 'guest'}>
       <div class="who">
-        <strong id={`guest-${b.id}`}>{b.guestName}</strong>
+        {/* The booking's page: everything else about it, and what can change. */}
+        <a href={pathTo('bookings', b.id)} class="guest-link">
+          <strong id={`guest-${b.id}`}>{b.guestName}</strong>
+        </a>
         <span class="party">
           {guestsText(b.totalParticipants, m.placesOf(b))}
           {b.tickets.length ? `: ${b.tickets.map((t) => `${t.quantity} × ${t.name}`).join(', ')}` : ''}
@@ -32,6 +36,20 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
         <div>
           <dt>Booking</dt>
           <dd class="number">{b.bookingNumber}</dd>
+        </div>
+        {b.guestPhone ? (
+          <div>
+            <dt>Phone</dt>
+            <dd>
+              <a href={`tel:${b.guestPhone.replace(/[^\d+]/g, '')}`}>{b.guestPhone}</a>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Email</dt>
+          <dd class="email">
+            <a href={`mailto:${b.guestEmail}`}>{b.guestEmail}</a>
+          </dd>
         </div>
         <div>
           <dt>Status</dt>
@@ -46,6 +64,12 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
             {owed ? <span class="owed">{paid > 0 ? ` (${money(b.paid, b.currency)} paid)` : ' · not paid'}</span> : null}
           </dd>
         </div>
+        {b.internalNote ? (
+          <div class="note">
+            <dt>Internal note</dt>
+            <dd>{b.internalNote}</dd>
+          </div>
+        ) : null}
       </dl>
       <div class="act">
         {b.status === 'CONFIRMED' ? (
@@ -71,7 +95,9 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
 function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JSX.Element {
   const zone = m.zoneOf(s.experience.id);
   const full = s.remaining === 0;
+  // The manifest lists the CONFIRMED and PENDING bookings: all of their guests, and those arrived.
   const guests = s.bookings.reduce((n, b) => n + b.totalParticipants, 0);
+  const arrived = s.bookings.reduce((n, b) => n + (b.checkedInAt === null ? 0 : b.totalParticipants), 0);
   return (
     <section class="slot" aria-labelledby={`slot-${index}`}>
       <header>
@@ -85,6 +111,11 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
             {s.booked}/{s.capacity} places booked
           </span>
           {guests !== s.booked ? <span>{plural(guests, 'guest', 'guests')}</span> : null}
+          {guests ? (
+            <span class={arrived === guests ? 'arrived all' : 'arrived'}>
+              {arrived} of {plural(guests, 'guest', 'guests')} checked in
+            </span>
+          ) : null}
         </p>
       </header>
       {s.bookings.length ? (
@@ -137,6 +168,10 @@ export function Today({ m }: { m: Model }): JSX.Element {
           />
         </div>
         <div class="buttons">
+          {/* Its form loads with the other screens, not with Today. */}
+          <a class="button primary" href={`${pathTo('bookings', 'new')}${date ? `?date=${date}` : ''}`}>
+            New booking
+          </a>
           <button type="button" onClick={() => m.showNextDate(-1)} disabled={!date}>
             Previous day
           </button>
@@ -167,8 +202,8 @@ export function Today({ m }: { m: Model }): JSX.Element {
         <div class="empty">
           <h2>No bookings on this day</h2>
           <p>
-            Guests book through the widget on your site, or you add bookings with the API (<code>POST /v1/bookings</code>). Pick another
-            date above to see its guests.
+            Guests book through the widget on your site; you add a booking with “New booking” above, or with the API (
+            <code>POST /v1/bookings</code>). Pick another date above to see its guests.
           </p>
         </div>
       ) : null}

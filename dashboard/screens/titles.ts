@@ -9,6 +9,7 @@ import type { Model } from '../state/model.js';
 import { SECTIONS } from '../state/settings-types.js';
 
 export const titleBooking = (m: Model): string => {
+  if (m.router.location.value.id === 'new') return 'New booking';
   const b = m.bookings.page.value.booking;
   return b ? `Booking ${b.bookingNumber}` : 'Booking';
 };

@@ -219,6 +219,10 @@ export function createBookingsModel(ctx: AreaContext) {
   const notice = signal<string | null>(null);
   /** The Messages section: the e-mail being resent, and what came of the last resend. */
   const mail = signal<MailState>(noMail);
+  /** Counts the visits to New booking: each starts a fresh form. */
+  const newVisit = signal(0);
+  /** The booking page's internal note form. */
+  const noteForm = signal<FormState>(idleForm);
   let generation = 0;
 
   const path = (id: string, rest = '') => `/v1/bookings/${encodeURIComponent(id)}${rest}`;
@@ -367,9 +371,13 @@ export function createBookingsModel(ctx: AreaContext) {
   const area = {
     enter(location: Location): void {
       if (location.screen === 'bookings') void loadList(filtersOf(location.search));
+      // `/bookings/new` is the New booking form (screens/NewBooking.tsx): it loads what it needs itself.
+      else if (location.screen === 'booking' && location.id === 'new') {
+        batch(() => ((page.value = noPage('new')), (newVisit.value = newVisit.peek() + 1)));
+      }
       else if (location.screen === 'booking') {
         // What was said about the last visit's change is not news on this one.
-        batch(() => ((dialog.value = null), (notice.value = null), (mail.value = noMail)));
+        batch(() => ((dialog.value = null), (notice.value = null), (mail.value = noMail), (noteForm.value = idleForm)));
         void loadBooking(location.id);
       }
     },
@@ -533,13 +541,36 @@ export function createBookingsModel(ctx: AreaContext) {
       if (mine === generation) mail.value = { ...noMail, ...said };
     },
 
+    /** Saves the booking's internal note (empty clears it): for the team only, never shown to the guest. */
+    async saveNote(text: string): Promise<void> {
+      const b = page.peek().booking;
+      if (!b || noteForm.peek().busy) return;
+      const internalNote = text.trim() ? text.trim() : null;
+      if (internalNote === b.internalNote) {
+        notice.value = 'The internal note has not changed.';
+        return;
+      }
+      const mine = generation;
+      noteForm.value = { ...idleForm, busy: true };
+      try {
+        const saved = await ctx.http.send(Booking, 'PATCH', path(b.id), { internalNote });
+        noteForm.value = idleForm;
+        await settle(mine, saved, internalNote ? 'The internal note is saved.' : 'The internal note is removed.');
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        const form = formFailure(e);
+        if (form.fields['internalNote']) ctx.focus('internalNote');
+        noteForm.value = form;
+      }
+    },
+
     /** The payment dialog's status as chosen: a failure reason is asked for a failed payment only. */
     setPaymentStatus(status: string): void {
       const d = dialog.peek();
       if (d?.kind === 'payment') dialog.value = { ...d, values: { ...d.values, status } };
     },
 
-    async recordPayment(input: { amount: string; status: string; reference: string; failureReason: string }): Promise<void> {
+    async recordPayment(input: { amount: string; status: string; method: string; reference: string; failureReason: string }): Promise<void> {
       const b = page.peek().booking;
       if (!b || dialog.peek()?.kind !== 'payment') return;
       const amount = amountOf(input.amount);
@@ -551,6 +582,7 @@ export function createBookingsModel(ctx: AreaContext) {
       const body = {
         amount,
         status: failed ? 'FAILED' : 'SUCCEEDED',
+        ...(input.method ? { method: input.method } : {}),
         ...(input.reference.trim() ? { reference: input.reference.trim() } : {}),
         ...(failed && input.failureReason.trim() ? { failureReason: input.failureReason.trim() } : {}),
       };
@@ -563,7 +595,7 @@ export function createBookingsModel(ctx: AreaContext) {
       } catch (e) {
         if (ctx.ended(e)) return;
         const fields = e instanceof ApiError && e.code === 'VALIDATION_ERROR' ? fieldsOf(e) : {};
-        const first = ['amount', 'status', 'reference', 'failureReason'].find((f) => fields[f]);
+        const first = ['amount', 'status', 'method', 'reference', 'failureReason'].find((f) => fields[f]);
         if (first) ctx.focus(first);
         refuse(d, formFailure(e));
       }
@@ -578,7 +610,11 @@ export function createBookingsModel(ctx: AreaContext) {
     dialog,
     notice,
     mail,
+    noteForm,
+    newVisit,
     zones,
+    /** For the New booking screen, whose code and state load with the other screens (screens/NewBooking.tsx). */
+    ctx,
     isOwner: () => ctx.session.value?.user.role === 'owner',
     /** The places the booking on show takes: fewer than its guests when some take none. */
     placesOf: (b: Booking): number => placesOf(b, page.value.rule),

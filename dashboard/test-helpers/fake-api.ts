@@ -35,6 +35,7 @@ const booking = (id: string, name: string, participants: number, checkedInAt: st
   currency: 'EUR',
   checkedInAt,
   metadata: {},
+  internalNote: null,
 });
 
 export function manifestOf(date: string, withGuests = true): Manifest {

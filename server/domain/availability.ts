@@ -17,4 +17,6 @@ export interface ExperienceAvailability {
   slots: SlotPlaces[];
   /** The experience's notice period: an answer stays true until its first slot enters it. */
   minNoticeMinutes: number;
+  /** Asked with `ignoreNotice`: an answer stays true until its first slot ends. */
+  ignoreNotice?: boolean;
 }

@@ -464,3 +464,30 @@ describe('slot properties', () => {
     );
   });
 });
+
+describe('ignoreNotice: an operator’s walk-in', () => {
+  // 2026-01-05, a Monday in Lisbon (UTC in winter): tours at 09:00 and 14:00 for an hour, two hours' notice.
+  const rules = rulesWith({ weekly: { mon: ['09:00', '14:00'] } }, { minNoticeMinutes: 120 });
+  const nine = at('2026-01-05T09:00:00Z');
+
+  it('keeps the slots inside the notice period and those under way, until they end', () => {
+    const before = nine - 30 * MINUTE;
+    expect(starts(slotsBetween(rules, 'Europe/Lisbon', '2026-01-05', '2026-01-05', before))).toEqual(['2026-01-05T14:00:00.000Z']);
+    expect(starts(slotsBetween(rules, 'Europe/Lisbon', '2026-01-05', '2026-01-05', before, true))).toEqual([
+      '2026-01-05T09:00:00.000Z',
+      '2026-01-05T14:00:00.000Z',
+    ]);
+    expect(starts(slotsBetween(rules, 'Europe/Lisbon', '2026-01-05', '2026-01-05', nine + 59 * MINUTE, true))).toHaveLength(2);
+    expect(starts(slotsBetween(rules, 'Europe/Lisbon', '2026-01-05', '2026-01-05', nine + HOUR, true))).toEqual(['2026-01-05T14:00:00.000Z']);
+  });
+
+  it('answers the same for one start: bookable until the slot ends, never off the schedule or past the window', () => {
+    expect(slotProblem(rules, 'Europe/Lisbon', nine, nine - 30 * MINUTE)).toBe('TOO_SOON');
+    expect(slotProblem(rules, 'Europe/Lisbon', nine, nine - 30 * MINUTE, true)).toBeNull();
+    expect(slotProblem(rules, 'Europe/Lisbon', nine, nine + 30 * MINUTE)).toBe('PAST');
+    expect(slotProblem(rules, 'Europe/Lisbon', nine, nine + 59 * MINUTE, true)).toBeNull();
+    expect(slotProblem(rules, 'Europe/Lisbon', nine, nine + HOUR, true)).toBe('PAST');
+    expect(slotProblem(rules, 'Europe/Lisbon', nine + 30 * MINUTE, nine, true)).toBe('NOT_A_SLOT');
+    expect(slotProblem(rulesWith(rules.schedule, { maxAdvanceDays: 0 }), 'Europe/Lisbon', nine + 7 * DAY, nine, true)).toBe('TOO_FAR');
+  });
+});

@@ -57,14 +57,18 @@ export function scheduleZone(schedule: Schedule | null, orgZone: string): string
  * instant, keeping only bookable ones: start >= now + minNotice AND local date <= localToday +
  * maxAdvanceDays. (Slots already started are therefore left out.)
  */
-export function slotsBetween(rules: SlotRules, zone: string, from: LocalDate, to: LocalDate, now: number): Slot[] {
+/**
+ * The slots between two local dates that may still be booked. `ignoreNotice` (an operator's walk-in)
+ * keeps those inside the notice period and those under way, until they end.
+ */
+export function slotsBetween(rules: SlotRules, zone: string, from: LocalDate, to: LocalDate, now: number, ignoreNotice = false): Slot[] {
   if (!rules.schedule) return [];
   const plan = planOf(rules.schedule);
   const today = epochDayAt(now, zone);
   // Days further back than the longest gap cannot hold a slot that has yet to start.
   const first = Math.max(epochDayOf(from), today - LONGEST_GAP_DAYS - 1);
   const last = Math.min(epochDayOf(to), today + rules.maxAdvanceDays);
-  const earliest = now + rules.minNoticeMinutes * MINUTE_MS;
+  const earliest = ignoreNotice ? now - rules.duration * MINUTE_MS + 1 : now + rules.minNoticeMinutes * MINUTE_MS;
 
   const starts: number[] = [];
   let inOrder = true;
@@ -93,13 +97,17 @@ export function slotsBetween(rules: SlotRules, zone: string, from: LocalDate, to
   }));
 }
 
-/** Why a given start instant is not bookable, or null if it is a bookable slot of the schedule. */
-export function slotProblem(rules: SlotRules, zone: string, startMs: number, now: number): null | SlotProblem {
+/**
+ * Why a given start instant is not bookable, or null if it is a bookable slot of the schedule.
+ * With `ignoreNotice` a slot stays bookable inside the notice period and while under way; it is
+ * PAST once it has ended.
+ */
+export function slotProblem(rules: SlotRules, zone: string, startMs: number, now: number, ignoreNotice = false): null | SlotProblem {
   if (!rules.schedule || !Number.isSafeInteger(startMs) || Math.abs(startMs) > LATEST_INSTANT) return 'NOT_A_SLOT';
   const day = scheduledDayOf(planOf(rules.schedule), zone, startMs);
   if (day === null) return 'NOT_A_SLOT';
-  if (startMs < now) return 'PAST';
-  if (startMs < now + rules.minNoticeMinutes * MINUTE_MS) return 'TOO_SOON';
+  if (ignoreNotice ? startMs + rules.duration * MINUTE_MS <= now : startMs < now) return 'PAST';
+  if (!ignoreNotice && startMs < now + rules.minNoticeMinutes * MINUTE_MS) return 'TOO_SOON';
   if (day > epochDayAt(now, zone) + rules.maxAdvanceDays) return 'TOO_FAR';
   return null;
 }

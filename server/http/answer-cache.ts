@@ -72,7 +72,7 @@ export async function cachedAnswer(
   return cache.set(key, marker, body, validUntil ?? Number.POSITIVE_INFINITY, now);
 }
 
-/** Availability stays true until its first slot enters the experience's notice period. */
+/** Availability stays true until its first slot enters the experience's notice period (or, ignoring it, ends). */
 export async function cachedAvailability(
   cache: AnswerCache,
   store: { changeMarker(): Promise<string> },
@@ -85,7 +85,7 @@ export async function cachedAvailability(
     const first = availability.slots[0];
     return {
       body: { success: true, data: serializeAvailability(availability) },
-      validUntil: first ? first.start - availability.minNoticeMinutes * 60_000 : undefined,
+      validUntil: first ? (availability.ignoreNotice ? first.end : first.start - availability.minNoticeMinutes * 60_000) : undefined,
     };
   });
 }

@@ -168,6 +168,7 @@ const eventBooking = {
   cancelledAt: null,
   holdExpiresAt: null,
   checkedInAt: null,
+  internalNote: null,
   createdAt: created,
   updatedAt: created,
 };
@@ -219,6 +220,7 @@ const payment = {
   currency: 'EUR',
   status: 'SUCCEEDED',
   provider: 'manual',
+  method: 'CASH',
   failureReason: null,
 };
 
@@ -354,8 +356,12 @@ export const EXAMPLES: Record<string, unknown> = {
     ...guest,
     customerPhone: '+351 912 345 678',
     metadata: { channel: 'front-desk' },
+    ignoreNotice: true,
+    payment: { method: 'CASH' },
+    sendConfirmation: true,
+    internalNote: 'Walk-in at the kiosk; wants the front seats',
   },
-  BookingPatch: { participants: 3, customerPhone: '+351 913 000 111' },
+  BookingPatch: { participants: 3, customerPhone: '+351 913 000 111', internalNote: 'Moved to the 17:30 at their request' },
   BookingCancel: { reason: 'Guest is ill' },
   PublicBookingCreate: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, ...guest },
   PublicBooking: publicBooking,
@@ -383,7 +389,7 @@ export const EXAMPLES: Record<string, unknown> = {
     refundRequired: false,
     createdAt: '2026-06-13T16:20:05.000Z',
   },
-  PaymentCreate: { amount: '90.00', status: 'SUCCEEDED', reference: 'Receipt 2026-0412' },
+  PaymentCreate: { amount: '90.00', status: 'SUCCEEDED', method: 'CASH', reference: 'Receipt 2026-0412' },
 
   WebhookEndpoint: endpoint,
   WebhookEndpointWithSecret: { ...endpoint, secret },
@@ -465,14 +471,15 @@ export const EXAMPLES: Record<string, unknown> = {
             currency: 'EUR',
             checkedInAt: '2026-06-13T16:21:37.000Z',
             metadata: eventBooking.metadata,
+            internalNote: 'Celebrating a birthday',
           },
         ],
       },
     ],
   },
   ManifestCsv:
-    'start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn\r\n' +
-    "17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes\r\n",
+    'start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note\r\n' +
+    "17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday\r\n",
   DailyReport: {
     timezone: 'Europe/Lisbon',
     currency: 'EUR',

@@ -70,7 +70,7 @@ describe('webhook delivery', () => {
     // Payments have no API yet: record their events the way the payments service will.
     const view = (await t.store.bookings.getBooking(t.orgId, booking.id))!;
     const payment = (status: 'SUCCEEDED' | 'FAILED') => ({
-      id: `pay_${status}`, amount: '135.00', currency: 'EUR', status, provider: 'manual', failureReason: status === 'FAILED' ? 'card_declined' : null,
+      id: `pay_${status}`, amount: '135.00', currency: 'EUR', status, provider: 'manual', method: 'CASH' as const, failureReason: status === 'FAILED' ? 'card_declined' : null,
     });
     await t.store.transaction(async () => {
       await recordEvent(t.store, t.orgId, 'PAYMENT_SUCCEEDED', serializeBookingEventData(view, { payment: payment('SUCCEEDED') }), Date.now());

@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Time slots of an experience with places left
-         * @description Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. Slots already started, inside the notice period or past the booking window are left out. `available` is false when fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED).
+         * @description Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. Slots already started, inside the notice period or past the booking window are left out. `available` is false when fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED). `ignoreNotice=true` (not on /public/v1) also lists the slots inside the notice period and those under way, until they end.
          *
          *     Needs a secret key with the scope `experiences:read`.
          */
@@ -121,7 +121,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time slot
-         * @description Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
+         * @description Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment in the same transaction (`amount` default the total, more than 0.00 and at most the total, else 400 on `payment.amount`; PAYMENT_SUCCEEDED follows BOOKING_CREATED); `sendConfirmation: false` sends the guest no confirmation e-mail; `internalNote` is for the operator only. None of these exist on /public/v1. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -151,7 +151,7 @@ export interface paths {
         head?: never;
         /**
          * Change a booking
-         * @description Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants is checked like a new booking (its own places excepted), and so are more tickets or a higher total (all tickets at most the experience's maxParticipants, the total at most 999999.99); fewer participants on the same slot are never refused. A new startTime clears `checkedInAt`: the guest has not arrived for the new slot. `metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names (totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing.
+         * @description Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants is checked like a new booking (its own places excepted), and so are more tickets or a higher total (all tickets at most the experience's maxParticipants, the total at most 999999.99); fewer participants on the same slot are never refused. A new startTime clears `checkedInAt`: the guest has not arrived for the new slot. `metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names (totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing. `internalNote` (null clears it) may change on a cancelled booking too; it never reaches the guest.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -1440,7 +1440,7 @@ export interface components {
             total: string;
             currency: string;
             /** @enum {string} */
-            source: "API" | "WIDGET";
+            source: "API" | "WIDGET" | "DASHBOARD";
             metadata: {
                 [key: string]: string;
             };
@@ -1465,6 +1465,8 @@ export interface components {
              * @description When the guest was checked in, or null
              */
             checkedInAt: string | null;
+            /** @description The operator’s own note; never shown to the guest */
+            internalNote: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1534,6 +1536,24 @@ export interface components {
             /** @description The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             metadata?: components["schemas"]["Metadata"];
+            /** @description Default false. true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays */
+            ignoreNotice?: boolean;
+            /** @description Money taken with the booking: a SUCCEEDED payment (provider `manual`) recorded in the same transaction; PAYMENT_SUCCEEDED follows BOOKING_CREATED */
+            payment?: {
+                /**
+                 * @description How the money was taken; `STRIPE` is for Stripe Checkout alone
+                 * @enum {string}
+                 */
+                method: "CASH" | "CARD" | "BANK_TRANSFER" | "OTHER";
+                /** @description Default: the booking’s total. More than 0.00 and at most the total */
+                amount?: string;
+                /** @description Your own reference: receipt number, transfer id… */
+                reference?: string;
+            };
+            /** @description Default true. false: no confirmation e-mail to the guest; later e-mails (changes, reminders) go as usual */
+            sendConfirmation?: boolean;
+            /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
+            internalNote?: string | null;
         };
         /** @description Up to 20 string values; keys ≤ 40 chars, values ≤ 500 chars */
         Metadata: {
@@ -1605,6 +1625,8 @@ export interface components {
             locale?: "en" | "pt";
             /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. A new startTime clears checkedInAt. */
             checkedIn?: boolean;
+            /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
+            internalNote?: string | null;
         };
         /** @description A guest, as the bookings made with one e-mail address. */
         Customer: {
@@ -1798,7 +1820,7 @@ export interface components {
             total: string;
             currency: string;
             /** @enum {string} */
-            source: "API" | "WIDGET";
+            source: "API" | "WIDGET" | "DASHBOARD";
             metadata: {
                 [key: string]: string;
             };
@@ -1823,6 +1845,8 @@ export interface components {
              * @description When the guest was checked in, or null
              */
             checkedInAt: string | null;
+            /** @description The operator’s own note; never shown to the guest */
+            internalNote: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1843,6 +1867,11 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout */
             provider: string;
+            /**
+             * @description `STRIPE` for Stripe Checkout; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
+             * @enum {string}
+             */
+            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
             /** @description `expired` when an online payment hold lapsed */
             failureReason: string | null;
         };
@@ -1939,6 +1968,11 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout */
             provider: string;
+            /**
+             * @description `STRIPE` for Stripe Checkout; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
+             * @enum {string}
+             */
+            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
             /** @description The provider’s reference (a Stripe PaymentIntent or Checkout Session id) or yours */
             reference: string | null;
             /** @description `expired` when an online payment hold lapsed */
@@ -1955,6 +1989,11 @@ export interface components {
             /** @description Amount in major units with two decimals */
             amount: string;
             status: components["schemas"]["PaymentStatus"];
+            /**
+             * @description Default OTHER. How the money was taken; `STRIPE` is for Stripe Checkout alone
+             * @enum {string}
+             */
+            method?: "CASH" | "CARD" | "BANK_TRANSFER" | "OTHER";
             /** @description Your own reference: receipt number, transfer id… */
             reference?: string;
             /** @description Why it failed; only with status FAILED */
@@ -2139,6 +2178,8 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /** @description The operator’s own note on the booking */
+            internalNote: string | null;
         };
         /** @description Bookings, participants, revenue and cancellations per local day. */
         DailyReport: {
@@ -3123,6 +3164,8 @@ export interface operations {
                 endDate?: string;
                 /** @description Places wanted */
                 participants?: number;
+                /** @description true: also the slots inside the notice period and those under way (until they end), as `POST /v1/bookings` with `ignoreNotice` books them */
+                ignoreNotice?: boolean;
             };
             header?: never;
             path?: never;
@@ -3246,6 +3289,7 @@ export interface operations {
                      *           "cancelledAt": null,
                      *           "holdExpiresAt": null,
                      *           "checkedInAt": null,
+                     *           "internalNote": null,
                      *           "createdAt": "2026-06-01T10:15:42.120Z",
                      *           "updatedAt": "2026-06-01T10:15:42.120Z",
                      *           "experience": {
@@ -3309,7 +3353,13 @@ export interface operations {
                  *       "customerPhone": "+351 912 345 678",
                  *       "metadata": {
                  *         "channel": "front-desk"
-                 *       }
+                 *       },
+                 *       "ignoreNotice": true,
+                 *       "payment": {
+                 *         "method": "CASH"
+                 *       },
+                 *       "sendConfirmation": true,
+                 *       "internalNote": "Walk-in at the kiosk; wants the front seats"
                  *     }
                  */
                 "application/json": components["schemas"]["BookingCreate"];
@@ -3351,6 +3401,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -3434,6 +3485,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -3481,7 +3533,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "participants": 3,
-                 *       "customerPhone": "+351 913 000 111"
+                 *       "customerPhone": "+351 913 000 111",
+                 *       "internalNote": "Moved to the 17:30 at their request"
                  *     }
                  */
                 "application/json": components["schemas"]["BookingPatch"];
@@ -3522,6 +3575,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -3757,6 +3811,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -3920,6 +3975,7 @@ export interface operations {
                      *             "cancelledAt": null,
                      *             "holdExpiresAt": null,
                      *             "checkedInAt": null,
+                     *             "internalNote": null,
                      *             "createdAt": "2026-06-01T10:15:42.120Z",
                      *             "updatedAt": "2026-06-01T10:15:42.120Z",
                      *             "experience": {
@@ -4583,6 +4639,7 @@ export interface operations {
                      *               "cancelledAt": null,
                      *               "holdExpiresAt": null,
                      *               "checkedInAt": null,
+                     *               "internalNote": null,
                      *               "createdAt": "2026-06-01T10:15:42.120Z",
                      *               "updatedAt": "2026-06-01T10:15:42.120Z"
                      *             },
@@ -5263,6 +5320,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "status": "SUCCEEDED",
                      *           "provider": "manual",
+                     *           "method": "CASH",
                      *           "failureReason": null,
                      *           "bookingId": "bk_2Lq8VxN4cR7wTz",
                      *           "reference": "Receipt 2026-0412",
@@ -5320,6 +5378,7 @@ export interface operations {
                  * @example {
                  *       "amount": "90.00",
                  *       "status": "SUCCEEDED",
+                 *       "method": "CASH",
                  *       "reference": "Receipt 2026-0412"
                  *     }
                  */
@@ -5346,6 +5405,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "status": "SUCCEEDED",
                      *         "provider": "manual",
+                     *         "method": "CASH",
                      *         "failureReason": null,
                      *         "bookingId": "bk_2Lq8VxN4cR7wTz",
                      *         "reference": "Receipt 2026-0412",
@@ -5895,7 +5955,8 @@ export interface operations {
                      *                 "checkedInAt": "2026-06-13T16:21:37.000Z",
                      *                 "metadata": {
                      *                   "channel": "front-desk"
-                     *                 }
+                     *                 },
+                     *                 "internalNote": "Celebrating a birthday"
                      *               }
                      *             ]
                      *           }
@@ -5944,8 +6005,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn
-                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes
+                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note
+                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday
                      */
                     "text/csv": string;
                 };
@@ -7119,6 +7180,7 @@ export interface operations {
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:15:42.120Z"
                  *         },
@@ -7210,6 +7272,7 @@ export interface operations {
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-02T08:03:11.504Z"
                  *         },
@@ -7307,6 +7370,7 @@ export interface operations {
                  *           "cancelledAt": "2026-06-05T17:20:00.000Z",
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-05T17:20:00.000Z"
                  *         },
@@ -7398,6 +7462,7 @@ export interface operations {
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:15:42.120Z"
                  *         },
@@ -7416,6 +7481,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "status": "SUCCEEDED",
                  *           "provider": "stripe",
+                 *           "method": "CASH",
                  *           "failureReason": null
                  *         }
                  *       }
@@ -7497,6 +7563,7 @@ export interface operations {
                  *           "cancelledAt": "2026-06-01T10:45:42.120Z",
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:45:42.120Z"
                  *         },
@@ -7515,6 +7582,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "status": "FAILED",
                  *           "provider": "stripe",
+                 *           "method": "CASH",
                  *           "failureReason": "expired"
                  *         }
                  *       }

@@ -2,7 +2,7 @@ import { ApiRoutes } from '../http/router.js';
 import type { RouteContext } from './context.js';
 import { AnswerCache, cachedAvailability } from '../http/answer-cache.js';
 import { availabilityFor } from '../services/availability.js';
-import { Availability, AvailabilityQuery } from '../../shared/index.js';
+import { Availability, OperatorAvailabilityQuery } from '../../shared/index.js';
 
 export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
   const cache = new AnswerCache();
@@ -14,16 +14,17 @@ export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
       description:
         "Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. " +
         'Slots already started, inside the notice period or past the booking window are left out. `available` is false when ' +
-        'fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED).',
+        'fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED). ' +
+        '`ignoreNotice=true` (not on /public/v1) also lists the slots inside the notice period and those under way, until they end.',
       tag: 'Availability',
       auth: 'secret',
       scope: 'experiences:read',
-      query: AvailabilityQuery,
+      query: OperatorAvailabilityQuery,
       response: Availability,
     },
     async ({ caller, query }) => {
       const now = ctx.now();
-      const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants].join('|');
+      const key = [caller.orgId, query.experienceId, query.startDate, query.endDate, query.participants, query.ignoreNotice === true].join('|');
       return await cachedAvailability(cache, ctx.store, key, now, async () => await availabilityFor(ctx.store, caller.orgId, query, now));
     },
   );

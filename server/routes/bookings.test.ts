@@ -135,6 +135,7 @@ describe('POST /v1/bookings', () => {
       cancelledAt: null,
       holdExpiresAt: null,
       checkedInAt: null,
+      internalNote: null,
       createdAt: '2027-03-01T08:00:00.000Z',
       updatedAt: '2027-03-01T08:00:00.000Z',
     });

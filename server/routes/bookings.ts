@@ -26,7 +26,12 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         description:
           'Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 ' +
           'PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left ' +
-          '(409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. ' +
+          '(409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, ' +
+          'with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books ' +
+          'a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment ' +
+          'in the same transaction (`amount` default the total, more than 0.00 and at most the total, else 400 on `payment.amount`; ' +
+          'PAYMENT_SUCCEEDED follows BOOKING_CREATED); `sendConfirmation: false` sends the guest no confirmation e-mail; ' +
+          '`internalNote` is for the operator only. None of these exist on /public/v1. ' +
           'An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count ' +
           'the categories that occupy one.',
         tag,
@@ -38,7 +43,11 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['PRICE_CHANGED', 'SLOT_UNAVAILABLE', 'CAPACITY_EXCEEDED'],
         groupCommit: true,
       },
-      async ({ caller, body }) => created(serializeBooking(await createBooking(store, caller.orgId, body, { source: 'API', actor: caller.actor }, ctx.now()))),
+      async ({ caller, body }) => {
+        // A user signed in to the dashboard books at the desk; a secret key, through the API.
+        const source = caller.type === 'session' ? 'DASHBOARD' : 'API';
+        return created(serializeBooking(await createBooking(store, caller.orgId, body, { source, actor: caller.actor }, ctx.now())));
+      },
     )
     .op(
       {
@@ -132,7 +141,8 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
           "the experience's maxParticipants, the total at most 999999.99); fewer participants on the same slot are never refused. " +
           'A new startTime clears `checkedInAt`: the guest has not arrived for the new slot. ' +
           '`metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names ' +
-          '(totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing.',
+          '(totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing. ' +
+          '`internalNote` (null clears it) may change on a cancelled booking too; it never reaches the guest.',
         tag,
         auth: 'secret',
         scope: 'bookings:write',

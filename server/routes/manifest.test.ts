@@ -40,7 +40,7 @@ describe('GET /v1/manifest', () => {
   it('lists every slot of the day by start then experience name, empty ones included, with its guests', async () => {
     const cruise = await newExperience();
     const walk = await newExperience({ name: 'Alfama walk', price: 1500, maxParticipants: 8, schedule: { weekly: everyDay(['10:00']) } });
-    const a = await book(cruise, '2027-03-02T10:00:00.000Z', { participants: 3, customerPhone: '+351 912 345 678', metadata: { room: '12' } });
+    const a = await book(cruise, '2027-03-02T10:00:00.000Z', { participants: 3, customerPhone: '+351 912 345 678', metadata: { room: '12' }, internalNote: 'Pays the rest on board' });
     const b = await book(walk, '2027-03-02T10:00:00.000Z', { participants: 1 });
     clock.advance(60_000);
     const c = await book(cruise, '2027-03-02T10:00:00.000Z', { participants: 2 });
@@ -75,6 +75,7 @@ describe('GET /v1/manifest', () => {
       currency: 'EUR',
       checkedInAt: null,
       metadata: { room: '12' },
+      internalNote: 'Pays the rest on board',
     });
     expect(emptySlot).toMatchObject({ capacity: 10, booked: 0, remaining: 10, bookings: [] });
     expect(emptySlot!.timeSlot.endTime).toBe('2027-03-02T17:00:00.000Z');
@@ -145,7 +146,7 @@ describe('GET /v1/manifest', () => {
     const m = await manifest('?date=2027-03-02');
     expect(m.slots[0]!.bookings.map((b) => b.checkedInAt)).toEqual(['2027-03-02T09:50:00.000Z', null]);
     const csv = (await t.request('GET', '/v1/manifest.csv?date=2027-03-02')).text.split('\r\n');
-    expect([csv[1]!.split(',').pop(), csv[2]!.split(',').pop()]).toEqual(['yes', 'no']);
+    expect([csv[1]!.split(',').at(-2), csv[2]!.split(',').at(-2)]).toEqual(['yes', 'no']);
   });
 
   it('reads a DST day in Europe/Lisbon as 23 hours, a gap time moved past the gap', async () => {
@@ -215,7 +216,7 @@ describe('GET /v1/manifest.csv', () => {
     const cruise = await newExperience({ name: 'Harbour cruise, "classic"' });
     await book(cruise, '2027-03-02T15:00:00.000Z', { customerName: 'Ana "Nani" Costa, Jr.\nRoom 4', customerPhone: '+351 912 345 678' });
     await book(cruise, '2027-03-02T10:00:00.000Z', { customerName: '=HYPERLINK("http://evil.example","click")', participants: 1 });
-    await book(cruise, '2027-03-02T10:00:00.000Z', { customerName: '@SUM(A1)', customerPhone: '-1' });
+    await book(cruise, '2027-03-02T10:00:00.000Z', { customerName: '@SUM(A1)', customerPhone: '-1', internalNote: '=1+1, "VIP"' });
 
     const res = await t.request('GET', '/v1/manifest.csv?date=2027-03-02');
     expect(res.status).toBe(200);
@@ -223,21 +224,21 @@ describe('GET /v1/manifest.csv', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="manifest-2027-03-02.csv"');
     expect(res.text.endsWith('\r\n')).toBe(true);
     const lines = res.text.split('\r\n');
-    expect(lines[0]).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn');
+    expect(lines[0]).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note');
     expect(lines).toHaveLength(5); // header, three bookings, and the empty string after the last CRLF
     expect(lines[1]).toMatch(
-      /^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"'=HYPERLINK\(""http:\/\/evil\.example"",""click""\)",guest\d+@example\.com,,1,,45\.00,0\.00,EUR,no$/,
+      /^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"'=HYPERLINK\(""http:\/\/evil\.example"",""click""\)",guest\d+@example\.com,,1,,45\.00,0\.00,EUR,no,$/,
     );
-    expect(lines[2]).toMatch(/^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,'@SUM\(A1\),guest\d+@example\.com,'-1,2,,90\.00,0\.00,EUR,no$/);
+    expect(lines[2]).toMatch(/^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,'@SUM\(A1\),guest\d+@example\.com,'-1,2,,90\.00,0\.00,EUR,no,"'=1\+1, ""VIP"""$/);
     // The newline inside the quoted name is a bare LF, so the record continues on the next split line.
-    expect(lines[3]).toMatch(/^15:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"Ana ""Nani"" Costa, Jr\.\nRoom 4",guest\d+@example\.com,'\+351 912 345 678,2,,90\.00,0\.00,EUR,no$/);
+    expect(lines[3]).toMatch(/^15:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"Ana ""Nani"" Costa, Jr\.\nRoom 4",guest\d+@example\.com,'\+351 912 345 678,2,,90\.00,0\.00,EUR,no,$/);
     expect(lines[4]).toBe('');
   });
 
   it('is only a header row on a day without bookings', async () => {
     await newExperience();
     const res = await t.request('GET', '/v1/manifest.csv?date=2027-03-02');
-    expect(res.text).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn\r\n');
+    expect(res.text).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note\r\n');
   });
 
   it('names the file after today when no date is given', async () => {

@@ -47,6 +47,7 @@ describe('payments recorded by hand', () => {
       currency: 'EUR',
       status: 'SUCCEEDED',
       provider: 'manual',
+      method: 'OTHER',
       reference: 'till-0042',
       failureReason: null,
       refundRequired: false,
@@ -54,7 +55,7 @@ describe('payments recorded by hand', () => {
     });
     const events = (await h.events()).filter((e) => e.event !== 'BOOKING_CREATED');
     expect(events.map((e) => e.event)).toEqual(['PAYMENT_SUCCEEDED']);
-    expect(events[0]?.data.payment).toEqual({ id: payment.id, amount: '90.00', currency: 'EUR', status: 'SUCCEEDED', provider: 'manual', failureReason: null });
+    expect(events[0]?.data.payment).toEqual({ id: payment.id, amount: '90.00', currency: 'EUR', status: 'SUCCEEDED', provider: 'manual', method: 'OTHER', failureReason: null });
     expect(events[0]?.data.booking.id).toBe(booking.id);
     expect((await h.bookingOf(booking.id)).status).toBe('CONFIRMED');
   });

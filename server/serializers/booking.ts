@@ -33,6 +33,7 @@ export function serializeBooking(b: BookingView): Booking {
     cancelledAt: isoOrNull(b.cancelledAt),
     holdExpiresAt: isoOrNull(b.holdExpiresAt),
     checkedInAt: isoOrNull(b.checkedInAt),
+    internalNote: b.internalNote,
     createdAt: iso(b.createdAt),
     updatedAt: iso(b.updatedAt),
   };

@@ -53,6 +53,7 @@ export function bookingChanges(before: BookingRow, after: BookingRow): Changes {
   note('metadata', JSON.parse(before.metadata), JSON.parse(after.metadata));
   note('checkedInAt', isoOrNull(before.checkedInAt), isoOrNull(after.checkedInAt));
   note('locale', before.locale ?? 'en', after.locale ?? 'en');
+  note('internalNote', before.internalNote, after.internalNote);
   return changes;
 }
 

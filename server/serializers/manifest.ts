@@ -25,6 +25,7 @@ export function serializeManifestBooking(b: ManifestBookingRow): ManifestBooking
     currency: b.currency,
     checkedInAt: isoOrNull(b.checkedInAt),
     metadata: JSON.parse(b.metadata) as Record<string, string>,
+    internalNote: b.internalNote,
   };
 }
 
@@ -45,7 +46,7 @@ export function serializeManifest(m: ManifestModel): Manifest {
 
 export const MANIFEST_CSV_HEADER = [
   'start', 'experience', 'bookingNumber', 'status', 'guestName', 'guestEmail', 'guestPhone', 'participants', 'tickets',
-  'total', 'paid', 'currency', 'checkedIn',
+  'total', 'paid', 'currency', 'checkedIn', 'note',
 ] as const;
 
 /** Local HH:MM of an instant in a zone. */
@@ -77,6 +78,7 @@ export function manifestCsvRows(m: ManifestModel): string[][] {
         formatMoney(b.paidCents),
         b.currency,
         b.checkedInAt === null ? 'no' : 'yes',
+        b.internalNote ?? '',
       ]);
     }
   }

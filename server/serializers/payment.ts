@@ -11,6 +11,7 @@ export function serializePayment(row: PaymentRow): Payment {
     currency: row.currency,
     status: row.status,
     provider: row.provider,
+    method: row.method,
     reference: row.reference,
     failureReason: row.failureReason,
     refundRequired: row.refundRequired === 1,
@@ -20,6 +21,6 @@ export function serializePayment(row: PaymentRow): Payment {
 
 /** The payment as a `PAYMENT_*` event carries it. */
 export function serializeEventPayment(row: PaymentRow): EventPayment {
-  const { id, amount, currency, status, provider, failureReason } = serializePayment(row);
-  return { id, amount, currency, status, provider, failureReason };
+  const { id, amount, currency, status, provider, method, failureReason } = serializePayment(row);
+  return { id, amount, currency, status, provider, method, failureReason };
 }

@@ -49,6 +49,9 @@ export async function assertBookableSlot(store: Store, exp: ExperienceRow, orgTi
   return await assertBookableSlotBeside(store, exp, orgTimezone, start, now, undefined);
 }
 
+/** Why a slot under way cannot be booked even by an operator who ignores the notice period. */
+const ENDED = 'This time slot has already ended';
+
 /** The longest an experience lasts (its schema's limit): a slot's calendar blocks can be read before its experience. */
 export const LONGEST_SLOT_MS = 1440 * MINUTE_MS;
 
@@ -68,10 +71,11 @@ export async function assertBookableSlotBeside(
   start: number,
   now: number,
   busy: readonly { start: number; end: number }[] | undefined,
+  ignoreNotice = false,
 ): Promise<number> {
   if (exp.active !== 1) throw new Refusal('SLOT_UNAVAILABLE', 'This experience is not active');
-  const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now);
-  if (problem) throw new Refusal('SLOT_UNAVAILABLE', PROBLEM_MESSAGES[problem]);
+  const problem = slotProblem(rulesOf(exp), zoneOf(exp, orgTimezone), start, now, ignoreNotice);
+  if (problem) throw new Refusal('SLOT_UNAVAILABLE', ignoreNotice && problem === 'PAST' ? ENDED : PROBLEM_MESSAGES[problem]);
   const end = start + exp.duration * MINUTE_MS;
   const blocks = busy !== undefined && end - start <= LONGEST_SLOT_MS ? busy : await store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, start, end);
   if (overlapsAny(start, end, blocks)) throw new Refusal('SLOT_UNAVAILABLE', 'This time slot is blocked by a calendar');
@@ -95,6 +99,8 @@ export interface AvailabilityRequest {
   startDate?: string;
   endDate?: string;
   participants?: number;
+  /** An operator's view: also the slots inside the notice period and those under way. */
+  ignoreNotice?: boolean;
 }
 
 /**
@@ -125,9 +131,10 @@ export async function availabilityOf(
     endDate,
     slots: [],
     minNoticeMinutes: exp.minNoticeMinutes,
+    ignoreNotice: req.ignoreNotice === true,
   };
   if (exp.active !== 1) return result;
-  const slots = slotsBetween(rulesOf(exp), zone, startDate, endDate, now);
+  const slots = slotsBetween(rulesOf(exp), zone, startDate, endDate, now, req.ignoreNotice === true);
   const first = slots[0];
   const last = slots[slots.length - 1];
   if (!first || !last) return result;

@@ -28,7 +28,7 @@ import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
 import {
   isCalendarDate,
-  type BookingCreate,
+  type BookingInput,
   type BookingListQuery,
   type BookingPatch,
   type BookingStatus,
@@ -36,7 +36,7 @@ import {
 } from '../../shared/index.js';
 
 export interface BookingOptions {
-  source: 'API' | 'WIDGET';
+  source: BookingRow['source'];
   /** Who books: the activity log names them. */
   actor: Actor;
   /** A PENDING booking that holds its places until this instant (online payment, docs/payments.md). */
@@ -92,6 +92,18 @@ function assertExpectedTotal(expected: string | undefined, totalCents: number): 
   if (expected === undefined || parseMoney(expected) === totalCents) return;
   const total = formatMoney(totalCents);
   throw new Refusal('PRICE_CHANGED', `The total is now ${total}, not the expected ${expected}: a price changed; nothing was booked`, { total });
+}
+
+/**
+ * The payment an operator took with the booking: its amount (default the total) more than 0 and at
+ * most the total, else a 400 on `payment.amount`.
+ */
+function paymentCentsOf(payment: BookingInput['payment'], totalCents: number): number | null {
+  if (payment === undefined) return null;
+  const cents = payment.amount === undefined ? totalCents : parseMoney(payment.amount);
+  if (cents <= 0) throw invalid('payment.amount', totalCents === 0 ? 'This booking costs nothing: there is no payment to record' : 'More than 0.00');
+  if (cents > totalCents) throw invalid('payment.amount', `At most the booking's total, ${formatMoney(totalCents)}`);
+  return cents;
 }
 
 /** The stored fields of a party: a ticketed one keeps its tickets, places and total. */
@@ -164,7 +176,7 @@ const BOOKING_WRITE_TRIES = 3;
  * counter row, whose conditional upsert takes the places only if they fit. SQLite's writers take
  * turns anyway. The reads are sent together, then the writes together.
  */
-export async function createBooking(store: Store, orgId: string, input: BookingCreate, options: BookingOptions, now: number): Promise<BookingView> {
+export async function createBooking(store: Store, orgId: string, input: BookingInput, options: BookingOptions, now: number): Promise<BookingView> {
   return await store.transaction(
     async () => {
       const start = Date.parse(input.startTime);
@@ -182,7 +194,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
       assertParticipantsWithin(exp.maxParticipants, party.participants, path);
       assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
       assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
-      const end = await assertBookableSlotBeside(store, exp, org.timezone, start, now, busy);
+      const paidCents = paymentCentsOf(input.payment, partyTotalCents(exp, party));
+      const end = await assertBookableSlotBeside(store, exp, org.timezone, start, now, busy, input.ignoreNotice === true);
 
       for (let tries = 1; ; tries++) {
         try {
@@ -209,6 +222,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
               source: options.source,
               metadata: JSON.stringify(input.metadata ?? {}),
               locale: input.locale ?? null,
+              internalNote: input.internalNote ?? null,
               cancellationReason: null,
               cancelledAt: null,
               holdExpiresAt: options.holdExpiresAt ?? null,
@@ -230,8 +244,10 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
               store.later(async () => {
                 await store.bookings.insertBooking(row);
                 await recordBookingEvent(store, orgId, 'BOOKING_CREATED', view, now);
-                await queueMessageForChange(store, undefined, row, now);
+                // An operator may book without the confirmation e-mail; later e-mails go as usual.
+                if (input.sendConfirmation !== false) await queueMessageForChange(store, undefined, row, now);
                 await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
+                if (paidCents !== null && input.payment) await recordPaymentTaken(store, view, paidCents, input.payment, options.actor, now);
               }),
             ] as const);
             if (!took) throw new SlotFull();
@@ -249,6 +265,43 @@ export async function createBooking(store: Store, orgId: string, input: BookingC
     },
     { lock: 'shared' },
   );
+}
+
+/**
+ * The money an operator took with a new booking: a SUCCEEDED payment recorded by hand, with its
+ * activity entry and PAYMENT_SUCCEEDED (after the booking's BOOKING_CREATED). As
+ * `POST /v1/bookings/{id}/payments` records one (services/payments.ts, which builds on this module).
+ */
+async function recordPaymentTaken(
+  store: Store,
+  booking: BookingView,
+  cents: number,
+  payment: NonNullable<BookingInput['payment']>,
+  actor: Actor,
+  now: number,
+): Promise<void> {
+  const row: PaymentRow = {
+    id: newId('payment'),
+    orgId: booking.orgId,
+    bookingId: booking.id,
+    amount: cents,
+    currency: booking.currency,
+    status: 'SUCCEEDED',
+    provider: 'manual',
+    method: payment.method,
+    reference: payment.reference ?? null,
+    failureReason: null,
+    refundRequired: 0,
+    createdAt: now,
+  };
+  await store.payments.insertPayment(row);
+  await recordActivity(store, booking.orgId, actor, {
+    action: 'payment.create',
+    targetType: 'booking',
+    targetId: booking.id,
+    summary: `Payment of ${formatMoney(row.amount)} ${row.currency} (${row.provider}) on ${booking.bookingNumber}`,
+  }, now);
+  await recordBookingEvent(store, booking.orgId, 'PAYMENT_SUCCEEDED', booking, now, { payment: row });
 }
 
 /** The places a booking asked for did not fit in its slot (answered as CAPACITY_EXCEEDED). */
@@ -289,6 +342,7 @@ function normalizePatch(patch: BookingPatch) {
     phone: patch.customerPhone !== undefined ? patch.customerPhone : patch.guestPhone,
     metadata: patch.metadata,
     locale: patch.locale,
+    internalNote: patch.internalNote,
     checkedIn: patch.checkedIn,
   };
 }
@@ -417,6 +471,7 @@ export async function updateBooking(
     let next: BookingRow = { ...before };
     if (p.metadata !== undefined) next.metadata = JSON.stringify(p.metadata);
     if (p.locale !== undefined) next.locale = p.locale;
+    if (p.internalNote !== undefined) next.internalNote = p.internalNote;
 
     const start = p.startTime === undefined ? before.slotStart : Date.parse(p.startTime);
     // Read only by a change of tickets, time or party size: a check-in or a new name needs no experience.

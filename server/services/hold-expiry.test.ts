@@ -42,11 +42,11 @@ describe('lapsed payment holds', () => {
     expect(await h.remaining()).toBe(4);
     const payments = await h.payments(booking.bookingNumber);
     expect(payments).toEqual([
-      expect.objectContaining({ status: 'FAILED', failureReason: 'expired', provider: 'stripe', amount: '135.00', currency: 'EUR', refundRequired: false }),
+      expect.objectContaining({ status: 'FAILED', failureReason: 'expired', provider: 'stripe', method: 'STRIPE', amount: '135.00', currency: 'EUR', refundRequired: false }),
     ]);
     const events = (await h.events()).slice(1);
     expect(events.map((e) => e.event)).toEqual(['PAYMENT_FAILED', 'BOOKING_CANCELED']);
-    expect(events[0]?.data.payment).toEqual({ id: payments[0]?.id, amount: '135.00', currency: 'EUR', status: 'FAILED', provider: 'stripe', failureReason: 'expired' });
+    expect(events[0]?.data.payment).toEqual({ id: payments[0]?.id, amount: '135.00', currency: 'EUR', status: 'FAILED', provider: 'stripe', method: 'STRIPE', failureReason: 'expired' });
     expect(events[1]?.data.booking.status).toBe('CANCELLED');
 
     // Stripe's own expiry notice arriving afterwards changes nothing.

@@ -124,6 +124,7 @@ describe('online payment with Stripe Checkout', () => {
       currency: 'EUR',
       status: 'SUCCEEDED',
       provider: 'stripe',
+      method: 'STRIPE',
       reference: session.payment_intent,
       failureReason: null,
       refundRequired: false,
@@ -137,6 +138,7 @@ describe('online payment with Stripe Checkout', () => {
       currency: 'EUR',
       status: 'SUCCEEDED',
       provider: 'stripe',
+      method: 'STRIPE',
       failureReason: null,
     });
     expect(events[1]?.data.changes).toEqual({ status: { from: 'PENDING', to: 'CONFIRMED' } });

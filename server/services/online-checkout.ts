@@ -9,7 +9,7 @@ import type { Store } from '../store/index.js';
 import type { CallbackNotice, CheckoutLineItem, PaymentProvider } from '../payments/provider.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
-import type { BookingCreate } from '../../shared/index.js';
+import type { BookingInput } from '../../shared/index.js';
 
 /** Online payment as this server runs it: the provider and how long an unpaid booking holds its places. */
 export interface OnlinePayments {
@@ -96,7 +96,7 @@ export async function bookWithCheckout(
   store: Store,
   online: OnlinePayments,
   orgId: string,
-  input: BookingCreate,
+  input: BookingInput,
   hostPage: string,
   now: number,
   actor: Actor,

@@ -23,6 +23,9 @@ export const EXPIRED = 'expired';
 
 type NewPayment = Omit<PaymentRow, 'id' | 'orgId' | 'bookingId' | 'createdAt'>;
 
+/** The method of a payment made through an online provider: Stripe's are STRIPE. */
+const methodOfProvider = (provider: string): PaymentRow['method'] => (provider === 'stripe' ? 'STRIPE' : 'OTHER');
+
 /**
  * Writes a payment and fires its `PAYMENT_*` event, which carries the booking as it stood when the
  * money moved. A booking change the payment causes is saved after it, so its event comes second.
@@ -72,6 +75,7 @@ export async function recordManualPayment(
       currency: booking.currency,
       status: input.status,
       provider: MANUAL_PROVIDER,
+      method: input.method ?? 'OTHER',
       reference: input.reference ?? null,
       failureReason: input.failureReason ?? null,
       refundRequired: 0,
@@ -116,7 +120,7 @@ export async function applyProviderSuccess(store: Store, provider: string, booki
     const payment = await insertPayment(
       store,
       booking,
-      { ...paid, status: 'SUCCEEDED', provider, failureReason: null, refundRequired: refundRequired ? 1 : 0 },
+      { ...paid, status: 'SUCCEEDED', provider, method: methodOfProvider(provider), failureReason: null, refundRequired: refundRequired ? 1 : 0 },
       now,
       SYSTEM,
     );
@@ -145,7 +149,7 @@ export async function applyProviderFailure(
     const payment = await insertPayment(
       store,
       booking,
-      { ...failed.payment, status: 'FAILED', provider, failureReason: failed.failureReason, refundRequired: 0 },
+      { ...failed.payment, status: 'FAILED', provider, method: methodOfProvider(provider), failureReason: failed.failureReason, refundRequired: 0 },
       now,
       SYSTEM,
     );

@@ -5,7 +5,7 @@ import { openTwoStores } from '../test-helpers/process-database.js';
 import { createExperience } from '../services/experiences.js';
 import { createBooking } from '../services/bookings.js';
 import { SYSTEM } from '../domain/actor.js';
-import type { BookingCreate } from '../../shared/index.js';
+import type { BookingInput } from '../../shared/index.js';
 
 // PostgreSQL, two stores over one database as two processes are: a booking's transaction holds the
 // write lock shared (store/sql.ts, "Transactions and the write lock"), so a booking on another slot
@@ -36,7 +36,7 @@ describe.skipIf(testEngine() !== 'postgres')('bookings beside each other on Post
   let close: () => Promise<void>;
   let orgId: string;
   let experienceId: string;
-  const booking = (startTime: string, email: string, participants = 1): BookingCreate => ({
+  const booking = (startTime: string, email: string, participants = 1): BookingInput => ({
     experienceId, startTime, participants, customerName: email.split('@')[0]!, customerEmail: email,
   });
 

@@ -45,7 +45,7 @@ describe(`booking store (${testEngine()})`, () => {
     orgId, experienceId: 'exp_x', customerId: 'cus_1', slotStart: SLOT, slotEnd: SLOT + HOUR, status: 'CONFIRMED', guestName: 'Ada Lovelace',
     guestEmail: 'ada@example.com', guestPhone: null, participants: 2, unitPrice: 4500, currency: 'EUR', source: 'API', metadata: '{}',
     cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0,
-    checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, createdAt: T0, updatedAt: T0, ...fields,
+    checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, createdAt: T0, updatedAt: T0, ...fields,
   });
   const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 
@@ -54,6 +54,7 @@ describe(`booking store (${testEngine()})`, () => {
       id: 'bk_full', bookingNumber: 'BK-FULL0001', guestPhone: '+351 912 345 678', metadata: '{"room":"12"}', locale: 'pt',
       checkoutSessionId: 'cs_1', checkoutUrl: 'https://pay.example/cs_1', tickets: '[{"categoryId":"adult","quantity":2}]', places: 2,
       totalCents: 12_345, unitPrice: 0, holdExpiresAt: T0 + HOUR, status: 'PENDING', checkedInAt: null, sequence: 3,
+      source: 'DASHBOARD', internalNote: 'Walk-in; pays the rest on board',
     });
     await store.bookings.insertBooking(full);
     await store.bookings.insertBooking(booking({ id: 'bk_later', bookingNumber: 'BK-LATER001', checkoutSessionId: 'cs_1' }));
@@ -76,7 +77,7 @@ describe(`booking store (${testEngine()})`, () => {
     const changed = booking({
       id: 'bk_a', bookingNumber: 'BK-IGNORED1', unitPrice: 1, currency: 'USD', source: 'WIDGET', createdAt: 1, customerId: 'cus_2',
       slotStart: SLOT + DAY, slotEnd: SLOT + DAY + HOUR, status: 'CANCELLED', cancelledAt: T0 + 5, cancellationReason: 'Rain', sequence: 1,
-      guestName: 'Grace', participants: 3, checkedInAt: T0 + 6, locale: 'en', updatedAt: T0 + 7,
+      guestName: 'Grace', participants: 3, checkedInAt: T0 + 6, locale: 'en', internalNote: 'Moved by phone', updatedAt: T0 + 7,
     });
     await store.bookings.updateBooking(changed);
     expect(await store.bookings.getBooking(orgId, 'bk_a')).toStrictEqual({
@@ -92,6 +93,7 @@ describe(`booking store (${testEngine()})`, () => {
     await refused(booking({ id: 'bk_b', bookingNumber: 'BK-B0000001', experienceId: 'exp_none' }), 'foreignKey');
     await refused(booking({ id: 'bk_b', bookingNumber: 'BK-B0000001', customerId: 'cus_none' }), 'foreignKey');
     await refused(booking({ id: 'bk_b', bookingNumber: 'BK-B0000001', participants: 0 }), 'check');
+    await refused(booking({ id: 'bk_b', bookingNumber: 'BK-B0000001', source: 'FAX' as BookingRow['source'] }), 'check');
     expect(await store.bookings.bookingNumberTaken('BK-B0000001')).toBe(false);
   });
 

@@ -16,7 +16,7 @@ export interface BookingRow {
   participants: number;
   unitPrice: number;
   currency: string;
-  source: 'API' | 'WIDGET';
+  source: 'API' | 'WIDGET' | 'DASHBOARD';
   metadata: string; // JSON object
   cancellationReason: string | null;
   cancelledAt: number | null;
@@ -34,6 +34,8 @@ export interface BookingRow {
   totalCents: number | null;
   /** The guest's language (migration 008); null is English. */
   locale: 'en' | 'pt' | null;
+  /** The operator's note (migration 012); never shown to the guest. */
+  internalNote: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -110,11 +112,13 @@ export interface BookingStore {
 const COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_id, b.slot_start, b.slot_end, b.status,
   b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
-  b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale`;
+  b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale,
+  b.internal_note`;
 type RawBooking = [
   string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
   string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
   number, number, string, number | null, string | null, number | null, number | null, BookingRow['locale'],
+  string | null,
 ];
 function viewOf(r: RawBooking): BookingView {
   return {
@@ -122,11 +126,11 @@ function viewOf(r: RawBooking): BookingView {
     status: r[7], guestName: r[8], guestEmail: r[9], guestPhone: r[10], participants: r[11], unitPrice: r[12],
     currency: r[13], source: r[14], metadata: r[15], cancellationReason: r[16], cancelledAt: r[17], holdExpiresAt: r[18],
     checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24], checkedInAt: r[25],
-    tickets: r[26], places: r[27], totalCents: r[28], locale: r[29],
+    tickets: r[26], places: r[27], totalCents: r[28], locale: r[29], internalNote: r[30],
   };
 }
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
-const COLUMN_COUNT = 30;
+const COLUMN_COUNT = 31;
 
 /** The columns a booking is inserted into, each with the field of BookingRow it holds. */
 const INSERTED: readonly (readonly [string, keyof BookingRow])[] = [
@@ -137,7 +141,7 @@ const INSERTED: readonly (readonly [string, keyof BookingRow])[] = [
   ['cancellation_reason', 'cancellationReason'], ['cancelled_at', 'cancelledAt'], ['hold_expires_at', 'holdExpiresAt'],
   ['checkout_session_id', 'checkoutSessionId'], ['checkout_url', 'checkoutUrl'], ['sequence', 'sequence'],
   ['checked_in_at', 'checkedInAt'], ['tickets', 'tickets'], ['places', 'places'], ['total_cents', 'totalCents'],
-  ['locale', 'locale'], ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
+  ['locale', 'locale'], ['internal_note', 'internalNote'], ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
 ];
 /** What updateBooking may change. */
 const UPDATED: readonly (readonly [string, keyof BookingRow])[] = [
@@ -146,7 +150,7 @@ const UPDATED: readonly (readonly [string, keyof BookingRow])[] = [
   ['metadata', 'metadata'], ['cancellation_reason', 'cancellationReason'], ['cancelled_at', 'cancelledAt'],
   ['hold_expires_at', 'holdExpiresAt'], ['checkout_session_id', 'checkoutSessionId'], ['checkout_url', 'checkoutUrl'],
   ['sequence', 'sequence'], ['checked_in_at', 'checkedInAt'], ['tickets', 'tickets'], ['places', 'places'],
-  ['total_cents', 'totalCents'], ['locale', 'locale'], ['updated_at', 'updatedAt'],
+  ['total_cents', 'totalCents'], ['locale', 'locale'], ['internal_note', 'internalNote'], ['updated_at', 'updatedAt'],
 ];
 export const INSERT_BOOKING = `INSERT INTO bookings (${INSERTED.map(([column]) => column).join(', ')})
   VALUES (${INSERTED.map(() => '?').join(', ')})`;

@@ -44,7 +44,7 @@ describe(`manifest store (${testEngine()})`, () => {
     });
   const pay = (id: string, bookingId: string, amount: number, status: 'SUCCEEDED' | 'FAILED', orgId = orgA) =>
     store.payments.insertPayment({
-      id, orgId, bookingId, amount, currency: 'EUR', status, provider: 'fake', reference: null, failureReason: null,
+      id, orgId, bookingId, amount, currency: 'EUR', status, provider: 'fake', method: 'OTHER', reference: null, failureReason: null,
       refundRequired: 0, createdAt: CREATED + HOUR,
     });
   const ids = (rows: ManifestBookingRow[]) => rows.map((r) => r.id);
@@ -62,7 +62,7 @@ describe(`manifest store (${testEngine()})`, () => {
     await book('b03', 'exp_Kayak', NINE, { createdAt: CREATED + 5 });
     await book('b05', 'exp_Kayak', NINE, { createdAt: CREATED + 1 });
     await book('b04', 'exp_Kayak', NINE, { createdAt: CREATED + 1 });
-    await book('b02', 'exp_eclair', NINE, { guestPhone: '+44 20 7946 0000', checkedInAt: NINE - 600_000 });
+    await book('b02', 'exp_eclair', NINE, { guestPhone: '+44 20 7946 0000', checkedInAt: NINE - 600_000, internalNote: 'Wheelchair; meet at the side gate' });
     await book('b09', 'exp_twin2', NINE);
     await book('b08', 'exp_twin1', NINE);
     await book('b01', 'exp_twin1', MIDNIGHT); // exactly at midnight: in this day
@@ -87,12 +87,12 @@ describe(`manifest store (${testEngine()})`, () => {
       id: 'b02', bookingNumber: 'OUT-B02', experienceId: 'exp_eclair', experienceName: 'Éclair walk', slotStart: NINE,
       slotEnd: NINE + 2 * HOUR, status: 'CONFIRMED', guestName: 'Guest b02', guestEmail: 'b02@example.com',
       guestPhone: '+44 20 7946 0000', participants: 2, unitPrice: 3000, currency: 'EUR', metadata: '{"pickup":"hotel"}',
-      checkedInAt: NINE - 600_000, tickets: null, totalCents: null, paidCents: 0,
+      checkedInAt: NINE - 600_000, tickets: null, totalCents: null, paidCents: 0, internalNote: 'Wheelchair; meet at the side gate',
     });
     expect(day.find((b) => b.id === 'b13')).toMatchObject({
       status: 'CONFIRMED', unitPrice: 0, participants: 4, tickets: '[{"category":"adult","quantity":3}]', totalCents: 9000, paidCents: 9000,
     });
-    expect(day.find((b) => b.id === 'b11')).toMatchObject({ status: 'PENDING', guestPhone: null, checkedInAt: null });
+    expect(day.find((b) => b.id === 'b11')).toMatchObject({ status: 'PENDING', guestPhone: null, checkedInAt: null, internalNote: null });
 
     expect(ids(await store.manifest.listManifestBookings(orgA, MIDNIGHT + DAY, MIDNIGHT + 2 * DAY))).toEqual(['b10']);
     expect(ids(await store.manifest.listManifestBookings(orgA, MIDNIGHT - DAY, MIDNIGHT + 3 * DAY))).toEqual([

@@ -33,11 +33,28 @@ describe(`payment store (${testEngine()})`, () => {
   });
 
   const payment = (id: string, bookingId: string, createdAt: number, fields: Partial<PaymentRow> = {}): PaymentRow => ({
-    id, orgId, bookingId, amount: 3000, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe',
+    id, orgId, bookingId, amount: 3000, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe', method: 'STRIPE',
     reference: `pi_${id}`, failureReason: null, refundRequired: 0, createdAt, ...fields,
   });
   const ids = (page: { rows: PaymentRow[] }) => page.rows.map((r) => r.id);
   const ALL = { limit: 20, offset: 0 };
+
+  it('keeps each payment’s method; one stored without (before migration 012) reads as its provider made it', async () => {
+    const methods = ['CASH', 'CARD', 'BANK_TRANSFER', 'STRIPE', 'OTHER'] as const;
+    for (const [i, method] of methods.entries()) {
+      await store.payments.insertPayment(payment(`pay_${i}`, 'bk_1', 10 + i, { method, provider: method === 'STRIPE' ? 'stripe' : 'manual' }));
+    }
+    expect((await store.payments.listPayments('bk_1', ALL)).rows.map((p) => p.method)).toEqual([...methods]);
+    // As migration 012 leaves the rows written before it: no method.
+    await store.payments.insertPayment(payment('pay_old_stripe', 'bk_2', 1, { method: null as unknown as PaymentRow['method'] }));
+    await store.payments.insertPayment(payment('pay_old_manual', 'bk_2', 2, { method: null as unknown as PaymentRow['method'], provider: 'manual' }));
+    expect((await store.payments.listPayments('bk_2', ALL)).rows.map((p) => [p.id, p.method])).toEqual([
+      ['pay_old_stripe', 'STRIPE'],
+      ['pay_old_manual', 'OTHER'],
+    ]);
+    expect((await store.payments.getPaymentByReference('bk_2', 'stripe', 'pi_pay_old_stripe', 'SUCCEEDED'))?.method).toBe('STRIPE');
+    await expect(store.payments.insertPayment(payment('pay_bad', 'bk_3', 1, { method: 'VOUCHER' as PaymentRow['method'] }))).rejects.toMatchObject(refusal('check'));
+  });
 
   it('records payments and pages a booking’s oldest first, ties by id byte-wise, with the total', async () => {
     expect(await store.payments.listPayments('bk_1', ALL)).toEqual({ rows: [], total: 0 });
@@ -53,7 +70,7 @@ describe(`payment store (${testEngine()})`, () => {
     expect(ids(all)).toEqual(['pay_d', 'pay_B', 'pay_b', 'pay_c', 'pay_a']);
     expect(all.total).toBe(5);
     expect(all.rows[3]).toStrictEqual({
-      id: 'pay_c', orgId, bookingId: 'bk_1', amount: 3000, currency: 'EUR', status: 'FAILED', provider: 'stripe',
+      id: 'pay_c', orgId, bookingId: 'bk_1', amount: 3000, currency: 'EUR', status: 'FAILED', provider: 'stripe', method: 'STRIPE',
       reference: 'pi_1', failureReason: 'card_declined', refundRequired: 0, createdAt: 200,
     });
     expect(all.rows[2]?.amount).toBe(3_000_000_000);

@@ -8,6 +8,11 @@ export interface PaymentRow {
   currency: string;
   status: 'SUCCEEDED' | 'FAILED';
   provider: string;
+  /**
+   * How it was made (migration 012): STRIPE for the Stripe provider's, else what was recorded by
+   * hand. Payments stored before the column existed read as STRIPE (the Stripe provider's) or OTHER.
+   */
+  method: 'CASH' | 'CARD' | 'BANK_TRANSFER' | 'STRIPE' | 'OTHER';
   reference: string | null;
   failureReason: string | null;
   refundRequired: number; // 0 or 1
@@ -36,17 +41,18 @@ export interface PaymentStore {
   deleteProviderEventsBefore(before: number): Promise<number>;
 }
 
-const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", amount, currency, status, provider, reference,
+const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", amount, currency, status, provider,
+  coalesce(method, CASE WHEN provider = 'stripe' THEN 'STRIPE' ELSE 'OTHER' END) AS method, reference,
   failure_reason AS "failureReason", refund_required AS "refundRequired", created_at AS "createdAt"`;
 
 export function paymentStore(sql: Sql): PaymentStore {
   return {
     async insertPayment(row) {
       await sql.run(
-        `INSERT INTO payments (id, org_id, booking_id, amount, currency, status, provider, reference, failure_reason,
+        `INSERT INTO payments (id, org_id, booking_id, amount, currency, status, provider, method, reference, failure_reason,
           refund_required, created_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [row.id, row.orgId, row.bookingId, row.amount, row.currency, row.status, row.provider, row.reference,
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.orgId, row.bookingId, row.amount, row.currency, row.status, row.provider, row.method, row.reference,
           row.failureReason, row.refundRequired, row.createdAt],
       );
     },

@@ -18,6 +18,7 @@ export const UNTOUCHED_BOOKING = {
   places: null,
   totalCents: null,
   locale: null,
+  internalNote: null,
 } satisfies Partial<BookingRow>;
 
 /**

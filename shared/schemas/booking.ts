@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { DisplayName, Email, EmailString, Instant, InstantInput, LocalDate, MoneyString, PageQuery, SearchTerm } from './common.js';
 import { PriceCategoryType } from './experience.js';
+import { ManualPaymentMethod } from './payment.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
 export const BookingStatus = z.enum(BOOKING_STATUSES);
 export type BookingStatus = z.infer<typeof BookingStatus>;
-export const BOOKING_SOURCES = ['API', 'WIDGET'] as const;
+/** `DASHBOARD`: made by a user signed in to the dashboard; `API`: with a secret key; `WIDGET`: by the guest. */
+export const BOOKING_SOURCES = ['API', 'WIDGET', 'DASHBOARD'] as const;
 
 /**
  * Keys that name parts of every JavaScript object. JSON.parse makes `__proto__` an own key, but
@@ -102,8 +104,35 @@ function participantsOrTickets(b: { participants?: number | undefined; tickets?:
   }
 }
 
-export const BookingCreate = z.strictObject({ ...bookingCreateFields, metadata: Metadata.optional() }).superRefine(participantsOrTickets);
+/** The operator's note on a booking: never shown to the guest. */
+export const InternalNote = z.string().max(2000).nullable().describe('The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails');
+
+/** A payment taken when an operator makes the booking (`POST /v1/bookings`): recorded SUCCEEDED with it. */
+export const BookingPaymentInput = z
+  .strictObject({
+    method: ManualPaymentMethod,
+    amount: MoneyString.optional().describe('Default: the booking’s total. More than 0.00 and at most the total'),
+    reference: z.string().min(1).max(200).optional().describe('Your own reference: receipt number, transfer id…'),
+  })
+  .describe('Money taken with the booking: a SUCCEEDED payment (provider `manual`) recorded in the same transaction; PAYMENT_SUCCEEDED follows BOOKING_CREATED');
+export type BookingPaymentInput = z.infer<typeof BookingPaymentInput>;
+
+/** What only an operator's booking takes (`/v1`): none of it exists on `/public/v1`. */
+const operatorBookingFields = {
+  metadata: Metadata.optional(),
+  ignoreNotice: z
+    .boolean()
+    .optional()
+    .describe('Default false. true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays'),
+  payment: BookingPaymentInput.optional(),
+  sendConfirmation: z.boolean().optional().describe('Default true. false: no confirmation e-mail to the guest; later e-mails (changes, reminders) go as usual'),
+  internalNote: InternalNote.optional(),
+};
+
+export const BookingCreate = z.strictObject({ ...bookingCreateFields, ...operatorBookingFields }).superRefine(participantsOrTickets);
 export type BookingCreate = z.infer<typeof BookingCreate>;
+/** A booking as the services take it: the operator's fields may be absent (the widget's bookings have none). */
+export type BookingInput = z.input<typeof BookingCreate>;
 
 /** `/public/v1` bookings: no metadata, plus the `website` honeypot that must stay empty. */
 export const PublicBookingCreate = z
@@ -140,6 +169,7 @@ export const BookingPatch = z
     checkedIn: z
       .boolean()
       .describe('true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. A new startTime clears checkedInAt.'),
+    internalNote: InternalNote,
   })
   .partial()
   .superRefine((p, ctx) => {
@@ -182,6 +212,7 @@ export const Booking = z.object({
   cancelledAt: Instant.nullable(),
   holdExpiresAt: Instant.nullable(),
   checkedInAt: Instant.nullable().describe('When the guest was checked in, or null'),
+  internalNote: z.string().nullable().describe('The operator’s own note; never shown to the guest'),
   createdAt: Instant,
   updatedAt: Instant,
 });

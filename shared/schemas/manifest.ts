@@ -22,6 +22,7 @@ export const ManifestBooking = z.object({
   currency: z.string(),
   checkedInAt: Instant.nullable(),
   metadata: z.record(z.string(), z.string()),
+  internalNote: z.string().nullable().describe('The operator’s own note on the booking'),
 });
 export type ManifestBooking = z.infer<typeof ManifestBooking>;
 

@@ -71,11 +71,23 @@ export function migrate(db: Db, migrations: Migration[] = readMigrations()): num
   const done: number[] = [];
   for (const m of migrations) {
     if (applied.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.version, m.name, Date.now());
-    }).immediate();
+    // A migration that rebuilds a table others refer to runs with foreign keys off (a PRAGMA that
+    // works outside a transaction only), and commits only if every reference still holds.
+    const keysOff = m.sql.startsWith(FOREIGN_KEYS_OFF);
+    if (keysOff) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error(`${m.name} broke a foreign key`);
+        record.run(m.version, m.name, Date.now());
+      }).immediate();
+    } finally {
+      if (keysOff) db.pragma('foreign_keys = ON');
+    }
     done.push(m.version);
   }
   return done;
 }
+
+/** The first line of a SQLite migration that must run with foreign keys off (see migrate). */
+const FOREIGN_KEYS_OFF = '-- outing: foreign keys off';
