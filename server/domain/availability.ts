@@ -6,7 +6,7 @@ export interface SlotPlaces {
   capacity: number;
   booked: number;
   remaining: number;
-  unavailableReason: 'FULL' | 'BLOCKED' | null;
+  unavailableReason: 'CLOSED' | 'FULL' | 'BLOCKED' | null;
 }
 
 export interface ExperienceAvailability {
