@@ -106,6 +106,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/slots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a departure (time slot)
+         * @description Any start of the experience's schedule, past or future, or any start holding a booking; otherwise 404. `capacity` is `capacityOverride` when set, else the experience's maxParticipants.
+         *
+         *     Needs a secret key with the scope `experiences:read`.
+         */
+        get: operations["getSlotsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a departure: its capacity, closed, or note
+         * @description Settings are kept per experience and start, whatever later happens to the schedule or the experience's capacity. A closed departure keeps its bookings (they can be cancelled or made smaller) but takes no new places: a booking, a move or more places there is refused with 409 SLOT_UNAVAILABLE, and availability lists it with `unavailableReason: "CLOSED"`. `capacity: null` goes back to the experience's maxParticipants. A capacity below the places booked is refused with 409 CAPACITY_BELOW_BOOKED and nothing is changed.
+         *
+         *     Needs a secret key with the scope `experiences:write`.
+         */
+        patch: operations["patchSlotsId"];
+        trace?: never;
+    };
     "/v1/bookings": {
         parameters: {
             query?: never;
@@ -1394,7 +1422,44 @@ export interface components {
             remaining: number;
             available: boolean;
             /** @enum {string|null} */
-            unavailableReason: "FULL" | "BLOCKED" | null;
+            unavailableReason: "CLOSED" | "FULL" | "BLOCKED" | null;
+        };
+        /** @description One departure (an experience at one start): its places, its own capacity, whether it is closed, and its note. */
+        Slot: {
+            /** @description The time slot id (ts_…), as availability and bookings give it */
+            id: string;
+            experienceId: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            startTime: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            endTime: string;
+            /** @description capacityOverride when set, else the experience's maxParticipants */
+            capacity: number;
+            /** @description The departure's own capacity; null: the experience's */
+            capacityOverride: number | null;
+            /** @description Closed: keeps its bookings (they can be cancelled or made smaller) but takes no new places */
+            closed: boolean;
+            /** @description The team's note on the departure */
+            note: string | null;
+            /** @description Places held by CONFIRMED and PENDING bookings */
+            booked: number;
+            /** @description capacity − booked, never below 0 */
+            remaining: number;
+        };
+        /** @description The settings to change; at least one. */
+        SlotPatch: {
+            /** @description The departure's own capacity (0–10000); null: the experience's maxParticipants */
+            capacity?: number | null;
+            /** @description Close the departure to new places, or reopen it */
+            closed?: boolean;
+            /** @description A note for the team (at most 500 characters); null clears it */
+            note?: string | null;
         };
         /** @description A booking of a time slot. */
         Booking: {
@@ -2086,10 +2151,15 @@ export interface components {
         ManifestSlot: {
             experience: components["schemas"]["BookingExperience"];
             timeSlot: components["schemas"]["BookingTimeSlot"];
+            /** @description The departure's own capacity when one is set (PATCH /v1/slots/{id}), else the experience's maxParticipants */
             capacity: number;
             /** @description Places held by CONFIRMED and PENDING bookings */
             booked: number;
             remaining: number;
+            /** @description Closed by the operator: keeps its bookings, takes no new places */
+            closed: boolean;
+            /** @description The team's note on the departure */
+            note: string | null;
             bookings: components["schemas"]["ManifestBooking"][];
         };
         /** @description A booking as the manifest shows it: the guest, the party, the money. */
@@ -2302,7 +2372,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "CAPACITY_BELOW_BOOKED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -3123,6 +3193,132 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSlotsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Time slot id (`ts_…`)
+                 * @example ts_8Rz4YtB1nQ6cVe
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Slot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ts_8Rz4YtB1nQ6cVe",
+                     *         "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                     *         "startTime": "2026-06-13T16:30:00.000Z",
+                     *         "endTime": "2026-06-13T18:30:00.000Z",
+                     *         "capacity": 8,
+                     *         "capacityOverride": 8,
+                     *         "closed": false,
+                     *         "note": "Two guides off sick: smaller group",
+                     *         "booked": 2,
+                     *         "remaining": 6
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Slot"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchSlotsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Time slot id (`ts_…`)
+                 * @example ts_8Rz4YtB1nQ6cVe
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "capacity": 8,
+                 *       "note": "Two guides off sick: smaller group"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SlotPatch"];
+            };
+        };
+        responses: {
+            /** @description Slot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ts_8Rz4YtB1nQ6cVe",
+                     *         "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                     *         "startTime": "2026-06-13T16:30:00.000Z",
+                     *         "endTime": "2026-06-13T18:30:00.000Z",
+                     *         "capacity": 8,
+                     *         "capacityOverride": 8,
+                     *         "closed": false,
+                     *         "note": "Two guides off sick: smaller group",
+                     *         "booked": 2,
+                     *         "remaining": 6
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Slot"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5804,6 +6000,8 @@ export interface operations {
                      *             "capacity": 12,
                      *             "booked": 0,
                      *             "remaining": 12,
+                     *             "closed": true,
+                     *             "note": "Closed: strong wind forecast",
                      *             "bookings": []
                      *           },
                      *           {
@@ -5819,6 +6017,8 @@ export interface operations {
                      *             "capacity": 12,
                      *             "booked": 2,
                      *             "remaining": 10,
+                     *             "closed": false,
+                     *             "note": null,
                      *             "bookings": [
                      *               {
                      *                 "id": "bk_2Lq8VxN4cR7wTz",
