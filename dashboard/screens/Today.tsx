@@ -85,7 +85,9 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
             {s.booked}/{s.capacity} places booked
           </span>
           {guests !== s.booked ? <span>{plural(guests, 'guest', 'guests')}</span> : null}
+          {s.closed ? <strong class="closed">Closed</strong> : null}
         </p>
+        {s.note ? <p class="slot-note">{s.note}</p> : null}
       </header>
       {s.bookings.length ? (
         <ul class="guests">
@@ -94,7 +96,7 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
           ))}
         </ul>
       ) : (
-        <p class="quiet">No guests yet: {plural(s.remaining, 'place', 'places')} free.</p>
+        <p class="quiet">{s.closed ? 'No guests: closed to new bookings.' : `No guests yet: ${plural(s.remaining, 'place', 'places')} free.`}</p>
       )}
     </section>
   );
