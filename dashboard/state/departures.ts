@@ -109,8 +109,9 @@ export function createDeparturesModel(ctx: AreaContext, reload: () => void) {
       dialog.value = { kind: 'add', experience, zone, date, form: idleForm };
     },
     close(): void {
-      batch(() => (dialog.value = null));
+      // Asked before the render that removes the dialog, which takes the request.
       if (opener) ctx.focus(opener);
+      batch(() => (dialog.value = null));
     },
     setClosed: (closed: boolean) => change({ closed }, closed ? 'Departure closed: it takes no new bookings.' : 'Departure reopened.'),
     editCapacity: (editing: boolean) => update({ editingCapacity: editing, form: idleForm }),
@@ -136,8 +137,8 @@ export function createDeparturesModel(ctx: AreaContext, reload: () => void) {
       try {
         const schedule = withDeparture(d.experience.schedule, d.date, time);
         await ctx.http.send(Experience, 'PATCH', `/v1/experiences/${d.experience.id}`, { schedule });
-        dialog.value = null;
         if (opener) ctx.focus(opener);
+        dialog.value = null;
         reload();
       } catch (e) {
         if (ctx.ended(e)) return;
