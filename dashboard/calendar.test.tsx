@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Availability, Experience, Manifest, Session, Slot } from '../shared/index.js';
 import { ApiError, type Http, type Query } from './api.js';
 import { mondayOf } from './state/calendar.js';
@@ -108,6 +108,10 @@ describe('the Calendar', () => {
   });
 
   it('opens a departure’s manifest, closes it, changes its capacity and note, and adds a departure on a day', async () => {
+    // Before the week shown: its days take new departures.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-25T09:00:00.000Z'));
+    onTestFinished(() => void vi.useRealTimers());
     const fake = calendarHttp();
     let record: Slot = {
       id: 'ts_1', experienceId: 'exp_walk', startTime: '2026-12-01T10:00:00.000Z', endTime: '2026-12-01T11:00:00.000Z',

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
@@ -40,6 +42,7 @@ const dayOf = async (date: string) =>
 beforeAll(async () => {
   ({ outing, browser } = suite());
   owner = ownerOf(outing);
+  await mkdir(resolve(import.meta.dirname, '../test-results'), { recursive: true });
   host = await startHostSite();
   walk = (await api<{ id: string; name: string }[]>('/v1/experiences')).data.find((x) => x.name === 'Alfama Old Town Walk')!;
   const from = addDays(new Date().toISOString().slice(0, 10), 2);
@@ -158,6 +161,7 @@ describe('a departure’s capacity, note and an extra departure', () => {
     await tabTo(/^button\|Save note/);
     await page.keyboard.press('Enter');
     await dialog(page).getByText('Note saved.').waitFor();
+    await page.screenshot({ path: resolve(import.meta.dirname, '../test-results/dashboard-departure-375.png'), fullPage: true });
     expect((await api(`/v1/slots/${slot.id}`)).data).toMatchObject({ capacity: 30, capacityOverride: 30, note: 'Two guides: meet at the kiosk', closed: false });
 
     // Escape closes it, and focus goes back to the slot.

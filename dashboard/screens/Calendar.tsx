@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import type { TimeSlotAvailability } from '../../shared/index.js';
 import { dateIn, longDate, plural, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
-import type { CalendarRow } from '../state/calendar.js';
+import { localToday, type CalendarRow } from '../state/calendar.js';
 import { addDays } from '../state/dates.js';
 import type { Model } from '../state/model.js';
 import '../styles/calendar.css';
@@ -49,6 +49,8 @@ function ExperienceWeek({ row, monday, index, m }: { row: CalendarRow; monday: s
     byDate.set(date, [...(byDate.get(date) ?? []), s]);
   }
   const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+  // Departures are added from today on, in the experience's zone.
+  const today = zone ? dateIn(zone) : localToday();
   const titleId = `cal-exp-${index}`;
   return (
     <section class="cal-experience" aria-labelledby={titleId}>
@@ -84,7 +86,7 @@ function ExperienceWeek({ row, monday, index, m }: { row: CalendarRow; monday: s
                 ) : (
                   <p class="quiet">No slots</p>
                 )}
-                {owner ? (
+                {owner && date >= today ? (
                   <button type="button" class="link cal-add" id={`add-${experience.id}-${date}`} onClick={() => dep.openAdd(experience, zone, date)}>
                     Add departure<span class="visually-hidden">, {label}</span>
                   </button>
