@@ -18,3 +18,18 @@ export interface ExperienceAvailability {
   /** The experience's notice period: an answer stays true until its first slot enters it. */
   minNoticeMinutes: number;
 }
+
+/** One departure as the API shows it (GET /v1/slots/{id}): its places and the operator's settings. */
+export interface SlotView {
+  id: string;
+  experienceId: string;
+  start: number;
+  end: number;
+  /** capacityOverride ?? the experience's maxParticipants. */
+  capacity: number;
+  capacityOverride: number | null;
+  closed: boolean;
+  note: string | null;
+  booked: number;
+  remaining: number;
+}

@@ -2,6 +2,7 @@ import { Refusal, notFound } from '../domain/refusal.js';
 import { remainingPlaces, slotCapacity } from '../domain/bookings.js';
 import { isScheduledStart, parseSlotId, slotId, slotIdPrefixOf } from '../domain/slots.js';
 import type { Actor } from '../domain/actor.js';
+import type { SlotView } from '../domain/availability.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { SlotChange, SlotState } from '../store/slots.js';
 import type { Store } from '../store/index.js';
@@ -12,26 +13,12 @@ import type { SlotPatch } from '../../shared/index.js';
 
 const MINUTE_MS = 60_000;
 
-/** One departure as the API shows it: the experience at one start, its places and its settings. */
-export interface SlotView {
-  id: string;
-  experience: ExperienceRow;
-  start: number;
-  end: number;
-  capacity: number;
-  capacityOverride: number | null;
-  closed: boolean;
-  note: string | null;
-  booked: number;
-  remaining: number;
-}
-
 function viewOf(id: string, exp: ExperienceRow, start: number, state: SlotState | undefined): SlotView {
   const capacity = slotCapacity(exp.maxParticipants, state);
   const booked = state?.booked ?? 0;
   return {
     id,
-    experience: exp,
+    experienceId: exp.id,
     start,
     end: start + exp.duration * MINUTE_MS,
     capacity,
