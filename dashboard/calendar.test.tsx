@@ -1,6 +1,6 @@
-import { fireEvent, screen, within } from '@testing-library/preact';
-import { describe, expect, it } from 'vitest';
-import type { Availability, Experience, Session } from '../shared/index.js';
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import type { Availability, Experience, Manifest, Session, Slot } from '../shared/index.js';
 import { ApiError, type Http, type Query } from './api.js';
 import { mondayOf } from './state/calendar.js';
 import { noHttp, session } from './test-helpers/fake-api.js';
@@ -79,7 +79,7 @@ function calendarHttp(options: { experiences?: Experience[]; broken?: boolean } 
 const staff: Session = { ...session, user: { ...session.user, role: 'staff' } };
 
 describe('the Calendar', () => {
-  it('shows a week of slots per experience, in its own zone, each with booked/capacity and a link to its day', async () => {
+  it('shows a week of slots per experience, in its own zone, each with booked/capacity', async () => {
     const fake = calendarHttp();
     mountAt('/dashboard/calendar?week=2026-12-02', { signedIn: true, http: fake.http });
     await screen.findByText('4 slots this week');
@@ -93,25 +93,130 @@ describe('the Calendar', () => {
     const walk = screen.getByRole('region', { name: 'Alfama Old Town Walk' });
     expect(walk.textContent).toContain('Europe/Lisbon time');
     const tuesday = within(walk).getByRole('heading', { name: /Tue/ }).closest('li')!;
-    // Each slot: its day on Today, then a New booking of it.
+    // Each slot: a button opening its manifest, then a New booking of it.
     const all = within(tuesday).getAllByRole('link');
-    const links = all.filter((a) => !a.textContent?.startsWith('New booking'));
     expect(all.filter((a) => a.textContent?.startsWith('New booking')).map((a) => a.getAttribute('href'))).toEqual([
       expect.stringMatching(/^\/dashboard\/bookings\/new\?experienceId=\w+&date=2026-12-01&startTime=2026-12-01T\d\d%3A00%3A00/),
       expect.stringMatching(/^\/dashboard\/bookings\/new\?/),
     ]);
+    const slotsOf = (el: Element) => [...el.querySelectorAll('button.cal-slot')];
+    const links = slotsOf(tuesday);
     expect(links.map((a) => a.textContent)).toEqual([expect.stringMatching(/10:00.*3\/12 places booked$/), expect.stringMatching(/3:00|15:00/)]);
-    expect(links[0]!.getAttribute('href')).toBe('/dashboard?date=2026-12-01');
     expect(links[1]!.className).toContain('full');
     expect(links[1]!.textContent).toContain('12/12 places booked, full');
     const saturday = within(walk).getByRole('heading', { name: /Sat/ }).closest('li')!;
-    expect(within(saturday).getAllByRole('link')[0]!.textContent).toContain('0/12');
+    expect(slotsOf(saturday)[0]!.textContent).toContain('0/12');
 
     const cruise = screen.getByRole('region', { name: 'Harbor Cruise' });
     expect(cruise.textContent).toContain('America/New_York time');
-    const evening = within(cruise).getAllByRole('link')[0]!;
-    expect(evening.textContent).toMatch(/^Tue, Dec 1, 11:30/);
-    expect(evening.getAttribute('href')).toBe('/dashboard?date=2026-12-01');
+    const [evening] = slotsOf(cruise);
+    expect(evening!.textContent).toMatch(/^Tue, Dec 1, 11:30/);
+  });
+
+  it('opens a departure’s manifest, closes it, changes its capacity and note, and adds a departure on a day', async () => {
+    // Before the week shown: its days take new departures.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-25T09:00:00.000Z'));
+    onTestFinished(() => void vi.useRealTimers());
+    const fake = calendarHttp();
+    let record: Slot = {
+      id: 'ts_1', experienceId: 'exp_walk', startTime: '2026-12-01T10:00:00.000Z', endTime: '2026-12-01T11:00:00.000Z',
+      capacity: 12, capacityOverride: null, closed: false, note: null, booked: 3, remaining: 9,
+    };
+    const sent: { method: string; path: string; body: unknown }[] = [];
+    const manifest: Manifest = {
+      date: '2026-12-01', timezone: 'Europe/Lisbon',
+      slots: [{ experience: { id: 'exp_walk', title: 'Alfama Old Town Walk' }, timeSlot: { id: 'ts_1', startTime: record.startTime, endTime: record.endTime },
+        capacity: 12, booked: 3, remaining: 9, closed: false, note: null,
+        bookings: [{ id: 'bk_ana', bookingNumber: 'BK-AAAA1111', status: 'CONFIRMED', guestName: 'Ana Lima', guestEmail: 'ana@example.com', guestPhone: null,
+          totalParticipants: 3, tickets: [], total: '75.00', paid: '0.00', currency: 'EUR', checkedInAt: null, metadata: {} }] }],
+    };
+    const http: Http = {
+      ...fake.http,
+      get: (schema, path, query) => {
+        if (path === '/v1/slots/ts_1') return Promise.resolve(record as never);
+        if (path === '/v1/manifest') return Promise.resolve(manifest as never);
+        return fake.http.get(schema, path, query);
+      },
+      send: (_schema, method, path, body) => {
+        sent.push({ method, path, body });
+        if (path === '/v1/slots/ts_1') {
+          const b = body as { closed?: boolean; capacity?: number | null; note?: string | null };
+          record = { ...record, ...(b.closed !== undefined ? { closed: b.closed } : {}), ...(b.note !== undefined ? { note: b.note } : {}),
+            ...(b.capacity !== undefined ? { capacityOverride: b.capacity, capacity: b.capacity ?? 12 } : {}) };
+          return Promise.resolve(record as never);
+        }
+        return Promise.resolve({} as never);
+      },
+    };
+    mountAt('/dashboard/calendar?week=2026-11-30', { signedIn: true, http });
+    await screen.findByText('4 slots this week');
+    const walk = screen.getByRole('region', { name: 'Alfama Old Town Walk' });
+    fireEvent.click(walk.querySelector('button.cal-slot')!);
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText(/3 of 12 places booked/);
+    expect(within(dialog).getByRole('link', { name: 'Ana Lima' }).getAttribute('href')).toBe('/dashboard/bookings/bk_ana');
+    expect(within(dialog).getByRole('link', { name: 'Open the day on Today' }).getAttribute('href')).toBe('/dashboard?date=2026-12-01');
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close departure' }));
+    await within(dialog).findByText('Departure closed: it takes no new bookings.');
+    expect(sent.at(-1)).toEqual({ method: 'PATCH', path: '/v1/slots/ts_1', body: { closed: true } });
+    expect(within(dialog).getByText('Closed')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change capacity' }));
+    const capacity = within(dialog).getByLabelText('Capacity') as HTMLInputElement;
+    capacity.value = '-2';
+    fireEvent.submit(capacity.form!);
+    await within(dialog).findByText(/whole number from 0 to 10000/);
+    capacity.value = '5';
+    fireEvent.submit(capacity.form!);
+    await within(dialog).findByText('Capacity set to 5.');
+    expect(sent.at(-1)?.body).toEqual({ capacity: 5 });
+
+    const note = within(dialog).getByLabelText('Note') as HTMLTextAreaElement;
+    note.value = ' Storm warning ';
+    fireEvent.submit(note.form!);
+    await within(dialog).findByText('Note saved.');
+    expect(sent.at(-1)?.body).toEqual({ note: 'Storm warning' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reopen departure' }));
+    await within(dialog).findByText('Departure reopened.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Back to the week' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await screen.findByText('4 slots this week');
+    const add = document.getElementById('add-exp_walk-2026-12-01')!;
+    expect(add.textContent).toBe('Add departure, Tue, Dec 1');
+    fireEvent.click(add);
+    const adding = await screen.findByRole('dialog');
+    const time = within(adding).getByLabelText('Time') as HTMLInputElement;
+    time.value = '16:30';
+    fireEvent.submit(time.form!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent.at(-1)).toEqual({
+      method: 'PATCH', path: '/v1/experiences/exp_walk',
+      body: { schedule: { timezone: null, weekly: {}, startDate: null, endDate: null, exceptions: [{ date: '2026-12-01', times: ['16:30'] }] } },
+    });
+  });
+
+  it('lets staff open a departure’s guests but not change it', async () => {
+    const fake = calendarHttp();
+    const record: Slot = { id: 'ts_1', experienceId: 'exp_walk', startTime: '2026-12-01T10:00:00.000Z', endTime: '2026-12-01T11:00:00.000Z',
+      capacity: 12, capacityOverride: null, closed: true, note: 'Storm', booked: 3, remaining: 9 };
+    const http: Http = {
+      ...fake.http,
+      get: (schema, path, query) => {
+        if (path === '/v1/slots/ts_1') return Promise.resolve(record as never);
+        if (path === '/v1/manifest') return Promise.resolve({ date: '2026-12-01', timezone: 'Europe/Lisbon', slots: [] } as never);
+        return fake.http.get(schema, path, query);
+      },
+    };
+    mountAt('/dashboard/calendar?week=2026-11-30', { signedIn: true, http, session: staff });
+    await screen.findByText('4 slots this week');
+    expect(screen.queryByRole('button', { name: /Add departure/ })).toBeNull();
+    fireEvent.click(document.querySelector('button.cal-slot')!);
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText('Note: Storm');
+    expect(within(dialog).queryByRole('button', { name: /departure/ })).toBeNull();
   });
 
   it('moves a week at a time, each week its own address', async () => {

@@ -203,6 +203,19 @@ describe('the Today screen', () => {
     expect(screen.getByText(/^2 bookings/).textContent).toBe('2 bookings, 504 guests (3 places)');
   });
 
+  it('says a departure is Closed and shows its note', async () => {
+    const t = mountAt('/dashboard', { signedIn: true });
+    const day = await t.api.getManifest();
+    day.slots[0]!.closed = true;
+    day.slots[0]!.note = 'Storm warning: meet indoors';
+    fireEvent.click(await screen.findByRole('button', { name: 'Next day' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Previous day' }));
+    await screen.findByText('Ana Lima');
+    const header = screen.getByRole('region', { name: /Alfama Old Town Walk/ }).querySelector('header')!;
+    expect(within(header).getByText('Closed')).toBeTruthy();
+    expect(within(header).getByText('Storm warning: meet indoors')).toBeTruthy();
+  });
+
   it('says guests alone when every guest takes a place', async () => {
     mountAt('/dashboard', { signedIn: true });
     await screen.findByText('Ana Lima');

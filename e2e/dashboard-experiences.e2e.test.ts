@@ -193,11 +193,14 @@ describe('the Experiences screens', () => {
     expect(saved.schedule.weekly.wed).toEqual(['10:30']);
     expect(saved.schedule.exceptions).toEqual([{ date: closed, times: [] }]);
 
-    // The Calendar by keyboard: a slot, then its day.
+    // The Calendar by keyboard: a slot, its manifest, then its day.
     await page.goto(`${outing.origin}/dashboard/calendar?week=${nextMonday}`);
     await heading(page, 'Calendar');
-    await page.locator('a.cal-slot').first().waitFor();
-    await tabTo(/^a#\|.*\d+\/\d+/);
+    await page.locator('button.cal-slot').first().waitFor();
+    await tabTo(/^button#slot-ts_\w+\|.*\d+\/\d+/);
+    await page.keyboard.press('Enter');
+    await page.locator('dialog[open]').getByText(/places booked/).waitFor();
+    await tabTo(/^a#\|Open the day on Today/);
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/dashboard\?date=\d{4}-\d{2}-\d{2}$/);
     expect(unexpected(problems, 401)).toEqual([]);
@@ -206,7 +209,7 @@ describe('the Experiences screens', () => {
 });
 
 describe('the Calendar', () => {
-  it('shows a week per experience with booked/capacity, moves by week, and opens a slot’s day', async () => {
+  it('shows a week per experience with booked/capacity, moves by week, and opens a slot’s manifest and day', async () => {
     const { page, problems } = await dashboardPage(browser);
     await open(page, '/dashboard/calendar', 'Calendar');
     await page.getByRole('status').filter({ hasText: /slots? this week/ }).waitFor();
@@ -214,15 +217,19 @@ describe('the Calendar', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('week')).toBe(nextMonday);
     const region = page.getByRole('region', { name: 'Sunset Sail on the Tagus' });
     expect(await region.innerText()).toContain('Europe/Lisbon time');
-    const slot = region.locator(`a.cal-slot:has(time[datetime="${sail.startTime}"])`);
+    const slot = region.locator(`button.cal-slot:has(time[datetime="${sail.startTime}"])`);
     await expect.poll(() => slot.innerText()).toMatch(/2\/8/);
     // Every slot the API offers that week is there, each with its load.
     const { data } = await api<{ slots: { startTime: string; booked: number; capacity: number }[] }>(
       `/v1/availability?experienceId=${sail.id}&startDate=${nextMonday}&endDate=${addDays(nextMonday, 6)}`,
     );
-    expect(await region.locator('a.cal-slot time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')))).toEqual(data.slots.map((s) => s.startTime));
-    expect(await slot.getAttribute('href')).toBe(`/dashboard?date=${sail.date}`);
+    expect(await region.locator('button.cal-slot time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')))).toEqual(data.slots.map((s) => s.startTime));
+    // A slot opens its manifest: its guests, and a link to its day.
     await slot.click();
+    const manifest = page.locator('dialog[open]');
+    await manifest.getByRole('link', { name: 'Inês Calado' }).waitFor();
+    expect(await manifest.getByRole('link', { name: 'Open the day on Today' }).getAttribute('href')).toBe(`/dashboard?date=${sail.date}`);
+    await manifest.getByRole('link', { name: 'Open the day on Today' }).click();
     await page.getByText('Inês Calado').waitFor();
     expect(new URL(page.url()).searchParams.get('date')).toBe(sail.date);
     // Back returns to the week.
@@ -264,7 +271,7 @@ describe('the Experiences and Calendar screens', () => {
       await check('an experience with its next slots and embed snippet', 'experience');
       await page.goto(`${outing.origin}/dashboard/calendar?week=${nextMonday}`);
       await heading(page, 'Calendar');
-      await page.locator('a.cal-slot').first().waitFor();
+      await page.locator('button.cal-slot').first().waitFor();
       await check('the calendar', 'calendar');
     }
     await page.context().close();

@@ -16,6 +16,7 @@ import type { RouteContext } from './routes/context.js';
 import { organizationRoutes } from './routes/organization.js';
 import { experienceRoutes } from './routes/experiences.js';
 import { availabilityRoutes } from './routes/availability.js';
+import { slotRoutes } from './routes/slots.js';
 import { bookingRoutes } from './routes/bookings.js';
 import { customerRoutes } from './routes/customers.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -61,6 +62,7 @@ const V1_ROUTES = [
   organizationRoutes,
   experienceRoutes,
   availabilityRoutes,
+  slotRoutes,
   bookingRoutes,
   customerRoutes,
   webhookRoutes,

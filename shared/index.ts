@@ -35,6 +35,7 @@ export {
   CalendarFeedCreate, CalendarFeed, CalendarFeedWithToken, CalendarImportCreate, CalendarImport, CalendarListQuery,
 } from './schemas/calendar.js';
 export { ManifestQuery, ManifestBooking, ManifestSlot, Manifest } from './schemas/manifest.js';
+export { Slot, SlotPatch } from './schemas/slot.js';
 export {
   MAX_REPORT_DAYS, DailyReportQuery, DailyReportDay, DailyReport, OccupancyReportQuery, ExperienceOccupancy, OccupancyReport,
 } from './schemas/report.js';

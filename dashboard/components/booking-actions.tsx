@@ -83,8 +83,8 @@ function TimeDialog({ m, d, booking, zone }: Props): JSX.Element {
             <legend>{longDate(day)}</legend>
             {slots.map((s) => {
               const current = s.startTime === booking.timeSlot.startTime;
-              const room = s.unavailableReason !== 'BLOCKED' && s.remaining >= party;
-              const note = current ? 'current time' : s.unavailableReason === 'BLOCKED' ? 'blocked' : room ? `${plural(s.remaining, 'place', 'places')} left` : s.remaining ? `only ${s.remaining} left` : 'full';
+              const room = s.unavailableReason !== 'BLOCKED' && s.unavailableReason !== 'CLOSED' && s.remaining >= party;
+              const note = current ? 'current time' : s.unavailableReason === 'BLOCKED' ? 'blocked' : s.unavailableReason === 'CLOSED' ? 'closed' : room ? `${plural(s.remaining, 'place', 'places')} left` : s.remaining ? `only ${s.remaining} left` : 'full';
               return (
                 <div key={s.id} class="bk-choice">
                   <input type="radio" id={`slot-${s.id}`} name="startTime" value={s.startTime} disabled={current || !room} />

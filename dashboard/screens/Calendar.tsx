@@ -1,12 +1,13 @@
 import type { JSX } from 'preact';
 import type { TimeSlotAvailability } from '../../shared/index.js';
 import { dateIn, longDate, plural, timeIn } from '../format.js';
-import { BASE, pathTo } from '../router.js';
-import type { CalendarRow } from '../state/calendar.js';
+import { pathTo } from '../router.js';
+import { localToday, type CalendarRow } from '../state/calendar.js';
 import { addDays } from '../state/dates.js';
 import type { Model } from '../state/model.js';
 import '../styles/calendar.css';
 import { RetryAlert } from '../components/RetryAlert.js';
+import { AddDialogView, SlotDialogView } from '../components/departure-dialogs.js';
 
 let dayFormat: Intl.DateTimeFormat | undefined;
 /** `Mon, Dec 1`: a calendar date, in no zone. */
@@ -18,20 +19,22 @@ function dayLabel(date: string): string {
 
 const weekHref = (monday: string) => `${pathTo('calendar')}?week=${monday}`;
 
-function Slot({ s, zone, date, day, experienceId }: { s: TimeSlotAvailability; zone: string; date: string; day: string; experienceId: string }): JSX.Element {
-  const full = s.remaining === 0;
+function Slot({ s, zone, date, day, experienceId, onOpen }: { s: TimeSlotAvailability; zone: string; date: string; day: string; experienceId: string; onOpen: () => void }): JSX.Element {
+  const closed = s.unavailableReason === 'CLOSED';
+  const full = !closed && s.remaining === 0;
   const preset = new URLSearchParams({ experienceId, date, startTime: s.startTime });
   return (
     <li>
-      {/* The day's manifest on Today: every slot of that date, this one among them. */}
-      <a class={full ? 'cal-slot full' : 'cal-slot'} href={`${BASE}?date=${date}`}>
+      {/* The departure's manifest: its guests, and for an owner closing it, its capacity and its note. */}
+      <button type="button" id={`slot-${s.id}`} class={closed ? 'cal-slot closed' : full ? 'cal-slot full' : 'cal-slot'} onClick={onOpen}>
         <span class="visually-hidden">{day}, </span>
         <time dateTime={s.startTime}>{timeIn(s.startTime, zone)}</time>{' '}
         <span class="load">
           {s.booked}/{s.capacity}
+          {closed ? ' Closed' : ''}
         </span>
         <span class="visually-hidden"> places booked{full ? ', full' : ''}</span>
-      </a>
+      </button>
       {/* A booking of this slot, its experience, date and time preset. */}
       <a class="cal-new" href={`${pathTo('bookings', 'new')}?${preset.toString()}`}>
         New booking<span class="visually-hidden"> on {day} at {timeIn(s.startTime, zone)}</span>
@@ -40,7 +43,9 @@ function Slot({ s, zone, date, day, experienceId }: { s: TimeSlotAvailability; z
   );
 }
 
-function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: string; index: number }): JSX.Element {
+function ExperienceWeek({ row, monday, index, m }: { row: CalendarRow; monday: string; index: number; m: Model }): JSX.Element {
+  const dep = m.calendar.departures;
+  const owner = m.mayOpen('experiences');
   const { experience, availability, error } = row;
   const zone = availability?.timezone ?? '';
   const byDate = new Map<string, TimeSlotAvailability[]>();
@@ -49,6 +54,8 @@ function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: stri
     byDate.set(date, [...(byDate.get(date) ?? []), s]);
   }
   const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+  // Departures are added from today on, in the experience's zone.
+  const today = zone ? dateIn(zone) : localToday();
   const titleId = `cal-exp-${index}`;
   return (
     <section class="cal-experience" aria-labelledby={titleId}>
@@ -67,7 +74,7 @@ function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: stri
       {availability && !availability.slots.length ? (
         <p class="quiet">No slots this week: its schedule has none, they have started, or they are beyond its booking window.</p>
       ) : null}
-      {availability?.slots.length ? (
+      {availability && (availability.slots.length || owner) ? (
         <ol class="cal-week">
           {days.map((date) => {
             const slots = byDate.get(date) ?? [];
@@ -78,12 +85,17 @@ function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: stri
                 {slots.length ? (
                   <ul>
                     {slots.map((s) => (
-                      <Slot key={s.id} s={s} zone={zone} date={date} day={label} experienceId={experience.id} />
+                      <Slot key={s.id} s={s} zone={zone} date={date} day={label} experienceId={experience.id} onOpen={() => dep.openSlot(experience, zone, date, s)} />
                     ))}
                   </ul>
                 ) : (
                   <p class="quiet">No slots</p>
                 )}
+                {owner && date >= today ? (
+                  <button type="button" class="link cal-add" id={`add-${experience.id}-${date}`} onClick={() => dep.openAdd(experience, zone, date)}>
+                    Add departure<span class="visually-hidden">, {label}</span>
+                  </button>
+                ) : null}
               </li>
             );
           })}
@@ -96,6 +108,7 @@ function ExperienceWeek({ row, monday, index }: { row: CalendarRow; monday: stri
 export function Calendar({ m }: { m: Model }): JSX.Element {
   const { monday, rows, more, loading, error } = m.calendar.week.value;
   const owner = m.mayOpen('experiences');
+  const dialog = m.calendar.departures.dialog.value;
   return (
     <main id="main" class="calendar">
       <div class="heading-row">
@@ -124,7 +137,7 @@ export function Calendar({ m }: { m: Model }): JSX.Element {
       <p class="status-line" role="status">
         {loading ? 'Loading the week…' : rows ? `${plural(rows.reduce((n, r) => n + (r.availability?.slots.length ?? 0), 0), 'slot', 'slots')} this week` : ''}
       </p>
-      <p class="hint">Each slot shows booked places out of its capacity; open one for that day’s guests. Slots that have started are not listed.</p>
+      <p class="hint">Each slot shows booked places out of its capacity; open one for its guests{owner ? ', to close it, change its capacity or note it' : ''}. Slots that have started are not listed.</p>
       <RetryAlert error={error} onRetry={() => m.calendar.retry()} />
       {rows && !rows.length ? (
         <div class="empty">
@@ -140,7 +153,9 @@ export function Calendar({ m }: { m: Model }): JSX.Element {
           </p>
         </div>
       ) : null}
-      {rows?.map((row, i) => (monday ? <ExperienceWeek key={row.experience.id} row={row} monday={monday} index={i} /> : null))}
+      {rows?.map((row, i) => (monday ? <ExperienceWeek key={row.experience.id} row={row} monday={monday} index={i} m={m} /> : null))}
+      {dialog?.kind === 'slot' ? <SlotDialogView d={dialog} dep={m.calendar.departures} owner={owner} /> : null}
+      {dialog?.kind === 'add' ? <AddDialogView d={dialog} dep={m.calendar.departures} /> : null}
       {more ? <p class="quiet">Only the first 100 active experiences are shown.</p> : null}
     </main>
   );

@@ -116,7 +116,9 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
               {arrived} of {plural(guests, 'guest', 'guests')} checked in
             </span>
           ) : null}
+          {s.closed ? <strong class="closed">Closed</strong> : null}
         </p>
+        {s.note ? <p class="slot-note">{s.note}</p> : null}
       </header>
       {s.bookings.length ? (
         <ul class="guests">
@@ -125,7 +127,7 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
           ))}
         </ul>
       ) : (
-        <p class="quiet">No guests yet: {plural(s.remaining, 'place', 'places')} free.</p>
+        <p class="quiet">{s.closed ? 'No guests: closed to new bookings.' : `No guests yet: ${plural(s.remaining, 'place', 'places')} free.`}</p>
       )}
     </section>
   );

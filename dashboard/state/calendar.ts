@@ -9,6 +9,7 @@ import type { Location } from '../router.js';
 import { addDays } from './dates.js';
 import { batch, signal } from './signals.js';
 import { sentenceFor, type Area, type AreaContext } from './context.js';
+import { createDeparturesModel } from './departures.js';
 
 export interface CalendarRow {
   experience: Experience;
@@ -73,12 +74,16 @@ export function createCalendarModel(ctx: AreaContext) {
     }
   }
 
+  // A departure changed: the week again, where it is shown.
+  const departures = createDeparturesModel(ctx, () => void load(week.peek().monday));
+
   const area = {
     enter(location: Location): void {
       void load(location.search.get('week'));
     },
     reset(): void {
       generation++;
+      departures.reset();
       batch(() => (week.value = empty));
     },
   } satisfies Area;
@@ -86,6 +91,7 @@ export function createCalendarModel(ctx: AreaContext) {
   return {
     ...area,
     week,
+    departures,
     retry(): void {
       void load(ctx.router.location.peek().search.get('week'));
     },

@@ -49,6 +49,8 @@ export function manifestOf(date: string, withGuests = true): Manifest {
         capacity: 12,
         booked: withGuests ? 3 : 0,
         remaining: withGuests ? 9 : 12,
+        closed: false,
+        note: null,
         bookings: withGuests ? [booking('ana', 'Ana Lima', 2), booking('bruno', 'Bruno Costa', 1)] : [],
       },
     ],

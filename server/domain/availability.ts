@@ -6,7 +6,7 @@ export interface SlotPlaces {
   capacity: number;
   booked: number;
   remaining: number;
-  unavailableReason: 'FULL' | 'BLOCKED' | null;
+  unavailableReason: 'CLOSED' | 'FULL' | 'BLOCKED' | null;
 }
 
 export interface ExperienceAvailability {
@@ -19,4 +19,19 @@ export interface ExperienceAvailability {
   minNoticeMinutes: number;
   /** Asked with `ignoreNotice`: an answer stays true until its first slot ends. */
   ignoreNotice?: boolean;
+}
+
+/** One departure as the API shows it (GET /v1/slots/{id}): its places and the operator's settings. */
+export interface SlotView {
+  id: string;
+  experienceId: string;
+  start: number;
+  end: number;
+  /** capacityOverride ?? the experience's maxParticipants. */
+  capacity: number;
+  capacityOverride: number | null;
+  closed: boolean;
+  note: string | null;
+  booked: number;
+  remaining: number;
 }

@@ -23,6 +23,15 @@ export function remainingPlaces(capacity: number, booked: number): number {
   return Math.max(0, capacity - booked);
 }
 
+/** A departure's capacity: the one the operator set on it, else the experience's maxParticipants. */
+export const slotCapacity = (maxParticipants: number, slot: { capacityOverride: number | null } | undefined): number =>
+  slot?.capacityOverride ?? maxParticipants;
+
+/** Refuses new places in a departure the operator closed (its bookings stay, and may shrink or cancel). */
+export function assertSlotOpen(slot: { closed: boolean } | undefined): void {
+  if (slot?.closed) throw new Refusal('SLOT_UNAVAILABLE', 'This departure is closed: it takes no new bookings or places');
+}
+
 /** Refuses a party larger than the places left, telling how many remain in `details`. */
 export function assertPlacesFor(places: number, capacity: number, booked: number, path: 'participants' | 'tickets' = 'participants'): void {
   const remaining = remainingPlaces(capacity, booked);

@@ -13,8 +13,13 @@ export interface ManifestSlot<Booking> {
   experience: ManifestExperience;
   start: number;
   end: number;
+  /** The departure's capacity: its override, else the experience's. */
   capacity: number;
   booked: number;
+  /** Closed by the operator: it keeps its bookings but takes no new places. */
+  closed: boolean;
+  /** The team's note on the departure. */
+  note: string | null;
   bookings: Booking[];
 }
 

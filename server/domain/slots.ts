@@ -117,6 +117,33 @@ export function slotId(experienceId: string, startMs: number): string {
   return slotIdPrefix(experienceId) + startCode(startMs);
 }
 
+/** Whether `startMs` is a start of the schedule, past or future, however far ahead. */
+export function isScheduledStart(rules: SlotRules, zone: string, startMs: number): boolean {
+  if (!rules.schedule || !Number.isSafeInteger(startMs) || Math.abs(startMs) > LATEST_INSTANT) return false;
+  return scheduledDayOf(planOf(rules.schedule), zone, startMs) !== null;
+}
+
+/**
+ * The parts of a slot id: the 14 characters naming its experience (compare with `slotIdPrefixOf`)
+ * and its start; null for text no slot id can be. The experience cannot be read back from its
+ * hash: the caller finds it among the organization's and checks `slotId` gives the id again.
+ */
+export function parseSlotId(id: string): { prefix: string; start: number } | null {
+  const prefix = id.slice(0, 14);
+  const code = id.slice(14);
+  if (!/^ts_[0-9a-z]{11}$/.test(prefix)) return null;
+  let start: number;
+  if (/^[0-9]{1,16}$/.test(code)) start = Number(code) * MINUTE_MS;
+  else if (/^[MN][0-9a-z]{1,11}$/.test(code)) start = (code[0] === 'N' ? -1 : 1) * parseInt(code.slice(1), 36);
+  else return null;
+  return Number.isSafeInteger(start) && Math.abs(start) <= LATEST_INSTANT ? { prefix, start } : null;
+}
+
+/** The part of every slot id of an experience that names it. */
+export function slotIdPrefixOf(experienceId: string): string {
+  return slotIdPrefix(experienceId);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /** A schedule with its times parsed once per call: minutes after midnight, sorted, unique. */

@@ -40,6 +40,8 @@ export const NAMED: CatalogEntry[] = [
 
   { schema: S.Availability, name: 'Availability', description: 'The time slots of an experience between two dates.' },
   { schema: S.TimeSlotAvailability, name: 'TimeSlotAvailability', description: 'One time slot and the places left in it.' },
+  { schema: S.Slot, name: 'Slot', description: 'One departure (an experience at one start): its places, its own capacity, whether it is closed, and its note.' },
+  { schema: S.SlotPatch, name: 'SlotPatch', description: 'The settings to change; at least one.' },
 
   { schema: S.Booking, name: 'Booking', description: 'A booking of a time slot.' },
   { schema: S.BookingStatus, name: 'BookingStatus' },
@@ -348,6 +350,20 @@ export const EXAMPLES: Record<string, unknown> = {
     ],
   },
 
+  Slot: {
+    id: id.timeSlot,
+    experienceId: id.experience,
+    startTime: timeSlotRef.startTime,
+    endTime: timeSlotRef.endTime,
+    capacity: 8,
+    capacityOverride: 8,
+    closed: false,
+    note: 'Two guides off sick: smaller group',
+    booked: 2,
+    remaining: 6,
+  },
+  SlotPatch: { capacity: 8, note: 'Two guides off sick: smaller group' },
+
   Booking: booking,
   BookingCreate: {
     experienceId: id.experience,
@@ -448,6 +464,8 @@ export const EXAMPLES: Record<string, unknown> = {
         capacity: 12,
         booked: 0,
         remaining: 12,
+        closed: true,
+        note: 'Closed: strong wind forecast',
         bookings: [],
       },
       {
@@ -456,6 +474,8 @@ export const EXAMPLES: Record<string, unknown> = {
         capacity: 12,
         booked: 2,
         remaining: 10,
+        closed: false,
+        note: null,
         bookings: [
           {
             id: id.booking,
@@ -577,6 +597,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: S.Er
   NOT_FOUND: { message: 'Booking not found' },
   SLOT_UNAVAILABLE: { message: 'No bookable time slot starts at 2026-06-13T16:30:00.000Z' },
   CAPACITY_EXCEEDED: { message: 'Not enough places left', details: [{ path: 'participants', message: '1 remaining' }] },
+  CAPACITY_BELOW_BOOKED: { message: '6 places are already booked in this departure: its capacity cannot be 4; nothing was changed' },
   PRICE_CHANGED: { message: 'The total is now 99.99, not the expected 25.00: a price changed; nothing was booked', details: { total: '99.99' } },
   INVALID_STATUS_TRANSITION: { message: 'A CANCELLED booking cannot become CONFIRMED' },
   CHANGE_NOT_ALLOWED: { message: 'This booking can no longer be changed online: the cutoff was 2026-06-12T16:30:00.000Z' },

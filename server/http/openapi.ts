@@ -120,6 +120,7 @@ const TAGS: Record<string, string> = {
   Organization: 'Your organization: its name, contact, time zone, currency and whether it takes online payment.',
   Experiences: 'The tours and activities you sell, with their price, capacity and weekly schedule of start times.',
   Availability: 'Time slots generated from the schedules, with the places left in each.',
+  Slots: 'Departures (one experience at one start): their own capacity, closing and reopening them, and a note for the team.',
   Bookings: 'Bookings of time slots: create, list, search, change and cancel them.',
   Customers: 'Guests, as the bookings made with one e-mail address; erasure of their personal data.',
   Payments: 'Payments recorded for bookings, by hand or by the online payment provider.',

@@ -14,7 +14,8 @@ export function availabilityRoutes(ctx: RouteContext): ApiRoutes {
       description:
         "Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. " +
         'Slots already started, inside the notice period or past the booking window are left out. `available` is false when ' +
-        'fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED). ' +
+        'the operator closed the slot (CLOSED, PATCH /v1/slots/{id}), an imported calendar blocks it (BLOCKED) or fewer than ' +
+        '`participants` places remain (FULL), said in that order. `capacity` is the slot\'s own capacity when one is set, else the experience\'s maxParticipants. ' +
         '`ignoreNotice=true` (not on /public/v1) also lists the slots inside the notice period and those under way, until they end.',
       tag: 'Availability',
       auth: 'secret',

@@ -39,6 +39,8 @@ export function serializeManifest(m: ManifestModel): Manifest {
       capacity: s.capacity,
       booked: s.booked,
       remaining: Math.max(0, s.capacity - s.booked),
+      closed: s.closed,
+      note: s.note,
       bookings: s.bookings.map(serializeManifestBooking),
     })),
   };

@@ -1,5 +1,5 @@
 import { Refusal, invalid, notFound } from '../domain/refusal.js';
-import { maxPartySize, overlapsAny, remainingPlaces } from '../domain/bookings.js';
+import { maxPartySize, overlapsAny, remainingPlaces, slotCapacity } from '../domain/bookings.js';
 import { scheduleZone, slotProblem, slotsBetween, type Schedule, type SlotRules } from '../domain/slots.js';
 import { addDays, daysBetween, localTodayOf } from '../domain/time.js';
 import type { ExperienceAvailability, SlotPlaces } from '../domain/availability.js';
@@ -139,16 +139,18 @@ export async function availabilityOf(
   const last = slots[slots.length - 1];
   if (!first || !last) return result;
 
-  const booked = await store.bookings.bookedPlacesBetween(exp.id, first.start, last.start + 1);
+  const states = await store.slots.slotsBetween(exp.id, first.start, last.start + 1);
   const busy = await store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, first.start, last.end);
   let b = 0;
   result.slots = slots.map((slot): SlotPlaces => {
     while (b < busy.length && (busy[b]?.end ?? 0) <= slot.start) b++;
     const blocked = isBlocked(busy, b, slot);
-    const taken = booked.get(slot.start) ?? 0;
-    const remaining = remainingPlaces(exp.maxParticipants, taken);
-    const reason = blocked ? 'BLOCKED' : remaining < participants ? 'FULL' : null;
-    return { id: slot.id, start: slot.start, end: slot.end, capacity: exp.maxParticipants, booked: taken, remaining, unavailableReason: reason };
+    const state = states.get(slot.start);
+    const taken = state?.booked ?? 0;
+    const capacity = slotCapacity(exp.maxParticipants, state);
+    const remaining = remainingPlaces(capacity, taken);
+    const reason = state?.closed ? 'CLOSED' : blocked ? 'BLOCKED' : remaining < participants ? 'FULL' : null;
+    return { id: slot.id, start: slot.start, end: slot.end, capacity, booked: taken, remaining, unavailableReason: reason };
   });
   return result;
 }

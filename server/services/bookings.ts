@@ -4,11 +4,13 @@ import {
   assertParticipantsWithin,
   assertPlacesFor,
   assertStatusMove,
+  assertSlotOpen,
   assertTotalWithin,
   bookingTotalCents,
   holdsPlaces,
   maxPartySize,
   placesOf,
+  slotCapacity,
 } from '../domain/bookings.js';
 import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
@@ -255,8 +257,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
           });
         } catch (err) {
           if (err instanceof SlotFull) {
-            // The refusal a full slot always gave, with the places it has left.
-            assertPlacesFor(party.places, exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, start), path);
+            // The refusal a full (or closed) slot always gave, with the places it has left.
+            await assertRoomIn(store, exp, start, party.places, 0, path);
             continue; // places were freed meanwhile: once more
           }
           if (err instanceof Refusal || tries >= BOOKING_WRITE_TRIES) throw err;
@@ -302,6 +304,17 @@ async function recordPaymentTaken(
     summary: `Payment of ${formatMoney(row.amount)} ${row.currency} (${row.provider}) on ${booking.bookingNumber}`,
   }, now);
   await recordBookingEvent(store, booking.orgId, 'PAYMENT_SUCCEEDED', booking, now, { payment: row });
+}
+
+/**
+ * Refuses `places` in a departure that is closed (SLOT_UNAVAILABLE) or has fewer left under its
+ * capacity (CAPACITY_EXCEEDED, its override when set); `ownPlaces` are the booking's own, already
+ * counted there.
+ */
+async function assertRoomIn(store: Store, exp: ExperienceRow, start: number, places: number, ownPlaces: number, path: 'participants' | 'tickets'): Promise<void> {
+  const slot = await store.slots.getSlot(exp.id, start);
+  assertSlotOpen(slot);
+  assertPlacesFor(places, slotCapacity(exp.maxParticipants, slot), (slot?.booked ?? 0) - ownPlaces, path);
 }
 
 /** The places a booking asked for did not fit in its slot (answered as CAPACITY_EXCEEDED). */
@@ -514,7 +527,7 @@ export async function updateBooking(
       const end = moves ? await assertBookableSlot(store, exp, org.timezone, start, now) : before.slotEnd;
       // Its own places are not counted against it when it stays in the same slot.
       const ownPlaces = moves || !holdsPlaces(before.status) ? 0 : placesOf(before);
-      assertPlacesFor(party.places, exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, start) - ownPlaces, path);
+      await assertRoomIn(store, exp, start, party.places, ownPlaces, path);
       // A new slot is a new arrival: a check-in at the old time says nothing about this one.
       next = { ...next, slotStart: start, slotEnd: end, ...(moves ? { checkedInAt: null } : {}) };
     }
@@ -536,7 +549,7 @@ export async function updateBooking(
       if (!(err instanceof SlotFull)) throw err;
       // Taken meanwhile: the refusal the check above gives, with the places left now (this
       // booking's own places, in the same slot, were given back just before).
-      assertPlacesFor(party.places, capacity!, await store.bookings.bookedPlaces(before.experienceId, start), path);
+      await assertRoomIn(store, await experience(), start, party.places, 0, path);
       throw err;
     }
   });

@@ -5,6 +5,8 @@ import type { Manifest as DayManifest, ManifestExperience, ManifestSlot as DaySl
 import type { ExperienceRow } from '../store/experiences.js';
 import type { ManifestBookingRow } from '../store/manifest.js';
 import type { Store } from '../store/index.js';
+import type { SlotState } from '../store/slots.js';
+import { slotCapacity } from '../domain/bookings.js';
 import { rulesOf, zoneOf } from './availability.js';
 import { getOrganization } from './organizations.js';
 
@@ -64,7 +66,7 @@ export async function manifestFor(store: Store, orgId: string, query: { date?: s
   const slotOf = (exp: ExperienceRow, start: number, end: number): ManifestSlot => {
     const key = `${exp.id} ${start}`;
     let slot = slots.get(key);
-    if (!slot) slots.set(key, (slot = { experience: refOf(exp), start, end, capacity: exp.maxParticipants, booked: 0, bookings: [] }));
+    if (!slot) slots.set(key, (slot = { experience: refOf(exp), start, end, capacity: exp.maxParticipants, booked: 0, closed: false, note: null, bookings: [] }));
     return slot;
   };
   for (const exp of experiences) {
@@ -76,14 +78,19 @@ export async function manifestFor(store: Store, orgId: string, query: { date?: s
     if (exp) slotOf(exp, booking.slotStart, booking.slotEnd).bookings.push(booking);
   }
 
-  // Places from the per-slot counters: one range read per experience that has a slot that day.
-  const placesOf = new Map<string, Map<number, number>>();
+  // Places and the operator's settings from the per-slot counters: one range read per experience
+  // that has a slot that day.
+  const statesOf = new Map<string, Map<number, SlotState>>();
   const list = [...slots.values()];
   for (const slot of list) {
     const id = slot.experience.id;
-    let places = placesOf.get(id);
-    if (!places) placesOf.set(id, (places = await store.bookings.bookedPlacesBetween(id, from, to)));
-    slot.booked = places.get(slot.start) ?? 0;
+    let states = statesOf.get(id);
+    if (!states) statesOf.set(id, (states = await store.slots.slotsBetween(id, from, to)));
+    const state = states.get(slot.start);
+    slot.booked = state?.booked ?? 0;
+    slot.capacity = slotCapacity(slot.capacity, state);
+    slot.closed = state?.closed ?? false;
+    slot.note = state?.note ?? null;
   }
   list.sort(
     (a, b) =>

@@ -233,6 +233,21 @@ describe('online payment with Stripe Checkout', () => {
     expect(last).toMatchObject({ event: 'PAYMENT_SUCCEEDED', data: { booking: { status: 'CANCELLED' }, payment: { status: 'SUCCEEDED' } } });
   });
 
+  it.each([
+    ['closed meanwhile', { closed: true }],
+    ['given a capacity of its own below the places wanted', { capacity: 1 }],
+  ])('keeps a late payment as refundRequired when the departure was %s', async (_why, change) => {
+    const { booking, session } = await heldBooking(2);
+    await h.callback('checkout.session.expired', { ...session, status: 'expired' });
+    const slotId = (await h.bookingOf(booking.bookingNumber)).timeSlot.id;
+    expect((await h.t.request('PATCH', `/v1/slots/${slotId}`, { body: change })).status).toBe(200);
+
+    h.clock.advance(MINUTE);
+    await h.callback('checkout.session.completed', stripe.pay(session.id));
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
+    expect((await h.payments(booking.bookingNumber))[1]).toMatchObject({ status: 'SUCCEEDED', refundRequired: true });
+  });
+
   describe('refuses forged and replayed callbacks, changing nothing', () => {
     async function expectRefused(res: Awaited<ReturnType<PaymentsHarness['callback']>>, bookingNumber: string, message: RegExp) {
       const error = expectError(res, 400, 'VALIDATION_ERROR');

@@ -1,7 +1,7 @@
 import { Refusal, notFound } from '../domain/refusal.js';
 import { newId } from '../domain/ids.js';
 import { parseMoney } from '../domain/money.js';
-import { bookingTotalCents, placesOf, remainingPlaces } from '../domain/bookings.js';
+import { bookingTotalCents, placesOf, remainingPlaces, slotCapacity } from '../domain/bookings.js';
 import { findBooking, saveBookingChange } from './bookings.js';
 import { recordBookingEvent } from './event-log.js';
 import { recordActivity } from './activity.js';
@@ -110,7 +110,9 @@ export async function applyProviderSuccess(store: Store, provider: string, booki
       next = confirmed(booking);
     } else if (booking.status === 'CANCELLED') {
       const exp = await store.experiences.getExperience(booking.orgId, booking.experienceId);
-      const free = exp ? remainingPlaces(exp.maxParticipants, await store.bookings.bookedPlaces(exp.id, booking.slotStart)) : 0;
+      // A closed departure takes no places back; otherwise they must fit under its capacity (its override when set).
+      const slot = exp ? await store.slots.getSlot(exp.id, booking.slotStart) : undefined;
+      const free = exp && !slot?.closed ? remainingPlaces(slotCapacity(exp.maxParticipants, slot), slot?.booked ?? 0) : 0;
       if (free >= placesOf(booking)) next = confirmed(booking);
       else refundRequired = true;
     } else {

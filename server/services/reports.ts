@@ -3,6 +3,8 @@ import { addDays, daysBetween, localTodayOf, startOfLocalDay } from '../domain/t
 import type { DailyFigures, DailyReport, ExperienceOccupancy } from '../domain/reports.js';
 export type { DailyFigures, DailyReport, ExperienceOccupancy };
 import type { Store } from '../store/index.js';
+import type { SlotState } from '../store/slots.js';
+import { slotCapacity } from '../domain/bookings.js';
 import { scheduledSlotsBetween } from './manifest.js';
 import { zoneOf } from './availability.js';
 import { getOrganization } from './organizations.js';
@@ -70,10 +72,16 @@ export async function occupancyReport(
   return await Promise.all(
     active.map(async (exp): Promise<ExperienceOccupancy> => {
       const slots = scheduledSlotsBetween(exp, zoneOf(exp, org.timezone), from, to);
-      const places = slots.length > 0 ? await store.bookings.bookedPlacesBetween(exp.id, from, to) : new Map<number, number>();
+      const states = slots.length > 0 ? await store.slots.slotsBetween(exp.id, from, to) : new Map<number, SlotState>();
+      // Each departure at its own capacity when the operator set one.
       let booked = 0;
-      for (const slot of slots) booked += places.get(slot.start) ?? 0;
-      return { experienceId: exp.id, experienceName: exp.name, slots: slots.length, capacity: slots.length * exp.maxParticipants, booked };
+      let capacity = 0;
+      for (const slot of slots) {
+        const state = states.get(slot.start);
+        booked += state?.booked ?? 0;
+        capacity += slotCapacity(exp.maxParticipants, state);
+      }
+      return { experienceId: exp.id, experienceName: exp.name, slots: slots.length, capacity, booked };
     }),
   );
 }

@@ -98,7 +98,8 @@ export interface BookingStore {
   /** Places taken per slot start in [from, to), in slot order. */
   bookedPlacesBetween(experienceId: string, from: number, to: number): Promise<Map<number, number>>;
   /**
-   * Takes `places` (> 0) in a slot if they fit under `capacity` with those already taken; answers
+   * Takes `places` (> 0) in a slot if it is open and they fit under its capacity (its override,
+   * else `capacity`: the experience's) with those already taken; answers
    * whether they were taken. One statement: the check and the write cannot be split by another
    * writer, and bookings of one slot take turns on its counter row while those of other slots do not.
    */
@@ -329,13 +330,15 @@ export function bookingStore(sql: Sql): BookingStore {
     },
     async takePlaces(experienceId, slotStart, places, capacity) {
       // The SELECT's WHERE refuses a first booking larger than the slot (and lets SQLite parse the
-      // upsert of a SELECT); the DO UPDATE's WHERE a booking that does not fit beside the others.
+      // upsert of a SELECT); the DO UPDATE's WHERE a booking that does not fit beside the others,
+      // under the departure's own capacity when it has one, and any booking of a closed departure
+      // (migration 013: read under the row's lock, so never overtaken by a change of them).
       // No row back: nothing was taken.
       const row = await sql.get<{ booked: number }>(
         `INSERT INTO slot_counts (experience_id, slot_start, booked)
           SELECT ?, CAST(? AS BIGINT), CAST(? AS INTEGER) WHERE CAST(? AS INTEGER) <= CAST(? AS INTEGER)
           ON CONFLICT (experience_id, slot_start) DO UPDATE SET booked = slot_counts.booked + excluded.booked
-          WHERE slot_counts.booked + excluded.booked <= ?
+          WHERE slot_counts.closed = 0 AND slot_counts.booked + excluded.booked <= coalesce(slot_counts.capacity_override, ?)
           RETURNING booked`,
         [experienceId, slotStart, places, places, capacity, capacity],
       );

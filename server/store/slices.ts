@@ -17,6 +17,7 @@ import { calendarFeedStore, type CalendarFeedStore } from './calendar-feeds.js';
 import { activityStore, type ActivityStore } from './activity.js';
 import { customerStore, type CustomerStore } from './customers.js';
 import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
+import { slotStore, type SlotStore } from './slots.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -40,6 +41,7 @@ export interface WrittenOnce {
   customers: CustomerStore;
   calendarImports: CalendarImportStore;
   bookings: BookingStore;
+  slots: SlotStore;
   events: EventStore;
 }
 
@@ -63,6 +65,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     customers: customerStore(sql),
     calendarImports: calendarImportStore(sql),
     bookings: bookingStore(sql),
+    slots: slotStore(sql),
     events: eventStore(sql),
   };
 }

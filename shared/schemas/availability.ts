@@ -15,7 +15,8 @@ export const OperatorAvailabilityQuery = AvailabilityQuery.extend({
   ),
 });
 
-export const UNAVAILABLE_REASONS = ['FULL', 'BLOCKED'] as const;
+/** Why a slot is not available, in the order they are checked: closed by the operator, blocked by a calendar, full. */
+export const UNAVAILABLE_REASONS = ['CLOSED', 'FULL', 'BLOCKED'] as const;
 
 export const TimeSlotAvailability = z.object({
   id: z.string(),

@@ -29,9 +29,11 @@ export type ManifestBooking = z.infer<typeof ManifestBooking>;
 export const ManifestSlot = z.object({
   experience: BookingExperienceRef,
   timeSlot: BookingTimeSlotRef,
-  capacity: z.int(),
+  capacity: z.int().describe("The departure's own capacity when one is set (PATCH /v1/slots/{id}), else the experience's maxParticipants"),
   booked: z.int().describe('Places held by CONFIRMED and PENDING bookings'),
   remaining: z.int(),
+  closed: z.boolean().describe('Closed by the operator: keeps its bookings, takes no new places'),
+  note: z.string().nullable().describe("The team's note on the departure"),
   bookings: z.array(ManifestBooking),
 });
 export type ManifestSlot = z.infer<typeof ManifestSlot>;
