@@ -19,7 +19,7 @@ export type { Weekday } from './schemas/experience.js';
 export { AvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
 export {
   BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, BookingCreate, PublicBookingCreate, BookingPatch,
-  BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery,
+  BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery, BOOKING_SORTS, BookingSort,
   PublicBooking,
   PublicBookingStatus, TicketInput, TicketsInput, Ticket, LOCALES, Locale,
 } from './schemas/booking.js';

@@ -114,8 +114,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List bookings by slot start, then creation
-         * @description Needs a secret key with the scope `bookings:read`.
+         * List bookings, by slot start or by creation
+         * @description `sort` orders the list: `startTime` (the default) by slot start, then creation, then id; `createdAt` by creation, then id; a leading `-` (`-startTime`, `-createdAt`) reverses every key, the id included, so pages of one order never repeat or skip a booking while the list stays unchanged. Any other value is refused (400 on `sort`).
+         *
+         *     Needs a secret key with the scope `bookings:read`.
          */
         get: operations["getBookings"];
         put?: never;
@@ -3140,6 +3142,8 @@ export interface operations {
                 endDate?: string;
                 /** @description Booking number, guest e-mail or name (case-insensitive) */
                 q?: string;
+                /** @description `startTime` (default): slot start, then creation, then id; `createdAt`: creation, then id; a leading `-` reverses every key */
+                sort?: "startTime" | "-startTime" | "createdAt" | "-createdAt";
                 /** @description Page size, 1–100 */
                 limit?: number;
                 /** @description Records to skip */
