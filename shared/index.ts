@@ -36,6 +36,7 @@ export {
 export { ManifestQuery, ManifestBooking, ManifestSlot, Manifest } from './schemas/manifest.js';
 export {
   MAX_REPORT_DAYS, DailyReportQuery, DailyReportDay, DailyReport, OccupancyReportQuery, ExperienceOccupancy, OccupancyReport,
+  ExperienceReportQuery, ExperienceReportEntry, ExperienceReport,
 } from './schemas/report.js';
 export { SCOPES, Scope, ApiKeyType, ApiKey, ApiKeyWithSecret, ApiKeyCreate, ApiKeyRevoked } from './schemas/api-key.js';
 export { ACTOR_TYPES, Activity, ActivityListQuery } from './schemas/activity.js';
