@@ -240,7 +240,7 @@ function RangeForm({ m }: { m: Model }): JSX.Element {
   const errors = i.fieldErrors.value;
   return (
     <form
-      key={`${i.formKey.value}-${r?.startDate ?? ''}`}
+      key={i.formKey.value}
       class="insights-range"
       aria-label="Period"
       noValidate

@@ -98,6 +98,8 @@ export function createInsightsModel(ctx: AreaContext) {
   const downloading = signal<'daily' | 'experiences' | null>(null);
   const downloadError = signal<string | null>(null);
   let generation = 0;
+  /** The range last sent from the fields: its address needs no new form (focus stays where it is). */
+  let submitted: InsightsRange | null = null;
 
   async function load(asked: InsightsRange | null): Promise<void> {
     const mine = ++generation;
@@ -139,7 +141,9 @@ export function createInsightsModel(ctx: AreaContext) {
     enter(location: Location): void {
       const asked = rangeOf(location.search);
       batch(() => {
-        if (JSON.stringify(asked) !== JSON.stringify(range.peek())) formKey.value++;
+        const fromFields = asked !== null && JSON.stringify(asked) === JSON.stringify(submitted);
+        if (!fromFields && JSON.stringify(asked) !== JSON.stringify(range.peek())) formKey.value++;
+        submitted = null;
         range.value = asked;
         fieldErrors.value = {};
         downloadError.value = null;
@@ -188,6 +192,7 @@ export function createInsightsModel(ctx: AreaContext) {
       const problems = rangeProblems(startDate, endDate);
       fieldErrors.value = problems;
       if (Object.keys(problems).length) return false;
+      submitted = { startDate, endDate };
       ctx.router.setQuery({ startDate, endDate });
       return true;
     },
