@@ -318,6 +318,23 @@ describe.skipIf(!testDatabaseUrl())('PostgreSQL list query plans', () => {
     expect(total.filter((n) => isScanOf(n, 'customers')), why).toEqual([]);
   });
 
+  it('sums a span per experience from the created and cancelled indexes, never a sequential scan of bookings', async () => {
+    // A day of org_p's history: its bookings were made at instants 0–6 (a seventh each).
+    const plans = await plansOf(() => store.reports.totalsByExperience(ORG, 3, 4));
+    expect(plans).toHaveLength(1);
+    const plan = plans[0]!.plan;
+    const why = outline(plan);
+    const reads = walk(plan).map(({ node }) => node).filter((n) => isScanOf(n, 'bookings'));
+    expect(reads.length, why).toBe(2);
+    for (const n of reads) expect(n['Node Type'], why).not.toBe('Seq Scan');
+    expect(reads.flatMap(indexesOf).sort(), why).toEqual(['bookings_org_cancelled', 'bookings_org_created']);
+    const rows = await store.reports.totalsByExperience(ORG, 3, 4);
+    expect(rows.map((r) => r.experienceId)).toEqual(['exp_p_0', 'exp_p_1', 'exp_p_2', 'exp_p_3']);
+    expect(rows.reduce((n, r) => n + r.bookings, 0)).toBe(
+      (await db.get<{ n: number }>(`SELECT count(*) AS n FROM bookings WHERE org_id = $1 AND created_at = 3 AND status <> 'CANCELLED'`, [ORG]))!.n,
+    );
+  });
+
   it('gives the totals the rows have', async () => {
     const count = async (where: string) => (await db.get<{ n: number }>(`SELECT count(*) AS n FROM bookings WHERE org_id = $1 AND ${where}`, [ORG]))!.n;
     expect((await store.bookings.listBookings(ORG, {}, page)).total).toBe(BOOKINGS);
