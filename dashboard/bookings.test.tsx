@@ -178,7 +178,8 @@ describe('the Bookings list', () => {
   it('lists bookings with their time in the experience’s zone, each linking to its page', async () => {
     const outing = fakeOuting();
     mountAt('/dashboard/bookings', { signedIn: true, http: outing.http });
-    const link = await screen.findByRole('link', { name: 'BK-BKANA000' });
+    // The first test of the file waits for the screens' lazy chunk, which a cold, busy run transforms slowly.
+    const link = await screen.findByRole('link', { name: 'BK-BKANA000' }, { timeout: 5000 });
     expect(link.getAttribute('href')).toBe('/dashboard/bookings/bk_ana');
     const row = link.closest('tr')!;
     expect(row.textContent).toContain('Europe/Lisbon');

@@ -79,7 +79,8 @@ function fakeReports(daily?: DailyReport) {
 async function openInsights(daily?: DailyReport) {
   const outing = fakeReports(daily);
   const t = mountAt('/dashboard/insights', { signedIn: true, http: outing.http });
-  await screen.findByRole('heading', { level: 1, name: 'Insights' });
+  // The screen is in a lazy chunk, which a cold, busy run transforms slowly the first time.
+  await screen.findByRole('heading', { level: 1, name: 'Insights' }, { timeout: 5000 });
   return { ...t, outing };
 }
 
