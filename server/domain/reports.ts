@@ -42,7 +42,8 @@ const byTitle = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
  * in JavaScript, so both engines give one order whatever their collations.
  */
 export function byRevenueThenTitle(a: ExperienceFigures, b: ExperienceFigures): number {
-  return b.revenueCents - a.revenueCents || byTitle.compare(a.experienceName, b.experienceName) || (a.experienceId < b.experienceId ? -1 : a.experienceId > b.experienceId ? 1 : 0);
+  const byId = a.experienceId < b.experienceId ? -1 : a.experienceId > b.experienceId ? 1 : 0;
+  return b.revenueCents - a.revenueCents || byTitle.compare(a.experienceName, b.experienceName) || byId;
 }
 
 export interface ExperienceOccupancy {
