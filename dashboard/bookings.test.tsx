@@ -276,14 +276,54 @@ describe('the Bookings list', () => {
   it('lists bookings with their time in the experience’s zone, each linking to its page', async () => {
     const outing = fakeOuting();
     mountAt('/dashboard/bookings', { signedIn: true, http: outing.http });
-    const link = await screen.findByRole('link', { name: 'BK-BKANA000' });
+    // The first test of the file waits for the screens' lazy chunk, which a cold, busy run transforms slowly.
+    const link = await screen.findByRole('link', { name: 'BK-BKANA000' }, { timeout: 5000 });
     expect(link.getAttribute('href')).toBe('/dashboard/bookings/bk_ana');
     const row = link.closest('tr')!;
     expect(row.textContent).toContain('Europe/Lisbon');
     expect(row.textContent).toContain('Ana Lima');
     expect(row.textContent).toContain('€50.00');
-    expect(screen.getByRole('status').textContent).toBe('2 bookings');
+    // It opens on the bookings to come: from today in the organization's zone, soonest first.
+    expect(screen.getByRole('status').textContent).toBe('2 upcoming bookings');
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date());
+    expect(outing.calls.filter((c) => c.startsWith('GET /v1/bookings'))).toEqual([`GET /v1/bookings?startDate=${today}&limit=20&offset=0`]);
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe(today);
+    expect(screen.getByRole('link', { name: 'Show past bookings too' }).getAttribute('href')).toBe('/dashboard/bookings?startDate=any');
     expect(screen.getByRole('searchbox', { name: 'Search' })).toBeTruthy();
+  });
+
+  it('sorts by a column header: a button in the th, aria-sort on it, the order in the address and the request', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings', { signedIn: true, http: outing.http });
+    await screen.findByText('Bruno Costa');
+    const header = (name: string) => screen.getByRole('button', { name }).closest('th')!;
+    expect(header('Time').getAttribute('aria-sort')).toBe('ascending');
+    expect(header('Booked').getAttribute('aria-sort')).toBeNull();
+    expect(screen.getByRole('table').querySelector('caption')!.textContent).toBe('Bookings, by time of the tour, soonest first');
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date());
+
+    // Pressing the sorted column reverses it; the filters stay.
+    fireEvent.click(screen.getByRole('button', { name: 'Time' }));
+    await waitFor(() => expect(header('Time').getAttribute('aria-sort')).toBe('descending'));
+    expect(location.search).toBe(`?startDate=${today}&sort=-startTime`);
+    expect(outing.calls.at(-1)).toBe(`GET /v1/bookings?startDate=${today}&sort=-startTime&limit=20&offset=0`);
+
+    // Another column sorts by it, ascending first, then reversed.
+    fireEvent.click(screen.getByRole('button', { name: 'Booked' }));
+    await waitFor(() => expect(header('Booked').getAttribute('aria-sort')).toBe('ascending'));
+    expect(header('Time').getAttribute('aria-sort')).toBeNull();
+    expect(outing.calls.at(-1)).toBe(`GET /v1/bookings?startDate=${today}&sort=createdAt&limit=20&offset=0`);
+    fireEvent.click(screen.getByRole('button', { name: 'Booked' }));
+    await waitFor(() => expect(header('Booked').getAttribute('aria-sort')).toBe('descending'));
+    expect(screen.getByRole('table').querySelector('caption')!.textContent).toBe('Bookings, by when they were booked, newest first');
+    // The order survives a new search, and Back returns to the one before.
+    fireEvent.input(screen.getByLabelText('Search'), { target: { value: 'bruno' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show bookings' }));
+    await waitFor(() => expect(location.search).toBe(`?q=bruno&startDate=${today}&sort=-createdAt`));
+    history.back();
+    await waitFor(() => expect(location.search).toBe(`?startDate=${today}&sort=-createdAt`));
+    history.back();
+    await waitFor(() => expect(header('Booked').getAttribute('aria-sort')).toBe('ascending'));
   });
 
   it('keeps what is typed in the search box while the list arrives', async () => {
@@ -315,7 +355,7 @@ describe('the Bookings list', () => {
     fireEvent.input(screen.getByLabelText('Search'), { target: { value: 'nobody' } });
     fireEvent.click(screen.getByRole('button', { name: 'Show bookings' }));
     await screen.findByRole('heading', { name: 'No bookings match' });
-    expect(screen.getByRole('link', { name: 'show every booking' }).getAttribute('href')).toBe('/dashboard/bookings');
+    expect(screen.getByRole('link', { name: 'show every booking' }).getAttribute('href')).toBe('/dashboard/bookings?startDate=any');
     history.back();
     await screen.findByText('Bruno Costa');
     expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('bruno');

@@ -1,6 +1,6 @@
-import { fireEvent, screen, within } from '@testing-library/preact';
-import { describe, expect, it } from 'vitest';
-import type { DailyReport, OccupancyReport } from '../shared/index.js';
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { describe, expect, it, vi } from 'vitest';
+import type { DailyReport, ExperienceReport, OccupancyReport } from '../shared/index.js';
 import { ApiError, type Http, type Query } from './api.js';
 import { roundTop } from './components/chart-bars.js';
 import { totalsOf } from './state/insights.js';
@@ -12,15 +12,16 @@ useDashboardTests();
 const FIRST = '2026-11-02';
 const LAST = '2026-12-01';
 
-/** Thirty days; some busy, some quiet, one with a cancellation only. */
-function dailyOf(busy = true): DailyReport {
+/** Thirty days (or from `first` to `last`); some busy, some quiet, one with a cancellation only. */
+function dailyOf(busy = true, first = FIRST, last = LAST): DailyReport {
+  const count = Math.round((Date.parse(last) - Date.parse(first)) / 86_400_000) + 1;
   return {
     timezone: 'Europe/Lisbon',
     currency: 'EUR',
-    days: Array.from({ length: 30 }, (_, i) => {
+    days: Array.from({ length: count }, (_, i) => {
       const bookings = busy ? [3, 0, 5, 1, 2, 0][i % 6]! : 0;
       return {
-        date: addDays(FIRST, i),
+        date: addDays(first, i),
         bookings,
         participants: bookings * 2,
         revenue: (bookings * 2 * 25).toFixed(2),
@@ -37,42 +38,61 @@ const occupancy = (ahead: boolean): OccupancyReport => ({
   ],
 });
 
-function fakeReports(daily: DailyReport = dailyOf()) {
+const perExperience = (startDate: string, endDate: string): ExperienceReport => ({
+  timezone: 'Europe/Lisbon',
+  currency: 'EUR',
+  startDate,
+  endDate,
+  experiences: [
+    { experience: { id: 'exp_sail', title: 'Sunset Sail on the Tagus' }, bookings: 20, participants: 40, revenue: '2000.00', cancellations: 1 },
+    { experience: { id: 'exp_walk', title: 'Alfama Old Town Walk' }, bookings: 35, participants: 70, revenue: '750.00', cancellations: 3 },
+  ],
+});
+
+function fakeReports(daily?: DailyReport) {
   const calls: string[] = [];
   const failures: ApiError[] = [];
   const answer = (path: string, query: Query = {}) => {
     calls.push(`GET ${path}${Object.keys(query).length ? ` ${JSON.stringify(query)}` : ''}`);
     const failure = failures.shift();
     if (failure) throw failure;
-    if (path === '/v1/reports/daily') return daily;
+    const [from, to] = [query['startDate'] as string | undefined, query['endDate'] as string | undefined];
+    if (path === '/v1/reports/daily') return daily ?? (from && to ? dailyOf(true, from, to) : dailyOf());
+    if (path === '/v1/reports/experiences') return perExperience(from!, to!);
     if (path === '/v1/reports/occupancy') return occupancy(query['startDate'] !== FIRST);
     throw new ApiError(404, 'NOT_FOUND', `Not faked: ${path}`);
   };
   const refuse = () => Promise.reject(new ApiError(404, 'NOT_FOUND', 'Not faked'));
+  const downloads: string[] = [];
   const http: Http = {
     get: async (schema, path, query) => schema.parse(answer(path, query)),
     list: refuse,
     send: refuse,
-    download: refuse,
+    download: async (path, query, fallbackName) => {
+      downloads.push(`${path} ${JSON.stringify(query)} ${fallbackName}`);
+      return { blob: new Blob(['date\r\n'], { type: 'text/csv' }), filename: fallbackName ?? 'file.csv' };
+    },
   };
-  return { http, calls, failures };
+  return { http, calls, failures, downloads };
 }
 
 async function openInsights(daily?: DailyReport) {
   const outing = fakeReports(daily);
   const t = mountAt('/dashboard/insights', { signedIn: true, http: outing.http });
-  await screen.findByRole('heading', { level: 1, name: 'Insights' });
+  // The screen is in a lazy chunk, which a cold, busy run transforms slowly the first time.
+  await screen.findByRole('heading', { level: 1, name: 'Insights' }, { timeout: 5000 });
   return { ...t, outing };
 }
 
 const tableOf = (summary: string) => screen.getByText(summary).closest('details')!.querySelector('table')!;
 
 describe('the Insights screen', () => {
-  it('asks for the daily report, then the occupancy of the same 30 days and of the next 30', async () => {
+  it('asks for the daily report, then the same 30 days per experience, their occupancy and that of the next 30', async () => {
     const { outing } = await openInsights();
     await screen.findByRole('heading', { name: 'Bookings per day' });
     expect(outing.calls).toEqual([
       'GET /v1/reports/daily',
+      `GET /v1/reports/experiences {"startDate":"${FIRST}","endDate":"${LAST}"}`,
       `GET /v1/reports/occupancy {"startDate":"${FIRST}","endDate":"${LAST}"}`,
       'GET /v1/reports/occupancy {"startDate":"2026-12-02","endDate":"2026-12-31"}',
     ]);
@@ -143,6 +163,93 @@ describe('the Insights screen', () => {
       ['Alfama Old Town Walk', '39%: 281 of 720 places, 60 tours', '3%: 24 of 720 places, 60 tours'],
       ['Sunset Sail on the Tagus', '37%: 50 of 136 places, 17 tours', 'No tours'],
     ]);
+  });
+
+  it('shows revenue per experience as bars with their amounts, highest first, and as a table of every figure', async () => {
+    await openInsights();
+    const region = within(await screen.findByRole('region', { name: 'Revenue per experience' }));
+    const items = region.getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual(['Sunset Sail on the TagusRevenue€2,000.00', 'Alfama Old Town WalkRevenue€750.00']);
+    const bars = items.map((li) => Number(li.querySelector('.meter-bar')!.getAttribute('width')));
+    expect(bars[0]).toBe(100);
+    expect(bars[1]).toBeCloseTo(37.5);
+    const table = region.getByRole('table', { name: 'Bookings, guests, revenue and cancellations per experience' });
+    const rows = [...table.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Sunset Sail on the Tagus', '20', '40', '€2,000.00', '1'],
+      ['Alfama Old Town Walk', '35', '70', '€750.00', '3'],
+    ]);
+    // The table scrolls sideways on a phone: it can be reached and scrolled by keyboard.
+    expect(table.closest('[role="region"]')!.getAttribute('tabindex')).toBe('0');
+  });
+
+  it('shows the last 30 days in From and To, and refuses a range beside its fields before asking', async () => {
+    const { outing } = await openInsights();
+    await screen.findByRole('img', { name: 'Bookings per day' });
+    const from = screen.getByLabelText('From') as HTMLInputElement;
+    const to = screen.getByLabelText('To') as HTMLInputElement;
+    expect([from.value, to.value]).toEqual([FIRST, LAST]);
+    const asked = outing.calls.length;
+
+    fireEvent.input(from, { target: { value: '2026-12-10' } });
+    fireEvent.input(to, { target: { value: '2026-12-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show figures' }));
+    await waitFor(() => expect(to.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(to.getAttribute('aria-describedby')!.split(' ').at(-1)!)!.textContent).toBe('“To” must be the same day as “From” or later.');
+    await waitFor(() => expect(document.activeElement).toBe(to));
+
+    fireEvent.input(from, { target: { value: '2025-01-01' } });
+    fireEvent.input(to, { target: { value: '2026-01-03' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show figures' }));
+    await waitFor(() => expect(screen.getByText('At most 366 days after “From”: 2026-01-02 or earlier.')).toBeTruthy());
+
+    fireEvent.input(from, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show figures' }));
+    await waitFor(() => expect(from.getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByText('Enter the first day as a date.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(from));
+    expect(outing.calls).toHaveLength(asked);
+    expect(location.search).toBe('');
+  });
+
+  it('shows another range from the address it makes, every report over it, and back to the last 30 days', async () => {
+    const { outing } = await openInsights();
+    await screen.findByRole('img', { name: 'Bookings per day' });
+    fireEvent.input(screen.getByLabelText('From'), { target: { value: '2026-10-01' } });
+    fireEvent.input(screen.getByLabelText('To'), { target: { value: '2026-10-10' } });
+    outing.calls.splice(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Show figures' }));
+    await waitFor(() => expect(location.search).toBe('?startDate=2026-10-01&endDate=2026-10-10'));
+    await screen.findByText(/^From Oct 1, 2026 to Oct 10, 2026/);
+    expect(outing.calls).toEqual([
+      'GET /v1/reports/daily {"startDate":"2026-10-01","endDate":"2026-10-10"}',
+      'GET /v1/reports/experiences {"startDate":"2026-10-01","endDate":"2026-10-10"}',
+      'GET /v1/reports/occupancy {"startDate":"2026-10-01","endDate":"2026-10-10"}',
+      'GET /v1/reports/occupancy {"startDate":"2026-10-11","endDate":"2026-11-09"}',
+    ]);
+    expect(screen.getByRole('img', { name: 'Bookings per day' }).querySelectorAll('rect')).toHaveLength(10);
+    expect(screen.getAllByText('These days', { selector: '.meter-name' })).toHaveLength(2);
+    fireEvent.click(screen.getByRole('link', { name: 'Last 30 days' }));
+    await screen.findByText(/^The last 30 days,/);
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe(FIRST);
+  });
+
+  it('downloads both reports as CSV files over the range on screen', async () => {
+    const { outing } = await openInsights();
+    await screen.findByRole('img', { name: 'Bookings per day' });
+    URL.createObjectURL ??= () => 'blob:x';
+    URL.revokeObjectURL ??= () => undefined;
+    const save = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    fireEvent.click(screen.getByRole('button', { name: 'Download daily CSV' }));
+    await waitFor(() => expect(outing.downloads).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Download per-experience CSV' }));
+    await waitFor(() => expect(outing.downloads).toHaveLength(2));
+    expect(outing.downloads).toEqual([
+      `/v1/reports/daily.csv {"startDate":"${FIRST}","endDate":"${LAST}"} daily-${FIRST}-${LAST}.csv`,
+      `/v1/reports/experiences.csv {"startDate":"${FIRST}","endDate":"${LAST}"} experiences-${FIRST}-${LAST}.csv`,
+    ]);
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(2));
+    save.mockRestore();
   });
 
   it('says so when the period had no bookings, instead of drawing empty charts', async () => {

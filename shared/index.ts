@@ -20,7 +20,7 @@ export type { BookingInput } from './schemas/booking.js';
 export { AvailabilityQuery, OperatorAvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
 export {
   BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, InternalNote, BookingPaymentInput, BookingCreate, PublicBookingCreate, BookingPatch,
-  BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery,
+  BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery, BOOKING_SORTS, BookingSort,
   PublicBooking,
   PublicBookingStatus, TicketInput, TicketsInput, Ticket, LOCALES, Locale,
 } from './schemas/booking.js';
@@ -38,6 +38,7 @@ export { ManifestQuery, ManifestBooking, ManifestSlot, Manifest } from './schema
 export { Slot, SlotPatch } from './schemas/slot.js';
 export {
   MAX_REPORT_DAYS, DailyReportQuery, DailyReportDay, DailyReport, OccupancyReportQuery, ExperienceOccupancy, OccupancyReport,
+  ExperienceReportQuery, ExperienceReportEntry, ExperienceReport,
 } from './schemas/report.js';
 export { SCOPES, Scope, ApiKeyType, ApiKey, ApiKeyWithSecret, ApiKeyCreate, ApiKeyRevoked } from './schemas/api-key.js';
 export { ACTOR_TYPES, Activity, ActivityListQuery } from './schemas/activity.js';

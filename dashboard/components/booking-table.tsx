@@ -1,4 +1,4 @@
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import type { BookingStatus } from '../../shared/index.js';
 import { dateTimeIn, money } from '../format.js';
 import { pathTo } from '../router.js';
@@ -14,24 +14,65 @@ export function StatusBadge({ status }: { status: BookingStatus }): JSX.Element 
   return <span class={`bk-badge ${status.toLowerCase()}`}>{STATUS_LABEL[status]}</span>;
 }
 
+/** How a sortable table is sorted, and how to sort it otherwise (`-` first: reversed). */
+export interface TableSort {
+  /** `startTime`, `-startTime`, `createdAt` or `-createdAt`. */
+  current: string;
+  by: (sort: string) => void;
+  /** The zone the Booked column shows its instants in. */
+  zone: string;
+}
+
+/**
+ * A column header that sorts the table: a button inside the `th` (so it is reached and pressed by
+ * keyboard), the `th` carrying `aria-sort` while the table is sorted by it, the arrow only drawn.
+ * A first press sorts ascending, the next reverses.
+ */
+function SortHeader({ sort, field, children }: { sort: TableSort; field: string; children: ComponentChildren }): JSX.Element {
+  const direction = sort.current === field ? 'ascending' : sort.current === `-${field}` ? 'descending' : undefined;
+  return (
+    <th scope="col" aria-sort={direction} data-sortable="">
+      <button type="button" class="sort" onClick={() => sort.by(direction === 'ascending' ? `-${field}` : field)}>
+        {children}
+        <span class="sort-mark" aria-hidden="true">
+          {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
 /**
  * Bookings as rows, each opening the booking's page. On a phone each row stacks into a card; the
  * `data-label` names each value there, since the header row is out of sight.
  */
-export function BookingTable({ rows, zoneOf, caption, guest = true }: {
+export function BookingTable({ rows, zoneOf, caption, guest = true, sort }: {
   rows: readonly Booking[];
   zoneOf: (experienceId: string) => string;
   caption: string;
   guest?: boolean;
+  /** Sortable by Time and by Booked (when it was made), a column only a sortable table has. */
+  sort?: TableSort;
 }): JSX.Element {
   return (
     <div class="table-wrap">
-      <table class="bk-records">
+      <table class={sort ? 'bk-records sortable' : 'bk-records'}>
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Booking</th>
-            <th scope="col">Time</th>
+            {sort ? (
+              <SortHeader sort={sort} field="startTime">
+                Time
+              </SortHeader>
+            ) : (
+              <th scope="col">Time</th>
+            )}
+            {sort ? (
+              <SortHeader sort={sort} field="createdAt">
+                Booked
+              </SortHeader>
+            ) : null}
             <th scope="col">Experience</th>
             {guest ? <th scope="col">Guest</th> : null}
             <th scope="col" class="num">
@@ -58,6 +99,11 @@ export function BookingTable({ rows, zoneOf, caption, guest = true }: {
                     <time dateTime={b.timeSlot.startTime}>{dateTimeIn(b.timeSlot.startTime, zone)}</time> <span class="bk-zone">{zone}</span>
                   </span>
                 </td>
+                {sort ? (
+                  <td data-label="Booked">
+                    <time dateTime={b.createdAt}>{dateTimeIn(b.createdAt, sort.zone)}</time>
+                  </td>
+                ) : null}
                 <td data-label="Experience">{b.experience.title}</td>
                 {guest ? <td data-label="Guest">{b.guestName}</td> : null}
                 <td data-label="Guests" class="num">

@@ -5,6 +5,7 @@ import { Pager } from '../components/Pager.js';
 import { plural } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Model } from '../state/model.js';
+import { ANY_DATE } from '../state/bookings.js';
 import '../styles/bookings.css';
 import { RetryAlert } from '../components/RetryAlert.js';
 
@@ -15,11 +16,19 @@ const STATUS_OPTIONS = [
   ['CANCELLED', 'Cancelled'],
 ] as const;
 
+/** How the list is sorted, in words: the table's caption. */
+const ORDER_WORDS: Record<string, string> = {
+  '': 'by time of the tour, soonest first',
+  '-startTime': 'by time of the tour, latest first',
+  createdAt: 'by when they were booked, oldest first',
+  '-createdAt': 'by when they were booked, newest first',
+};
+
 function Filters({ m }: { m: Model }): JSX.Element {
   const b = m.bookings;
   const f = b.list.value.filters;
   const zone = b.zones.orgZone();
-  const filtered = !!(f.q || f.status || f.startDate || f.endDate);
+  const filtered = !f.upcoming && !!(f.q || f.status || f.startDate || f.endDate);
   return (
     <form
       key={b.formKey.value}
@@ -44,7 +53,11 @@ function Filters({ m }: { m: Model }): JSX.Element {
           <a class="button" href={pathTo('bookings')}>
             Clear filters
           </a>
-        ) : null}
+        ) : (
+          <a class="button" href={`${pathTo('bookings')}?startDate=${ANY_DATE}`}>
+            Show past bookings too
+          </a>
+        )}
       </div>
     </form>
   );
@@ -53,7 +66,8 @@ function Filters({ m }: { m: Model }): JSX.Element {
 export function Bookings({ m }: { m: Model }): JSX.Element {
   const b = m.bookings;
   const { page, loading, error, filters } = b.list.value;
-  const filtered = !!(filters.q || filters.status || filters.startDate || filters.endDate);
+  const filtered = !filters.upcoming && !!(filters.q || filters.status || filters.startDate || filters.endDate);
+  const zone = b.zones.orgZone() ?? 'UTC';
   return (
     <main id="main" class="bk-list">
       <h1 id="heading" tabIndex={-1}>
@@ -66,7 +80,13 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
       </p>
       <Filters m={m} />
       <p class="status-line" role="status">
-        {loading ? 'Loading bookings…' : page ? `${plural(page.pagination.total, 'booking', 'bookings')}${filtered ? ' match' : ''}` : ''}
+        {loading
+          ? 'Loading bookings…'
+          : page
+            ? filters.upcoming
+              ? plural(page.pagination.total, 'upcoming booking', 'upcoming bookings')
+              : `${plural(page.pagination.total, 'booking', 'bookings')}${filtered ? ' match' : ''}`
+            : ''}
       </p>
       <RetryAlert error={error} onRetry={() => b.retry()} />
       {page && !page.data.length ? (
@@ -75,7 +95,15 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
             <>
               <h2>No bookings match</h2>
               <p>
-                Try part of the name or e-mail, another status or a wider range of dates, or <a href={pathTo('bookings')}>show every booking</a>.
+                Try part of the name or e-mail, another status or a wider range of dates, or{' '}
+                <a href={`${pathTo('bookings')}?startDate=${ANY_DATE}`}>show every booking</a>.
+              </p>
+            </>
+          ) : filters.upcoming ? (
+            <>
+              <h2>No upcoming bookings</h2>
+              <p>
+                No tour from today on has a booking yet. <a href={`${pathTo('bookings')}?startDate=${ANY_DATE}`}>Show past bookings too</a>.
               </p>
             </>
           ) : (
@@ -91,7 +119,12 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
       ) : null}
       {page?.data.length ? (
         <>
-          <BookingTable rows={page.data} zoneOf={b.zones.zoneOf} caption="Bookings, by time" />
+          <BookingTable
+            rows={page.data}
+            zoneOf={b.zones.zoneOf}
+            caption={`Bookings, ${ORDER_WORDS[filters.sort] ?? ORDER_WORDS['']!}`}
+            sort={{ current: filters.sort || 'startTime', by: (sort) => b.sortBy(sort), zone }}
+          />
           <Pager pagination={page.pagination} href={b.pageHref} label="Pages of bookings" />
         </>
       ) : null}

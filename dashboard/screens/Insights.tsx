@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import type { DailyReportDay, ExperienceOccupancy } from '../../shared/index.js';
 import { ColumnChart, MeterRows, type Meter } from '../components/chart-bars.js';
+import { Field, formOf } from '../components/Field.js';
 import { money, plural } from '../format.js';
 import type { Model } from '../state/model.js';
 import { cents, type InsightsFigures } from '../state/insights.js';
@@ -120,10 +121,10 @@ function placesText(o: ExperienceOccupancy | undefined): string {
   return !o || o.slots === 0 ? 'No tours' : `${percent(o.occupancy)}: ${o.booked} of ${plural(o.capacity, 'place', 'places')}, ${plural(o.slots, 'tour', 'tours')}`;
 }
 
-function Occupancy({ f }: { f: InsightsFigures }): JSX.Element {
+function Occupancy({ f, custom }: { f: InsightsFigures; custom: boolean }): JSX.Element {
   const days = f.daily.days;
-  const pastName = 'Last 30 days';
-  const aheadName = 'Next 30 days';
+  const pastName = custom ? 'These days' : 'Last 30 days';
+  const aheadName = custom ? 'The 30 days after' : 'Next 30 days';
   const rows = f.past.experiences.map((past) => ({
     past,
     ahead: f.ahead.experiences.find((a) => a.experience.id === past.experience.id),
@@ -132,8 +133,8 @@ function Occupancy({ f }: { f: InsightsFigures }): JSX.Element {
     <section class="insight" aria-labelledby="occupancy-heading">
       <h2 id="occupancy-heading">Occupancy per experience</h2>
       <p class="quiet">
-        Places booked out of the places on sale, over the last 30 days ({shortDay(days[0]!.date)} to {shortDay(days.at(-1)!.date)}) and
-        the next 30 ({shortDay(f.aheadFrom)} to {shortDay(f.aheadTo)}).
+        Places booked out of the places on sale, over {custom ? 'these days' : 'the last 30 days'} ({shortDay(days[0]!.date)} to{' '}
+        {shortDay(days.at(-1)!.date)}) and the {custom ? '30 after them' : 'next 30'} ({shortDay(f.aheadFrom)} to {shortDay(f.aheadTo)}).
       </p>
       {rows.length ? (
         <>
@@ -150,7 +151,7 @@ function Occupancy({ f }: { f: InsightsFigures }): JSX.Element {
             <summary>Occupancy as a table</summary>
             <div class="table-wrap">
               <table>
-                <caption class="visually-hidden">Occupancy per experience, the last and the next 30 days</caption>
+                <caption class="visually-hidden">Occupancy per experience, {custom ? 'these days and the 30 after them' : 'the last and the next 30 days'}</caption>
                 <thead>
                   <tr>
                     <th scope="col">Experience</th>
@@ -181,22 +182,134 @@ function Occupancy({ f }: { f: InsightsFigures }): JSX.Element {
   );
 }
 
+/** Revenue per experience: bars drawn beside their amounts (a list a screen reader reads as text), and a table of every figure. */
+function PerExperience({ f }: { f: InsightsFigures }): JSX.Element {
+  const { experiences, currency } = f.experiences;
+  const top = Math.max(0, ...experiences.map((e) => cents(e.revenue)));
+  return (
+    <section class="insight" aria-labelledby="per-experience-heading">
+      <h2 id="per-experience-heading">Revenue per experience</h2>
+      {experiences.length ? (
+        <>
+          <MeterRows
+            rows={experiences.map((e) => ({
+              title: e.experience.title,
+              meters: [{ name: 'Revenue', share: top ? cents(e.revenue) / top : 0, text: money(e.revenue, currency), tone: 'past' }] satisfies Meter[],
+            }))}
+          />
+          {/* Wider than a phone: it scrolls sideways, so it takes focus to be scrolled by keyboard too. */}
+          <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="per-experience-caption">
+            <table class="per-experience">
+              <caption id="per-experience-caption">Bookings, guests, revenue and cancellations per experience</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Experience</th>
+                  <th scope="col" class="num">Bookings</th>
+                  <th scope="col" class="num">Guests</th>
+                  <th scope="col" class="num">Revenue</th>
+                  <th scope="col" class="num">Cancellations</th>
+                </tr>
+              </thead>
+              <tbody>
+                {experiences.map((e) => (
+                  <tr key={e.experience.id}>
+                    <th scope="row">{e.experience.title}</th>
+                    <td class="num">{e.bookings}</td>
+                    <td class="num">{e.participants}</td>
+                    <td class="num">{money(e.revenue, currency)}</td>
+                    <td class="num">{e.cancellations}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : (
+        <p class="quiet">No experience had a booking or a cancellation in these days.</p>
+      )}
+    </section>
+  );
+}
+
+/** From and To, checked before they are asked for; each error beside its field, focus on the first. */
+function RangeForm({ m }: { m: Model }): JSX.Element {
+  const i = m.insights;
+  const f = i.data.value;
+  const days = f?.daily.days ?? [];
+  const r = i.range.value ?? (days.length ? { startDate: days[0]!.date, endDate: days.at(-1)!.date } : null);
+  const errors = i.fieldErrors.value;
+  return (
+    <form
+      key={i.formKey.value}
+      class="insights-range"
+      aria-label="Period"
+      noValidate
+      onSubmit={(e) => {
+        const form = formOf(e);
+        if (!i.show(form.value('startDate'), form.value('endDate'))) {
+          const first = (['startDate', 'endDate'] as const).find((name) => i.fieldErrors.peek()[name]);
+          if (first) requestAnimationFrame(() => document.getElementById(first)?.focus());
+        }
+      }}
+    >
+      <Field name="startDate" type="date" label="From" value={r?.startDate} error={errors['startDate']} />
+      <Field name="endDate" type="date" label="To" value={r?.endDate} error={errors['endDate']} hint="At most 366 days after “From”." />
+      <div class="buttons">
+        <button type="submit" class="primary">
+          Show figures
+        </button>
+        {i.range.value ? (
+          <a class="button" href="/dashboard/insights">
+            Last 30 days
+          </a>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function Downloads({ m }: { m: Model }): JSX.Element {
+  const i = m.insights;
+  const busy = i.downloading.value;
+  return (
+    <section class="insight" aria-labelledby="downloads-heading">
+      <h2 id="downloads-heading">Downloads</h2>
+      <p class="quiet">The figures of these days as CSV files, for a spreadsheet.</p>
+      <div class="buttons">
+        <button type="button" onClick={() => void i.download('daily')} aria-disabled={busy === 'daily' ? 'true' : undefined}>
+          Download daily CSV
+        </button>
+        <button type="button" onClick={() => void i.download('experiences')} aria-disabled={busy === 'experiences' ? 'true' : undefined}>
+          Download per-experience CSV
+        </button>
+      </div>
+      {i.downloadError.value ? (
+        <p class="alert" role="alert">
+          {i.downloadError.value}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 export function Insights({ m }: { m: Model }): JSX.Element {
   const { data, loading, error, totals } = m.insights;
   const f = data.value;
   const t = totals.value;
   const days = f?.daily.days ?? [];
   const quiet = !!t && t.bookings === 0 && t.cancellations === 0;
+  const custom = m.insights.range.value !== null;
   return (
     <main id="main" class="insights">
       <h1 id="heading" tabIndex={-1}>
         Insights
       </h1>
+      <RangeForm m={m} />
       {f && days.length ? (
         <p class="lede">
-          The last 30 days, {fullDay(days[0]!.date)} to {fullDay(days.at(-1)!.date)}, in {f.daily.timezone} time. Bookings count on the day
-          they were made; those cancelled since are left out of bookings, guests and revenue. Guests count every ticket, infants on a lap
-          included; occupancy counts places.
+          {custom ? 'From' : 'The last 30 days,'} {fullDay(days[0]!.date)} to {fullDay(days.at(-1)!.date)}, in {f.daily.timezone} time. Bookings
+          count on the day they were made; those cancelled since are left out of bookings, guests and revenue. Guests count every ticket,
+          infants on a lap included; occupancy counts places.
         </p>
       ) : null}
       <p class="status-line" role="status">
@@ -235,16 +348,20 @@ export function Insights({ m }: { m: Model }): JSX.Element {
           </section>
           {quiet ? (
             <div class="empty">
-              <h2>No bookings in the last 30 days</h2>
+              <h2>{custom ? 'No bookings in these days' : 'No bookings in the last 30 days'}</h2>
               <p>
                 Bookings show here on the day they are made, through the widget on your site or with the API (<code>POST /v1/bookings</code>).
                 Put the widget on a page from an experience's Embed section.
               </p>
             </div>
           ) : (
-            <DailyCharts f={f} totals={t} />
+            <>
+              <DailyCharts f={f} totals={t} />
+              <PerExperience f={f} />
+            </>
           )}
-          <Occupancy f={f} />
+          <Occupancy f={f} custom={custom} />
+          <Downloads m={m} />
         </>
       ) : null}
     </main>

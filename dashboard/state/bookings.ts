@@ -11,7 +11,7 @@ import { pathTo, type Location } from '../router.js';
 import { batch, signal } from './signals.js';
 import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
 import { placeRuleOf, placesOf, type PlaceRule } from './places.js';
-import { money } from '../format.js';
+import { dateIn, money } from '../format.js';
 
 /** A kind of ticket the Change participants dialog offers: the booking's own, then the experience's others. */
 export interface TicketChoice {
@@ -101,21 +101,45 @@ export interface BookingFilters {
   status: string;
   startDate: string;
   endDate: string;
+  /** One of BOOKING_SORTS but the default; '' is the API's default, by time, soonest first. */
+  sort: string;
+  /**
+   * The address names no filter: the list opens on the bookings still to come (from today, in the
+   * organization's zone), and `startDate` is filled in once that day is known.
+   */
+  upcoming: boolean;
   offset: number;
 }
+
+/** The orders the list offers, by the column that sorts it: `-` reverses (API `sort`). */
+export const BOOKING_SORTS = ['startTime', '-startTime', 'createdAt', '-createdAt'] as const;
+
+/** In an address, `startDate=any`: no lower bound, as opposed to no filter at all (upcoming). */
+export const ANY_DATE = 'any';
 
 /** The filters an address asks for; anything malformed is left out rather than sent. */
 export function filtersOf(search: URLSearchParams): BookingFilters {
   const date = (name: string) => (DATE.test(search.get(name) ?? '') ? search.get(name)! : '');
   const status = search.get('status') ?? '';
+  const sort = search.get('sort') ?? '';
   const offset = Number(search.get('offset') ?? 0);
   return {
     q: (search.get('q') ?? '').trim().slice(0, 200),
     status: (STATUSES as readonly string[]).includes(status) ? status : '',
     startDate: date('startDate'),
     endDate: date('endDate'),
+    sort: (BOOKING_SORTS as readonly string[]).includes(sort) && sort !== 'startTime' ? sort : '',
+    upcoming: !['q', 'status', 'startDate', 'endDate'].some((k) => search.has(k)),
     offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
   };
+}
+
+/** The address of the list with `f`: a start date always stated (`any` when none), so that only a bare address means "upcoming". */
+export function listHref(f: Omit<BookingFilters, 'upcoming' | 'offset'>, offset = 0): string {
+  const q = new URLSearchParams();
+  const values = { q: f.q.trim(), status: f.status, startDate: f.startDate || ANY_DATE, endDate: f.endDate, sort: f.sort, offset: offset || '' };
+  for (const [k, v] of Object.entries(values)) if (v) q.set(k, String(v));
+  return `${pathTo('bookings')}?${q.toString()}`;
 }
 
 export interface BookingListState {
@@ -211,7 +235,7 @@ export function createBookingsModel(ctx: AreaContext) {
    * brings other filters (Back, a link) the form is made anew under another key; not when it
    * brings what the fields already hold, which would lose the focus of whoever just submitted.
    */
-  let draft: Omit<BookingFilters, 'offset'> = noList().filters;
+  let draft: Omit<BookingFilters, 'offset' | 'upcoming'> = noList().filters;
   const formKey = signal(0);
   const page = signal<BookingPageState>(noPage());
   const dialog = signal<ActionDialog | null>(null);
@@ -228,16 +252,29 @@ export function createBookingsModel(ctx: AreaContext) {
   const path = (id: string, rest = '') => `/v1/bookings/${encodeURIComponent(id)}${rest}`;
   const isOwner = () => ctx.session.peek()?.user.role === 'owner';
 
-  async function loadList(filters: BookingFilters): Promise<void> {
+  async function loadList(asked: BookingFilters): Promise<void> {
     const mine = ++generation;
-    const { offset: _, ...typed } = filters;
+    let filters = asked;
+    const { offset: _, upcoming: __, ...typed } = filters;
     batch(() => {
       list.value = { ...list.peek(), filters, loading: true, error: null };
       if (JSON.stringify(typed) !== JSON.stringify({ ...draft, q: draft.q.trim() })) formKey.value++;
     });
     draft = typed;
-    const query: Query = { q: filters.q, status: filters.status, startDate: filters.startDate, endDate: filters.endDate, limit: PAGE_SIZE, offset: filters.offset };
     try {
+      if (filters.upcoming) {
+        // From today in the organization's zone (the browser's, should it stay unknown). The From
+        // field shows it once known, without making the form anew: what is typed meanwhile stays.
+        if (!zones.orgZone()) await zones.loadAll();
+        if (mine !== generation) return;
+        const today = dateIn(zones.orgZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+        filters = { ...filters, startDate: today };
+        if (draft.startDate === '') draft = { ...draft, startDate: today };
+        list.value = { ...list.peek(), filters };
+      }
+      const query: Query = {
+        q: filters.q, status: filters.status, startDate: filters.startDate, endDate: filters.endDate, sort: filters.sort, limit: PAGE_SIZE, offset: filters.offset,
+      };
       const [found] = await Promise.all([ctx.http.list(Booking, '/v1/bookings', query), zones.loadAll()]);
       if (mine === generation) list.value = { filters, page: found, loading: false, error: null };
     } catch (e) {
@@ -397,19 +434,19 @@ export function createBookingsModel(ctx: AreaContext) {
 
   const actions = {
     /** New filters: a new address (Back returns to the previous ones), from the first page. */
-    filter(f: Omit<BookingFilters, 'offset'>): void {
-      ctx.router.setQuery({ q: f.q.trim(), status: f.status, startDate: f.startDate, endDate: f.endDate });
+    filter(f: Omit<BookingFilters, 'offset' | 'upcoming' | 'sort'>): void {
+      ctx.router.go(listHref({ ...f, sort: list.peek().filters.sort }));
     },
-    edit(name: keyof Omit<BookingFilters, 'offset'>, value: string): void {
+    edit(name: keyof Omit<BookingFilters, 'offset' | 'upcoming' | 'sort'>, value: string): void {
       draft = { ...draft, [name]: value };
     },
     /** The address of another page of the list, with the same filters. */
     pageHref(offset: number): string {
-      const { offset: _, ...f } = list.value.filters;
-      const q = new URLSearchParams();
-      for (const [k, v] of Object.entries({ ...f, offset: offset || '' })) if (v) q.set(k, String(v));
-      const s = q.toString();
-      return `${pathTo('bookings')}${s ? `?${s}` : ''}`;
+      return listHref(list.value.filters, offset);
+    },
+    /** The list in another order, from its first page, the filters kept (a new address: Back returns). */
+    sortBy(sort: string): void {
+      ctx.router.go(listHref({ ...list.peek().filters, sort: sort === 'startTime' ? '' : sort }));
     },
     retry(): void {
       const { screen, id } = ctx.router.location.peek();

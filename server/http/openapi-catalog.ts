@@ -90,6 +90,8 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.PriceCategory, name: 'PriceCategory', description: 'A price category of an experience (adult, child, …).' },
   { schema: S.DailyReport, name: 'DailyReport', description: 'Bookings, participants, revenue and cancellations per local day.' },
   { schema: S.DailyReportDay, name: 'DailyReportDay', description: 'The figures of one local day.' },
+  { schema: S.ExperienceReport, name: 'ExperienceReport', description: 'Bookings, participants, revenue and cancellations per experience over a range of days.' },
+  { schema: S.ExperienceReportEntry, name: 'ExperienceReportEntry', description: 'One experience’s figures over the range.' },
   { schema: S.OccupancyReport, name: 'OccupancyReport', description: 'How full the active experiences’ scheduled slots are over a range of days.' },
   { schema: S.ExperienceOccupancy, name: 'ExperienceOccupancy', description: 'One experience’s slots, places and places taken over the range.' },
 
@@ -508,6 +510,20 @@ export const EXAMPLES: Record<string, unknown> = {
       { date: '2026-06-02', bookings: 0, participants: 0, revenue: '0.00', cancellations: 1 },
     ],
   },
+  DailyReportCsv:
+    'date,bookings,participants,revenue,cancellations\r\n' +
+    '2026-06-01,4,9,405.00,0\r\n' +
+    '2026-06-02,0,0,0.00,1\r\n',
+  ExperienceReport: {
+    timezone: 'Europe/Lisbon',
+    currency: 'EUR',
+    startDate: '2026-06-01',
+    endDate: '2026-06-30',
+    experiences: [{ experience: experienceRef, bookings: 38, participants: 91, revenue: '4095.00', cancellations: 2 }],
+  },
+  ExperienceReportCsv:
+    'experienceId,experience,bookings,participants,revenue,cancellations\r\n' +
+    `${experienceRef.id},${experienceRef.title},38,91,4095.00,2\r\n`,
   OccupancyReport: {
     experiences: [{ experience: experienceRef, slots: 62, capacity: 744, booked: 311, occupancy: 0.418 }],
   },

@@ -142,8 +142,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List bookings by slot start, then creation
-         * @description Needs a secret key with the scope `bookings:read`.
+         * List bookings, by slot start or by creation
+         * @description `sort` orders the list: `startTime` (the default) by slot start, then creation, then id; `createdAt` by creation, then id; a leading `-` (`-startTime`, `-createdAt`) reverses every key, the id included, so pages of one order never repeat or skip a booking while the list stays unchanged. Any other value is refused (400 on `sort`).
+         *
+         *     Needs a secret key with the scope `bookings:read`.
          */
         get: operations["getBookings"];
         put?: never;
@@ -782,6 +784,72 @@ export interface paths {
          *     Needs a secret key with the scope `bookings:read`.
          */
         get: operations["getReportsDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/experiences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bookings, participants, revenue and cancellations per experience
+         * @description Over startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart), counted as `GET /v1/reports/daily` counts them: `bookings`, `participants` and `revenue` are the bookings made in the range and not cancelled since; `cancellations` the bookings cancelled in the range. One entry per experience with any of these, the highest revenue first, then by title.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsExperiences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/daily.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The daily report as a CSV file
+         * @description The days of `GET /v1/reports/daily` (same query: startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart)) as RFC 4180 CSV (UTF-8, CRLF) under a header row; a cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes. Columns: `date`, `bookings`, `participants`, `revenue`, `cancellations`. Downloaded as `daily-<startDate>-<endDate>.csv`.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsDailyCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/experiences.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report per experience as a CSV file
+         * @description The entries of `GET /v1/reports/experiences` (same query: startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart)), in its order, as RFC 4180 CSV (UTF-8, CRLF) under a header row; a cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes. Columns: `experienceId`, `experience` (its title), `bookings`, `participants`, `revenue`, `cancellations`. Downloaded as `experiences-<startDate>-<endDate>.csv`.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsExperiencesCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2211,6 +2279,36 @@ export interface components {
             /** @description Bookings cancelled that day */
             cancellations: number;
         };
+        /** @description Bookings, participants, revenue and cancellations per experience over a range of days. */
+        ExperienceReport: {
+            /** @description The organization's time zone, in which days are counted */
+            timezone: string;
+            currency: string;
+            /**
+             * Format: date
+             * @description Calendar date YYYY-MM-DD
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Calendar date YYYY-MM-DD
+             */
+            endDate: string;
+            /** @description One entry per experience with any figure in the range, highest revenue first, then by title */
+            experiences: components["schemas"]["ExperienceReportEntry"][];
+        };
+        /** @description One experience’s figures over the range. */
+        ExperienceReportEntry: {
+            experience: components["schemas"]["BookingExperience"];
+            /** @description Its bookings created in the range and not cancelled */
+            bookings: number;
+            /** @description Their participants */
+            participants: number;
+            /** @description Amount in major units with two decimals */
+            revenue: string;
+            /** @description Its bookings cancelled in the range */
+            cancellations: number;
+        };
         /** @description How full the active experiences’ scheduled slots are over a range of days. */
         OccupancyReport: {
             experiences: components["schemas"]["ExperienceOccupancy"][];
@@ -3336,6 +3434,8 @@ export interface operations {
                 endDate?: string;
                 /** @description Booking number, guest e-mail or name (case-insensitive) */
                 q?: string;
+                /** @description `startTime` (default): slot start, then creation, then id; `createdAt`: creation, then id; a leading `-` reverses every key */
+                sort?: "startTime" | "-startTime" | "createdAt" | "-createdAt";
                 /** @description Page size, 1–100 */
                 limit?: number;
                 /** @description Records to skip */
@@ -6152,6 +6252,149 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["DailyReport"];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportsExperiences: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
+                startDate?: string;
+                /** @description Inclusive; default today; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ExperienceReport */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "timezone": "Europe/Lisbon",
+                     *         "currency": "EUR",
+                     *         "startDate": "2026-06-01",
+                     *         "endDate": "2026-06-30",
+                     *         "experiences": [
+                     *           {
+                     *             "experience": {
+                     *               "id": "exp_5Hk2PqW9sLm3Xa",
+                     *               "title": "Sunset kayak tour"
+                     *             },
+                     *             "bookings": 38,
+                     *             "participants": 91,
+                     *             "revenue": "4095.00",
+                     *             "cancellations": 2
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ExperienceReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportsDailyCsv: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
+                startDate?: string;
+                /** @description Inclusive; default today; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/csv file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example date,bookings,participants,revenue,cancellations
+                     *     2026-06-01,4,9,405.00,0
+                     *     2026-06-02,0,0,0.00,1
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportsExperiencesCsv: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
+                startDate?: string;
+                /** @description Inclusive; default today; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/csv file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example experienceId,experience,bookings,participants,revenue,cancellations
+                     *     exp_5Hk2PqW9sLm3Xa,Sunset kayak tour,38,91,4095.00,2
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

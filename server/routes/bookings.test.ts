@@ -514,6 +514,45 @@ describe('GET /v1/bookings', () => {
     expect(last.pagination.hasMore).toBe(false);
   });
 
+  it('sorts by slot start or creation, reversed by a leading -, each page in that order, also under /api/v1', async () => {
+    const late = await book({ startTime: S3 });
+    clock.advance(1000);
+    const early = await book({ startTime: S1, customerEmail: 'b@example.com' });
+    clock.advance(1000);
+    const tieA = await book({ startTime: S2, customerEmail: 'd@example.com' });
+    const tieB = await book({ startTime: S2, customerEmail: 'e@example.com' });
+    const [first, second] = [tieA, tieB].sort((a, b) => (a.id < b.id ? -1 : 1)).map((b) => b.id);
+    const ids = async (query: string) => (await listOf(query)).data.map((b) => b.id);
+    expect(await ids('?sort=startTime')).toEqual([early.id, first, second, late.id]);
+    expect(await ids('?sort=-startTime')).toEqual([late.id, second, first, early.id]);
+    expect(await ids('?sort=createdAt')).toEqual([late.id, early.id, first, second]);
+    expect(await ids('?sort=-createdAt')).toEqual([second, first, early.id, late.id]);
+    // Pages join up in the order asked, and carry the same total.
+    const one = await listOf('?sort=-createdAt&limit=3');
+    const two = await listOf('?sort=-createdAt&limit=3&offset=3');
+    expect([...one.data, ...two.data].map((b) => b.id)).toEqual([second, first, early.id, late.id]);
+    expect([one.pagination, two.pagination]).toEqual([
+      { total: 4, limit: 3, offset: 0, hasMore: true },
+      { total: 4, limit: 3, offset: 3, hasMore: false },
+    ]);
+    // With a filter, and under /api/v1.
+    expect(await ids(`?sort=-startTime&startDate=2027-03-02&endDate=2027-03-02`)).toEqual([second, first, early.id]);
+    const api = expectList(await t.request('GET', '/api/v1/bookings?sort=-startTime'), Booking);
+    expect(api.data.map((b) => b.id)).toEqual([late.id, second, first, early.id]);
+    // A booking made since shows at once in every order (no stale cached answer).
+    clock.advance(1000);
+    const newest = await book({ startTime: S1, customerEmail: 'f@example.com' });
+    expect((await ids('?sort=-createdAt'))[0]).toBe(newest.id);
+    expect((await listOf('?sort=createdAt')).pagination.total).toBe(5);
+  });
+
+  it('refuses an unknown sort on `sort`', async () => {
+    for (const q of ['sort=id', 'sort=startTime,createdAt', 'sort=', 'sort=-', 'sort=%2BstartTime', 'sort=StartTime', 'sort=-id']) {
+      const details = expectValidationError(await t.request('GET', `/v1/bookings?${q}`), 'sort');
+      expect(details.length, q).toBeGreaterThan(0);
+    }
+  });
+
   it('refuses bad paging and unknown parameters', async () => {
     for (const q of ['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'status=DONE', 'startDate=2027-13-01', 'endDate=2027-03-02T10:00:00', 'sort=id']) {
       expectError(await t.request('GET', `/v1/bookings?${q}`), 400, 'VALIDATION_ERROR');

@@ -53,7 +53,11 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
       {
         method: 'get',
         path: '/bookings',
-        summary: 'List bookings by slot start, then creation',
+        summary: 'List bookings, by slot start or by creation',
+        description:
+          '`sort` orders the list: `startTime` (the default) by slot start, then creation, then id; `createdAt` by creation, ' +
+          'then id; a leading `-` (`-startTime`, `-createdAt`) reverses every key, the id included, so pages of one order ' +
+          'never repeat or skip a booking while the list stays unchanged. Any other value is refused (400 on `sort`).',
         tag,
         auth: 'secret',
         scope: 'bookings:read',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { everyDay, harbourCruise, createTestApp, expectData, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
-import { Booking, DailyReport, Experience, OccupancyReport } from '../../shared/index.js';
+import { everyDay, harbourCruise, createTestApp, expectData, expectError, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { Booking, DailyReport, Experience, ExperienceReport, OccupancyReport } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon (WET, UTC+0, until 28 March).
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
@@ -20,6 +20,7 @@ async function book(exp: Experience, startTime: string, participants = 2): Promi
 const cancel = async (b: Booking) => expect((await t.request('PATCH', `/v1/bookings/${b.id}/cancel`, { body: {} })).status).toBe(200);
 
 const daily = async (query = '') => expectData(await t.request('GET', `/v1/reports/daily${query}`), DailyReport);
+const byExperience = async (query = '') => expectData(await t.request('GET', `/v1/reports/experiences${query}`), ExperienceReport);
 const occupancy = async (query = '') => expectData(await t.request('GET', `/v1/reports/occupancy${query}`), OccupancyReport);
 
 beforeEach(async () => {
@@ -100,6 +101,119 @@ describe('GET /v1/reports/daily', () => {
     expectValidationError(await t.request('GET', '/v1/reports/daily?startDate=2027-03-02&endDate=2027-03-01'), 'endDate');
     expectValidationError(await t.request('GET', '/v1/reports/daily?startDate=2027-02-29'), 'startDate');
     expectValidationError(await t.request('GET', '/v1/reports/daily?startDate=2027-03-02'), 'endDate'); // after today
+  });
+});
+
+describe('GET /v1/reports/experiences', () => {
+  it('sums the range per experience as the days count it, highest revenue first, then by title', async () => {
+    const cruise = await newExperience(); // 45.00 a head
+    const walk = await newExperience({ name: 'cave walk', price: 2000 });
+    const boat = await newExperience({ name: 'Boat trip', price: 2000 });
+    await newExperience({ name: 'Nobody came' });
+    await book(cruise, '2027-04-02T09:00:00.000Z', 3); // made 1 March: 135.00
+    const later = await book(cruise, '2027-04-02T09:00:00.000Z', 1);
+    await book(walk, '2027-04-02T09:00:00.000Z', 2); // 40.00
+    clock.set(Date.UTC(2027, 2, 2, 23, 59)); // 2 March, 23:59 in Lisbon
+    await book(boat, '2027-04-02T14:00:00.000Z', 2); // 40.00, the same as the walk: by title, case aside
+    clock.set(Date.UTC(2027, 2, 3, 12, 0));
+    await cancel(later); // made 1 March, cancelled 3 March
+    const early = await book(walk, '2027-04-03T09:00:00.000Z', 1);
+    clock.set(Date.UTC(2027, 2, 5, 12, 0));
+    await cancel(early); // cancelled after the range: no booking any more, and no cancellation of the range
+
+    const r = await byExperience('?startDate=2027-02-28&endDate=2027-03-04');
+    const ref = (e: Experience) => ({ id: e.id, title: e.name });
+    expect(r).toEqual({
+      timezone: 'Europe/Lisbon',
+      currency: 'EUR',
+      startDate: '2027-02-28',
+      endDate: '2027-03-04',
+      experiences: [
+        { experience: ref(cruise), bookings: 1, participants: 3, revenue: '135.00', cancellations: 1 },
+        { experience: ref(boat), bookings: 1, participants: 2, revenue: '40.00', cancellations: 0 },
+        { experience: ref(walk), bookings: 1, participants: 2, revenue: '40.00', cancellations: 0 },
+      ],
+    });
+    // The same figures as the days of the daily report, summed.
+    const days = (await daily('?startDate=2027-02-28&endDate=2027-03-04')).days;
+    const sum = (f: (x: { bookings: number; participants: number; cancellations: number }) => number, xs: typeof days | typeof r.experiences) =>
+      xs.reduce((n, x) => n + f(x), 0);
+    for (const f of [(x: { bookings: number }) => x.bookings, (x: { participants: number }) => x.participants, (x: { cancellations: number }) => x.cancellations]) {
+      expect(sum(f, r.experiences)).toBe(sum(f, days));
+    }
+    // The booking made on 3 March and cancelled on the 5th is no booking of any range, and a cancellation of the 5th;
+    // equal revenues go by title, case aside.
+    const toFifth = await byExperience('?startDate=2027-03-03&endDate=2027-03-05');
+    expect(toFifth.experiences.map((e) => [e.experience.title, e.bookings, e.revenue, e.cancellations])).toEqual([
+      ['cave walk', 0, '0.00', 1],
+      ['Harbour cruise', 0, '0.00', 1],
+    ]);
+    // Under /api/v1 too; nothing in the range: no entries.
+    const api = expectData(await t.request('GET', '/api/v1/reports/experiences?startDate=2027-02-01&endDate=2027-02-27'), ExperienceReport);
+    expect(api.experiences).toEqual([]);
+  });
+
+  it('takes the daily report’s default range and refuses the same ranges', async () => {
+    const r = await byExperience();
+    expect([r.startDate, r.endDate]).toEqual(['2027-01-31', '2027-03-01']);
+    expect((await byExperience('?startDate=2026-01-01&endDate=2027-01-02')).endDate).toBe('2027-01-02');
+    for (const path of ['/v1/reports/experiences', '/v1/reports/daily.csv', '/v1/reports/experiences.csv']) {
+      expectValidationError(await t.request('GET', `${path}?startDate=2026-01-01&endDate=2027-01-03`), 'endDate');
+      expectValidationError(await t.request('GET', `${path}?startDate=2027-03-02&endDate=2027-03-01`), 'endDate');
+      const bad = await t.request('GET', `${path}?startDate=2027-02-29`);
+      expect(bad.headers.get('content-type')).toMatch(/^application\/json/);
+      expectValidationError(bad, 'startDate');
+      expectValidationError(await t.request('GET', `${path}?endDate=2027-03-01&sort=x`), 'sort');
+    }
+  });
+
+  it('needs the bookings:read scope, for the report and both files', async () => {
+    const { key } = await t.createKey({ scopes: ['experiences:read', 'bookings:write'] });
+    for (const path of ['/v1/reports/experiences', '/v1/reports/daily.csv', '/v1/reports/experiences.csv']) {
+      expectError(await t.request('GET', path, { key }), 403, 'FORBIDDEN');
+      expectError(await t.request('GET', path, { key: null }), 401, 'UNAUTHORIZED');
+    }
+  });
+});
+
+describe('GET /v1/reports/daily.csv and /v1/reports/experiences.csv', () => {
+  it('answer the reports as RFC 4180 CSV files named after their range, formulas neutralised', async () => {
+    const cruise = await newExperience({ name: '=HYPERLINK("http://evil.example","Cruise, classic")' });
+    const walk = await newExperience({ name: 'Walk', price: 1000 });
+    await book(cruise, '2027-04-02T09:00:00.000Z', 3);
+    await book(walk, '2027-04-02T09:00:00.000Z', 1);
+    clock.set(Date.UTC(2027, 2, 2, 12, 0));
+    await book(walk, '2027-04-02T09:00:00.000Z', 2);
+
+    const daily = await t.request('GET', '/v1/reports/daily.csv?startDate=2027-02-28&endDate=2027-03-02');
+    expect(daily.status).toBe(200);
+    expect(daily.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(daily.headers.get('content-disposition')).toBe('attachment; filename="daily-2027-02-28-2027-03-02.csv"');
+    expect(daily.text).toBe(
+      'date,bookings,participants,revenue,cancellations\r\n' +
+        '2027-02-28,0,0,0.00,0\r\n' +
+        '2027-03-01,2,4,145.00,0\r\n' +
+        '2027-03-02,1,2,20.00,0\r\n',
+    );
+
+    const res = await t.request('GET', '/v1/reports/experiences.csv?startDate=2027-02-28&endDate=2027-03-02');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="experiences-2027-02-28-2027-03-02.csv"');
+    expect(res.text).toBe(
+      'experienceId,experience,bookings,participants,revenue,cancellations\r\n' +
+        `${cruise.id},"'=HYPERLINK(""http://evil.example"",""Cruise, classic"")",1,3,135.00,0\r\n` +
+        `${walk.id},Walk,2,3,30.00,0\r\n`,
+    );
+  });
+
+  it('default to the 30 days ending today, a header row alone when nothing happened', async () => {
+    const daily = await t.request('GET', '/api/v1/reports/daily.csv');
+    expect(daily.headers.get('content-disposition')).toBe('attachment; filename="daily-2027-01-31-2027-03-01.csv"');
+    expect(daily.text.split('\r\n')).toHaveLength(32); // header, 30 days, the empty string after the last CRLF
+    const res = await t.request('GET', '/api/v1/reports/experiences.csv');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="experiences-2027-01-31-2027-03-01.csv"');
+    expect(res.text).toBe('experienceId,experience,bookings,participants,revenue,cancellations\r\n');
   });
 });
 

@@ -148,6 +148,7 @@ export async function listBookings(store: Store, orgId: string, query: z.output<
       q: query.q,
     },
     page,
+    query.sort,
   );
 }
 

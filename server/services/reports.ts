@@ -1,7 +1,7 @@
 import { invalid } from '../domain/refusal.js';
 import { addDays, daysBetween, localTodayOf, startOfLocalDay } from '../domain/time.js';
-import type { DailyFigures, DailyReport, ExperienceOccupancy } from '../domain/reports.js';
-export type { DailyFigures, DailyReport, ExperienceOccupancy };
+import { byRevenueThenTitle, type DailyFigures, type DailyReport, type ExperienceOccupancy, type ExperienceReport } from '../domain/reports.js';
+export type { DailyFigures, DailyReport, ExperienceOccupancy, ExperienceReport };
 import type { Store } from '../store/index.js';
 import type { SlotState } from '../store/slots.js';
 import { slotCapacity } from '../domain/bookings.js';
@@ -34,9 +34,7 @@ function midnights(startDate: string, days: number, zone: string): number[] {
  */
 export async function dailyReport(store: Store, orgId: string, query: { startDate?: string; endDate?: string }, now: number): Promise<DailyReport> {
   const org = await getOrganization(store, orgId);
-  const endDate = query.endDate ?? localTodayOf(now, org.timezone);
-  const startDate = query.startDate ?? addDays(endDate, -(DAILY_DEFAULT_DAYS - 1));
-  assertSpan(startDate, endDate);
+  const { startDate, endDate } = createdRange(query, now, org.timezone);
   const count = daysBetween(startDate, endDate) + 1;
   const bounds = midnights(startDate, count, org.timezone);
   const created = await store.reports.createdTotalsBetween(orgId, bounds);
@@ -48,7 +46,39 @@ export async function dailyReport(store: Store, orgId: string, query: { startDat
     revenueCents: c.totalCents,
     cancellations: cancelled[i] ?? 0,
   }));
-  return { timezone: org.timezone, currency: org.currency, days };
+  return { timezone: org.timezone, currency: org.currency, startDate, endDate, days };
+}
+
+/** The range of the reports by creation date: default the 30 days ending today, checked. */
+function createdRange(query: { startDate?: string; endDate?: string }, now: number, zone: string): { startDate: string; endDate: string } {
+  const endDate = query.endDate ?? localTodayOf(now, zone);
+  const startDate = query.startDate ?? addDays(endDate, -(DAILY_DEFAULT_DAYS - 1));
+  assertSpan(startDate, endDate);
+  return { startDate, endDate };
+}
+
+/**
+ * The daily report's figures over its whole range, per experience: the bookings made in the range
+ * and not cancelled, their participants and totals, and the cancellations of the range. One entry
+ * per experience with any, highest revenue first, then by title.
+ */
+export async function experienceReport(store: Store, orgId: string, query: { startDate?: string; endDate?: string }, now: number): Promise<ExperienceReport> {
+  const org = await getOrganization(store, orgId);
+  const { startDate, endDate } = createdRange(query, now, org.timezone);
+  const from = startOfLocalDay(startDate, org.timezone);
+  const to = startOfLocalDay(addDays(endDate, 1), org.timezone);
+  const rows = await store.reports.totalsByExperience(orgId, from, to);
+  const experiences = rows
+    .map((r) => ({
+      experienceId: r.experienceId,
+      experienceName: r.experienceName,
+      bookings: r.bookings,
+      participants: r.participants,
+      revenueCents: r.totalCents,
+      cancellations: r.cancellations,
+    }))
+    .sort(byRevenueThenTitle);
+  return { timezone: org.timezone, currency: org.currency, startDate, endDate, experiences };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
-import type { BookingRow } from './bookings.js';
+import type { BookingOrder, BookingRow } from './bookings.js';
 import { addOrganization, openTestStore, testEngine } from '../test-helpers/index.js';
 import { REFUSALS } from '../test-helpers/engines.js';
 
@@ -174,6 +174,49 @@ describe(`booking store (${testEngine()})`, () => {
       expect(await totals({ q: '\\' })).toEqual([['bk_02'], 1]);
       expect(await totals({ q: 'ada', status: 'PENDING', startFrom: SLOT + DAY })).toEqual([['bk_01', 'bk_06'], 2]);
       await expect(list({ status: 'LOST' as BookingRow['status'] })).rejects.toThrow('Unknown booking status');
+    });
+
+    it('sorts by slot start or creation, either way, every tie broken by id, pages joining up', async () => {
+      const sorted = async (order: BookingOrder, filter: Parameters<Store['bookings']['listBookings']>[1] = {}, limit = 10, offset = 0) => {
+        const page = await store.bookings.listBookings(orgId, filter, { limit, offset }, order);
+        return [ids(page.rows), page.total];
+      };
+      expect(await sorted('startTime')).toEqual([['bk_02', 'bk_03', 'bk_04', 'bk_05', 'bk_01', 'bk_06'], 6]);
+      expect(await sorted('-startTime')).toEqual([['bk_06', 'bk_01', 'bk_05', 'bk_04', 'bk_03', 'bk_02'], 6]);
+      // Made at T0: bk_01, bk_06; at T0 + 1: bk_02, bk_03, bk_05; at T0 + 2: bk_04.
+      expect(await sorted('createdAt')).toEqual([['bk_01', 'bk_06', 'bk_02', 'bk_03', 'bk_05', 'bk_04'], 6]);
+      expect(await sorted('-createdAt')).toEqual([['bk_04', 'bk_05', 'bk_03', 'bk_02', 'bk_06', 'bk_01'], 6]);
+      // Pages of two make up the whole list, in each order.
+      for (const order of ['startTime', '-startTime', 'createdAt', '-createdAt'] as const) {
+        const pages = [await sorted(order, {}, 2, 0), await sorted(order, {}, 2, 2), await sorted(order, {}, 2, 4)];
+        expect(pages.flatMap(([rows]) => rows as string[])).toEqual((await sorted(order))[0]);
+      }
+      // With filters: the same rows as in slot order, in the order asked.
+      expect(await sorted('-createdAt', { status: 'PENDING' })).toEqual([['bk_04', 'bk_06', 'bk_01'], 3]);
+      expect(await sorted('createdAt', { startFrom: SLOT + DAY })).toEqual([['bk_01', 'bk_06', 'bk_05'], 3]);
+      expect(await sorted('-startTime', { experienceId: 'exp_x', status: 'CANCELLED' })).toEqual([['bk_02'], 1]);
+      expect(await sorted('createdAt', { customerId: 'cus_1' }, 2, 1)).toEqual([['bk_06', 'bk_02'], 5]);
+    });
+
+    it('reads a deep page in every order, the same rows as a shallow read gives', async () => {
+      await store.transaction(async () => {
+        for (let n = 0; n < 1_050; n++) {
+          await store.bookings.insertBooking(booking({
+            id: `bk_d${String(n).padStart(4, '0')}`, bookingNumber: `BK-D${String(n).padStart(7, '0')}`, slotStart: SLOT + 10 * DAY + (n % 7) * HOUR,
+            createdAt: T0 + (n % 3),
+          }));
+        }
+      });
+      for (const order of ['startTime', '-startTime', 'createdAt', '-createdAt'] as const) {
+        const whole = ids((await store.bookings.listBookings(orgId, {}, { limit: 100, offset: 1_000 - 100 }, order)).rows);
+        const rest = ids((await store.bookings.listBookings(orgId, {}, { limit: 100, offset: 1_000 }, order)).rows);
+        const across = ids((await store.bookings.listBookings(orgId, {}, { limit: 10, offset: 995 }, order)).rows);
+        expect(across, order).toEqual([...whole.slice(95), ...rest.slice(0, 5)]);
+      }
+      // Newest first ends on the first made (at T0: bk_01, bk_06 and every third of the others), highest id first.
+      expect(ids((await store.bookings.listBookings(orgId, {}, { limit: 5, offset: 1_051 }, '-createdAt')).rows)).toEqual([
+        'bk_d0006', 'bk_d0003', 'bk_d0000', 'bk_06', 'bk_01',
+      ]);
     });
 
     it('reads a deep page by a deferred join, in the same order', async () => {

@@ -54,6 +54,9 @@ export interface BookingFilter {
   q?: string;
 }
 
+/** A list's order: by slot start (then creation) or by creation; `-` reverses every key, the id last. */
+export type BookingOrder = 'startTime' | '-startTime' | 'createdAt' | '-createdAt';
+
 export interface CustomerTotals {
   bookingCount: number;
   spentCents: number;
@@ -80,10 +83,10 @@ export interface BookingStore {
   bookingNumberTaken(bookingNumber: string): Promise<boolean>;
   orgHasBookings(orgId: string): Promise<boolean>;
   /**
-   * Sorted by slot start, then creation, then id. The page and its total are read as one statement,
-   * so from one state of the table.
+   * Sorted by `order` (default slot start, then creation, then id; see ORDERS). The page and its
+   * total are read as one statement, so from one state of the table.
    */
-  listBookings(orgId: string, filter: BookingFilter, page: Page): Promise<PageResult<BookingView>>;
+  listBookings(orgId: string, filter: BookingFilter, page: Page, order?: BookingOrder): Promise<PageResult<BookingView>>;
   /** A customer's bookings, latest slot first. */
   listCustomerBookings(customerId: string, limit: number): Promise<BookingView[]>;
   customerTotals(customerId: string): Promise<CustomerTotals>;
@@ -165,8 +168,17 @@ export const insertedValues = (row: BookingRow): unknown[] => valuesOf(row, INSE
 /** From this offset on, a page is read by a deferred join (listBookings). */
 export const DEFERRED_JOIN_OFFSET = 1_000;
 
-/** The list order, every tie broken by id. */
-const ORDER = 'ORDER BY b.slot_start, b.created_at, b.id';
+/**
+ * The list orders, every tie broken by id, so that a page holds the same rows however the engine
+ * reads them. Slot order reads bookings_org_slot forwards or backwards; creation order reads
+ * bookings_org_created (org_id, created_at, …), with a small sort of the ties of one instant by id.
+ */
+const ORDERS: Record<BookingOrder, string> = {
+  startTime: 'ORDER BY b.slot_start, b.created_at, b.id',
+  '-startTime': 'ORDER BY b.slot_start DESC, b.created_at DESC, b.id DESC',
+  createdAt: 'ORDER BY b.created_at, b.id',
+  '-createdAt': 'ORDER BY b.created_at DESC, b.id DESC',
+};
 
 const STATUSES = new Set<string>(['CONFIRMED', 'PENDING', 'CANCELLED']);
 export function statusWord(status: string): string {
@@ -243,14 +255,19 @@ export function bookingStore(sql: Sql): BookingStore {
 
   /** The page's rows. A deep page skips its offset over the index alone (a deferred join: ids first,
    * then the page's rows): joining every skipped row cost ~2 µs each (offset 500,000: 1 s at 1M). */
-  function pageOf(orgId: string, f: BookingFilter, page: Page, params: unknown[], extra: string): string {
+  function pageOf(orgId: string, f: BookingFilter, page: Page, order: BookingOrder, params: unknown[], extra: string): string {
     const where = whereOf(orgId, f, params);
+    const orderBy = ORDERS[order];
     params.push(page.limit, page.offset);
-    // The page is sorted again after the join: at most `limit` rows.
-    return page.offset >= DEFERRED_JOIN_OFFSET
-      ? `SELECT ${COLUMNS}, ${extra} FROM (SELECT b.id AS pid FROM bookings b WHERE ${where} ${ORDER} LIMIT ? OFFSET ?) p
-         JOIN bookings b ON b.id = p.pid JOIN experiences e ON e.id = b.experience_id ${ORDER}`
-      : `SELECT ${COLUMNS}, ${extra} ${FROM} WHERE ${where} ${ORDER} LIMIT ? OFFSET ?`;
+    // The page is sorted again after the join: at most `limit` rows. Only in slot order: the ids
+    // of a page in creation order are not in bookings_org_created, so the skip would not stay in
+    // the index there (SQLite would rather sort the organization's bookings), and that page is read
+    // in index order directly.
+    const deferred = page.offset >= DEFERRED_JOIN_OFFSET && (order === 'startTime' || order === '-startTime');
+    return deferred
+      ? `SELECT ${COLUMNS}, ${extra} FROM (SELECT b.id AS pid FROM bookings b WHERE ${where} ${orderBy} LIMIT ? OFFSET ?) p
+         JOIN bookings b ON b.id = p.pid JOIN experiences e ON e.id = b.experience_id ${orderBy}`
+      : `SELECT ${COLUMNS}, ${extra} ${FROM} WHERE ${where} ${orderBy} LIMIT ? OFFSET ?`;
   }
 
   return {
@@ -267,13 +284,13 @@ export function bookingStore(sql: Sql): BookingStore {
     getBookingByCheckoutSession: (sessionId) => one('b.checkout_session_id = ? ORDER BY b.id LIMIT 1', [sessionId]),
     bookingNumberTaken: async (bookingNumber) => (await sql.get('SELECT 1 AS one FROM bookings WHERE booking_number = ?', [bookingNumber])) !== undefined,
     orgHasBookings: async (orgId) => (await sql.get('SELECT 1 AS one FROM bookings WHERE org_id = ? LIMIT 1', [orgId])) !== undefined,
-    async listBookings(orgId, filter, page) {
+    async listBookings(orgId, filter, page, order = 'startTime') {
       // The total rides on every row of the page as an uncorrelated subquery, which both engines
       // compute once: one statement, so one state of the table for both, and no sort after it.
       const read = async (): Promise<PageResult<BookingView> | undefined> => {
         const params: unknown[] = [];
         const total = totalOf(orgId, filter, params);
-        const listed = await sql.values<unknown[]>(pageOf(orgId, filter, page, params, `(${total}) AS total`), params);
+        const listed = await sql.values<unknown[]>(pageOf(orgId, filter, page, order, params, `(${total}) AS total`), params);
         return listed.length === 0 ? undefined : { rows: listed.map((r) => viewOf(r as RawBooking)), total: listed[0]![COLUMN_COUNT] as number };
       };
       for (;;) {

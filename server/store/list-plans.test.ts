@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from './sqlite/db.js';
 import { type Store } from './index.js';
 import { createStore } from './sqlite/store.js';
-import type { BookingFilter } from './bookings.js';
+import type { BookingFilter, BookingOrder } from './bookings.js';
 
 // The lists' queries read an index in the list's order and never the whole table, for the page and
 // for the total. Not a timing: the query plans themselves (EXPLAIN QUERY PLAN), which do not depend
@@ -135,6 +135,42 @@ describe('list query plans', () => {
         for (const t of totals.filter((l) => /^(SEARCH|SCAN) /.test(l) && l !== 'SCAN CONSTANT ROW')) expect(t).toMatch(/^SEARCH b USING (COVERING )?INDEX /);
       }
     });
+  }
+
+  // The other orders: the same indexes read backwards for `-startTime`; bookings_org_created in
+  // creation order, ties of one instant sorted by id; a narrowing filter (a date range, a customer,
+  // an experience) reads its own index range and sorts those rows, never the organization's list.
+  const sorted: { order: BookingOrder; filter: BookingFilter; index: string; sort: 'none' | 'ties' | 'matches' }[] = [
+    { order: '-startTime', filter: {}, index: 'bookings_org_slot', sort: 'none' },
+    { order: '-startTime', filter: { status: 'CANCELLED' }, index: 'bookings_org_status_order', sort: 'none' },
+    { order: '-startTime', filter: { startFrom: DAY, startTo: DAY + 86_400_000 }, index: 'bookings_org_slot', sort: 'none' },
+    { order: 'createdAt', filter: {}, index: 'bookings_org_created', sort: 'ties' },
+    { order: '-createdAt', filter: {}, index: 'bookings_org_created', sort: 'ties' },
+    { order: '-createdAt', filter: { status: 'CONFIRMED' }, index: 'bookings_org_created', sort: 'ties' },
+    { order: '-createdAt', filter: { q: 'ada' }, index: 'bookings_org_created', sort: 'ties' },
+    { order: 'createdAt', filter: { startFrom: DAY, startTo: DAY + 86_400_000 }, index: 'bookings_org_slot', sort: 'matches' },
+    { order: '-createdAt', filter: { customerId: CUS }, index: 'bookings_customer', sort: 'matches' },
+    { order: '-createdAt', filter: { experienceId: EXP }, index: 'bookings_experience_slot', sort: 'matches' },
+  ];
+  for (const c of sorted) {
+    for (const offset of [200, 2_000]) {
+      it(`sorts ${c.order} by ${JSON.stringify(c.filter)} at offset ${offset} through ${c.index} (${c.sort === 'none' ? 'no sort' : `a sort of the ${c.sort}`})`, async () => {
+        const captured = await plansOf(async () => await store.bookings.listBookings(ORG, c.filter, { limit: 100, offset }, c.order));
+        expectNoFullScan(captured);
+        const pages = captured.filter((x) => / LIMIT \? OFFSET \?/.test(x.sql));
+        expect(pages).toHaveLength(1);
+        const plan = pages[0]!.plan;
+        const why = plan.join('\n');
+        // The page's read of bookings is its first search of b (a deep slot-ordered page adds the join back by id).
+        expect(plan.find((l) => /^SEARCH b USING/.test(l)), why).toMatch(new RegExp(`USING (COVERING )?INDEX ${c.index} \\(`));
+        // Sorts inside the page's read (a deep slot-ordered page also re-sorts its own 100 rows after the join).
+        const reads = offset >= 1_000 && c.order.endsWith('startTime') ? plan.slice(0, plan.indexOf('SCAN p')) : plan;
+        const sorts = reads.filter((l) => l.includes('TEMP B-TREE'));
+        if (c.sort === 'none') expect(sorts, why).toEqual([]);
+        else if (c.sort === 'ties') expect(sorts, why).toEqual(['USE TEMP B-TREE FOR LAST TERM OF ORDER BY']);
+        else expect(sorts, why).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+      });
+    }
   }
 
   it('counts a CONFIRMED date range from index ranges only (all, less PENDING and CANCELLED)', async () => {

@@ -71,6 +71,15 @@ describe('manifest, report and reminder query plans', () => {
     ]);
   });
 
+  it('sums a span per experience from the ranges of the created and cancelled indexes, never a scan of the history', async () => {
+    await store.reports.totalsByExperience('org', 0, 1); // prepared on first use
+    const plan = planOf(/FROM bookings WHERE org_id = \? AND created_at >= \? AND created_at < \? AND status <> 'CANCELLED' UNION ALL/);
+    expect(plan).toContainEqual(expect.stringMatching(/^SEARCH bookings USING INDEX bookings_org_created \(org_id=\? AND created_at>\? AND created_at<\?\)$/));
+    expect(plan).toContainEqual(expect.stringMatching(/^SEARCH bookings USING INDEX bookings_org_cancelled \(org_id=\? AND cancelled_at>\? AND cancelled_at<\?\)$/));
+    expect(plan).toContainEqual(expect.stringMatching(/^SEARCH e USING INDEX sqlite_autoindex_experiences_1 \(id=\?\)$/));
+    expect(plan.some((d) => /^SCAN (bookings|e)\b/.test(d)), plan.join('\n')).toBe(false);
+  });
+
   it('finds the reminders due in each experience’s range of slot starts, never by a scan of every booking', async () => {
     await store.messages.listRemindersDue(0, 1, 1); // prepared on first use
     const due = planOf(/FROM experiences e (CROSS )?JOIN bookings b .* b\.status = 'CONFIRMED'/);

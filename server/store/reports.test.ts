@@ -115,6 +115,41 @@ describe(`report store (${testEngine()})`, () => {
     expect(await store.reports.cancellationsBetween(orgA, [])).toStrictEqual([]);
   });
 
+  it('sums a span per experience as the days count it, one entry per experience with any figure', async () => {
+    await store.experiences.insertExperience({
+      id: 'exp_C', orgId: orgA, name: 'Cave walk', description: '', duration: 60, price: 2500, maxParticipants: 100, maxPerBooking: null,
+      schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: FROM - 30 * DAY, updatedAt: FROM - 30 * DAY,
+    });
+    await store.experiences.insertExperience({
+      id: 'exp_D', orgId: orgA, name: 'Quiet tour', description: '', duration: 60, price: 2500, maxParticipants: 100, maxPerBooking: null,
+      schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: FROM - 30 * DAY, updatedAt: FROM - 30 * DAY,
+    });
+    const onC = { orgId: orgA, experienceId: 'exp_C', slotStart: FROM + 10 * DAY, unitPrice: 2500 };
+    await insertBookingRow(store, { ...onC, participants: 4, createdAt: B[1]! + HOUR, updatedAt: B[1]! + HOUR });
+    // Made long before, cancelled on day 3.
+    await insertBookingRow(store, {
+      ...onC, participants: 1, createdAt: FROM - 5 * DAY, updatedAt: B[3]! + 1, status: 'CANCELLED', cancelledAt: B[3]! + 1, cancellationReason: null,
+    });
+    const entry = (experienceId: string, experienceName: string, bookings: number, participants: number, totalCents: number, cancellations: number) => ({
+      experienceId, experienceName, bookings, participants, totalCents, cancellations,
+    });
+    // The whole of the days: exp_A as the days sum it (6 bookings, 3 cancellations), exp_C, never exp_D.
+    const whole = await store.reports.totalsByExperience(orgA, B[0]!, B[5]!);
+    expect(whole).toStrictEqual([entry('exp_A', 'exp_A', 6, 10_010, 10_000_000_023_600, 3), entry('exp_C', 'Cave walk', 1, 4, 10_000, 1)]);
+    const days = await store.reports.createdTotalsBetween(orgA, B);
+    const A = whole[0]!;
+    expect([A.bookings + 1, A.participants + 4, A.totalCents + 10_000]).toEqual([
+      days.reduce((n, d) => n + d.bookings, 0), days.reduce((n, d) => n + d.participants, 0), days.reduce((n, d) => n + d.totalCents, 0),
+    ]);
+    // Days 3 and 4: exp_C has only its cancellation.
+    expect(await store.reports.totalsByExperience(orgA, B[3]!, B[5]!)).toStrictEqual([
+      entry('exp_A', 'exp_A', 2, 10_001, 10_000_000_000_100, 1), entry('exp_C', 'Cave walk', 0, 0, 0, 1),
+    ]);
+    expect(await store.reports.totalsByExperience(orgB, B[0]!, B[5]!)).toStrictEqual([entry('exp_B', 'exp_B', 1, 2, 9000, 0)]);
+    expect(await store.reports.totalsByExperience('org_none', B[0]!, B[5]!)).toStrictEqual([]);
+    expect(await store.reports.totalsByExperience(orgA, B[5]!, B[5]!)).toStrictEqual([]);
+  });
+
   it('follows a booking cancelled later', async () => {
     await store.bookings.updateBooking({
       ...seventh, status: 'CANCELLED', cancelledAt: B[1]! + HOUR, cancellationReason: 'Ill', updatedAt: B[1]! + HOUR,

@@ -220,6 +220,11 @@ export type Booking = z.infer<typeof Booking>;
 
 const DateOrInstant = z.union([LocalDate, InstantInput]);
 
+/** The orders of `GET /v1/bookings`: a leading `-` reverses every key, the id tie-break included. */
+export const BOOKING_SORTS = ['startTime', '-startTime', 'createdAt', '-createdAt'] as const;
+export const BookingSort = z.enum(BOOKING_SORTS);
+export type BookingSort = z.infer<typeof BookingSort>;
+
 export const BookingListQuery = z.strictObject({
   experienceId: z.string().min(1).max(100).optional(),
   customerId: z.string().min(1).max(100).optional(),
@@ -227,6 +232,9 @@ export const BookingListQuery = z.strictObject({
   startDate: DateOrInstant.optional().describe("Date (org's time zone) or instant, inclusive, on the slot start"),
   endDate: DateOrInstant.optional().describe("Date (org's time zone) or instant, inclusive, on the slot start"),
   q: SearchTerm.optional().describe('Booking number, guest e-mail or name (case-insensitive)'),
+  sort: BookingSort.optional().describe(
+    '`startTime` (default): slot start, then creation, then id; `createdAt`: creation, then id; a leading `-` reverses every key',
+  ),
   ...PageQuery,
 });
 

@@ -26,6 +26,29 @@ export const DailyReport = z.object({
 });
 export type DailyReport = z.infer<typeof DailyReport>;
 
+/** The range of the per-experience report and of both CSV files: the daily report's rules and default. */
+export const ExperienceReportQuery = DailyReportQuery;
+
+export const ExperienceReportEntry = z.object({
+  experience: BookingExperienceRef,
+  bookings: z.int().describe('Its bookings created in the range and not cancelled'),
+  participants: z.int().describe('Their participants'),
+  revenue: MoneyString.describe('The sum of their totals, in major units with two decimals'),
+  cancellations: z.int().describe('Its bookings cancelled in the range'),
+});
+export type ExperienceReportEntry = z.infer<typeof ExperienceReportEntry>;
+
+export const ExperienceReport = z.object({
+  timezone: z.string().describe("The organization's time zone, in which days are counted"),
+  currency: z.string(),
+  startDate: DateString.describe('The first day counted'),
+  endDate: DateString.describe('The last day counted'),
+  experiences: z
+    .array(ExperienceReportEntry)
+    .describe('One entry per experience with any figure in the range, highest revenue first, then by title'),
+});
+export type ExperienceReport = z.infer<typeof ExperienceReport>;
+
 export const OccupancyReportQuery = z.strictObject({
   startDate: LocalDate.optional().describe("Inclusive, in the organization's time zone; default today"),
   endDate: LocalDate.optional().describe(`Inclusive; default startDate + 30 days; at most ${MAX_REPORT_DAYS} days after startDate`),
