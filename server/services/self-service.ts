@@ -8,6 +8,7 @@ import { placesOf } from '../domain/bookings.js';
 import type { ExperienceAvailability } from '../domain/availability.js';
 import type { BookingView } from '../store/bookings.js';
 import type { OrganizationRow } from '../store/organizations.js';
+import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 import { availabilityFor, zoneOf } from './availability.js';
 import { cancelBooking, updateBooking } from './bookings.js';
@@ -30,11 +31,22 @@ async function bookingOfToken(store: Store, token: string | undefined): Promise<
   return booking;
 }
 
+/** What the guest needs on the day, as the experience says it now. */
+export function guestInfoOf(exp: ExperienceRow): ManagedBooking['guestInfo'] {
+  return { meetingPoint: exp.meetingPoint ?? null, meetingPointUrl: exp.meetingPointUrl ?? null, guestInstructions: exp.guestInstructions ?? null };
+}
+
 async function managed(store: Store, booking: BookingView, now: number): Promise<ManagedBooking> {
   const organization = await store.organizations.getOrganization(booking.orgId);
   const exp = await store.experiences.getExperience(booking.orgId, booking.experienceId);
   if (!organization || !exp) throw notFound('Booking');
-  return { booking, organization, timeZone: zoneOf(exp, organization.timezone), rules: selfServiceOf(booking, organization, now) };
+  return {
+    booking,
+    organization,
+    timeZone: zoneOf(exp, organization.timezone),
+    rules: selfServiceOf(booking, organization, now),
+    guestInfo: guestInfoOf(exp),
+  };
 }
 
 export async function getManagedBooking(store: Store, token: string | undefined, now: number): Promise<ManagedBooking> {

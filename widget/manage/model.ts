@@ -186,6 +186,9 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
       maxParticipants: booking.totalParticipants,
       maxPerBooking: booking.totalParticipants,
       priceCategories: [],
+      meetingPoint: null,
+      meetingPointUrl: null,
+      guestInstructions: null,
     };
     // The widget's model asks for an experience and its availability; the manage API answers
     // for this booking's experience alone, and the booking's own time is no choice.
