@@ -255,6 +255,8 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
 
   return {
     managed,
+    /** The .ics download of the booking (GET /public/v1/manage/calendar.ics); null without a token. */
+    calendarUrl: api?.calendarUrl ?? null,
     broken,
     busy,
     trouble,
