@@ -31,8 +31,6 @@ export interface GuestInfoProps {
 // Only a web address may become the map link: a javascript: URL from a tampered answer must not.
 const safeMap = (url: string | null): string | null => (url && /^https:\/\//i.test(url) ? url : null);
 
-/** Kept as written: the operator's line breaks show as line breaks. */
-const keepLines = { whiteSpace: 'pre-line' };
 
 export function guestInfo(h: typeof H, p: GuestInfoProps): ComponentChildren {
   const { texts: t, info, booking, heading } = p;
@@ -41,6 +39,8 @@ export function guestInfo(h: typeof H, p: GuestInfoProps): ComponentChildren {
     h('a', { href, target: '_blank', rel: 'noopener noreferrer', class: cls }, label, h('span', { class: 'sr-only' }, ` ${t.newTab}`));
   const section = (id: string, title: string, ...body: ComponentChildren[]): ComponentChildren =>
     h('section', { class: 'guest-info', 'aria-labelledby': id }, h(heading, { id }, title), ...body);
+  // The operator's line breaks show as line breaks (a <br> each: no inline style under a strict CSP).
+  const lines = (text: string): ComponentChildren => h('p', null, ...text.split('\n').flatMap((line, i) => (i ? [h('br', null), line] : [line])));
   const download = (e: MouseEvent): void => {
     if (p.icsHref) return;
     const a = e.currentTarget as HTMLAnchorElement;
@@ -54,10 +54,10 @@ export function guestInfo(h: typeof H, p: GuestInfoProps): ComponentChildren {
       section(
         'outing-meeting-point',
         t.meetingPoint,
-        info.meetingPoint && h('p', { style: keepLines }, info.meetingPoint),
+        info.meetingPoint && lines(info.meetingPoint),
         map && h('p', null, newTab(t.map, map)),
       ),
-    info.guestInstructions && section('outing-instructions', t.instructions, h('p', { style: keepLines }, info.guestInstructions)),
+    info.guestInstructions && section('outing-instructions', t.instructions, lines(info.guestInstructions)),
     section(
       'outing-add-to-calendar',
       t.addToCalendar,
