@@ -3,7 +3,7 @@
 // (the same UID and SEQUENCE, so a later copy replaces the earlier one in the guest's calendar),
 // titled and described for the guest rather than for the operator.
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import { bookingEvent } from './feed.js';
+import { bookingEvent, cleanText } from './feed.js';
 import type { BookingView } from '../store/bookings.js';
 
 export interface GuestEvent {
@@ -14,11 +14,6 @@ export interface GuestEvent {
   /** Plain text; line breaks are kept (escaped as \n). */
   description: string;
   url?: string | null;
-}
-
-/** Control characters have no place in iCalendar TEXT; line breaks become one LF. */
-function cleanText(value: string): string {
-  return value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
 }
 
 /** The whole file: one VCALENDAR with one VEVENT, CRLF line ends, folded at 75 octets. */
