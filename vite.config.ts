@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 
 /**
  * The widget's languages other than English (widget/i18n/{code}.json), written beside widget.js
@@ -17,6 +17,36 @@ const languageFiles: Plugin = {
 };
 
 /**
+ * The confirmation chunk (widget/confirm/chunk.ts), written beside widget.js as `confirmation.js`:
+ * a second classic script, which widget.js adds to the page once a booking is confirmed
+ * (widget/confirm/load.ts). A build of its own: widget.js is one IIFE, which cannot be split.
+ */
+const confirmationChunk: Plugin = {
+  name: 'outing-widget-confirmation',
+  async generateBundle() {
+    const built = (await build({
+      configFile: false,
+      root: import.meta.dirname,
+      publicDir: false,
+      logLevel: 'silent',
+      mode: 'production',
+      build: {
+        write: false,
+        target: 'es2022',
+        minify: true,
+        modulePreload: false,
+        reportCompressedSize: false,
+        rolldownOptions: {
+          input: resolve(import.meta.dirname, 'widget/confirm/chunk.ts'),
+          output: { format: 'iife', entryFileNames: 'confirmation.js', codeSplitting: false },
+        },
+      },
+    })) as Rolldown.RolldownOutput;
+    this.emitFile({ type: 'asset', fileName: 'confirmation.js', source: built.output[0].code });
+  },
+};
+
+/**
  * Builds the embeddable widget: widget/main.tsx → dist/widget/widget.js, one minified IIFE with
  * its styles inlined as a string (the widget works under a strict Content-Security-Policy), and its
  * language files beside it (dist/widget/pt.json…). Not library mode: that would assign the bundle's
@@ -24,7 +54,7 @@ const languageFiles: Plugin = {
  */
 const widget: UserConfig = {
   publicDir: false,
-  plugins: [languageFiles],
+  plugins: [languageFiles, confirmationChunk],
   // Production JSX whatever NODE_ENV says: under vitest (NODE_ENV=test) oxc would otherwise emit
   // jsxDEV calls with file names and line numbers, 5 KB more.
   mode: 'production',

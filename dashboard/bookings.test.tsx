@@ -94,6 +94,7 @@ function fakeOuting() {
       return {
         id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 12,
         schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: true, createdAt: NOW, updatedAt: NOW,
+        meetingPoint: null, meetingPointUrl: null, guestInstructions: null,
         priceCategories: [cat('pc_adult', 'Adult', 3000, 'ADULT'), cat('pc_child', 'Child', 1500, 'CHILD'), cat('pc_infant', 'Infant', 0, 'INFANT', false)],
       };
     }

@@ -12,7 +12,7 @@ useDashboardTests();
  * The fixtures' experiences have no price categories: they book by participants at their price
  * (docs/price-categories.md).
  */
-const later = { priceCategories: [] };
+const later = { priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null };
 
 const at = '2026-11-01T09:00:00.000Z';
 const experience = (id: string, name: string, active = true): Experience => ({
@@ -355,6 +355,37 @@ describe('the experience form', () => {
     expect(t.writes()[2]!.body).toEqual({
       priceCategories: [{ id: 'pc_0', name: 'Adult', price: 2750, type: 'ADULT', occupiesPlace: true, minAge: null, maxAge: null }],
     });
+  });
+
+  it('edits the guest information: sends what changed, clears with an empty field, and checks the link and lengths first', async () => {
+    const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
+    expect(screen.getByRole('heading', { name: 'Guest information', level: 2 })).toBeTruthy();
+    fill('Meeting point', '  Doca de Santo Amaro, pier 3  ');
+    fill('Map link', 'http://maps.example.com/pier-3');
+    fill('Instructions for guests', 'x'.repeat(2001));
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    const summary = await screen.findByRole('region', { name: 'There is a problem' });
+    expect(summary.textContent).toContain('Map link: Enter a link that starts with https://');
+    expect(summary.textContent).toContain('Instructions for guests: Enter instructions of at most 2000 characters (this one has 2001).');
+    expect(field('Map link').getAttribute('aria-invalid')).toBe('true');
+    expect(t.writes()).toEqual([]);
+
+    fill('Map link', 'https://maps.example.com/pier-3');
+    fill('Instructions for guests', 'Bring a jacket.\nArrive 15 minutes early.');
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Saved.');
+    expect(t.writes()).toEqual([
+      {
+        method: 'PATCH',
+        path: '/v1/experiences/exp_sail',
+        body: { meetingPoint: 'Doca de Santo Amaro, pier 3', meetingPointUrl: 'https://maps.example.com/pier-3', guestInstructions: 'Bring a jacket.\nArrive 15 minutes early.' },
+      },
+    ]);
+
+    fill('Map link', '');
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(t.writes()).toHaveLength(2));
+    expect(t.writes()[1]!.body).toEqual({ meetingPointUrl: null });
   });
 
   it('checks numbers and the price in the browser before sending', async () => {

@@ -55,6 +55,8 @@ describe('redactTarget', () => {
 
   it('keeps hiding keys, tokens and feed tokens, and leaves the rest as sent', () => {
     expect(redactTarget('/api/ical/abc123?key=opk_x&token=t')).toBe('/api/ical/[redacted]?key=[redacted]&token=[redacted]');
+    expect(redactTarget('/public/v1/manage/calendar.ics?token=Abc_-123')).toBe('/public/v1/manage/calendar.ics?token=[redacted]');
+    expect(redactTarget('/public/v1/manage/calendar.ics?TOKEN=Abc&token=Def')).toBe('/public/v1/manage/calendar.ics?TOKEN=[redacted]&token=[redacted]');
     expect(redactTarget('/v1/bookings?limit=5&offset=10')).toBe('/v1/bookings?limit=5&offset=10');
     expect(redactTarget('/docs/scalar.js?v=abc')).toBe('/docs/scalar.js?v=abc');
     expect(redactTarget('/node_modules/@scalar/x.js')).toBe('/node_modules/@scalar/x.js');

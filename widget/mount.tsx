@@ -98,7 +98,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     const t = texts.value;
     // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
     if (!t) return void render(<div class="outing" aria-busy="true" />, root);
-    w ??= { model, t, fmt: createFormats(tag), locale: tag };
+    w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi };
     try {
       render(<App w={w} />, root);
     } catch (e) {

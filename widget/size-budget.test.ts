@@ -37,12 +37,26 @@ describe('widget.js', () => {
     expect(gzipped).toBeLessThanOrEqual(BUDGET);
   });
 
-  it('is one self-contained script, beside its language files: no chunk, no module syntax, no zod', async () => {
-    expect(await readdir(outDir)).toEqual(['pt.json', 'widget.js']);
+  it('is one self-contained script, beside its language files and its confirmation chunk: no module syntax, no zod', async () => {
+    expect(await readdir(outDir)).toEqual(['confirmation.js', 'pt.json', 'widget.js']);
     expect(bundle.startsWith('(function(')).toBe(true);
     expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
     expect(bundle).not.toMatch(/\bimport\(/);
     expect(bundle).not.toContain('ZodError');
+    // The chunk is asked for by its name, from the server widget.js came from.
+    expect(bundle).toContain('/widget/confirmation.js');
+  });
+
+  it('loads the confirmation chunk as a classic script that adds no global and carries no Preact of its own', async () => {
+    const chunk = await readFile(join(outDir, 'confirmation.js'), 'utf8');
+    expect(chunk.startsWith('(function(')).toBe(true);
+    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
+    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
+    expect(chunk).toContain('calendar.google.com/calendar/render');
+    expect(chunk).toContain('BEGIN:VCALENDAR');
+    // Preact's renderer would be several KB; the chunk renders with the h widget.js hands it.
+    expect(gzipSync(chunk, { level: 9 }).length).toBeLessThan(2_500);
+    expect(chunk).not.toContain('__H');
   });
 
   it(`loads no more than ${ALL_SCRIPTS_BUDGET} bytes of script in all, gzipped`, async () => {

@@ -22,6 +22,9 @@ const LABELS: Record<string, string> = {
   minNoticeMinutes: 'Notice',
   maxAdvanceDays: 'Booking window',
   active: 'Active',
+  meetingPoint: 'Meeting point',
+  meetingPointUrl: 'Map link',
+  guestInstructions: 'Instructions for guests',
   schedule: 'Schedule',
   'schedule-timezone': 'Time zone',
   'schedule-startDate': 'Starts on',
@@ -123,6 +126,33 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
           />
         </div>
         <CheckField name="active" label="Active" checked={experience?.active ?? true} error={fields['active']} hint="Inactive experiences offer no slots; their bookings stay." />
+      </section>
+      <section class="exp-details" aria-labelledby="guest-info-title">
+        <h2 id="guest-info-title">Guest information</h2>
+        <p class="hint">Shown in confirmation and reminder e-mails, on the widget’s confirmation and on the guest’s booking page.</p>
+        <TextBox
+          name="meetingPoint"
+          label="Meeting point"
+          rows={2}
+          value={experience?.meetingPoint ?? ''}
+          error={fields['meetingPoint']}
+          hint="Where guests meet you, such as “Blue kiosk at the marina, Dock 3”. Also the calendar event’s location. Up to 500 characters."
+        />
+        <TextInput
+          name="meetingPointUrl"
+          label="Map link"
+          value={experience?.meetingPointUrl ?? ''}
+          error={fields['meetingPointUrl']}
+          hint="An https link to the meeting point on a map. Optional."
+          autoComplete="url"
+        />
+        <TextBox
+          name="guestInstructions"
+          label="Instructions for guests"
+          value={experience?.guestInstructions ?? ''}
+          error={fields['guestInstructions']}
+          hint="What to bring, wear or know before coming. Up to 2,000 characters."
+        />
       </section>
       <PriceCategories m={m} currency={currency} />
       <ScheduleEditor m={m} />

@@ -72,6 +72,9 @@ export const EXPERIENCE_FIELDS = [
   'minNoticeMinutes',
   'maxAdvanceDays',
   'active',
+  'meetingPoint',
+  'meetingPointUrl',
+  'guestInstructions',
 ] as const;
 
 let lastKey = 0;
@@ -201,8 +204,18 @@ function bodyOf(form: FormValues, draft: ScheduleDraft): { body: Record<string, 
     }
     return Number(text);
   };
+  /** Guest information: optional text up to `max` characters; empty is null (none). */
+  const optional = (field: string, max: number, what: string): string | null => {
+    const text = form.value(field).trim();
+    if (text.length > max) fields[field] = `Enter ${what} of at most ${max} characters (this one has ${text.length}).`;
+    return text || null;
+  };
   const name = form.value('name').trim();
   if (!name) fields['name'] = 'Enter the name guests will see.';
+  const meetingPointUrl = optional('meetingPointUrl', 500, 'a link');
+  if (meetingPointUrl && !fields['meetingPointUrl'] && !/^https:\/\/[^\s/?#]+\.[^\s]*$/i.test(meetingPointUrl)) {
+    fields['meetingPointUrl'] = 'Enter a link that starts with https://, such as https://maps.example.com/…';
+  }
   const price = centsOf(form.value('price'));
   if (price === null) fields['price'] = 'Enter a price such as 25.00 (0 for free).';
   const body: Record<string, unknown> = {
@@ -216,6 +229,9 @@ function bodyOf(form: FormValues, draft: ScheduleDraft): { body: Record<string, 
     maxAdvanceDays: whole('maxAdvanceDays', 'Enter how many days ahead guests may book.'),
     active: form.checked('active'),
     schedule: scheduleOf(draft),
+    meetingPoint: optional('meetingPoint', 500, 'a meeting point'),
+    meetingPointUrl,
+    guestInstructions: optional('guestInstructions', 2000, 'instructions'),
   };
   for (const day of WEEKDAYS) {
     for (const t of draft.weekly[day]) if (!t.value) fields[ids.time(day, t.key)] = 'Enter a time, or remove it.';
@@ -574,6 +590,7 @@ export function createExperiencesModel(ctx: AreaContext) {
         if (body['maxPerBooking'] === null) delete body['maxPerBooking'];
         if (body['schedule'] === null) delete body['schedule'];
         if ((body['priceCategories'] as unknown[]).length === 0) delete body['priceCategories'];
+        for (const k of ['meetingPoint', 'meetingPointUrl', 'guestInstructions']) if (body[k] === null) delete body[k];
       }
       const mine = generation;
       form.value = { busy: true, error: null, fields: {} };

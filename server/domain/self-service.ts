@@ -19,6 +19,8 @@ export interface ManagedBooking<Booking, Organization> {
   /** The experience's zone: the guest reads its times there. */
   timeZone: string;
   rules: SelfService;
+  /** The experience's meeting point, its link and the guest instructions (null when not set). */
+  guestInfo: { meetingPoint: string | null; meetingPointUrl: string | null; guestInstructions: string | null };
   /** What else the guest may change themselves: their party, and their name and phone. */
   edits: GuestEdits;
 }

@@ -202,6 +202,9 @@ const experience = {
   maxParticipants: 12,
   maxPerBooking: 6,
   priceCategories: [],
+  meetingPoint: 'Blue kiosk at Praia da Marinha car park',
+  meetingPointUrl: 'https://maps.example.com/?q=37.0902,-8.4128',
+  guestInstructions: 'Bring a swimsuit and a towel. Arrive 15 minutes early.',
 };
 
 const customer = {
@@ -450,6 +453,7 @@ export const EXAMPLES: Record<string, unknown> = {
     cutoffAt: '2026-06-12T16:30:00.000Z',
     reason: null,
     organization: { name: 'Cliffside Adventures', email: 'hello@cliffside.example.com', phone: '+351 282 000 000' },
+    guestInfo: { meetingPoint: experience.meetingPoint, meetingPointUrl: experience.meetingPointUrl, guestInstructions: experience.guestInstructions },
   },
   ManageCancel: { reason: 'Our flight was moved' },
   ManageReschedule: { startTime: '2026-06-14T08:00:00.000Z' },
@@ -502,6 +506,12 @@ export const EXAMPLES: Record<string, unknown> = {
   ManifestCsv:
     'start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note\r\n' +
     "17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday\r\n",
+  BookingIcs:
+    'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Outing//Outing booking//EN\r\nMETHOD:PUBLISH\r\nBEGIN:VEVENT\r\n' +
+    'UID:bk_2Lq8VxN4cR7wTz@book.cliffside.example.com\r\nSEQUENCE:0\r\nDTSTAMP:20260601T101500Z\r\n' +
+    'DTSTART:20260613T163000Z\r\nDTEND:20260613T183000Z\r\nSUMMARY:Sunset kayak tour\r\nLOCATION:Blue kiosk at Praia da Marinha car park\r\n' +
+    'DESCRIPTION:Booking number: BK-7K3M9Q2D\\nParticipants: 2 participants\\n\\nBefore you come:\\nBring a swimsuit and a towel.\r\n' +
+    'STATUS:CONFIRMED\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
   DailyReport: {
     timezone: 'Europe/Lisbon',
     currency: 'EUR',

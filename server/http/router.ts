@@ -47,7 +47,7 @@ export interface OpSpec<
    * A success sent as a file instead of the JSON envelope (the handler answers a `raw` reply): its
    * media type and the name of its example in the OpenAPI catalog. Errors stay JSON envelopes.
    */
-  file?: { mediaType: 'text/csv'; example: string };
+  file?: { mediaType: 'text/csv' | 'text/calendar'; example: string };
   list?: boolean;
   status?: 200 | 201 | 202;
   errors?: ErrorCode[];

@@ -19,7 +19,7 @@ export interface FeedInput {
 }
 
 /** Control characters have no place in iCalendar TEXT; line breaks become one LF (escaped as \n). */
-function cleanText(value: string): string {
+export function cleanText(value: string): string {
   return value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
 }
 

@@ -4,12 +4,11 @@
 // Guest names, experience names and the organization's words are strangers' text: in HTML every one
 // is escaped; in the subject and headers every line break becomes a space, so no value can end a
 // header early or start another (header injection).
-import ical, { ICalCalendarMethod } from 'ical-generator';
 import { bookingTotalCents } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import { zoneOffsetMs } from '../domain/time.js';
-import { bookingEvent } from '../ical/feed.js';
+import { guestBookingIcs } from '../ical/guest-event.js';
 import type { BookingView } from '../store/bookings.js';
 import type { MailMessage } from './message.js';
 import { GUEST_TEXTS, type GuestLocale, type GuestMessageKind, type GuestTexts } from './texts.js';
@@ -29,6 +28,8 @@ export interface GuestMessageInput {
   messageId: string;
   /** Host of PUBLIC_URL: the right-hand side of the Message-ID and of the calendar UID. */
   host: string;
+  /** The experience's meeting point, its map link and instructions; shown in all but a cancellation. */
+  guestInfo?: { meetingPoint: string | null; meetingPointUrl: string | null; guestInstructions: string | null };
 }
 
 export interface GuestMessage extends MailMessage {
@@ -91,6 +92,28 @@ interface Details {
   rows: [label: string, value: string][];
   contact: string[];
   manageUrl: string | null;
+  /** Absent parts are null; all null when the e-mail shows none (a cancellation). */
+  meetingPoint: string | null;
+  mapUrl: string | null;
+  instructions: string | null;
+}
+
+/** The operator's text for guests, line breaks kept (one LF each), other control characters gone, blank as null. */
+function guestText(value: string | null | undefined): string | null {
+  if (value == null) return null;
+  const text = value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u2028\u2029]/g, ' ').trim();
+  return text === '' ? null : text;
+}
+
+/** The meeting point's map link: an https URL, or nothing. */
+function mapLink(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
 }
 
 function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
@@ -111,7 +134,39 @@ function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
     ],
     contact: [org.name, org.email, ...(org.phone ? [org.phone] : [])].map(oneLine).filter((s) => s !== ''),
     manageUrl: input.kind !== 'BOOKING_CANCELLED' && input.manageUrl !== undefined ? manageLink(input.manageUrl) : null,
+    ...guestInfoOf(input),
   };
+}
+
+function guestInfoOf(input: GuestMessageInput): Pick<Details, 'meetingPoint' | 'mapUrl' | 'instructions'> {
+  const info = input.kind === 'BOOKING_CANCELLED' ? undefined : input.guestInfo;
+  return { meetingPoint: guestText(info?.meetingPoint), mapUrl: mapLink(info?.meetingPointUrl), instructions: guestText(info?.guestInstructions) };
+}
+
+function guestInfoText(texts: GuestTexts, d: Details): string[] {
+  const lines: string[] = [];
+  if (d.meetingPoint || d.mapUrl) {
+    lines.push('', `${texts.guestInfo.meetingPoint}:`, ...(d.meetingPoint ? d.meetingPoint.split('\n') : []), ...(d.mapUrl ? [`${texts.guestInfo.map}: ${d.mapUrl}`] : []));
+  }
+  if (d.instructions) lines.push('', `${texts.guestInfo.instructions}:`, ...d.instructions.split('\n'));
+  return lines;
+}
+
+function guestInfoHtml(texts: GuestTexts, d: Details): string[] {
+  const e = escapeHtml;
+  const lines = (text: string) => text.split('\n').map(e).join('<br>');
+  const parts: string[] = [];
+  if (d.meetingPoint || d.mapUrl) {
+    const link = d.mapUrl ? `<a href="${e(d.mapUrl)}">${e(texts.guestInfo.map)}</a>` : '';
+    parts.push(
+      `<h2 style="font-size:16px;margin:16px 0 4px">${e(texts.guestInfo.meetingPoint)}</h2>`,
+      `<p style="margin:0">${[d.meetingPoint ? lines(d.meetingPoint) : '', link].filter(Boolean).join('<br>')}</p>`,
+    );
+  }
+  if (d.instructions) {
+    parts.push(`<h2 style="font-size:16px;margin:16px 0 4px">${e(texts.guestInfo.instructions)}</h2>`, `<p style="margin:0">${lines(d.instructions)}</p>`);
+  }
+  return parts;
 }
 
 function textBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withCalendar: boolean): string {
@@ -121,6 +176,7 @@ function textBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withC
     texts.lead[input.kind],
     '',
     ...d.rows.map(([label, value]) => `${label}: ${value}`),
+    ...guestInfoText(texts, d),
     ...(d.manageUrl ? ['', `${texts.manage}:`, d.manageUrl] : []),
     ...(withCalendar ? ['', texts.calendar] : []),
     '',
@@ -141,6 +197,7 @@ function htmlBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withC
     `<p>${e(texts.greeting(oneLine(input.booking.guestName)))}</p>`,
     `<p>${e(texts.lead[input.kind])}</p>`,
     `<table role="presentation" cellpadding="0" cellspacing="0">${rows.join('')}</table>`,
+    ...guestInfoHtml(texts, d),
     ...(d.manageUrl ? [`<p><a href="${e(d.manageUrl)}">${e(texts.manage)}</a></p>`] : []),
     ...(withCalendar ? [`<p>${e(texts.calendar)}</p>`] : []),
     `<p>${e(texts.questions)}<br>${d.contact.map(e).join('<br>')}</p>`,
@@ -154,18 +211,41 @@ function htmlBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withC
  * guest's calendar updates the event it already has; the title and notes are the guest's, not the
  * operator's.
  */
-function bookingIcs(input: GuestMessageInput, d: Details): string {
-  const calendar = ical({
-    prodId: { company: 'Outing', product: 'Outing booking', language: 'EN' },
-    method: ICalCalendarMethod.PUBLISH,
-  });
-  calendar.createEvent({
-    ...bookingEvent(input.booking, input.host),
+function bookingIcs(input: GuestMessageInput, texts: GuestTexts, d: Details): string {
+  return guestBookingIcs(input.booking, input.host, {
     summary: oneLine(input.booking.experienceName),
-    description: [...d.rows.map(([label, value]) => `${label}: ${value}`), ...(d.manageUrl ? [d.manageUrl] : []), '', ...d.contact].join('\n'),
+    location: d.meetingPoint,
+    description: [
+      ...d.rows.map(([label, value]) => `${label}: ${value}`),
+      ...(d.mapUrl ? [`${texts.guestInfo.map}: ${d.mapUrl}`] : []),
+      ...(d.instructions ? ['', `${texts.guestInfo.instructions}:`, d.instructions] : []),
+      ...(d.manageUrl ? ['', d.manageUrl] : []),
+      '',
+      ...d.contact,
+    ].join('\n'),
     url: d.manageUrl,
   });
-  return `${calendar.toString()}\r\n`;
+}
+
+/**
+ * `GET /public/v1/manage/calendar.ics`: the booking in the guest's language, with its booking
+ * number, party and the experience's instructions; LOCATION the meeting point; cancelled once it is.
+ */
+export function guestCalendarFile(input: Pick<GuestMessageInput, 'locale' | 'booking' | 'host' | 'guestInfo'>): string {
+  const texts = GUEST_TEXTS[input.locale];
+  const b = input.booking;
+  const tickets = ticketsOf(b.tickets);
+  const info = { meetingPoint: guestText(input.guestInfo?.meetingPoint), mapUrl: mapLink(input.guestInfo?.meetingPointUrl), instructions: guestText(input.guestInfo?.guestInstructions) };
+  return guestBookingIcs(b, input.host, {
+    summary: oneLine(b.experienceName),
+    location: info.meetingPoint,
+    description: [
+      `${texts.label.bookingNumber}: ${oneLine(b.bookingNumber)}`,
+      tickets.length > 0 ? `${texts.label.tickets}: ${oneLine(ticketsLine(tickets))}` : `${texts.label.participants}: ${texts.participants(b.participants)}`,
+      ...(info.mapUrl ? [`${texts.guestInfo.map}: ${info.mapUrl}`] : []),
+      ...(info.instructions ? ['', `${texts.guestInfo.instructions}:`, info.instructions] : []),
+    ].join('\n'),
+  });
 }
 
 export function composeGuestMessage(input: GuestMessageInput): GuestMessage {
@@ -186,6 +266,6 @@ export function composeGuestMessage(input: GuestMessageInput): GuestMessage {
       'Message-ID': messageIdHeader(input.messageId, input.host),
       ...(ADDRESS.test(replyTo) ? { 'Reply-To': replyTo } : {}),
     },
-    attachments: withCalendar ? [{ filename: 'booking.ics', content: bookingIcs(input, d), contentType: ICS_TYPE }] : [],
+    attachments: withCalendar ? [{ filename: 'booking.ics', content: bookingIcs(input, texts, d), contentType: ICS_TYPE }] : [],
   };
 }

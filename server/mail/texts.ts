@@ -19,6 +19,8 @@ export interface GuestTexts {
   awaitingPayment: string;
   manage: string;
   calendar: string;
+  /** The experience's guest information (confirmation, change and reminder e-mails). */
+  guestInfo: { meetingPoint: string; map: string; instructions: string };
   questions: string;
   /** Money as the language writes it; the amount arrives as the contract's "90.00". */
   money: (amount: string, currency: string) => string;
@@ -57,6 +59,7 @@ const en: GuestTexts = {
   awaitingPayment: 'awaiting payment',
   manage: 'See, change or cancel your booking',
   calendar: 'Open the attached booking.ics to add it to your calendar.',
+  guestInfo: { meetingPoint: 'Meeting point', map: 'Open the map', instructions: 'Before you come' },
   questions: 'Questions? Reply to this e-mail or contact us:',
   money: (amount, currency) => `${amount} ${currency}`,
 };
@@ -95,6 +98,7 @@ const pt: GuestTexts = {
   awaitingPayment: 'a aguardar pagamento',
   manage: 'Ver, alterar ou cancelar a reserva',
   calendar: 'Abra o ficheiro booking.ics em anexo para acrescentar a reserva ao seu calendário.',
+  guestInfo: { meetingPoint: 'Ponto de encontro', map: 'Abrir o mapa', instructions: 'Antes de vir' },
   questions: 'Alguma dúvida? Responda a este e-mail ou contacte-nos:',
   money: (amount, currency) => `${amount.replace('.', ',')} ${currency}`,
 };

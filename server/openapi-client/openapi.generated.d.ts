@@ -1006,6 +1006,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/manage/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guest’s booking as a calendar file
+         * @description The booking as an iCalendar (.ics) attachment named after its booking number: one VEVENT with the UID and SEQUENCE of the bookings feed (a later download replaces the event rather than adding another), DTSTART and DTEND in UTC, SUMMARY the experience, LOCATION the meeting point (absent when there is none), DESCRIPTION the booking number, the participants or tickets and the guest instructions, in the guest’s language; `STATUS:CANCELLED` once the booking is cancelled. The token may come as `?token=` so that a plain link downloads the file; a missing or unknown token is 404. Errors answer as JSON envelopes.
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        get: operations["getPublicManageCalendarIcs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/manage/availability": {
         parameters: {
             query?: never;
@@ -1289,6 +1311,9 @@ export interface components {
             active: boolean;
             /** @description [] when the experience books by participants at its price */
             priceCategories: components["schemas"]["PriceCategory"][];
+            meetingPoint: string | null;
+            meetingPointUrl: string | null;
+            guestInstructions: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1372,6 +1397,15 @@ export interface components {
                 /** @description Shown to guests, not enforced */
                 maxAge?: number | null;
             }[];
+            /** @description Where guests meet, shown in their e-mails, the widget and the manage page; blank is null */
+            meetingPoint?: string | null;
+            /**
+             * Format: uri
+             * @description An https link to the meeting point (a map), at most 500 characters
+             */
+            meetingPointUrl?: string | null;
+            /** @description What to bring or know, shown to guests with the meeting point; blank is null */
+            guestInstructions?: string | null;
         };
         /** @description Weekly local start times and dated exceptions. */
         ScheduleInput: {
@@ -1449,6 +1483,15 @@ export interface components {
                 /** @description Shown to guests, not enforced */
                 maxAge?: number | null;
             }[];
+            /** @description Where guests meet, shown in their e-mails, the widget and the manage page; blank is null */
+            meetingPoint?: string | null;
+            /**
+             * Format: uri
+             * @description An https link to the meeting point (a map), at most 500 characters
+             */
+            meetingPointUrl?: string | null;
+            /** @description What to bring or know, shown to guests with the meeting point; blank is null */
+            guestInstructions?: string | null;
         };
         /** @description What a deletion answers. */
         Deleted: {
@@ -2337,6 +2380,9 @@ export interface components {
             maxPerBooking: number;
             /** @description [] when the experience books by participants at its price */
             priceCategories: components["schemas"]["PriceCategory"][];
+            meetingPoint: string | null;
+            meetingPointUrl: string | null;
+            guestInstructions: string | null;
         };
         /** @description What the widget API answers to a booking: nothing the guest did not send. */
         PublicBooking: {
@@ -2427,6 +2473,12 @@ export interface components {
                 /** Format: email */
                 email: string;
                 phone: string | null;
+            };
+            guestInfo: {
+                meetingPoint: string | null;
+                /** @description An https link to the meeting point (a map) */
+                meetingPointUrl: string | null;
+                guestInstructions: string | null;
             };
         };
         ManageReschedule: {
@@ -2808,6 +2860,9 @@ export interface operations {
                      *           "maxParticipants": 12,
                      *           "maxPerBooking": 6,
                      *           "priceCategories": [],
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -2939,6 +2994,9 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3027,6 +3085,9 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3172,6 +3233,9 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -6498,7 +6562,10 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "maxParticipants": 12,
                      *           "maxPerBooking": 6,
-                     *           "priceCategories": []
+                     *           "priceCategories": [],
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       ],
                      *       "pagination": {
@@ -6559,7 +6626,10 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
-                     *         "priceCategories": []
+                     *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *       }
                      *     }
                      */
@@ -6841,6 +6911,11 @@ export interface operations {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
                      *           "phone": "+351 282 000 000"
+                     *         },
+                     *         "guestInfo": {
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -6852,6 +6927,55 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicManageCalendarIcs: {
+        parameters: {
+            query?: {
+                /** @description The manage token, for a plain link (a download the browser starts); `X-Manage-Token` wins when both are sent. Never logged. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/calendar file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//Outing//Outing booking//EN
+                     *     METHOD:PUBLISH
+                     *     BEGIN:VEVENT
+                     *     UID:bk_2Lq8VxN4cR7wTz@book.cliffside.example.com
+                     *     SEQUENCE:0
+                     *     DTSTAMP:20260601T101500Z
+                     *     DTSTART:20260613T163000Z
+                     *     DTEND:20260613T183000Z
+                     *     SUMMARY:Sunset kayak tour
+                     *     LOCATION:Blue kiosk at Praia da Marinha car park
+                     *     DESCRIPTION:Booking number: BK-7K3M9Q2D\nParticipants: 2 participants\n\nBefore you come:\nBring a swimsuit and a towel.
+                     *     STATUS:CONFIRMED
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -6995,6 +7119,11 @@ export interface operations {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
                      *           "phone": "+351 282 000 000"
+                     *         },
+                     *         "guestInfo": {
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -7085,6 +7214,11 @@ export interface operations {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
                      *           "phone": "+351 282 000 000"
+                     *         },
+                     *         "guestInfo": {
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }

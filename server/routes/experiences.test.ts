@@ -37,6 +37,9 @@ describe('experiences', () => {
         maxAdvanceDays: 365,
         active: true,
         priceCategories: [],
+        meetingPoint: null,
+        meetingPointUrl: null,
+        guestInstructions: null,
         createdAt: '2026-03-01T09:00:00.000Z',
         updatedAt: '2026-03-01T09:00:00.000Z',
       });

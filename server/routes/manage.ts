@@ -8,6 +8,13 @@ import { availabilityForGuest, cancelAsGuest, getManagedBooking, rescheduleAsGue
 import { Availability, LocalDate, ManageCancel, ManagedBooking, ManageReschedule, ManageUpdate } from '../../shared/index.js';
 import { z } from 'zod';
 
+const ManageCalendarQuery = z.strictObject({
+  token: z
+    .string()
+    .optional()
+    .describe('The manage token, for a plain link (a download the browser starts); `X-Manage-Token` wins when both are sent. Never logged.'),
+});
+
 const ManageAvailabilityQuery = z.strictObject({
   startDate: LocalDate.optional().describe("Default: today in the experience's time zone"),
   endDate: LocalDate.optional().describe('Inclusive; default startDate + 30 days; at most 92 days after startDate'),
@@ -38,6 +45,44 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
         response: ManagedBooking,
       },
       async ({ c }) => ok(serializeManagedBooking(await getManagedBooking(store, token(c.req.header('x-manage-token')), ctx.now()))),
+    )
+    .op(
+      {
+        method: 'get',
+        path: '/manage/calendar.ics',
+        summary: 'A guest’s booking as a calendar file',
+        description:
+          'The booking as an iCalendar (.ics) attachment named after its booking number: one VEVENT with the UID and SEQUENCE ' +
+          'of the bookings feed (a later download replaces the event rather than adding another), DTSTART and DTEND in UTC, ' +
+          'SUMMARY the experience, LOCATION the meeting point (absent when there is none), DESCRIPTION the booking number, ' +
+          'the participants or tickets and the guest instructions, in the guest’s language; `STATUS:CANCELLED` once the ' +
+          'booking is cancelled. The token may come as `?token=` so that a plain link downloads the file; a missing or unknown ' +
+          'token is 404. Errors answer as JSON envelopes.',
+        tag,
+        auth: 'manage',
+        query: ManageCalendarQuery,
+        file: { mediaType: 'text/calendar', example: 'BookingIcs' },
+      },
+      async ({ c, query }) => {
+        const m = await getManagedBooking(store, token(c.req.header('x-manage-token') ?? query.token), ctx.now());
+        // ical-generator is loaded by the first calendar request, not at start.
+        const { guestCalendarFile } = await import('../mail/compose.js');
+        const body = guestCalendarFile({ locale: m.booking.locale ?? 'en', booking: m.booking, host: new URL(config.publicUrl).host, guestInfo: m.guestInfo });
+        return {
+          status: 200,
+          body: undefined,
+          raw: {
+            body,
+            contentType: 'text/calendar; charset=utf-8',
+            headers: {
+              'Content-Disposition': `attachment; filename="${m.booking.bookingNumber}.ics"`,
+              'Cache-Control': 'no-store',
+              'Referrer-Policy': 'no-referrer',
+              'X-Robots-Tag': 'noindex',
+            },
+          },
+        };
+      },
     )
     .op(
       {

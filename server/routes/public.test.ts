@@ -7,7 +7,10 @@ import { Availability, Booking, Experience, PublicBooking, PublicExperience } fr
 
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
-const PUBLIC_FIELDS = ['id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking', 'priceCategories'];
+const PUBLIC_FIELDS = [
+  'id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking', 'priceCategories',
+  'meetingPoint', 'meetingPointUrl', 'guestInstructions',
+];
 
 let t: TestApp;
 let clock: ManualClock;
@@ -43,7 +46,10 @@ describe('public experiences', () => {
     const { active } = await setup();
     const list = expectList(await t.request('GET', '/public/v1/experiences'), PublicExperience);
     expect(list.data).toEqual([
-      { id: active.id, name: 'Alfama walk', description: 'Old town', duration: 90, price: 2000, currency: 'EUR', maxParticipants: 8, maxPerBooking: 4, priceCategories: [] },
+      {
+        id: active.id, name: 'Alfama walk', description: 'Old town', duration: 90, price: 2000, currency: 'EUR', maxParticipants: 8, maxPerBooking: 4,
+        priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null,
+      },
     ]);
     expect(Object.keys(list.data[0]!).sort()).toEqual([...PUBLIC_FIELDS].sort());
     expect(list.pagination).toEqual({ total: 1, limit: 20, offset: 0, hasMore: false });

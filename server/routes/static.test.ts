@@ -7,10 +7,12 @@ import { createTestApp, expectError, repoRoot, type TestApp } from '../test-help
 
 // The widget bundle is a build output; a stand-in keeps this test independent of `npm run build`.
 const WIDGET = Buffer.from('/* widget */ window.Outing = {};\n'.repeat(50));
+const CHUNK = Buffer.from('(function(){/* confirmation */})();\n'.repeat(20));
 const PT = Buffer.from(JSON.stringify({ book: 'Reservar', step: 'Passo {0} de {1}', tickets: 'Bilhetes'.repeat(40) }));
 useAssetReader((path) => {
   if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
   if (path === join('dist', 'widget', 'pt.json')) return PT;
+  if (path === join('dist', 'widget', 'confirmation.js')) return CHUNK;
   try {
     return readFileSync(join(repoRoot, path));
   } catch {
@@ -36,6 +38,19 @@ describe('/widget.js', () => {
     const again = await t.request('GET', '/widget.js', { key: null, headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
     expect(again.status).toBe(304);
     expect(again.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('/widget/confirmation.js', () => {
+  it('serves the confirmation chunk as a script to any origin, cached as widget.js is, never sniffed', async () => {
+    const res = await t.app.request('/widget/confirmation.js', { headers: { 'accept-encoding': 'identity', origin: 'https://tours.example.com' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(CHUNK);
+    expectError(await t.request('GET', '/widget/chunk.js', { key: null }), 404, 'NOT_FOUND');
   });
 });
 

@@ -18,6 +18,9 @@ export function serializeExperience(row: ExperienceRow, currency: string): Exper
     maxAdvanceDays: row.maxAdvanceDays,
     active: row.active === 1,
     priceCategories: categoriesOf(row.priceCategories),
+    meetingPoint: row.meetingPoint ?? null,
+    meetingPointUrl: row.meetingPointUrl ?? null,
+    guestInstructions: row.guestInstructions ?? null,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

@@ -35,5 +35,6 @@ export function serializeManagedBooking(m: ManagedView<BookingView, Organization
     cutoffAt: iso(m.rules.cutoffAt),
     reason: m.rules.reason,
     organization: { name: m.organization.name, email: m.organization.email, phone: m.organization.phone },
+    guestInfo: m.guestInfo,
   };
 }

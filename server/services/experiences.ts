@@ -28,6 +28,11 @@ export function normalizeSchedule(input: ScheduleInput): Schedule {
   };
 }
 
+/** A guest-information text as stored: blank (or absent) is null, so guests never see an empty heading. */
+function guestText(value: string | null | undefined): string | null {
+  return value == null || value.trim() === '' ? null : value.trim();
+}
+
 export async function createExperience(store: Store, orgId: string, input: ExperienceCreate, now: number, actor: Actor): Promise<ExperienceRow> {
   const row: ExperienceRow = {
     id: newId('experience'),
@@ -43,6 +48,9 @@ export async function createExperience(store: Store, orgId: string, input: Exper
     maxAdvanceDays: input.maxAdvanceDays ?? 365,
     active: input.active === false ? 0 : 1,
     priceCategories: JSON.stringify(resolveCategories(input.priceCategories ?? [], [], () => newId('priceCategory', now))),
+    meetingPoint: guestText(input.meetingPoint),
+    meetingPointUrl: guestText(input.meetingPointUrl),
+    guestInstructions: guestText(input.guestInstructions),
     createdAt: now,
     updatedAt: now,
   };
@@ -82,6 +90,9 @@ export async function updateExperience(store: Store, orgId: string, id: string, 
         patch.priceCategories === undefined
           ? current.priceCategories
           : JSON.stringify(resolveCategories(patch.priceCategories, categoriesOf(current.priceCategories), () => newId('priceCategory', now))),
+      meetingPoint: patch.meetingPoint === undefined ? (current.meetingPoint ?? null) : guestText(patch.meetingPoint),
+      meetingPointUrl: patch.meetingPointUrl === undefined ? (current.meetingPointUrl ?? null) : guestText(patch.meetingPointUrl),
+      guestInstructions: patch.guestInstructions === undefined ? (current.guestInstructions ?? null) : guestText(patch.guestInstructions),
       updatedAt: now,
     };
     if (next.maxPerBooking !== null && next.maxPerBooking > next.maxParticipants) {

@@ -6,6 +6,7 @@ import type { Store } from '../store/index.js';
 import { composeGuestMessage, type GuestMessage } from '../mail/compose.js';
 import { zoneOf } from './availability.js';
 import { issueManageToken } from './messages.js';
+import { guestInfoOf } from './self-service.js';
 
 export interface ComposeSettings {
   /** PUBLIC_URL: the manage link's origin, and its host names the Message-ID and calendar UID. */
@@ -33,6 +34,7 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
     ...(manageUrl ? { manageUrl } : {}),
     messageId: message.id,
     host: new URL(settings.publicUrl).host,
+    guestInfo: guestInfoOf(exp),
   });
   return { ...composed, to: message.to };
 }

@@ -8,6 +8,7 @@ import { placesOf } from '../domain/bookings.js';
 import type { ExperienceAvailability } from '../domain/availability.js';
 import type { BookingView } from '../store/bookings.js';
 import type { OrganizationRow } from '../store/organizations.js';
+import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 import { availabilityFor, zoneOf } from './availability.js';
 import { cancelBooking, updateBooking } from './bookings.js';
@@ -31,6 +32,11 @@ async function bookingOfToken(store: Store, token: string | undefined): Promise<
   return booking;
 }
 
+/** What the guest needs on the day, as the experience says it now. */
+export function guestInfoOf(exp: ExperienceRow): ManagedBooking['guestInfo'] {
+  return { meetingPoint: exp.meetingPoint ?? null, meetingPointUrl: exp.meetingPointUrl ?? null, guestInstructions: exp.guestInstructions ?? null };
+}
+
 async function managed(store: Store, booking: BookingView, now: number): Promise<ManagedBooking> {
   const organization = await store.organizations.getOrganization(booking.orgId);
   const exp = await store.experiences.getExperience(booking.orgId, booking.experienceId);
@@ -41,6 +47,7 @@ async function managed(store: Store, booking: BookingView, now: number): Promise
     timeZone: zoneOf(exp, organization.timezone),
     rules: selfServiceOf(booking, organization, now),
     edits: guestEditsOf(booking, organization, now),
+    guestInfo: guestInfoOf(exp),
   };
 }
 

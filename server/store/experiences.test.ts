@@ -51,7 +51,7 @@ describe(`experience store (${testEngine()})`, () => {
   const experience = (id: string, org: string, createdAt: number, fields: Partial<ExperienceRow> = {}): ExperienceRow => ({
     id, orgId: org, name: `Experience ${id}`, description: 'On the river', duration: 90, price: 2500, maxParticipants: 12,
     maxPerBooking: null, schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]',
-    createdAt, updatedAt: createdAt, ...fields,
+    meetingPoint: null, meetingPointUrl: null, guestInstructions: null, createdAt, updatedAt: createdAt, ...fields,
   });
   const ids = (page: { rows: ExperienceRow[] }) => page.rows.map((r) => r.id);
   const refusal = (why: keyof typeof REFUSALS) => ({ code: testEngine() === 'sqlite' ? expect.stringMatching(REFUSALS[why].sqlite) : REFUSALS[why].pg });
@@ -66,7 +66,8 @@ describe(`experience store (${testEngine()})`, () => {
     const categories = '[{"id":"adult","name":"Adult","price":2500},{"id":"child","name":"Child","price":1000}]';
     await e.insertExperience(experience('exp_d', orgId, 300));
     await e.insertExperience(experience('exp_C', orgId, 200, { active: 0, schedule, maxPerBooking: 4 }));
-    await e.insertExperience(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories }));
+    const guestInfo = { meetingPoint: 'Cais do Sodré, “pier” 2', meetingPointUrl: 'https://maps.example.com/?q=1', guestInstructions: 'Line one\nline two ✓' };
+    await e.insertExperience(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories, ...guestInfo }));
     await e.insertExperience(experience('exp_a', orgId, 200, { minNoticeMinutes: 60, maxAdvanceDays: 30 }));
     await e.insertExperience(experience('exp_b', orgId, 100, { active: 0, description: '' }));
     await e.insertExperience(experience('exp_z', other, 50, { name: 'Élan — ünïcode ✓' }));
@@ -85,7 +86,7 @@ describe(`experience store (${testEngine()})`, () => {
 
     // Every field comes back as written: numbers as numbers, nulls as nulls, text byte for byte.
     expect(await e.getExperience(orgId, 'exp_C')).toStrictEqual(experience('exp_C', orgId, 200, { active: 0, schedule, maxPerBooking: 4 }));
-    expect(await e.getExperience(orgId, 'exp_c')).toStrictEqual(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories }));
+    expect(await e.getExperience(orgId, 'exp_c')).toStrictEqual(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories, ...guestInfo }));
     expect((await e.getExperience(other, 'exp_z'))?.name).toBe('Élan — ünïcode ✓');
     expect(await e.getExperience(orgId, 'exp_missing')).toBeUndefined();
 
@@ -97,6 +98,7 @@ describe(`experience store (${testEngine()})`, () => {
     const changed = experience('exp_a', orgId, 9999, {
       name: 'Sunset', description: 'Longer', duration: 120, price: 3000, maxParticipants: 20, maxPerBooking: 6,
       schedule, minNoticeMinutes: 120, maxAdvanceDays: 90, active: 0, priceCategories: '[]', updatedAt: 5000,
+      meetingPoint: 'Gate B', meetingPointUrl: 'https://maps.example.com/b', guestInstructions: 'Bring water',
     });
     await e.updateExperience(changed);
     expect(await e.getExperience(orgId, 'exp_a')).toStrictEqual({ ...changed, createdAt: 200 });

@@ -15,6 +15,10 @@ export interface ExperienceRow {
   active: number;
   /** JSON array of the price categories (migration 007); '[]' books by participants. */
   priceCategories: string;
+  /** What a guest needs on the day (migration 016); absent when inserting or updating means null. */
+  meetingPoint?: string | null;
+  meetingPointUrl?: string | null;
+  guestInstructions?: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -37,17 +41,20 @@ export interface ExperienceStore {
 
 const COLUMNS = `id, org_id AS "orgId", name, description, duration, price, max_participants AS "maxParticipants",
   max_per_booking AS "maxPerBooking", schedule, min_notice_minutes AS "minNoticeMinutes",
-  max_advance_days AS "maxAdvanceDays", active, price_categories AS "priceCategories", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  max_advance_days AS "maxAdvanceDays", active, price_categories AS "priceCategories", meeting_point AS "meetingPoint",
+  meeting_point_url AS "meetingPointUrl", guest_instructions AS "guestInstructions", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export function experienceStore(sql: Sql): ExperienceStore {
   return {
     async insertExperience(row) {
       await sql.run(
         `INSERT INTO experiences (id, org_id, name, description, duration, price, max_participants, max_per_booking,
-          schedule, min_notice_minutes, max_advance_days, active, price_categories, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          schedule, min_notice_minutes, max_advance_days, active, price_categories, meeting_point, meeting_point_url,
+          guest_instructions, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [row.id, row.orgId, row.name, row.description, row.duration, row.price, row.maxParticipants, row.maxPerBooking,
-          row.schedule, row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.createdAt, row.updatedAt],
+          row.schedule, row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.meetingPoint ?? null,
+          row.meetingPointUrl ?? null, row.guestInstructions ?? null, row.createdAt, row.updatedAt],
       );
     },
     getExperience: (orgId, id) => sql.getCached<ExperienceRow>(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? AND id = ?`, [orgId, id]),
@@ -65,10 +72,12 @@ export function experienceStore(sql: Sql): ExperienceStore {
     async updateExperience(row) {
       await sql.run(
         `UPDATE experiences SET name = ?, description = ?, duration = ?, price = ?, max_participants = ?, max_per_booking = ?,
-          schedule = ?, min_notice_minutes = ?, max_advance_days = ?, active = ?, price_categories = ?, updated_at = ?
+          schedule = ?, min_notice_minutes = ?, max_advance_days = ?, active = ?, price_categories = ?, meeting_point = ?,
+          meeting_point_url = ?, guest_instructions = ?, updated_at = ?
           WHERE org_id = ? AND id = ?`,
         [row.name, row.description, row.duration, row.price, row.maxParticipants, row.maxPerBooking, row.schedule,
-          row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.updatedAt, row.orgId, row.id],
+          row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.meetingPoint ?? null,
+          row.meetingPointUrl ?? null, row.guestInstructions ?? null, row.updatedAt, row.orgId, row.id],
       );
     },
     async deleteExperience(orgId, id) {

@@ -120,6 +120,13 @@ const experienceFields = {
   maxAdvanceDays: z.int().min(1).max(730),
   active: z.boolean(),
   priceCategories: PriceCategoriesInput,
+  meetingPoint: z.string().max(500).nullable().describe('Where guests meet, shown in their e-mails, the widget and the manage page; blank is null'),
+  meetingPointUrl: z
+    .url({ protocol: /^https$/, message: 'Expected an https URL' })
+    .max(500)
+    .nullable()
+    .describe('An https link to the meeting point (a map), at most 500 characters'),
+  guestInstructions: z.string().max(2000).nullable().describe('What to bring or know, shown to guests with the meeting point; blank is null'),
 };
 
 function perBookingWithinCapacity(e: { maxPerBooking?: number | null; maxParticipants?: number }, ctx: z.RefinementCtx) {
@@ -141,6 +148,9 @@ export const ExperienceCreate = z
     maxAdvanceDays: experienceFields.maxAdvanceDays.optional(),
     active: experienceFields.active.optional(),
     priceCategories: experienceFields.priceCategories.optional(),
+    meetingPoint: experienceFields.meetingPoint.optional(),
+    meetingPointUrl: experienceFields.meetingPointUrl.optional(),
+    guestInstructions: experienceFields.guestInstructions.optional(),
   })
   .superRefine(perBookingWithinCapacity);
 export type ExperienceCreate = z.infer<typeof ExperienceCreate>;
@@ -165,6 +175,9 @@ export const Experience = z.object({
   maxAdvanceDays: z.int(),
   active: z.boolean(),
   priceCategories: z.array(PriceCategory).describe('[] when the experience books by participants at its price'),
+  meetingPoint: z.string().nullable(),
+  meetingPointUrl: z.string().nullable(),
+  guestInstructions: z.string().nullable(),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -183,5 +196,8 @@ export const PublicExperience = Experience.pick({
   maxParticipants: true,
   maxPerBooking: true,
   priceCategories: true,
+  meetingPoint: true,
+  meetingPointUrl: true,
+  guestInstructions: true,
 });
 export type PublicExperience = z.infer<typeof PublicExperience>;

@@ -30,6 +30,14 @@ export type Message = z.infer<typeof Message>;
 export const ManagedGuestBooking = PublicBooking.extend({ guestPhone: z.string().nullable() });
 export type ManagedGuestBooking = z.infer<typeof ManagedGuestBooking>;
 
+/** What the guest needs on the day, from the experience: where to meet, its map link, what to bring or know. */
+export const GuestInfo = z.object({
+  meetingPoint: z.string().nullable(),
+  meetingPointUrl: z.string().nullable().describe('An https link to the meeting point (a map)'),
+  guestInstructions: z.string().nullable(),
+});
+export type GuestInfo = z.infer<typeof GuestInfo>;
+
 /** What a guest holding a manage link sees and may do. */
 export const ManagedBooking = z.object({
   booking: ManagedGuestBooking,
@@ -45,6 +53,7 @@ export const ManagedBooking = z.object({
   /** Why the guest cannot change the booking themselves, when they cannot; null when they can. */
   reason: z.enum(['SELF_SERVICE_OFF', 'PAST_CUTOFF', 'NOT_ACTIVE']).nullable(),
   organization: z.object({ name: z.string(), email: z.string().meta({ format: 'email' }), phone: z.string().nullable() }),
+  guestInfo: GuestInfo,
 });
 export type ManagedBooking = z.infer<typeof ManagedBooking>;
 

@@ -4,6 +4,7 @@
  * @jsxFrag Fragment
  */
 import { Fragment, h } from 'preact';
+import { confirmationChunk } from '../confirm/load.js';
 import { fill } from '../i18n/format.js';
 import { Summary } from './Summary.js';
 import type { Props } from './widget.js';
@@ -43,6 +44,8 @@ export function Confirmation({ w }: Props) {
       )}
       {/* Not when confirmed on the way back from paying: that answer carries no personal data. */}
       {confirmed && 'guestName' in booking && <p>{fill(t.bookedFor, booking.guestName, booking.guestEmail)}</p>}
+      {/* The meeting point and "Add to calendar" come in a chunk of their own, asked for once confirmed. */}
+      {confirmed && confirmationChunk(w.origin)?.(h, booking, w)}
       {booking?.status === 'CANCELLED' && <p>{t.notKept}</p>}
       {payment === 'slow' && (
         <>

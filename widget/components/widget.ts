@@ -14,6 +14,8 @@ export interface Widget {
   fmt: Formats;
   /** The Intl tag in use, set as `lang` on the widget (WCAG 3.1.2 language of parts). */
   locale: string;
+  /** The server widget.js came from: its language files and confirmation chunk are fetched there. */
+  origin: string;
 }
 
 export interface Props {

@@ -8,6 +8,8 @@ import type { ManagedBooking } from '../../shared/index.js';
 import { Alerts } from '../components/Alerts.js';
 import { CalendarStep } from '../components/CalendarStep.js';
 import { TimesStep } from '../components/TimesStep.js';
+import { guestInfo } from '../confirm/guest-info.js';
+import { guestInfoTexts } from '../confirm/texts.js';
 import type { Widget } from '../components/widget.js';
 import type { BookingModel } from '../state/booking.js';
 import { dateInZone } from '../state/dates.js';
@@ -95,12 +97,34 @@ function Booking({ model, managed, lang }: BookingProps) {
           </div>
         ))}
       </dl>
+      {booking.status !== 'CANCELLED' && <GuestInfo model={model} managed={managed} lang={lang} />}
       {mode === 'view' && <Actions model={model} managed={managed} lang={lang} />}
       {mode === 'cancel' && <CancelStep model={model} lang={lang} />}
       {mode === 'change' && <ChangeStep model={model} managed={managed} lang={lang} />}
       {mode === 'party' && <PartyStep model={model} managed={managed} lang={lang} />}
       {mode === 'details' && <DetailsStep model={model} lang={lang} />}
       <Contact managed={managed} lang={lang} />
+    </>
+  );
+}
+
+/** The experience's meeting point and instructions, and "Add to calendar" (the server's .ics). */
+function GuestInfo({ model, managed: { booking, guestInfo: info }, lang }: BookingProps) {
+  return (
+    <>
+      {guestInfo(h, {
+        texts: guestInfoTexts(lang.tag),
+        info,
+        booking: {
+          bookingNumber: booking.bookingNumber,
+          experience: booking.experience.title,
+          startTime: booking.timeSlot.startTime,
+          endTime: booking.timeSlot.endTime,
+          meetingPoint: info.meetingPoint,
+        },
+        heading: 'h2',
+        ...(model.calendarUrl ? { icsHref: model.calendarUrl } : {}),
+      })}
     </>
   );
 }
@@ -391,7 +415,7 @@ function ChangeStep({ model, managed, lang }: BookingProps) {
   const picker = model.picker.value;
   if (!picker) return null;
   const { m, t } = lang;
-  const w: Widget = { model: picker, t, fmt: lang.fmt, locale: lang.tag };
+  const w: Widget = { model: picker, t, fmt: lang.fmt, locale: lang.tag, origin: location.origin };
   const step = picker.step.value;
   const slot = model.chosen.value;
   const busy = model.busy.value;

@@ -15,6 +15,8 @@ export interface ManageApi {
   update(change: ManageUpdate): Promise<ManagedBooking>;
   /** Slots of the booking's experience between two local dates (`YYYY-MM-DD`) of its zone. */
   availability(startDate: string, endDate: string): Promise<Availability>;
+  /** The booking's .ics file, for a plain download link: the token rides in the query (never logged). */
+  calendarUrl: string;
 }
 
 export interface ManageApiOptions {
@@ -68,5 +70,6 @@ export function createManageApi({ base, token, signal }: ManageApiOptions): Mana
     update: (change) => call('/update', isManaged, change),
     availability: (startDate, endDate) =>
       call(`/availability?${new URLSearchParams({ startDate, endDate }).toString()}`, isAvailability),
+    calendarUrl: `${root}/calendar.ics?${new URLSearchParams({ token }).toString()}`,
   };
 }

@@ -226,6 +226,9 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
       maxParticipants: booking.totalParticipants,
       maxPerBooking: booking.totalParticipants,
       priceCategories: [],
+      meetingPoint: null,
+      meetingPointUrl: null,
+      guestInstructions: null,
     };
     // The widget's model asks for an experience and its availability; the manage API answers
     // for this booking's experience alone, and the booking's own time is no choice.
@@ -429,6 +432,8 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
 
   return {
     managed,
+    /** The .ics download of the booking (GET /public/v1/manage/calendar.ics); null without a token. */
+    calendarUrl: api?.calendarUrl ?? null,
     broken,
     busy,
     trouble,

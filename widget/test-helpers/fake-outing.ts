@@ -32,6 +32,9 @@ export interface RecordedRequest {
 type Failure = 'network' | { status: number; code: string; message?: string; details?: { path: string; message: string }[] | { total: string } };
 
 export const walk: PublicExperience = {
+  meetingPoint: null,
+  meetingPointUrl: null,
+  guestInstructions: null,
   id: 'exp_walk',
   name: 'Alfama at Dawn',
   description: 'Two hours through the oldest quarter.',
@@ -44,6 +47,9 @@ export const walk: PublicExperience = {
 };
 
 export const tram: PublicExperience = {
+  meetingPoint: null,
+  meetingPointUrl: null,
+  guestInstructions: null,
   id: 'exp_tram',
   name: 'Tram 28 and Viewpoints',
   description: 'Ride and walk.',
@@ -57,6 +63,9 @@ export const tram: PublicExperience = {
 
 /** Sold in price categories (docs/price-categories.md): an infant on a lap takes no place. */
 export const family: PublicExperience = {
+  meetingPoint: null,
+  meetingPointUrl: null,
+  guestInstructions: null,
   id: 'exp_family',
   name: 'Family Tile Workshop',
   description: 'Paint your own azulejo.',
