@@ -80,7 +80,8 @@ function fakeOuting() {
       // Whole records: the New booking form reads their prices and categories.
       return page([
         { id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 6,
-          schedule: null, minNoticeMinutes: 60, maxAdvanceDays: 365, active: true, priceCategories: [], createdAt: NOW, updatedAt: NOW },
+          schedule: null, minNoticeMinutes: 60, maxAdvanceDays: 365, active: true, priceCategories: [], createdAt: NOW, updatedAt: NOW,
+          meetingPoint: null, meetingPointUrl: null, guestInstructions: null },
       ]);
     }
     if (path === '/v1/bookings' && method === 'POST') {
