@@ -26,6 +26,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     unitPrice: 2500,
     total: (participants * 25).toFixed(2),
     currency: 'EUR',
+    amountRefunded: '0.00',
     source: 'API',
     metadata: { room: '12' },
     locale: 'en',
