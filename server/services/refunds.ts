@@ -22,8 +22,6 @@ const ALL_PAYMENTS: Page = { limit: 1000, offset: 0 };
 export const RESEND_AFTER_MS = 60_000;
 const RESEND_BATCH = 20;
 
-type PaymentWhat = 'amount' | 'method';
-
 /** What a new refund needs from the provider once its transaction has committed. */
 export interface RefundOrder {
   refund: RefundRow;
@@ -34,9 +32,7 @@ export interface RefundOrder {
 const stripePaymentsOf = (payments: PaymentRow[]) =>
   payments.filter((p) => p.status === 'SUCCEEDED' && p.provider === STRIPE_PROVIDER && p.reference !== null);
 
-function exceeds(what: PaymentWhat, message: string): Refusal {
-  return new Refusal('REFUND_EXCEEDS_PAID', message, [{ path: what, message }]);
-}
+const exceeds = (message: string) => new Refusal('REFUND_EXCEEDS_PAID', message);
 
 /**
  * Writes what a refund that has just SUCCEEDED changes: the booking's refunded sum, then
@@ -74,7 +70,7 @@ export async function createRefund(
     const left = paid - totals.held;
     const money = (cents: number) => `${formatMoney(cents)} ${booking.currency}`;
     if (amount > left) {
-      throw exceeds('amount', `At most ${money(Math.max(left, 0))} of this booking can be refunded: ${money(paid)} was paid and ${money(totals.held)} refunded or being refunded`);
+      throw exceeds(`At most ${money(Math.max(left, 0))} of this booking can be refunded: ${money(paid)} was paid and ${money(totals.held)} refunded or being refunded`);
     }
     let source: PaymentRow | undefined;
     if (method === 'STRIPE') {
@@ -83,7 +79,7 @@ export async function createRefund(
       source = stripePayments.find((p) => leftOn(p) >= amount);
       if (!source) {
         const most = Math.max(0, ...stripePayments.map(leftOn));
-        throw exceeds('method', stripePayments.length === 0
+        throw exceeds(stripePayments.length === 0
           ? 'This booking has no Stripe payment to refund: choose another method (CASH, CARD, BANK_TRANSFER or OTHER)'
           : `At most ${money(most)} can be refunded through Stripe from one of this booking’s Stripe payments`);
       }
