@@ -592,6 +592,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bookings/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a booking’s refunds, oldest first
+         * @description Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getBookingsIdRefunds"];
+        put?: never;
+        /**
+         * Refund money on a booking
+         * @description Any booking status; the booking’s status does not change. `amount` must be more than 0.00 (else 400) and at most what is left to refund: its SUCCEEDED payments less its SUCCEEDED and PENDING refunds (else 409 REFUND_EXCEEDS_PAID). `method` defaults to STRIPE when the booking has a Stripe payment, else OTHER. A STRIPE refund is taken from one Stripe payment through Stripe’s Refunds API and is PENDING until Stripe reports it SUCCEEDED or FAILED (409 CONFLICT when this server has no Stripe configured); a refund by any other method is SUCCEEDED at once. A SUCCEEDED refund adds to the booking’s `amountRefunded` and fires PAYMENT_REFUNDED with `data.refund`.
+         *
+         *     Needs a secret key with the scope `bookings:write`.
+         */
+        post: operations["postBookingsIdRefunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -1134,6 +1160,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    PAYMENT_REFUNDED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund succeeded (at once when made by hand, when Stripe reports it for a STRIPE refund); `data.refund` holds it
+         * @description Outing POSTs this to each enabled endpoint subscribed to the event. Verify the signature over the raw body before parsing it. Failed deliveries are retried with backoff; see `/v1/webhook-endpoints/{id}/deliveries`.
+         */
+        post: operations["webhookPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1417,6 +1463,8 @@ export interface components {
             /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
             total: string;
             currency: string;
+            /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
+            amountRefunded: string;
             /** @enum {string} */
             source: "API" | "WIDGET";
             metadata: {
@@ -1671,11 +1719,11 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        EventKind: "BOOKING_CREATED" | "BOOKING_UPDATED" | "BOOKING_CANCELED" | "PAYMENT_SUCCEEDED" | "PAYMENT_FAILED";
+        EventKind: "BOOKING_CREATED" | "BOOKING_UPDATED" | "BOOKING_CANCELED" | "PAYMENT_SUCCEEDED" | "PAYMENT_FAILED" | "PAYMENT_REFUNDED";
         WebhookEndpointCreate: {
             /** Format: uri */
             url: string;
-            /** @description Default: all five kinds */
+            /** @description Default: all six kinds */
             events?: components["schemas"]["EventKind"][];
             description?: string | null;
         };
@@ -1753,8 +1801,10 @@ export interface components {
                     to: unknown;
                 };
             };
-            /** @description PAYMENT_* only */
+            /** @description PAYMENT_SUCCEEDED and PAYMENT_FAILED only */
             payment?: components["schemas"]["EventPayment"];
+            /** @description PAYMENT_REFUNDED only */
+            refund?: components["schemas"]["EventRefund"];
         };
         /** @description The booking as it stands in events: the record without `experience` and `timeSlot`. */
         EventBooking: {
@@ -1775,6 +1825,8 @@ export interface components {
             /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
             total: string;
             currency: string;
+            /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
+            amountRefunded: string;
             /** @enum {string} */
             source: "API" | "WIDGET";
             metadata: {
@@ -1812,7 +1864,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description The payment as it stands in `PAYMENT_*` events. */
+        /** @description The payment as it stands in `PAYMENT_SUCCEEDED` and `PAYMENT_FAILED` events. */
         EventPayment: {
             id: string;
             /** @description Major units with two decimals, e.g. "90.00" */
@@ -1826,6 +1878,21 @@ export interface components {
         };
         /** @enum {string} */
         PaymentStatus: "SUCCEEDED" | "FAILED";
+        /** @description The refund as it stands in `PAYMENT_REFUNDED` events. */
+        EventRefund: {
+            id: string;
+            /** @description Major units with two decimals, e.g. "20.00" */
+            amount: string;
+            currency: string;
+            method: components["schemas"]["RefundMethod"];
+            /** @description STRIPE refunds are PENDING until Stripe reports them SUCCEEDED or FAILED; others are SUCCEEDED at once */
+            status: components["schemas"]["RefundStatus"];
+            reason: string | null;
+        };
+        /** @enum {string} */
+        RefundMethod: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
+        /** @enum {string} */
+        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED";
         /** @description One change to the organization’s data, and who made it. */
         Activity: {
             id: string;
@@ -1937,6 +2004,31 @@ export interface components {
             reference?: string;
             /** @description Why it failed; only with status FAILED */
             failureReason?: string;
+        };
+        /** @description Money given back on a booking, through Stripe or by hand. */
+        Refund: {
+            id: string;
+            bookingId: string;
+            /** @description Major units with two decimals, e.g. "20.00" */
+            amount: string;
+            currency: string;
+            method: components["schemas"]["RefundMethod"];
+            /** @description STRIPE refunds are PENDING until Stripe reports them SUCCEEDED or FAILED; others are SUCCEEDED at once */
+            status: components["schemas"]["RefundStatus"];
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+        };
+        RefundCreate: {
+            /** @description Amount in major units with two decimals */
+            amount: string;
+            /** @description Why the money goes back; shown with the refund */
+            reason?: string;
+            /** @description Default STRIPE when the booking has a Stripe payment, else OTHER */
+            method?: components["schemas"]["RefundMethod"];
         };
         /** @description An API key as listed: its first characters; the whole value only for a publishable key (public by design) made from version 1.2 on. */
         ApiKey: {
@@ -2302,7 +2394,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -3177,6 +3269,7 @@ export interface operations {
                      *           "unitPrice": 4500,
                      *           "total": "90.00",
                      *           "currency": "EUR",
+                     *           "amountRefunded": "0.00",
                      *           "source": "API",
                      *           "metadata": {
                      *             "channel": "front-desk"
@@ -3282,6 +3375,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -3365,6 +3459,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -3453,6 +3548,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -3688,6 +3784,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -3851,6 +3948,7 @@ export interface operations {
                      *             "unitPrice": 4500,
                      *             "total": "90.00",
                      *             "currency": "EUR",
+                     *             "amountRefunded": "0.00",
                      *             "source": "API",
                      *             "metadata": {
                      *               "channel": "front-desk"
@@ -4514,6 +4612,7 @@ export interface operations {
                      *               "unitPrice": 4500,
                      *               "total": "90.00",
                      *               "currency": "EUR",
+                     *               "amountRefunded": "0.00",
                      *               "source": "API",
                      *               "metadata": {
                      *                 "channel": "front-desk"
@@ -5298,6 +5397,152 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBookingsIdRefunds: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Booking id (`bk_…`) or booking number (`BK-…`)
+                 * @example BK-7K3M9Q2D
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Refund */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "re_6Hs2KwP9vB4nTq",
+                     *           "amount": "20.00",
+                     *           "currency": "EUR",
+                     *           "method": "CASH",
+                     *           "status": "SUCCEEDED",
+                     *           "reason": "One guest could not come",
+                     *           "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *           "createdAt": "2026-06-14T09:05:30.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postBookingsIdRefunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Booking id (`bk_…`) or booking number (`BK-…`)
+                 * @example BK-7K3M9Q2D
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "20.00",
+                 *       "reason": "One guest could not come",
+                 *       "method": "CASH"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: Refund */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "re_6Hs2KwP9vB4nTq",
+                     *         "amount": "20.00",
+                     *         "currency": "EUR",
+                     *         "method": "CASH",
+                     *         "status": "SUCCEEDED",
+                     *         "reason": "One guest could not come",
+                     *         "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *         "createdAt": "2026-06-14T09:05:30.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
                     };
                 };
             };
@@ -6947,6 +7192,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7038,6 +7284,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "135.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7135,6 +7382,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7226,6 +7474,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7325,6 +7574,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7360,6 +7610,106 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "PAYMENT_FAILED";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Outing disables the endpoint and stops delivering to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`): the same on every attempt, so receivers can drop duplicates.
+                 * @example evt_9Pb4HsW2zL7qKf
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds of this attempt; refuse deliveries too far from your clock (e.g. 5 minutes) to stop replays.
+                 * @example 1780308942
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64 part of the endpoint’s `whsec_…` secret, of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5Lr7CwN3tQ8hXs",
+                 *       "event": "PAYMENT_REFUNDED",
+                 *       "timestamp": "2026-06-14T09:05:30.000Z",
+                 *       "data": {
+                 *         "booking": {
+                 *           "id": "bk_2Lq8VxN4cR7wTz",
+                 *           "bookingNumber": "BK-7K3M9Q2D",
+                 *           "status": "CONFIRMED",
+                 *           "customerId": "cus_4Wm7JdS2kP9xHb",
+                 *           "guestName": "Ana Costa",
+                 *           "guestEmail": "ana.costa@example.com",
+                 *           "guestPhone": "+351 912 345 678",
+                 *           "totalParticipants": 2,
+                 *           "tickets": [],
+                 *           "unitPrice": 4500,
+                 *           "total": "90.00",
+                 *           "currency": "EUR",
+                 *           "amountRefunded": "20.00",
+                 *           "source": "API",
+                 *           "metadata": {
+                 *             "channel": "front-desk"
+                 *           },
+                 *           "locale": "en",
+                 *           "cancellationReason": null,
+                 *           "cancelledAt": null,
+                 *           "holdExpiresAt": null,
+                 *           "checkedInAt": null,
+                 *           "createdAt": "2026-06-01T10:15:42.120Z",
+                 *           "updatedAt": "2026-06-01T10:15:42.120Z"
+                 *         },
+                 *         "experience": {
+                 *           "id": "exp_5Hk2PqW9sLm3Xa",
+                 *           "title": "Sunset kayak tour"
+                 *         },
+                 *         "timeSlot": {
+                 *           "id": "ts_8Rz4YtB1nQ6cVe",
+                 *           "startTime": "2026-06-13T16:30:00.000Z",
+                 *           "endTime": "2026-06-13T18:30:00.000Z"
+                 *         },
+                 *         "refund": {
+                 *           "id": "re_6Hs2KwP9vB4nTq",
+                 *           "amount": "20.00",
+                 *           "currency": "EUR",
+                 *           "method": "CASH",
+                 *           "status": "SUCCEEDED",
+                 *           "reason": "One guest could not come"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "PAYMENT_REFUNDED";
                 };
             };
         };
