@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { Activity, Message, Payment } from '../shared/index.js';
+import type { Activity, Message, Payment, Refund } from '../shared/index.js';
 import { ApiError, queryString, type Http, type Query } from './api.js';
 import type { Booking } from '../shared/index.js';
 import { session } from './test-helpers/fake-api.js';
@@ -26,6 +26,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     unitPrice: 2500,
     total: (participants * 25).toFixed(2),
     currency: 'EUR',
+    amountRefunded: '0.00',
     source: 'API',
     metadata: { room: '12' },
     locale: 'en',
@@ -43,6 +44,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
 function fakeOuting() {
   const bookings = new Map([bookingOf('bk_ana', 'Ana Lima', 2), bookingOf('bk_bruno', 'Bruno Costa', 1)].map((b) => [b.id, b]));
   const payments: Payment[] = [];
+  const refunds: Refund[] = [];
   const messages: Message[] = [];
   const activity: Activity[] = [];
   const calls: string[] = [];
@@ -119,7 +121,7 @@ function fakeOuting() {
             : [slot('2026-12-22T10:00:00.000Z', 12)],
       };
     }
-    const m = /^\/v1\/bookings\/([^/]+)(\/cancel|\/payments|\/messages(?:\/([^/]+)\/resend)?)?$/.exec(path);
+    const m = /^\/v1\/bookings\/([^/]+)(\/cancel|\/payments|\/refunds|\/messages(?:\/([^/]+)\/resend)?)?$/.exec(path);
     if (!m) throw new ApiError(404, 'NOT_FOUND', `Not faked: ${key}`);
     const b = one(decodeURIComponent(m[1]!));
     if (m[2]?.startsWith('/messages')) {
@@ -136,6 +138,14 @@ function fakeOuting() {
       payments.push(p);
       log(`Recorded a payment of ${p.amount}`, b.id);
       return p;
+    }
+    if (m[2] === '/refunds') {
+      if (method === 'GET') return page(refunds.filter((r) => r.bookingId === b.id));
+      const r: Refund = { id: `re_${refunds.length + 1}`, bookingId: b.id, amount: String(body['amount']), currency: 'EUR', method: body['method'] as 'CASH', status: 'SUCCEEDED', reason: (body['reason'] as string) ?? null, createdAt: NOW };
+      refunds.push(r);
+      b.amountRefunded = (Number(b.amountRefunded) + Number(r.amount)).toFixed(2);
+      log(`Refund of ${r.amount}`, b.id);
+      return r;
     }
     if (m[2] === '/cancel') {
       Object.assign(b, { status: 'CANCELLED', cancelledAt: NOW, cancellationReason: body['reason'] ?? null });
@@ -173,6 +183,7 @@ function fakeOuting() {
     remaining,
     payments,
     posted,
+    refunds,
     hold(reads = false) {
       let open!: () => void;
       holdReads = reads;
@@ -511,6 +522,40 @@ describe('a booking’s page', () => {
     await waitFor(() => expect(payments.textContent).toContain('€20.00'));
     expect(payments.textContent).toContain('cash');
     expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('€30.00 still due');
+  });
+
+  it('refunds part of what was paid, the amount defaulting to what is left, and lists the refund', async () => {
+    const t = await openBooking();
+    // Nothing paid: nothing to refund.
+    expect(screen.queryByRole('button', { name: 'Refund' })).toBeNull();
+    expect(screen.getByRole('region', { name: 'Refunds' }).textContent).toContain('No refunds');
+    fireEvent.click(screen.getByRole('button', { name: 'Record payment' }));
+    fireEvent.click(dialog().getByRole('button', { name: 'Record payment' }));
+    await screen.findByText('A payment of €50.00 is recorded.');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Refund' }));
+    const amount = dialog().getByLabelText('Amount (EUR)') as HTMLInputElement;
+    expect(amount.value).toBe('50.00');
+    expect((dialog().getByLabelText('Method') as HTMLSelectElement).value).toBe('OTHER');
+    fireEvent.input(amount, { target: { value: '0' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Refund' }));
+    await dialog().findByText('Enter an amount more than 0.00, such as 25.00.');
+
+    t.outing.refusals.set('POST /v1/bookings/bk_ana/refunds', new ApiError(409, 'REFUND_EXCEEDS_PAID', 'At most 50.00 EUR of this booking can be refunded'));
+    fireEvent.input(amount, { target: { value: '60' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Refund' }));
+    expect((await dialog().findByText(/At most 50\.00 EUR/)).id).toBe('amount-error');
+
+    fireEvent.input(amount, { target: { value: '12.5' } });
+    fireEvent.change(dialog().getByLabelText('Method'), { target: { value: 'CASH' } });
+    fireEvent.input(dialog().getByLabelText('Reason'), { target: { value: 'One guest fell ill' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Refund' }));
+    await screen.findByText('A refund of €12.50 is recorded.');
+    expect(t.outing.refunds.at(-1)).toMatchObject({ amount: '12.50', method: 'CASH', reason: 'One guest fell ill' });
+    const refunds = screen.getByRole('region', { name: 'Refunds' });
+    await waitFor(() => expect(refunds.textContent).toContain('€12.50'));
+    expect(refunds.textContent).toContain('Cash');
+    expect(screen.getByRole('region', { name: 'Details' }).textContent).toContain('Refunded€12.50');
   });
 
   it('asks for a failure reason only when the payment failed', async () => {

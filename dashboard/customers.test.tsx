@@ -28,6 +28,7 @@ const bookingOf = (customerId: string, guestName: string, guestEmail: string) =>
   locale: 'en',
   total: '50.00',
   currency: 'EUR',
+  amountRefunded: '0.00',
   source: 'WIDGET',
   metadata: {},
   cancellationReason: null,

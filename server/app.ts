@@ -26,6 +26,7 @@ import { publicRoutes } from './routes/public.js';
 import { manageRoutes } from './routes/manage.js';
 import { staticRoutes } from './routes/static.js';
 import { paymentCallbackRoutes, paymentRoutes } from './routes/payments.js';
+import { refundRoutes } from './routes/refunds.js';
 import { calendarRoutes, icalFeedRoutes } from './routes/calendars.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { userRoutes } from './routes/users.js';
@@ -70,6 +71,7 @@ const V1_ROUTES = [
   activityRoutes,
   calendarRoutes,
   paymentRoutes,
+  refundRoutes,
   apiKeyRoutes,
   userRoutes,
   manifestRoutes,

@@ -27,6 +27,9 @@ export {
 export { Customer, CustomerDetail, CustomerListQuery, CustomerErased } from './schemas/customer.js';
 export { PAYMENT_STATUSES, PaymentStatus, PAYMENT_METHODS, PaymentMethod, MANUAL_PAYMENT_METHODS, ManualPaymentMethod, PaymentCreate, Payment, PaymentListQuery, EventPayment } from './schemas/payment.js';
 export {
+  REFUND_METHODS, RefundMethod, REFUND_STATUSES, RefundStatus, RefundCreate, Refund, RefundListQuery, EventRefund,
+} from './schemas/refund.js';
+export {
   EVENT_KINDS, EventKind, EventBooking, EventData, WebhookEvent, EventListQuery, WebhookEndpointCreate,
   WebhookEndpointPatch, WebhookEndpoint, WebhookEndpointWithSecret, DELIVERY_STATUSES, Delivery, DeliveryListQuery,
   RotatedSecret,

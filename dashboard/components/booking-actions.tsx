@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import type { TimeSlotAvailability } from '../../shared/index.js';
 import { dateIn, dateTimeIn, longDate, money, plural, timeIn } from '../format.js';
 import type { Booking } from '../../shared/index.js';
-import { fromCents, paidOf, type ActionDialog } from '../state/bookings.js';
+import { fromCents, paidOf, REFUND_METHOD_WORDS, refundableCents, type ActionDialog } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import { Confirm } from './Confirm.js';
 import { Field, formOf, Select, TextArea } from './Field.js';
@@ -246,7 +246,55 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
   );
 }
 
-const DIALOGS = { cancel: CancelDialog, time: TimeDialog, participants: ParticipantsDialog, payment: PaymentDialog };
+function RefundDialog({ m, d, booking }: Props): JSX.Element {
+  const b = m.bookings;
+  const payments = b.page.value.payments ?? [];
+  const left = refundableCents(payments, b.page.value.refunds ?? []);
+  // Stripe's payments go back through Stripe unless the operator chooses otherwise (the server's default too).
+  const viaStripe = payments.some((p) => p.status === 'SUCCEEDED' && p.provider === 'stripe');
+  const v = d.values ?? {};
+  return (
+    <Confirm
+      title={`Refund on ${booking.bookingNumber}`}
+      confirmLabel="Refund"
+      busy={d.form.busy}
+      error={d.form.error}
+      onClose={b.close}
+      onConfirm={(e) => {
+        const f = formOf(e);
+        void b.recordRefund({ amount: f.value('amount'), method: f.value('method'), reason: f.value('reason') });
+      }}
+    >
+      <p>
+        Paid {money(paidOf(payments), booking.currency)}, left to refund {money(fromCents(Math.max(left, 0)), booking.currency)}. The booking itself does
+        not change; cancel it separately if the guest is not coming.
+      </p>
+      <Field
+        name="amount"
+        type="text"
+        inputMode="decimal"
+        label={`Amount (${booking.currency})`}
+        hint="For example 25.00"
+        value={v['amount'] ?? fromCents(Math.max(left, 0))}
+        error={d.form.fields['amount']}
+      />
+      <Select
+        name="method"
+        label="Method"
+        hint={viaStripe ? 'Stripe gives the money back to the card the guest paid with.' : undefined}
+        // The default first: STRIPE for a booking paid through Stripe, else OTHER.
+        options={(viaStripe ? (['STRIPE', 'CASH', 'CARD', 'BANK_TRANSFER', 'OTHER'] as const) : (['OTHER', 'CASH', 'CARD', 'BANK_TRANSFER'] as const)).map(
+          (k) => [k, REFUND_METHOD_WORDS[k]] as const,
+        )}
+        value={v['method'] ?? (viaStripe ? 'STRIPE' : 'OTHER')}
+        error={d.form.fields['method']}
+      />
+      <TextArea name="reason" label="Reason" hint="Optional, up to 500 characters. Kept with the refund." rows={3} value={v['reason']} error={d.form.fields['reason']} />
+    </Confirm>
+  );
+}
+
+const DIALOGS = { cancel: CancelDialog, time: TimeDialog, participants: ParticipantsDialog, payment: PaymentDialog, refund: RefundDialog };
 
 /** The open action's dialog, if any. */
 export function BookingDialog({ m, booking, zone }: { m: Model; booking: Booking; zone: string }): JSX.Element | null {

@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import type { Activity, Message, Payment } from '../../shared/index.js';
+import type { Activity, Message, Payment, Refund } from '../../shared/index.js';
 import { BookingDialog } from '../components/booking-actions.js';
 import { FormAlert, TextArea, formOf } from '../components/Field.js';
 import { NewBooking } from './NewBooking.js';
@@ -7,7 +7,7 @@ import { StatusBadge } from '../components/booking-table.js';
 import { dateTimeIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Booking as BookingRecord } from '../../shared/index.js';
-import { KIND_WORDS, paidOf, type ActionKind, type BookingsModel } from '../state/bookings.js';
+import { KIND_WORDS, paidOf, REFUND_METHOD_WORDS, refundableCents, type ActionKind, type BookingsModel } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
 import { titleBooking } from './titles.js';
@@ -100,6 +100,7 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
         {paid === null ? '…' : money(paid, b.currency)}
         {due > 0 && b.status !== 'CANCELLED' ? <span class="owed"> · {money((due / 100).toFixed(2), b.currency)} still due</span> : null}
       </Row>
+      <Row term="Refunded">{money(b.amountRefunded, b.currency)}</Row>
       <Row term="Source">{SOURCES[b.source]}</Row>
       <Row term="Checked in">{b.checkedInAt ? dateTimeIn(b.checkedInAt, zone) : 'Not yet'}</Row>
       <Row term="Booked">{dateTimeIn(b.createdAt, zone)}</Row>
@@ -168,6 +169,50 @@ function Payments({ payments, zone }: { payments: Payment[] | null; zone: string
         </div>
       ) : (
         <p class="quiet">No payments yet. When the guest pays at the desk or by transfer, use “Record payment”.</p>
+      )}
+    </section>
+  );
+}
+
+const REFUND_STATUS_WORDS: Record<Refund['status'], string> = { SUCCEEDED: 'Refunded', PENDING: 'Waiting for Stripe', FAILED: 'Failed' };
+
+function Refunds({ refunds, zone }: { refunds: Refund[] | null; zone: string }): JSX.Element {
+  return (
+    <section aria-labelledby="refunds-heading">
+      <h2 id="refunds-heading">Refunds</h2>
+      {refunds === null ? (
+        <p class="quiet">Loading…</p>
+      ) : refunds.length ? (
+        <div class="table-wrap">
+          <table class="bk-records" aria-labelledby="refunds-heading">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Method</th>
+                <th scope="col">Reason</th>
+              </tr>
+            </thead>
+            <tbody>
+              {refunds.map((r) => (
+                <tr key={r.id}>
+                  <td data-label="Date">{dateTimeIn(r.createdAt, zone)}</td>
+                  <td data-label="Amount" class="num">
+                    {money(r.amount, r.currency)}
+                  </td>
+                  <td data-label="Status">{REFUND_STATUS_WORDS[r.status]}</td>
+                  <td data-label="Method">{REFUND_METHOD_WORDS[r.method]}</td>
+                  <td data-label="Reason">{r.reason ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p class="quiet">No refunds. “Refund” gives money back, through Stripe or by hand.</p>
       )}
     </section>
   );
@@ -295,7 +340,14 @@ function ActivityLog({ activity, owner, zone }: { activity: Activity[] | null; o
 export function Booking({ m }: { m: Model }): JSX.Element {
   if (m.router.location.value.id === 'new') return <NewBooking m={m} />;
   const b = m.bookings;
-  const { booking, payments, activity, loading, error } = b.page.value;
+  const { booking, payments, refunds, activity, loading, error } = b.page.value;
+  // "Refund" is offered, whatever the booking's status, while some of what was paid is left to give back.
+  const refundable = payments !== null && refunds !== null && refundableCents(payments, refunds) > 0;
+  const refundButton = refundable ? (
+    <button type="button" id="open-refund" onClick={() => b.open('refund')}>
+      Refund
+    </button>
+  ) : null;
   const zone = booking ? b.zones.zoneOf(booking.experience.id) : 'UTC';
   const tickets = booking?.tickets ?? [];
   return (
@@ -314,7 +366,10 @@ export function Booking({ m }: { m: Model }): JSX.Element {
             {b.notice.value ? <span class="notice">{b.notice.value}</span> : null}
           </p>
           {booking.status === 'CANCELLED' ? (
-            <p class="quiet">This booking is cancelled: its time, participants and payments can no longer change.</p>
+            <>
+              <p class="quiet">This booking is cancelled: its time, participants and payments can no longer change.</p>
+              {refundButton ? <div class="actions-row">{refundButton}</div> : null}
+            </>
           ) : (
             <div class="actions-row">
               {ACTIONS.map(([kind, label]) => (
@@ -322,6 +377,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
                   {label}
                 </button>
               ))}
+              {refundButton}
             </div>
           )}
           <section aria-labelledby="details-heading">
@@ -342,6 +398,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
           ) : null}
           <InternalNote b={b} booking={booking} />
           <Payments payments={payments} zone={zone} />
+          <Refunds refunds={refunds} zone={zone} />
           <Messages b={b} booking={booking} zone={zone} />
           <ActivityLog activity={activity} owner={b.isOwner()} zone={zone} />
           <BookingDialog m={m} booking={booking} zone={zone} />

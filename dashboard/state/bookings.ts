@@ -4,7 +4,7 @@
  * move, resize, pay), and the resending of an e-mail.
  */
 import { z } from 'zod';
-import { Activity, Availability, Booking, DailyReport, Experience, Message, Payment } from '../../shared/index.js';
+import { Activity, Availability, Booking, DailyReport, Experience, Message, Payment, Refund } from '../../shared/index.js';
 import type { MessageKind, TimeSlotAvailability } from '../../shared/index.js';
 import { ApiError, type ListPage, type Query } from '../api.js';
 import { pathTo, type Location } from '../router.js';
@@ -153,6 +153,8 @@ export interface BookingPageState {
   id: string;
   booking: Booking | null;
   payments: Payment[] | null;
+  /** Its refunds, oldest first; null while they load. */
+  refunds: Refund[] | null;
   /** The guest's e-mails, oldest first; null while they load or when they could not be read. */
   messages: Message[] | null;
   /** Why the e-mails could not be read: the rest of the page stands without them. */
@@ -165,7 +167,7 @@ export interface BookingPageState {
   error: string | null;
 }
 
-export type ActionKind = 'cancel' | 'time' | 'participants' | 'payment';
+export type ActionKind = 'cancel' | 'time' | 'participants' | 'payment' | 'refund';
 
 /** The open action dialog, with what only it needs. */
 export interface ActionDialog {
@@ -205,6 +207,7 @@ const noPage = (id = ''): BookingPageState => ({
   id,
   booking: null,
   payments: null,
+  refunds: null,
   messages: null,
   messagesError: null,
   activity: null,
@@ -222,6 +225,20 @@ export function amountOf(text: string): string | null {
 
 const cents = (amount: string): number => Math.round(Number(amount) * 100);
 export const fromCents = (n: number): string => (n / 100).toFixed(2);
+
+/** What can still be refunded, in cents: the succeeded payments less the refunds not FAILED (the server's rule). */
+export const refundableCents = (payments: readonly Payment[], refunds: readonly Refund[]): number =>
+  payments.reduce((n, p) => n + (p.status === 'SUCCEEDED' ? cents(p.amount) : 0), 0) -
+  refunds.reduce((n, r) => n + (r.status === 'FAILED' ? 0 : cents(r.amount)), 0);
+
+/** How a refund went back, in words. */
+export const REFUND_METHOD_WORDS: Record<Refund['method'], string> = {
+  STRIPE: 'Stripe',
+  CASH: 'Cash',
+  CARD: 'Card',
+  BANK_TRANSFER: 'Bank transfer',
+  OTHER: 'Other',
+};
 
 /** The sum of the succeeded payments, in major units. */
 export const paidOf = (payments: readonly Payment[]): string =>
@@ -286,6 +303,7 @@ export function createBookingsModel(ctx: AreaContext) {
   const loadActivity = (id: string): Promise<Activity[] | null> =>
     isOwner() ? ctx.http.list(Activity, '/v1/activity', { targetId: id, limit: 50 }).then((p) => p.data) : Promise.resolve(null);
   const loadPayments = (id: string) => ctx.http.list(Payment, path(id, '/payments'), { limit: 100 }).then((p) => p.data);
+  const loadRefunds = (id: string) => ctx.http.list(Refund, path(id, '/refunds'), { limit: 100 }).then((p) => p.data);
   /** The e-mails, or why they could not be read; only an ended session fails the whole page. */
   const loadMessages = (id: string): Promise<Pick<BookingPageState, 'messages' | 'messagesError'>> =>
     ctx.http.list(Message, path(id, '/messages'), { limit: 100 }).then(
@@ -320,9 +338,9 @@ export function createBookingsModel(ctx: AreaContext) {
     const shown = page.peek();
     page.value = { ...(shown.id === id ? shown : noPage(id)), loading: true, error: null };
     try {
-      const [booking, payments, messages] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id), loadMessages(id)]);
+      const [booking, payments, refunds, messages] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id), loadRefunds(id), loadMessages(id)]);
       const [activity, rule] = await Promise.all([loadActivity(booking.id), loadRule(booking), learnZone(booking.experience.id)]);
-      if (mine === generation) page.value = { id, booking, payments, ...messages, activity, rule, loading: false, error: null };
+      if (mine === generation) page.value = { id, booking, payments, refunds, ...messages, activity, rule, loading: false, error: null };
     } catch (e) {
       if (ctx.ended(e) || mine !== generation) return;
       const missing = e instanceof ApiError && e.code === 'NOT_FOUND';
@@ -341,9 +359,14 @@ export function createBookingsModel(ctx: AreaContext) {
     });
     try {
       // A change may queue an e-mail to the guest: the messages are read again too.
-      const [activity, payments, messages] = await Promise.all([loadActivity(booking.id), paymentsToo ? loadPayments(booking.id) : null, loadMessages(booking.id)]);
+      const [activity, payments, refunds, messages] = await Promise.all([
+        loadActivity(booking.id),
+        paymentsToo ? loadPayments(booking.id) : null,
+        paymentsToo ? loadRefunds(booking.id) : null,
+        loadMessages(booking.id),
+      ]);
       if (mine !== generation) return;
-      page.value = { ...page.peek(), activity, ...messages, payments: payments ?? page.peek().payments };
+      page.value = { ...page.peek(), activity, ...messages, payments: payments ?? page.peek().payments, refunds: refunds ?? page.peek().refunds };
     } catch (e) {
       if (!ctx.ended(e) && mine === generation) notice.value = `${said} The page could not show everything that follows: ${sentenceFor(e)}`;
     }
@@ -635,6 +658,35 @@ export function createBookingsModel(ctx: AreaContext) {
         const first = ['amount', 'status', 'method', 'reference', 'failureReason'].find((f) => fields[f]);
         if (first) ctx.focus(first);
         refuse(d, formFailure(e));
+      }
+    },
+
+    /** A refund: by hand it is done at once; through Stripe it is on its way until Stripe reports it. */
+    async recordRefund(input: { amount: string; method: string; reason: string }): Promise<void> {
+      const b = page.peek().booking;
+      if (!b || dialog.peek()?.kind !== 'refund') return;
+      const amount = amountOf(input.amount);
+      if (!amount || cents(amount) <= 0) return invalid('amount', 'Enter an amount more than 0.00, such as 25.00.', input);
+      const d = busy(input);
+      if (!d) return;
+      const mine = generation;
+      const body = { amount, method: input.method, ...(input.reason.trim() ? { reason: input.reason.trim() } : {}) };
+      try {
+        const made = await ctx.http.send(Refund, 'POST', path(b.id, '/refunds'), body);
+        const saved = await ctx.http.get(Booking, path(b.id));
+        const sum = money(amount, saved.currency);
+        const said =
+          made.status === 'PENDING' ? `A refund of ${sum} is sent to Stripe; it shows as refunded once Stripe confirms it.`
+          : made.status === 'FAILED' ? `Stripe refused the refund of ${sum}: nothing was refunded.`
+          : `A refund of ${sum} is recorded.`;
+        await settle(mine, saved, said, true);
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        const fields = e instanceof ApiError && e.code === 'VALIDATION_ERROR' ? fieldsOf(e) : {};
+        const over = e instanceof ApiError && e.code === 'REFUND_EXCEEDS_PAID';
+        const first = over ? 'amount' : ['amount', 'method', 'reason'].find((f) => fields[f]);
+        if (first) ctx.focus(first);
+        refuse(d, over ? { ...idleForm, fields: { amount: sentenceFor(e) } } : formFailure(e));
       }
     },
   };

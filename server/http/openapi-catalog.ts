@@ -62,7 +62,12 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.Payment, name: 'Payment', description: 'A payment recorded for a booking, by hand or by the online provider.' },
   { schema: S.PaymentCreate, name: 'PaymentCreate' },
   { schema: S.PaymentStatus, name: 'PaymentStatus' },
-  { schema: S.EventPayment, name: 'EventPayment', description: 'The payment as it stands in `PAYMENT_*` events.' },
+  { schema: S.EventPayment, name: 'EventPayment', description: 'The payment as it stands in `PAYMENT_SUCCEEDED` and `PAYMENT_FAILED` events.' },
+  { schema: S.Refund, name: 'Refund', description: 'Money given back on a booking, through Stripe or by hand.' },
+  { schema: S.RefundCreate, name: 'RefundCreate' },
+  { schema: S.RefundMethod, name: 'RefundMethod' },
+  { schema: S.RefundStatus, name: 'RefundStatus' },
+  { schema: S.EventRefund, name: 'EventRefund', description: 'The refund as it stands in `PAYMENT_REFUNDED` events.' },
 
   { schema: S.WebhookEndpoint, name: 'WebhookEndpoint', description: 'A URL that receives signed event deliveries.' },
   { schema: S.WebhookEndpointWithSecret, name: 'WebhookEndpointWithSecret' },
@@ -141,6 +146,7 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   session: 'ses_2Bp7XdQ4zL9mWf',
   priceCategory: 'pc_3Gt8WnR2kV5xLq',
   message: 'msg_9Xc4TbL7qW2mRk',
+  refund: 're_6Hs2KwP9vB4nTq',
 };
 const id = EXAMPLE_IDS;
 
@@ -165,6 +171,7 @@ const eventBooking = {
   unitPrice: 4500,
   total: '90.00',
   currency: 'EUR',
+  amountRefunded: '0.00',
   source: 'API',
   metadata: { channel: 'front-desk' },
   locale: 'en',
@@ -229,6 +236,15 @@ const payment = {
   provider: 'manual',
   method: 'CASH',
   failureReason: null,
+};
+
+const refund = {
+  id: id.refund,
+  amount: '20.00',
+  currency: 'EUR',
+  method: 'CASH',
+  status: 'SUCCEEDED',
+  reason: 'One guest could not come',
 };
 
 const endpoint = {
@@ -297,6 +313,16 @@ export const EVENT_EXAMPLES: Record<S.EventKind, unknown> = {
       ...eventData,
       booking: { ...eventBooking, status: 'CANCELLED', cancelledAt: '2026-06-01T10:45:42.120Z', updatedAt: '2026-06-01T10:45:42.120Z' },
       payment: { ...payment, id: 'pay_9Ty2DmV6wK1rQh', status: 'FAILED', provider: 'stripe', failureReason: 'expired' },
+    },
+  },
+  PAYMENT_REFUNDED: {
+    id: 'evt_5Lr7CwN3tQ8hXs',
+    event: 'PAYMENT_REFUNDED',
+    timestamp: '2026-06-14T09:05:30.000Z',
+    data: {
+      ...eventData,
+      booking: { ...eventBooking, amountRefunded: '20.00' },
+      refund,
     },
   },
 };
@@ -411,6 +437,8 @@ export const EXAMPLES: Record<string, unknown> = {
     createdAt: '2026-06-13T16:20:05.000Z',
   },
   PaymentCreate: { amount: '90.00', status: 'SUCCEEDED', method: 'CASH', reference: 'Receipt 2026-0412' },
+  Refund: { ...refund, bookingId: id.booking, createdAt: '2026-06-14T09:05:30.000Z' },
+  RefundCreate: { amount: '20.00', reason: 'One guest could not come', method: 'CASH' },
 
   WebhookEndpoint: endpoint,
   WebhookEndpointWithSecret: { ...endpoint, secret },
@@ -627,6 +655,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: S.Er
   PRICE_CHANGED: { message: 'The total is now 99.99, not the expected 25.00: a price changed; nothing was booked', details: { total: '99.99' } },
   INVALID_STATUS_TRANSITION: { message: 'A CANCELLED booking cannot become CONFIRMED' },
   CHANGE_NOT_ALLOWED: { message: 'This booking can no longer be changed online: the cutoff was 2026-06-12T16:30:00.000Z' },
+  REFUND_EXCEEDS_PAID: { message: 'At most 70.00 EUR of this booking can be refunded: 90.00 was paid and 20.00 refunded already' },
   CONFLICT: { message: 'The currency cannot change once the organization has bookings' },
   IDEMPOTENCY_KEY_IN_USE: { message: 'A request with this Idempotency-Key is still in progress' },
   PAYLOAD_TOO_LARGE: { message: 'The body is larger than 64 KiB' },

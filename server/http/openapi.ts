@@ -398,6 +398,7 @@ const EVENT_SUMMARIES: Record<(typeof EVENT_KINDS)[number], string> = {
   BOOKING_CANCELED: 'A booking was cancelled (the event spells CANCELED; the booking status, CANCELLED)',
   PAYMENT_SUCCEEDED: 'A payment succeeded; `data.payment` holds it',
   PAYMENT_FAILED: 'A payment failed or an online payment hold lapsed; `data.payment` holds it',
+  PAYMENT_REFUNDED: 'A refund succeeded (at once when made by hand, when Stripe reports it for a STRIPE refund); `data.refund` holds it',
 };
 
 function webhooksOf(schemas: SchemaSet): Json {

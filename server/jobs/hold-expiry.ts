@@ -1,4 +1,5 @@
 import { forgetOldProviderEvents, sweepLapsedHolds, type HoldSweeperDeps } from '../services/hold-expiry.js';
+import { resendUnsentRefunds } from '../services/refunds.js';
 import type { UnitOfWork } from '../services/unit-of-work.js';
 import { repeatingJob, type Job } from './job.js';
 
@@ -6,7 +7,8 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Settles lapsed payment holds at start (those that lapsed while the server was down) and every
- * few seconds; answers, per pass, the number of holds settled.
+ * few seconds, and sends again the STRIPE refunds Stripe never answered for; answers, per pass,
+ * the number of holds settled.
  */
 export function holdExpiryJob(deps: HoldSweeperDeps & { intervalMs?: number; work?: UnitOfWork }): Job<number> {
   const now = deps.now ?? Date.now;
@@ -19,6 +21,9 @@ export function holdExpiryJob(deps: HoldSweeperDeps & { intervalMs?: number; wor
     pass: async () => {
       // In the process's unit of work: a hold's cancellation queues its e-mail as this process can send it.
       const settled = deps.work ? (await deps.work.run({ async: true }, () => sweepLapsedHolds(deps))).result : await sweepLapsedHolds(deps);
+      // STRIPE refunds whose request never reached Stripe: outside any transaction, as they call it.
+      const resent = await resendUnsentRefunds({ store: deps.store, provider: deps.provider, logger: deps.logger, now });
+      if (resent > 0) deps.logger.info('refunds sent to the payment provider again', { count: resent });
       if (now() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = now();
         await forgetOldProviderEvents(deps.store, prunedAt);

@@ -9,7 +9,7 @@ import { webhookDeliveryJob, type WebhookWorker, type WebhookWorkerOptions } fro
 import {
   bookingFixture, createEndpoint, eventually, hang, reset, respond, startReceiver, type Receiver,
 } from '../webhooks/test-helpers/receivers.js';
-import { Delivery, EVENT_KINDS, EventBooking, EventPayment, WebhookEndpoint, WebhookEvent, listEnvelope } from '../../shared/index.js';
+import { Delivery, EVENT_KINDS, EventBooking, EventPayment, EventRefund, WebhookEndpoint, WebhookEvent, listEnvelope } from '../../shared/index.js';
 
 let t: TestApp;
 let worker: WebhookWorker | undefined;
@@ -75,9 +75,11 @@ describe('webhook delivery', () => {
     await t.store.transaction(async () => {
       await recordEvent(t.store, t.orgId, 'PAYMENT_SUCCEEDED', serializeBookingEventData(view, { payment: payment('SUCCEEDED') }), Date.now());
       await recordEvent(t.store, t.orgId, 'PAYMENT_FAILED', serializeBookingEventData(view, { payment: payment('FAILED') }), Date.now());
+      const refund = { id: 're_1', amount: '20.00', currency: 'EUR', method: 'CASH' as const, status: 'SUCCEEDED' as const, reason: null };
+      await recordEvent(t.store, t.orgId, 'PAYMENT_REFUNDED', serializeBookingEventData({ ...view, amountRefunded: 2000 }, { refund }), Date.now());
     });
 
-    const got = await rx.waitFor(5);
+    const got = await rx.waitFor(6);
     const verifier = new Webhook(endpoint.secret);
     const bodies = got.map((r) => {
       expect(r.method).toBe('POST');
@@ -104,13 +106,15 @@ describe('webhook delivery', () => {
     for (const kind of ['PAYMENT_SUCCEEDED', 'PAYMENT_FAILED'] as const) {
       expect(EventPayment.strict().parse(byKind[kind]!.data.payment)).toMatchObject({ status: kind.slice(8) });
     }
+    expect(EventRefund.strict().parse(byKind.PAYMENT_REFUNDED!.data.refund)).toMatchObject({ id: 're_1', status: 'SUCCEEDED' });
+    expect(byKind.PAYMENT_REFUNDED!.data.booking.amountRefunded).toBe('20.00');
 
     // The body sent is the stored event, byte for byte: /v1/events returns the same.
     const events = await t.request('GET', '/v1/events');
     expect(got.map((r) => JSON.parse(r.body)).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
       [...events.body.data].sort((a, b) => a.id.localeCompare(b.id)),
     );
-    const log = await settled(endpoint.id, 5);
+    const log = await settled(endpoint.id, 6);
     for (const d of log) expect(d).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
     for (const d of log) expect(d.deliveredAt).not.toBeNull();
   });

@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Time slots of an experience with places left
-         * @description Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. Slots already started, inside the notice period or past the booking window are left out. `available` is false when the operator closed the slot (CLOSED, PATCH /v1/slots/{id}), an imported calendar blocks it (BLOCKED) or fewer than `participants` places remain (FULL), said in that order. `capacity` is the slot's own capacity when one is set, else the experience's maxParticipants.
+         * @description Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. Slots already started, inside the notice period or past the booking window are left out. `available` is false when fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED).
          *
          *     Needs a secret key with the scope `experiences:read`.
          */
@@ -106,34 +106,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/slots/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a departure (time slot)
-         * @description Any start of the experience's schedule, past or future, or any start holding a booking; otherwise 404. `capacity` is `capacityOverride` when set, else the experience's maxParticipants.
-         *
-         *     Needs a secret key with the scope `experiences:read`.
-         */
-        get: operations["getSlotsId"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change a departure: its capacity, closed, or note
-         * @description Settings are kept per experience and start, whatever later happens to the schedule or the experience's capacity. A closed departure keeps its bookings (they can be cancelled or made smaller) but takes no new places: a booking, a move or more places there is refused with 409 SLOT_UNAVAILABLE, and availability lists it with `unavailableReason: "CLOSED"`. `capacity: null` goes back to the experience's maxParticipants. A capacity below the places booked is refused with 409 CAPACITY_BELOW_BOOKED and nothing is changed.
-         *
-         *     Needs a secret key with the scope `experiences:write`.
-         */
-        patch: operations["patchSlotsId"];
-        trace?: never;
-    };
     "/v1/bookings": {
         parameters: {
             query?: never;
@@ -142,10 +114,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List bookings, by slot start or by creation
-         * @description `sort` orders the list: `startTime` (the default) by slot start, then creation, then id; `createdAt` by creation, then id; a leading `-` (`-startTime`, `-createdAt`) reverses every key, the id included, so pages of one order never repeat or skip a booking while the list stays unchanged. Any other value is refused (400 on `sort`).
-         *
-         *     Needs a secret key with the scope `bookings:read`.
+         * List bookings by slot start, then creation
+         * @description Needs a secret key with the scope `bookings:read`.
          */
         get: operations["getBookings"];
         put?: never;
@@ -622,6 +592,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bookings/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a booking’s refunds, oldest first
+         * @description Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getBookingsIdRefunds"];
+        put?: never;
+        /**
+         * Refund money on a booking
+         * @description Any booking status; the booking’s status does not change. `amount` must be more than 0.00 (else 400) and at most what is left to refund: its SUCCEEDED payments less its SUCCEEDED and PENDING refunds (else 409 REFUND_EXCEEDS_PAID). `method` defaults to STRIPE when the booking has a Stripe payment, else OTHER. A STRIPE refund is taken from one Stripe payment through Stripe’s Refunds API and is PENDING until Stripe reports it SUCCEEDED or FAILED (409 CONFLICT when this server has no Stripe configured); a refund by any other method is SUCCEEDED at once. A SUCCEEDED refund adds to the booking’s `amountRefunded` and fires PAYMENT_REFUNDED with `data.refund`.
+         *
+         *     Needs a secret key with the scope `bookings:write`.
+         */
+        post: operations["postBookingsIdRefunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -792,72 +788,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/reports/experiences": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Bookings, participants, revenue and cancellations per experience
-         * @description Over startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart), counted as `GET /v1/reports/daily` counts them: `bookings`, `participants` and `revenue` are the bookings made in the range and not cancelled since; `cancellations` the bookings cancelled in the range. One entry per experience with any of these, the highest revenue first, then by title.
-         *
-         *     Needs a secret key with the scope `bookings:read`.
-         */
-        get: operations["getReportsExperiences"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/reports/daily.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The daily report as a CSV file
-         * @description The days of `GET /v1/reports/daily` (same query: startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart)) as RFC 4180 CSV (UTF-8, CRLF) under a header row; a cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes. Columns: `date`, `bookings`, `participants`, `revenue`, `cancellations`. Downloaded as `daily-<startDate>-<endDate>.csv`.
-         *
-         *     Needs a secret key with the scope `bookings:read`.
-         */
-        get: operations["getReportsDailyCsv"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/reports/experiences.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The report per experience as a CSV file
-         * @description The entries of `GET /v1/reports/experiences` (same query: startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart)), in its order, as RFC 4180 CSV (UTF-8, CRLF) under a header row; a cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes. Columns: `experienceId`, `experience` (its title), `bookings`, `participants`, `revenue`, `cancellations`. Downloaded as `experiences-<startDate>-<endDate>.csv`.
-         *
-         *     Needs a secret key with the scope `bookings:read`.
-         */
-        get: operations["getReportsExperiencesCsv"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/reports/occupancy": {
         parameters: {
             query?: never;
@@ -998,28 +928,6 @@ export interface paths {
          *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
          */
         get: operations["getPublicManage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/public/v1/manage/calendar.ics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A guest’s booking as a calendar file
-         * @description The booking as an iCalendar (.ics) attachment named after its booking number: one VEVENT with the UID and SEQUENCE of the bookings feed (a later download replaces the event rather than adding another), DTSTART and DTEND in UTC, SUMMARY the experience, LOCATION the meeting point (absent when there is none), DESCRIPTION the booking number, the participants or tickets and the guest instructions, in the guest’s language; `STATUS:CANCELLED` once the booking is cancelled. The token may come as `?token=` so that a plain link downloads the file; a missing or unknown token is 404. Errors answer as JSON envelopes.
-         *
-         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
-         */
-        get: operations["getPublicManageCalendarIcs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1252,6 +1160,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    PAYMENT_REFUNDED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund succeeded (at once when made by hand, when Stripe reports it for a STRIPE refund); `data.refund` holds it
+         * @description Outing POSTs this to each enabled endpoint subscribed to the event. Verify the signature over the raw body before parsing it. Failed deliveries are retried with backoff; see `/v1/webhook-endpoints/{id}/deliveries`.
+         */
+        post: operations["webhookPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1311,9 +1239,6 @@ export interface components {
             active: boolean;
             /** @description [] when the experience books by participants at its price */
             priceCategories: components["schemas"]["PriceCategory"][];
-            meetingPoint: string | null;
-            meetingPointUrl: string | null;
-            guestInstructions: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1397,15 +1322,6 @@ export interface components {
                 /** @description Shown to guests, not enforced */
                 maxAge?: number | null;
             }[];
-            /** @description Where guests meet, shown in their e-mails, the widget and the manage page; blank is null */
-            meetingPoint?: string | null;
-            /**
-             * Format: uri
-             * @description An https link to the meeting point (a map), at most 500 characters
-             */
-            meetingPointUrl?: string | null;
-            /** @description What to bring or know, shown to guests with the meeting point; blank is null */
-            guestInstructions?: string | null;
         };
         /** @description Weekly local start times and dated exceptions. */
         ScheduleInput: {
@@ -1483,15 +1399,6 @@ export interface components {
                 /** @description Shown to guests, not enforced */
                 maxAge?: number | null;
             }[];
-            /** @description Where guests meet, shown in their e-mails, the widget and the manage page; blank is null */
-            meetingPoint?: string | null;
-            /**
-             * Format: uri
-             * @description An https link to the meeting point (a map), at most 500 characters
-             */
-            meetingPointUrl?: string | null;
-            /** @description What to bring or know, shown to guests with the meeting point; blank is null */
-            guestInstructions?: string | null;
         };
         /** @description What a deletion answers. */
         Deleted: {
@@ -1533,44 +1440,7 @@ export interface components {
             remaining: number;
             available: boolean;
             /** @enum {string|null} */
-            unavailableReason: "CLOSED" | "FULL" | "BLOCKED" | null;
-        };
-        /** @description One departure (an experience at one start): its places, its own capacity, whether it is closed, and its note. */
-        Slot: {
-            /** @description The time slot id (ts_…), as availability and bookings give it */
-            id: string;
-            experienceId: string;
-            /**
-             * Format: date-time
-             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-             */
-            startTime: string;
-            /**
-             * Format: date-time
-             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-             */
-            endTime: string;
-            /** @description capacityOverride when set, else the experience's maxParticipants */
-            capacity: number;
-            /** @description The departure's own capacity; null: the experience's */
-            capacityOverride: number | null;
-            /** @description Closed: keeps its bookings (they can be cancelled or made smaller) but takes no new places */
-            closed: boolean;
-            /** @description The team's note on the departure */
-            note: string | null;
-            /** @description Places held by CONFIRMED and PENDING bookings */
-            booked: number;
-            /** @description capacity − booked, never below 0 */
-            remaining: number;
-        };
-        /** @description The settings to change; at least one. */
-        SlotPatch: {
-            /** @description The departure's own capacity (0–10000); null: the experience's maxParticipants */
-            capacity?: number | null;
-            /** @description Close the departure to new places, or reopen it */
-            closed?: boolean;
-            /** @description A note for the team (at most 500 characters); null clears it */
-            note?: string | null;
+            unavailableReason: "FULL" | "BLOCKED" | null;
         };
         /** @description A booking of a time slot. */
         Booking: {
@@ -1593,6 +1463,8 @@ export interface components {
             /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
             total: string;
             currency: string;
+            /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
+            amountRefunded: string;
             /** @enum {string} */
             source: "API" | "WIDGET";
             metadata: {
@@ -1847,11 +1719,11 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        EventKind: "BOOKING_CREATED" | "BOOKING_UPDATED" | "BOOKING_CANCELED" | "PAYMENT_SUCCEEDED" | "PAYMENT_FAILED";
+        EventKind: "BOOKING_CREATED" | "BOOKING_UPDATED" | "BOOKING_CANCELED" | "PAYMENT_SUCCEEDED" | "PAYMENT_FAILED" | "PAYMENT_REFUNDED";
         WebhookEndpointCreate: {
             /** Format: uri */
             url: string;
-            /** @description Default: all five kinds */
+            /** @description Default: all six kinds */
             events?: components["schemas"]["EventKind"][];
             description?: string | null;
         };
@@ -1929,8 +1801,10 @@ export interface components {
                     to: unknown;
                 };
             };
-            /** @description PAYMENT_* only */
+            /** @description PAYMENT_SUCCEEDED and PAYMENT_FAILED only */
             payment?: components["schemas"]["EventPayment"];
+            /** @description PAYMENT_REFUNDED only */
+            refund?: components["schemas"]["EventRefund"];
         };
         /** @description The booking as it stands in events: the record without `experience` and `timeSlot`. */
         EventBooking: {
@@ -1951,6 +1825,8 @@ export interface components {
             /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
             total: string;
             currency: string;
+            /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
+            amountRefunded: string;
             /** @enum {string} */
             source: "API" | "WIDGET";
             metadata: {
@@ -1988,7 +1864,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description The payment as it stands in `PAYMENT_*` events. */
+        /** @description The payment as it stands in `PAYMENT_SUCCEEDED` and `PAYMENT_FAILED` events. */
         EventPayment: {
             id: string;
             /** @description Major units with two decimals, e.g. "90.00" */
@@ -2002,6 +1878,21 @@ export interface components {
         };
         /** @enum {string} */
         PaymentStatus: "SUCCEEDED" | "FAILED";
+        /** @description The refund as it stands in `PAYMENT_REFUNDED` events. */
+        EventRefund: {
+            id: string;
+            /** @description Major units with two decimals, e.g. "20.00" */
+            amount: string;
+            currency: string;
+            method: components["schemas"]["RefundMethod"];
+            /** @description STRIPE refunds are PENDING until Stripe reports them SUCCEEDED or FAILED; others are SUCCEEDED at once */
+            status: components["schemas"]["RefundStatus"];
+            reason: string | null;
+        };
+        /** @enum {string} */
+        RefundMethod: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
+        /** @enum {string} */
+        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED";
         /** @description One change to the organization’s data, and who made it. */
         Activity: {
             id: string;
@@ -2113,6 +2004,31 @@ export interface components {
             reference?: string;
             /** @description Why it failed; only with status FAILED */
             failureReason?: string;
+        };
+        /** @description Money given back on a booking, through Stripe or by hand. */
+        Refund: {
+            id: string;
+            bookingId: string;
+            /** @description Major units with two decimals, e.g. "20.00" */
+            amount: string;
+            currency: string;
+            method: components["schemas"]["RefundMethod"];
+            /** @description STRIPE refunds are PENDING until Stripe reports them SUCCEEDED or FAILED; others are SUCCEEDED at once */
+            status: components["schemas"]["RefundStatus"];
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+        };
+        RefundCreate: {
+            /** @description Amount in major units with two decimals */
+            amount: string;
+            /** @description Why the money goes back; shown with the refund */
+            reason?: string;
+            /** @description Default STRIPE when the booking has a Stripe payment, else OTHER */
+            method?: components["schemas"]["RefundMethod"];
         };
         /** @description An API key as listed: its first characters; the whole value only for a publishable key (public by design) made from version 1.2 on. */
         ApiKey: {
@@ -2262,15 +2178,10 @@ export interface components {
         ManifestSlot: {
             experience: components["schemas"]["BookingExperience"];
             timeSlot: components["schemas"]["BookingTimeSlot"];
-            /** @description The departure's own capacity when one is set (PATCH /v1/slots/{id}), else the experience's maxParticipants */
             capacity: number;
             /** @description Places held by CONFIRMED and PENDING bookings */
             booked: number;
             remaining: number;
-            /** @description Closed by the operator: keeps its bookings, takes no new places */
-            closed: boolean;
-            /** @description The team's note on the departure */
-            note: string | null;
             bookings: components["schemas"]["ManifestBooking"][];
         };
         /** @description A booking as the manifest shows it: the guest, the party, the money. */
@@ -2322,36 +2233,6 @@ export interface components {
             /** @description Bookings cancelled that day */
             cancellations: number;
         };
-        /** @description Bookings, participants, revenue and cancellations per experience over a range of days. */
-        ExperienceReport: {
-            /** @description The organization's time zone, in which days are counted */
-            timezone: string;
-            currency: string;
-            /**
-             * Format: date
-             * @description Calendar date YYYY-MM-DD
-             */
-            startDate: string;
-            /**
-             * Format: date
-             * @description Calendar date YYYY-MM-DD
-             */
-            endDate: string;
-            /** @description One entry per experience with any figure in the range, highest revenue first, then by title */
-            experiences: components["schemas"]["ExperienceReportEntry"][];
-        };
-        /** @description One experience’s figures over the range. */
-        ExperienceReportEntry: {
-            experience: components["schemas"]["BookingExperience"];
-            /** @description Its bookings created in the range and not cancelled */
-            bookings: number;
-            /** @description Their participants */
-            participants: number;
-            /** @description Amount in major units with two decimals */
-            revenue: string;
-            /** @description Its bookings cancelled in the range */
-            cancellations: number;
-        };
         /** @description How full the active experiences’ scheduled slots are over a range of days. */
         OccupancyReport: {
             experiences: components["schemas"]["ExperienceOccupancy"][];
@@ -2380,9 +2261,6 @@ export interface components {
             maxPerBooking: number;
             /** @description [] when the experience books by participants at its price */
             priceCategories: components["schemas"]["PriceCategory"][];
-            meetingPoint: string | null;
-            meetingPointUrl: string | null;
-            guestInstructions: string | null;
         };
         /** @description What the widget API answers to a booking: nothing the guest did not send. */
         PublicBooking: {
@@ -2474,12 +2352,6 @@ export interface components {
                 email: string;
                 phone: string | null;
             };
-            guestInfo: {
-                meetingPoint: string | null;
-                /** @description An https link to the meeting point (a map) */
-                meetingPointUrl: string | null;
-                guestInstructions: string | null;
-            };
         };
         ManageReschedule: {
             /**
@@ -2522,7 +2394,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "CAPACITY_BELOW_BOOKED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -2860,9 +2732,6 @@ export interface operations {
                      *           "maxParticipants": 12,
                      *           "maxPerBooking": 6,
                      *           "priceCategories": [],
-                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -2994,9 +2863,6 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
-                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3085,9 +2951,6 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
-                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3233,9 +3096,6 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
-                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3360,132 +3220,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getSlotsId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Time slot id (`ts_…`)
-                 * @example ts_8Rz4YtB1nQ6cVe
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Slot */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "ts_8Rz4YtB1nQ6cVe",
-                     *         "experienceId": "exp_5Hk2PqW9sLm3Xa",
-                     *         "startTime": "2026-06-13T16:30:00.000Z",
-                     *         "endTime": "2026-06-13T18:30:00.000Z",
-                     *         "capacity": 8,
-                     *         "capacityOverride": 8,
-                     *         "closed": false,
-                     *         "note": "Two guides off sick: smaller group",
-                     *         "booked": 2,
-                     *         "remaining": 6
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Slot"];
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    patchSlotsId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Time slot id (`ts_…`)
-                 * @example ts_8Rz4YtB1nQ6cVe
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "capacity": 8,
-                 *       "note": "Two guides off sick: smaller group"
-                 *     }
-                 */
-                "application/json": components["schemas"]["SlotPatch"];
-            };
-        };
-        responses: {
-            /** @description Slot */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "ts_8Rz4YtB1nQ6cVe",
-                     *         "experienceId": "exp_5Hk2PqW9sLm3Xa",
-                     *         "startTime": "2026-06-13T16:30:00.000Z",
-                     *         "endTime": "2026-06-13T18:30:00.000Z",
-                     *         "capacity": 8,
-                     *         "capacityOverride": 8,
-                     *         "closed": false,
-                     *         "note": "Two guides off sick: smaller group",
-                     *         "booked": 2,
-                     *         "remaining": 6
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Slot"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     getBookings: {
         parameters: {
             query?: {
@@ -3498,8 +3232,6 @@ export interface operations {
                 endDate?: string;
                 /** @description Booking number, guest e-mail or name (case-insensitive) */
                 q?: string;
-                /** @description `startTime` (default): slot start, then creation, then id; `createdAt`: creation, then id; a leading `-` reverses every key */
-                sort?: "startTime" | "-startTime" | "createdAt" | "-createdAt";
                 /** @description Page size, 1–100 */
                 limit?: number;
                 /** @description Records to skip */
@@ -3537,6 +3269,7 @@ export interface operations {
                      *           "unitPrice": 4500,
                      *           "total": "90.00",
                      *           "currency": "EUR",
+                     *           "amountRefunded": "0.00",
                      *           "source": "API",
                      *           "metadata": {
                      *             "channel": "front-desk"
@@ -3642,6 +3375,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -3725,6 +3459,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -3813,6 +3548,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -4048,6 +3784,7 @@ export interface operations {
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
+                     *         "amountRefunded": "0.00",
                      *         "source": "API",
                      *         "metadata": {
                      *           "channel": "front-desk"
@@ -4211,6 +3948,7 @@ export interface operations {
                      *             "unitPrice": 4500,
                      *             "total": "90.00",
                      *             "currency": "EUR",
+                     *             "amountRefunded": "0.00",
                      *             "source": "API",
                      *             "metadata": {
                      *               "channel": "front-desk"
@@ -4874,6 +4612,7 @@ export interface operations {
                      *               "unitPrice": 4500,
                      *               "total": "90.00",
                      *               "currency": "EUR",
+                     *               "amountRefunded": "0.00",
                      *               "source": "API",
                      *               "metadata": {
                      *                 "channel": "front-desk"
@@ -5674,6 +5413,152 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBookingsIdRefunds: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Booking id (`bk_…`) or booking number (`BK-…`)
+                 * @example BK-7K3M9Q2D
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Refund */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "re_6Hs2KwP9vB4nTq",
+                     *           "amount": "20.00",
+                     *           "currency": "EUR",
+                     *           "method": "CASH",
+                     *           "status": "SUCCEEDED",
+                     *           "reason": "One guest could not come",
+                     *           "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *           "createdAt": "2026-06-14T09:05:30.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postBookingsIdRefunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Booking id (`bk_…`) or booking number (`BK-…`)
+                 * @example BK-7K3M9Q2D
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "20.00",
+                 *       "reason": "One guest could not come",
+                 *       "method": "CASH"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: Refund */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "re_6Hs2KwP9vB4nTq",
+                     *         "amount": "20.00",
+                     *         "currency": "EUR",
+                     *         "method": "CASH",
+                     *         "status": "SUCCEEDED",
+                     *         "reason": "One guest could not come",
+                     *         "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *         "createdAt": "2026-06-14T09:05:30.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getApiKeys: {
         parameters: {
             query?: {
@@ -6164,8 +6049,6 @@ export interface operations {
                      *             "capacity": 12,
                      *             "booked": 0,
                      *             "remaining": 12,
-                     *             "closed": true,
-                     *             "note": "Closed: strong wind forecast",
                      *             "bookings": []
                      *           },
                      *           {
@@ -6181,8 +6064,6 @@ export interface operations {
                      *             "capacity": 12,
                      *             "booked": 2,
                      *             "remaining": 10,
-                     *             "closed": false,
-                     *             "note": null,
                      *             "bookings": [
                      *               {
                      *                 "id": "bk_2Lq8VxN4cR7wTz",
@@ -6327,149 +6208,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getReportsExperiences: {
-        parameters: {
-            query?: {
-                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
-                startDate?: string;
-                /** @description Inclusive; default today; at most 366 days after startDate */
-                endDate?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ExperienceReport */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "timezone": "Europe/Lisbon",
-                     *         "currency": "EUR",
-                     *         "startDate": "2026-06-01",
-                     *         "endDate": "2026-06-30",
-                     *         "experiences": [
-                     *           {
-                     *             "experience": {
-                     *               "id": "exp_5Hk2PqW9sLm3Xa",
-                     *               "title": "Sunset kayak tour"
-                     *             },
-                     *             "bookings": 38,
-                     *             "participants": 91,
-                     *             "revenue": "4095.00",
-                     *             "cancellations": 2
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["ExperienceReport"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getReportsDailyCsv: {
-        parameters: {
-            query?: {
-                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
-                startDate?: string;
-                /** @description Inclusive; default today; at most 366 days after startDate */
-                endDate?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A text/csv file */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Content-Disposition": components["headers"]["ContentDisposition"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example date,bookings,participants,revenue,cancellations
-                     *     2026-06-01,4,9,405.00,0
-                     *     2026-06-02,0,0,0.00,1
-                     */
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getReportsExperiencesCsv: {
-        parameters: {
-            query?: {
-                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
-                startDate?: string;
-                /** @description Inclusive; default today; at most 366 days after startDate */
-                endDate?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A text/csv file */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Content-Disposition": components["headers"]["ContentDisposition"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example experienceId,experience,bookings,participants,revenue,cancellations
-                     *     exp_5Hk2PqW9sLm3Xa,Sunset kayak tour,38,91,4095.00,2
-                     */
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     getReportsOccupancy: {
         parameters: {
             query?: {
@@ -6562,10 +6300,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "maxParticipants": 12,
                      *           "maxPerBooking": 6,
-                     *           "priceCategories": [],
-                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
+                     *           "priceCategories": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -6626,10 +6361,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
-                     *         "priceCategories": [],
-                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
+                     *         "priceCategories": []
                      *       }
                      *     }
                      */
@@ -6911,11 +6643,6 @@ export interface operations {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
                      *           "phone": "+351 282 000 000"
-                     *         },
-                     *         "guestInfo": {
-                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -6927,55 +6654,6 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getPublicManageCalendarIcs: {
-        parameters: {
-            query?: {
-                /** @description The manage token, for a plain link (a download the browser starts); `X-Manage-Token` wins when both are sent. Never logged. */
-                token?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A text/calendar file */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Content-Disposition": components["headers"]["ContentDisposition"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example BEGIN:VCALENDAR
-                     *     VERSION:2.0
-                     *     PRODID:-//Outing//Outing booking//EN
-                     *     METHOD:PUBLISH
-                     *     BEGIN:VEVENT
-                     *     UID:bk_2Lq8VxN4cR7wTz@book.cliffside.example.com
-                     *     SEQUENCE:0
-                     *     DTSTAMP:20260601T101500Z
-                     *     DTSTART:20260613T163000Z
-                     *     DTEND:20260613T183000Z
-                     *     SUMMARY:Sunset kayak tour
-                     *     LOCATION:Blue kiosk at Praia da Marinha car park
-                     *     DESCRIPTION:Booking number: BK-7K3M9Q2D\nParticipants: 2 participants\n\nBefore you come:\nBring a swimsuit and a towel.
-                     *     STATUS:CONFIRMED
-                     *     END:VEVENT
-                     *     END:VCALENDAR
-                     */
-                    "text/calendar": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -7119,11 +6797,6 @@ export interface operations {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
                      *           "phone": "+351 282 000 000"
-                     *         },
-                     *         "guestInfo": {
-                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -7214,11 +6887,6 @@ export interface operations {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
                      *           "phone": "+351 282 000 000"
-                     *         },
-                     *         "guestInfo": {
-                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
-                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -7524,6 +7192,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7615,6 +7284,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "135.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7712,6 +7382,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7803,6 +7474,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7902,6 +7574,7 @@ export interface operations {
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
+                 *           "amountRefunded": "0.00",
                  *           "source": "API",
                  *           "metadata": {
                  *             "channel": "front-desk"
@@ -7937,6 +7610,106 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "PAYMENT_FAILED";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Outing disables the endpoint and stops delivering to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_…`): the same on every attempt, so receivers can drop duplicates.
+                 * @example evt_9Pb4HsW2zL7qKf
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds of this attempt; refuse deliveries too far from your clock (e.g. 5 minutes) to stop replays.
+                 * @example 1780308942
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256, keyed with the base64 part of the endpoint’s `whsec_…` secret, of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5Lr7CwN3tQ8hXs",
+                 *       "event": "PAYMENT_REFUNDED",
+                 *       "timestamp": "2026-06-14T09:05:30.000Z",
+                 *       "data": {
+                 *         "booking": {
+                 *           "id": "bk_2Lq8VxN4cR7wTz",
+                 *           "bookingNumber": "BK-7K3M9Q2D",
+                 *           "status": "CONFIRMED",
+                 *           "customerId": "cus_4Wm7JdS2kP9xHb",
+                 *           "guestName": "Ana Costa",
+                 *           "guestEmail": "ana.costa@example.com",
+                 *           "guestPhone": "+351 912 345 678",
+                 *           "totalParticipants": 2,
+                 *           "tickets": [],
+                 *           "unitPrice": 4500,
+                 *           "total": "90.00",
+                 *           "currency": "EUR",
+                 *           "amountRefunded": "20.00",
+                 *           "source": "API",
+                 *           "metadata": {
+                 *             "channel": "front-desk"
+                 *           },
+                 *           "locale": "en",
+                 *           "cancellationReason": null,
+                 *           "cancelledAt": null,
+                 *           "holdExpiresAt": null,
+                 *           "checkedInAt": null,
+                 *           "createdAt": "2026-06-01T10:15:42.120Z",
+                 *           "updatedAt": "2026-06-01T10:15:42.120Z"
+                 *         },
+                 *         "experience": {
+                 *           "id": "exp_5Hk2PqW9sLm3Xa",
+                 *           "title": "Sunset kayak tour"
+                 *         },
+                 *         "timeSlot": {
+                 *           "id": "ts_8Rz4YtB1nQ6cVe",
+                 *           "startTime": "2026-06-13T16:30:00.000Z",
+                 *           "endTime": "2026-06-13T18:30:00.000Z"
+                 *         },
+                 *         "refund": {
+                 *           "id": "re_6Hs2KwP9vB4nTq",
+                 *           "amount": "20.00",
+                 *           "currency": "EUR",
+                 *           "method": "CASH",
+                 *           "status": "SUCCEEDED",
+                 *           "reason": "One guest could not come"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    event?: "PAYMENT_REFUNDED";
                 };
             };
         };

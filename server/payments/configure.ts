@@ -13,6 +13,7 @@ function loadedOnFirstUse(name: string, load: () => Promise<PaymentProvider>): P
     name,
     createCheckout: async (request) => (await real()).createCheckout(request),
     expireCheckout: async (sessionId) => (await real()).expireCheckout(sessionId),
+    createRefund: async (request) => (await real()).createRefund(request),
     readCallback: async (rawBody, header, receivedAt) => (await real()).readCallback(rawBody, header, receivedAt),
   };
 }

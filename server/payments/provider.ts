@@ -60,9 +60,40 @@ export type CheckoutOutcome =
   | { state: 'failed'; payment: ProviderPayment; failureReason: string }
   | { state: 'expired'; payment: ProviderPayment };
 
+/** Money to give back from one payment made at the provider. */
+export interface RefundRequest {
+  /** Outing's refund id (`re_…`): the provider keeps it with the refund, and one id is refunded once. */
+  refundId: string;
+  orgId: string;
+  bookingId: string;
+  /** The provider's reference of the payment the money came with (Stripe: the PaymentIntent). */
+  paymentReference: string;
+  /** Cents. */
+  amount: number;
+  /** ISO 4217, upper-case. */
+  currency: string;
+  reason: string | null;
+}
+
+/** How a refund stands at the provider. */
+export type RefundOutcome =
+  | { state: 'pending'; reference: string }
+  | { state: 'succeeded'; reference: string }
+  /** Refused when asked (`reference` null) or failed later at the bank. */
+  | { state: 'failed'; reference: string | null; failureReason: string };
+
+/** A refund the provider reports on, with Outing's id for it when the provider kept one. */
+export interface RefundReport {
+  refundId: string | undefined;
+  orgId: string | undefined;
+  outcome: RefundOutcome;
+}
+
 /** A verified callback from the provider. */
 export type CallbackNotice =
   | { kind: 'checkout'; eventId: string; sessionId: string; booking: { orgId: string; bookingId: string } | undefined; outcome: CheckoutOutcome }
+  /** Refunds moved on (Stripe: `charge.refunded`, `refund.updated`). */
+  | { kind: 'refund'; eventId: string; refunds: RefundReport[] }
   /** An event Outing does not act on: answered 200 so the provider stops sending it. */
   | { kind: 'ignored'; eventId: string; type: string };
 
@@ -75,6 +106,12 @@ export interface PaymentProvider {
    * checkout paid a moment before answers `paid`, never `expired`.
    */
   expireCheckout(sessionId: string): Promise<CheckoutOutcome>;
+  /**
+   * Gives money back from a payment. Asking twice for one `refundId` makes one refund. A refusal
+   * (the payment cannot be refunded so) answers `failed`; a provider that cannot be reached throws,
+   * and the refund is asked for again later.
+   */
+  createRefund(request: RefundRequest): Promise<RefundOutcome>;
   /**
    * Verifies a callback's signature over the raw body and reads it. A forged, altered or stale
    * callback throws an `Refusal` (400) and nothing else happens.

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { Refusal } from '../domain/refusal.js';
-import type { CallbackNotice, Checkout, CheckoutOutcome, CheckoutRequest, PaymentProvider } from './provider.js';
+import type { CallbackNotice, Checkout, CheckoutOutcome, CheckoutRequest, PaymentProvider, RefundOutcome, RefundReport, RefundRequest } from './provider.js';
 
 export interface StripeSettings {
   secretKey: string;
@@ -66,6 +66,34 @@ function outcomeOfEvent(type: string, session: Session): CheckoutOutcome | undef
   }
 }
 
+/** Where a Stripe refund stands: `requires_action` is still on its way; `canceled` never happened. */
+export function outcomeOfRefund(refund: Stripe.Refund): RefundOutcome {
+  switch (refund.status) {
+    case 'succeeded':
+      return { state: 'succeeded', reference: refund.id };
+    case 'failed':
+    case 'canceled':
+      return { state: 'failed', reference: refund.id, failureReason: refund.failure_reason ?? refund.status };
+    default:
+      return { state: 'pending', reference: refund.id };
+  }
+}
+
+function reportOf(refund: Stripe.Refund): RefundReport {
+  return { refundId: refund.metadata?.refundId, orgId: refund.metadata?.orgId, outcome: outcomeOfRefund(refund) };
+}
+
+/**
+ * The refunds a refund event tells about: `refund.*` events carry the refund itself; `charge.refunded`
+ * carries the charge, with its refunds when the API version lists them.
+ */
+function refundsOfEvent(event: Stripe.Event): RefundReport[] | undefined {
+  const object = event.data.object as { object?: string };
+  if (event.type.startsWith('refund.') && object.object === 'refund') return [reportOf(object as Stripe.Refund)];
+  if (event.type === 'charge.refunded' && object.object === 'charge') return ((object as Stripe.Charge).refunds?.data ?? []).map(reportOf);
+  return undefined;
+}
+
 const signatureError = (message: string) =>
   new Refusal('VALIDATION_ERROR', message, [{ path: 'Stripe-Signature', message }]);
 
@@ -126,6 +154,29 @@ export class StripeCheckout implements PaymentProvider {
     }
   }
 
+  async createRefund(req: RefundRequest): Promise<RefundOutcome> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: req.paymentReference,
+          amount: req.amount,
+          reason: 'requested_by_customer',
+          metadata: { orgId: req.orgId, bookingId: req.bookingId, refundId: req.refundId, ...(req.reason ? { reason: req.reason } : {}) },
+        },
+        // Sent again after a lost answer or a restart, the same refund id makes no second refund.
+        { idempotencyKey: `outing-refund-${req.refundId}` },
+      );
+      return outcomeOfRefund(refund);
+    } catch (err) {
+      // Stripe understood and refused (already refunded, amount too large, no such payment): final.
+      // Anything else (network, outage, rate limit) is thrown, so the refund is asked for again.
+      if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+        return { state: 'failed', reference: null, failureReason: err.message };
+      }
+      throw err;
+    }
+  }
+
   async readCallback(rawBody: Uint8Array, header: (name: string) => string | undefined, receivedAt: number): Promise<CallbackNotice> {
     const signature = header('stripe-signature');
     if (!signature) throw signatureError('Missing the Stripe-Signature header: only Stripe’s signed callbacks are accepted here');
@@ -148,6 +199,8 @@ export class StripeCheckout implements PaymentProvider {
           : `Stripe-Signature does not match the body with the configured STRIPE_WEBHOOK_SECRET (${first})`,
       );
     }
+    const refunds = refundsOfEvent(event);
+    if (refunds) return { kind: 'refund', eventId: event.id, refunds };
     const session = event.data.object as Session;
     const outcome = outcomeOfEvent(event.type, session);
     if (!outcome || session.object !== 'checkout.session') return { kind: 'ignored', eventId: event.id, type: event.type };

@@ -128,6 +128,7 @@ describe('POST /v1/bookings', () => {
       unitPrice: 4500,
       total: '90.00',
       currency: 'EUR',
+      amountRefunded: '0.00',
       source: 'API',
       metadata: { ref: 'A-1' },
       locale: 'en',

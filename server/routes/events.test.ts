@@ -33,7 +33,7 @@ describe('GET /v1/events', () => {
     const page = await get();
     expect(page.data.map((e) => e.id)).toEqual(ids);
     expect(page.data.map((e) => e.event)).toEqual([...EVENT_KINDS]);
-    expect(page.pagination).toEqual({ total: 5, limit: 20, offset: 0, hasMore: false });
+    expect(page.pagination).toEqual({ total: 6, limit: 20, offset: 0, hasMore: false });
     for (const e of page.data) expect(Object.keys(e).sort()).toEqual(['data', 'event', 'id', 'timestamp']);
   });
 

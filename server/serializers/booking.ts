@@ -26,6 +26,7 @@ export function serializeBooking(b: BookingView): Booking {
     unitPrice: b.tickets === null ? b.unitPrice : null,
     total: formatMoney(bookingTotalCents(b)),
     currency: b.currency,
+    amountRefunded: formatMoney(b.amountRefunded),
     source: b.source,
     metadata: JSON.parse(b.metadata) as Record<string, string>,
     locale: b.locale ?? 'en',

@@ -1,12 +1,14 @@
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import { serializeBooking, serializeTimeSlot } from './booking.js';
 import { serializeEventPayment } from './payment.js';
+import { serializeEventRefund } from './refund.js';
 import { iso, isoOrNull } from './instant.js';
 import { bookingTotalCents } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
 import { ticketsOf } from '../domain/tickets.js';
 import type { EventRow } from '../store/events.js';
 import type { PaymentRow } from '../store/payments.js';
+import type { RefundRow } from '../store/refunds.js';
 import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -18,16 +20,20 @@ export type Changes = Record<string, { from: unknown; to: unknown }>;
  */
 export function serializeBookingEventData(
   booking: BookingView,
-  extra: { changes?: Changes; payment?: EventData['payment'] } = {},
+  extra: { changes?: Changes; payment?: EventData['payment']; refund?: EventData['refund'] } = {},
 ): EventData {
   const { experience, timeSlot, ...record } = serializeBooking(booking);
   return { booking: record, experience, timeSlot, ...extra };
 }
 
 /** The data of an event about a booking, from the rows the event log is handed. */
-export function serializeBookingEvent(booking: BookingView, extra: { changes?: Changes; payment?: PaymentRow } = {}): EventData {
-  const { payment, ...rest } = extra;
-  return serializeBookingEventData(booking, payment ? { ...rest, payment: serializeEventPayment(payment) } : rest);
+export function serializeBookingEvent(booking: BookingView, extra: { changes?: Changes; payment?: PaymentRow; refund?: RefundRow } = {}): EventData {
+  const { payment, refund, ...rest } = extra;
+  return serializeBookingEventData(booking, {
+    ...rest,
+    ...(payment ? { payment: serializeEventPayment(payment) } : {}),
+    ...(refund ? { refund: serializeEventRefund(refund) } : {}),
+  });
 }
 
 /** An event's body, as its webhooks deliver it and `/v1/events` replays it. */

@@ -236,7 +236,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               createdAt: now,
               updatedAt: now,
             };
-            const view: BookingView = { ...row, experienceName: exp.name };
+            const view: BookingView = { ...row, experienceName: exp.name, amountRefunded: 0 };
             // The places and a new customer, sent together, with every write whose answer nobody
             // reads kept for the commit (on PostgreSQL, see Store.later): so the locks those take (an
             // event's position, the list counters' rows) are held for the commit's round trip only.
@@ -413,7 +413,7 @@ export async function saveBookingChange(
 ): Promise<BookingView> {
   const changes = changesBetween(before, after);
   if (Object.keys(changes).length === 0) return before;
-  const next: BookingView = { ...after, experienceName: before.experienceName, sequence: before.sequence + 1, updatedAt: now };
+  const next: BookingView = { ...after, experienceName: before.experienceName, amountRefunded: before.amountRefunded, sequence: before.sequence + 1, updatedAt: now };
   // The slots' counters first, the booking (and the list counters its triggers keep) after: the
   // order a new booking takes its locks in too, so two transactions side by side never wait for
   // each other in a circle.

@@ -4,6 +4,7 @@ import { bookingChanges, serializeBookingEvent, serializeNewEvent, type Changes 
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { EventRow } from '../store/events.js';
 import type { PaymentRow } from '../store/payments.js';
+import type { RefundRow } from '../store/refunds.js';
 import type { Store } from '../store/index.js';
 import type { Page, PageResult } from '../store/sql.js';
 import type { EventData, EventKind, WebhookEvent } from '../../shared/index.js';
@@ -36,7 +37,7 @@ export async function recordBookingEvent(
   event: EventKind,
   booking: BookingView,
   now: number,
-  extra: { changes?: Changes; payment?: PaymentRow } = {},
+  extra: { changes?: Changes; payment?: PaymentRow; refund?: RefundRow } = {},
 ): Promise<WebhookEvent> {
   return await recordEvent(store, orgId, event, serializeBookingEvent(booking, extra), now);
 }

@@ -9,6 +9,7 @@ import type { Store } from '../store/index.js';
 import type { CallbackNotice, CheckoutLineItem, PaymentProvider } from '../payments/provider.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
+import { applyRefundReports } from './refunds.js';
 import type { BookingInput } from '../../shared/index.js';
 
 /** Online payment as this server runs it: the provider and how long an unpaid booking holds its places. */
@@ -142,6 +143,7 @@ export async function applyCallback(store: Store, provider: PaymentProvider, not
   if (notice.kind === 'ignored') return 'ignored';
   return await store.transaction(async () => {
     if (!await store.payments.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
+    if (notice.kind === 'refund') return await applyRefundReports(store, notice.refunds, now);
     const booking =
       await store.bookings.getBookingByCheckoutSession(notice.sessionId) ??
       (notice.booking ? await store.bookings.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);

@@ -58,7 +58,7 @@ describe(`booking store (${testEngine()})`, () => {
     });
     await store.bookings.insertBooking(full);
     await store.bookings.insertBooking(booking({ id: 'bk_later', bookingNumber: 'BK-LATER001', checkoutSessionId: 'cs_1' }));
-    expect(await store.bookings.getBooking(orgId, 'bk_full')).toStrictEqual({ ...full, experienceName: 'Tour exp_x' });
+    expect(await store.bookings.getBooking(orgId, 'bk_full')).toStrictEqual({ ...full, experienceName: 'Tour exp_x', amountRefunded: 0 });
     expect(await store.bookings.getBooking(otherOrg, 'bk_full')).toBeUndefined();
     expect((await store.bookings.getBookingByNumber(orgId, 'BK-FULL0001'))?.id).toBe('bk_full');
     expect(await store.bookings.getBookingByNumber(orgId, 'bk-full0001')).toBeUndefined(); // exact
@@ -81,7 +81,7 @@ describe(`booking store (${testEngine()})`, () => {
     });
     await store.bookings.updateBooking(changed);
     expect(await store.bookings.getBooking(orgId, 'bk_a')).toStrictEqual({
-      ...changed, bookingNumber: 'BK-A0000001', unitPrice: 4500, currency: 'EUR', source: 'API', createdAt: T0, experienceName: 'Tour exp_x',
+      ...changed, bookingNumber: 'BK-A0000001', unitPrice: 4500, currency: 'EUR', source: 'API', createdAt: T0, experienceName: 'Tour exp_x', amountRefunded: 0,
     });
   });
 
@@ -143,7 +143,7 @@ describe(`booking store (${testEngine()})`, () => {
       expect(all.total).toBe(6);
       expect(all.rows[0]).toStrictEqual({
         ...booking({ id: 'bk_02', bookingNumber: 'BK-00000002', slotStart: SLOT, createdAt: T0 + 1, status: 'CANCELLED', guestName: '50% off_\\' }),
-        experienceName: 'Tour exp_x',
+        experienceName: 'Tour exp_x', amountRefunded: 0,
       });
       expect(await list({}, 2, 1)).toMatchObject({ total: 6, rows: [{ id: 'bk_03' }, { id: 'bk_04' }] });
       // A page past the end answers the total with no rows.

@@ -43,6 +43,8 @@ export interface BookingRow {
 /** A booking with its experience's name, which the record shows as `experience.title`. */
 export interface BookingView extends BookingRow {
   experienceName: string;
+  /** Cents of its SUCCEEDED refunds (migration 015), kept by the refunds store alone. */
+  amountRefunded: number;
 }
 
 export interface BookingFilter {
@@ -117,12 +119,12 @@ const COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_i
   b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
   b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale,
-  b.internal_note`;
+  b.internal_note, b.amount_refunded`;
 type RawBooking = [
   string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
   string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
   number, number, string, number | null, string | null, number | null, number | null, BookingRow['locale'],
-  string | null,
+  string | null, number,
 ];
 function viewOf(r: RawBooking): BookingView {
   return {
@@ -131,6 +133,7 @@ function viewOf(r: RawBooking): BookingView {
     currency: r[13], source: r[14], metadata: r[15], cancellationReason: r[16], cancelledAt: r[17], holdExpiresAt: r[18],
     checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24], checkedInAt: r[25],
     tickets: r[26], places: r[27], totalCents: r[28], locale: r[29], internalNote: r[30],
+    amountRefunded: Number(r[31]),
   };
 }
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';

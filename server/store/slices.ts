@@ -8,6 +8,7 @@ import { apiKeyStore, type ApiKeyStore } from './api-keys.js';
 import { rateLimitStore, type RateLimitStore } from './rate-limits.js';
 import { idempotencyStore, type IdempotencyStore } from './idempotency.js';
 import { paymentStore, type PaymentStore } from './payments.js';
+import { refundStore, type RefundStore } from './refunds.js';
 import { manifestStore, type ManifestStore } from './manifest.js';
 import { reportStore, type ReportStore } from './reports.js';
 import { webhookStore, type WebhookStore } from './webhooks.js';
@@ -31,6 +32,7 @@ export interface WrittenOnce {
   rateLimits: RateLimitStore;
   idempotency: IdempotencyStore;
   payments: PaymentStore;
+  refunds: RefundStore;
   manifest: ManifestStore;
   reports: ReportStore;
   webhooks: WebhookStore;
@@ -55,6 +57,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     rateLimits: rateLimitStore(sql),
     idempotency: idempotencyStore(sql),
     payments: paymentStore(sql),
+    refunds: refundStore(sql),
     manifest: manifestStore(sql),
     reports: reportStore(sql),
     webhooks: webhookStore(sql),

@@ -205,6 +205,7 @@ export const Booking = z.object({
   unitPrice: z.int().nullable().describe('Cents, the experience price when booked; null for a booking with tickets'),
   total: z.string().describe('unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals'),
   currency: z.string(),
+  amountRefunded: z.string().describe('The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none)'),
   source: z.enum(BOOKING_SOURCES),
   metadata: z.record(z.string(), z.string()),
   locale: Locale,

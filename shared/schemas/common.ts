@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   session: 'ses',
   priceCategory: 'pc',
   message: 'msg',
+  refund: 're',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Instant, PageQuery } from './common.js';
 import { Booking, BookingExperienceRef, BookingTimeSlotRef } from './booking.js';
 import { EventPayment } from './payment.js';
+import { EventRefund } from './refund.js';
 
 /** Event kinds (docs/webhooks.md). Note the event spells CANCELED with one L; the booking status, CANCELLED. */
 export const EVENT_KINDS = [
@@ -10,6 +11,7 @@ export const EVENT_KINDS = [
   'BOOKING_CANCELED',
   'PAYMENT_SUCCEEDED',
   'PAYMENT_FAILED',
+  'PAYMENT_REFUNDED',
 ] as const;
 export const EventKind = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof EventKind>;
@@ -24,7 +26,8 @@ export const EventData = z.object({
   experience: BookingExperienceRef,
   timeSlot: BookingTimeSlotRef,
   changes: z.record(z.string(), Change).optional().describe('BOOKING_UPDATED only'),
-  payment: EventPayment.optional().describe('PAYMENT_* only'),
+  payment: EventPayment.optional().describe('PAYMENT_SUCCEEDED and PAYMENT_FAILED only'),
+  refund: EventRefund.optional().describe('PAYMENT_REFUNDED only'),
 });
 export type EventData = z.infer<typeof EventData>;
 
@@ -54,7 +57,7 @@ const EventKinds = z
 
 export const WebhookEndpointCreate = z.strictObject({
   url: WebhookUrl,
-  events: EventKinds.optional().describe('Default: all five kinds'),
+  events: EventKinds.optional().describe('Default: all six kinds'),
   description: z.string().max(500).nullable().optional(),
 });
 

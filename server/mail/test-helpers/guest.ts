@@ -31,6 +31,7 @@ export function bookingView(overrides: Partial<BookingView> = {}): BookingView {
     createdAt: Date.parse('2027-06-01T12:00:00Z'),
     updatedAt: Date.parse('2027-06-01T12:00:00Z'),
     experienceName: 'Alfama Walk',
+    amountRefunded: 0,
     ...overrides,
   };
 }

@@ -23,8 +23,8 @@ export interface PaymentsHarness {
   payments(bookingNumber: string): Promise<Payment[]>;
   events(): Promise<WebhookEvent[]>;
   remaining(startTime?: string): Promise<number>;
-  /** POSTs a signed Stripe event about `session` to the callback route. */
-  callback(type: string, session: FakeSession, options?: { timestamp?: number; secret?: string; payload?: string; id?: string }): Promise<TestResponse & { eventId: string }>;
+  /** POSTs a signed Stripe event about `session` (or a refund, a charge) to the callback route. */
+  callback(type: string, session: FakeSession | { id: string }, options?: { timestamp?: number; secret?: string; payload?: string; id?: string }): Promise<TestResponse & { eventId: string }>;
   sweeper(): Promise<Job<number>>;
   close(): Promise<void>;
 }
