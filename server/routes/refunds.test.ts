@@ -119,7 +119,7 @@ describe('refunds by hand', () => {
     expectError(await refund(booking.id, { amount: '10.00', method: 'STRIPE' }), 409, 'REFUND_EXCEEDS_PAID');
     // A Stripe payment on a server that no longer has Stripe configured: STRIPE (the default) cannot be sent.
     await h.t.store.payments.insertPayment({
-      id: 'pay_fromstripe', orgId: h.t.orgId, bookingId: booking.id, amount: 500, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe',
+      id: 'pay_fromstripe', orgId: h.t.orgId, bookingId: booking.id, amount: 500, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe', method: 'STRIPE',
       reference: 'pi_elsewhere', failureReason: null, refundRequired: 0, createdAt: h.clock.now(),
     });
     expectError(await refund(booking.id, { amount: '5.00' }), 409, 'CONFLICT');

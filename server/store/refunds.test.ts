@@ -20,7 +20,7 @@ describe(`refund store (${testEngine()})`, () => {
     });
     for (const id of ['bk_1', 'bk_2']) await insertBookingRow(store, { id, orgId, experienceId: 'exp_1', guestEmail: 'guest@example.com' });
     await store.payments.insertPayment({
-      id: 'pay_s', orgId, bookingId: 'bk_1', amount: 9000, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe', reference: 'pi_1',
+      id: 'pay_s', orgId, bookingId: 'bk_1', amount: 9000, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe', method: 'STRIPE', reference: 'pi_1',
       failureReason: null, refundRequired: 0, createdAt: 10,
     });
   });
