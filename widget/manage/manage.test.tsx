@@ -174,7 +174,7 @@ describe('the manage page', () => {
   });
 
   it('leaves the phone out when the organization has none, and names self-service being off', async () => {
-    open(managedBooking({ canCancel: false, canReschedule: false, reason: 'SELF_SERVICE_OFF', organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null } }));
+    open(managedBooking({ canCancel: false, canReschedule: false, reason: 'SELF_SERVICE_OFF', organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null, brandColor: null, logoUrl: null } }));
     await screen.findByText('This booking cannot be changed or cancelled online.');
     expect(screen.queryByText(/Phone/)).toBeNull();
   });
