@@ -100,6 +100,8 @@ export interface MessageStore {
    */
   enqueueMessage(input: NewMessage): Promise<MessageRow | undefined>;
   getMessage(id: string): Promise<MessageRow | undefined>;
+  /** A user's invitations, oldest first. */
+  listUserMessages(userId: string): Promise<MessageRow[]>;
   /** Oldest first, id breaking ties. */
   listBookingMessages(orgId: string, bookingId: string, page: Page): Promise<PageResult<MessageRow>>;
   /**
@@ -170,6 +172,8 @@ export function messageStore(sql: Sql): MessageStore {
       return row;
     },
     getMessage: (id) => sql.get<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = ?`, [id]),
+    listUserMessages: (userId) =>
+      sql.all<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE user_id = ? ORDER BY created_at, id`, [userId]),
     async listBookingMessages(orgId, bookingId, page) {
       const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM messages WHERE org_id = ? AND booking_id = ?', [orgId, bookingId]);
       const rows = await sql.all<MessageRow>(

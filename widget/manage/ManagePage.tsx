@@ -22,6 +22,16 @@ export function when({ fmt }: Language, instant: string, zone: string): string {
   return `${fmt.longDate(dateInZone(instant, zone))}, ${fmt.time(instant, zone)} · ${fmt.zone(instant, zone)}`;
 }
 
+/** The organization's brand colour as the page's accent (set through the CSSOM, which the CSP allows). */
+function accentStyle(color: string | null | undefined): Record<string, string> | undefined {
+  return color && /^#[0-9a-f]{6}$/i.test(color) ? { '--outing-accent': color } : undefined;
+}
+
+/** The logo's address when it is an https one. */
+function logoSrc(url: string | null | undefined): string | undefined {
+  return url && /^https:\/\//i.test(url) ? url : undefined;
+}
+
 /**
  * The whole page under one heading: the booking, then what the guest may do with it (or why not),
  * then the organization's contact. Cancelling and choosing a time each open a step of their own
@@ -33,8 +43,10 @@ export function ManagePage({ model }: PageProps) {
   const managed = model.managed.value;
   const broken = model.broken.value;
   const trouble = model.trouble.value;
+  const org = managed?.organization;
   return (
-    <div class="outing manage" lang={lang.tag}>
+    <div class="outing manage" lang={lang.tag} style={accentStyle(org?.brandColor)}>
+      {org && logoSrc(org.logoUrl) && <img class="logo" src={logoSrc(org.logoUrl)} alt={org.name} />}
       <h1 id="manage-top" tabIndex={-1}>
         {broken ? m.brokenTitle : m.title}
       </h1>
