@@ -657,7 +657,7 @@ export interface paths {
         put?: never;
         /**
          * Add a user
-         * @description Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is shown only here. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it lacks): `staff` takes the five staff scopes, `owner` all of them. An e-mail address names one user on the whole server: a taken one is a 409 CONFLICT, the same answer wherever its user is.
+         * @description Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is shown only here; with a mail server configured (SMTP_URL) it also goes to the user in a USER_INVITE e-mail. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it lacks): `staff` takes the five staff scopes, `owner` all of them. An e-mail address names one user on the whole server: a taken one is a 409 CONFLICT, the same answer wherever its user is.
          *
          *     Needs a secret key with the scope `users:write`.
          */
@@ -1151,6 +1151,14 @@ export interface components {
             cancellationCutoffHours: number;
             /** @description Whether guests may cancel or change their bookings on their own at all */
             guestSelfService: boolean;
+            /** @description Where notices of booking events go (up to five addresses) */
+            notificationEmails: string[];
+            /** @description The booking events that send a notice to each of `notificationEmails` */
+            notifyOn: ("BOOKING_CREATED" | "BOOKING_CANCELED" | "BOOKING_UPDATED")[];
+            /** @description #rrggbb, lower-case: the accent of HTML e-mails and the manage page */
+            brandColor: string | null;
+            /** @description https URL of the logo shown in HTML e-mails and on the manage page */
+            logoUrl: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1176,6 +1184,17 @@ export interface components {
             onlinePayments?: boolean;
             cancellationCutoffHours?: number;
             guestSelfService?: boolean;
+            /** @description Where notices of booking events go: up to five distinct addresses; [] sends none */
+            notificationEmails?: string[];
+            /** @description The booking events that send a notice to each of `notificationEmails` (a check-in sends none) */
+            notifyOn?: ("BOOKING_CREATED" | "BOOKING_CANCELED" | "BOOKING_UPDATED")[];
+            /** @description #rrggbb; stored lower-case */
+            brandColor?: string | null;
+            /**
+             * Format: uri
+             * @description An https address of the logo; the server never fetches it
+             */
+            logoUrl?: string | null;
         };
         /** @description A bookable tour or activity with its weekly schedule. */
         Experience: {
@@ -1544,7 +1563,7 @@ export interface components {
             createdAt: string;
         };
         /** @enum {string} */
-        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER";
+        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE";
         /** @enum {string} */
         MessageStatus: "PENDING" | "SENT" | "FAILED" | "SKIPPED";
         ManageCancel: {
@@ -2259,6 +2278,10 @@ export interface components {
                 /** Format: email */
                 email: string;
                 phone: string | null;
+                /** @description #rrggbb: the page's accent */
+                brandColor: string | null;
+                /** @description https URL of the logo the page shows */
+                logoUrl: string | null;
             };
         };
         ManageReschedule: {
@@ -2517,6 +2540,15 @@ export interface operations {
                      *         "onlinePayments": false,
                      *         "cancellationCutoffHours": 24,
                      *         "guestSelfService": true,
+                     *         "notificationEmails": [
+                     *           "bookings@cliffside.example.com"
+                     *         ],
+                     *         "notifyOn": [
+                     *           "BOOKING_CREATED",
+                     *           "BOOKING_CANCELED"
+                     *         ],
+                     *         "brandColor": "#0b7285",
+                     *         "logoUrl": "https://cliffside.example.com/logo.png",
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -2549,7 +2581,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "phone": "+351 282 000 001",
-                 *       "onlinePayments": true
+                 *       "notificationEmails": [
+                 *         "bookings@cliffside.example.com",
+                 *         "guide@cliffside.example.com"
+                 *       ],
+                 *       "brandColor": "#0b7285"
                  *     }
                  */
                 "application/json": components["schemas"]["OrganizationPatch"];
@@ -2578,6 +2614,15 @@ export interface operations {
                      *         "onlinePayments": false,
                      *         "cancellationCutoffHours": 24,
                      *         "guestSelfService": true,
+                     *         "notificationEmails": [
+                     *           "bookings@cliffside.example.com"
+                     *         ],
+                     *         "notifyOn": [
+                     *           "BOOKING_CREATED",
+                     *           "BOOKING_CANCELED"
+                     *         ],
+                     *         "brandColor": "#0b7285",
+                     *         "logoUrl": "https://cliffside.example.com/logo.png",
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -6397,7 +6442,9 @@ export interface operations {
                      *         "organization": {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
-                     *           "phone": "+351 282 000 000"
+                     *           "phone": "+351 282 000 000",
+                     *           "brandColor": "#0b7285",
+                     *           "logoUrl": "https://cliffside.example.com/logo.png"
                      *         }
                      *       }
                      *     }
@@ -6551,7 +6598,9 @@ export interface operations {
                      *         "organization": {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
-                     *           "phone": "+351 282 000 000"
+                     *           "phone": "+351 282 000 000",
+                     *           "brandColor": "#0b7285",
+                     *           "logoUrl": "https://cliffside.example.com/logo.png"
                      *         }
                      *       }
                      *     }
@@ -6641,7 +6690,9 @@ export interface operations {
                      *         "organization": {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
-                     *           "phone": "+351 282 000 000"
+                     *           "phone": "+351 282 000 000",
+                     *           "brandColor": "#0b7285",
+                     *           "logoUrl": "https://cliffside.example.com/logo.png"
                      *         }
                      *       }
                      *     }
