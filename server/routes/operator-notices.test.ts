@@ -246,6 +246,13 @@ describe(`notices to the operator, invites and the brand (${testEngine()})`, { t
       expect(await inviteRow(t.store, made.id)).toMatchObject({ status: 'FAILED', setupUrl: null, lastError: expect.stringMatching(/550/) });
     });
 
+    it('queues none for a user the command line adds, mail server or not', async () => {
+      const { COMMAND_LINE, createUser } = await import('../services/users.js');
+      const made = await createUser(t.store, t.orgId, COMMAND_LINE, { email: 'cli@test-tours.example', name: 'Cli', role: 'staff' }, t.config.publicUrl, clock.now());
+      expect(made.setupUrl).toMatch(/\/dashboard\/setup#/);
+      expect(await inviteRow(t.store, made.user.id)).toBeUndefined();
+    });
+
     it('queues none without a mail server', async () => {
       const { app: withoutMail } = createApp({ store: t.store, config: t.config, logger: quiet, now: clock.now, guestMail: false });
       const res = await withoutMail.request('/v1/users', {
