@@ -22,11 +22,6 @@ export function when({ fmt }: Language, instant: string, zone: string): string {
   return `${fmt.longDate(dateInZone(instant, zone))}, ${fmt.time(instant, zone)} · ${fmt.zone(instant, zone)}`;
 }
 
-/** The organization's brand colour as the page's accent (set through the CSSOM, which the CSP allows). */
-function accentStyle(color: string | null | undefined): Record<string, string> | undefined {
-  return color && /^#[0-9a-f]{6}$/i.test(color) ? { '--outing-accent': color } : undefined;
-}
-
 /** The logo's address when it is an https one. */
 function logoSrc(url: string | null | undefined): string | undefined {
   return url && /^https:\/\//i.test(url) ? url : undefined;
@@ -45,7 +40,7 @@ export function ManagePage({ model }: PageProps) {
   const trouble = model.trouble.value;
   const org = managed?.organization;
   return (
-    <div class="outing manage" lang={lang.tag} style={accentStyle(org?.brandColor)}>
+    <div class="outing manage" lang={lang.tag}>
       {org && logoSrc(org.logoUrl) && <img class="logo" src={logoSrc(org.logoUrl)} alt={org.name} />}
       <h1 id="manage-top" tabIndex={-1}>
         {broken ? m.brokenTitle : m.title}
