@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { ApiKey, Availability, Experience } from '../shared/index.js';
+import type { ApiKey, Availability, Experience, NoticeEvent } from '../shared/index.js';
 import { ApiError, type Http, type Query } from './api.js';
 import { centsOf } from './state/experiences.js';
 import { noHttp } from './test-helpers/fake-api.js';
@@ -70,7 +70,7 @@ function fakeOuting() {
     ...noHttp,
     get: (s, path, query) => {
       calls.push({ method: 'GET', path, query });
-      if (path === '/v1/organization') return answer(() => ({ id: 'org_1', name: 'Lisbon Walks', email: 'a@b.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, createdAt: at, updatedAt: at }));
+      if (path === '/v1/organization') return answer(() => ({ id: 'org_1', name: 'Lisbon Walks', email: 'a@b.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: at, updatedAt: at }));
       if (path === '/v1/availability') return answer(() => availability(String(query?.['experienceId'])));
       const found = /^\/v1\/experiences\/(\w+)$/.exec(path);
       if (found) return answer(() => store.get(found[1]!) ?? (() => { throw new ApiError(404, 'NOT_FOUND', 'No such experience'); })());

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { Experience } from '../shared/index.js';
+import type { Experience, NoticeEvent } from '../shared/index.js';
 import { ApiError, type Http, type Query } from './api.js';
 import { noHttp } from './test-helpers/fake-api.js';
 import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.js';
@@ -54,7 +54,7 @@ function experienceHttp() {
     ...noHttp,
     get: (_s, path, query) => {
       calls.push({ method: 'GET', path, query });
-      if (path === '/v1/organization') return answer(() => ({ id: 'org_1', name: 'Lisbon Walks', email: 'a@b.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, createdAt: walk.createdAt, updatedAt: walk.updatedAt }));
+      if (path === '/v1/organization') return answer(() => ({ id: 'org_1', name: 'Lisbon Walks', email: 'a@b.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: walk.createdAt, updatedAt: walk.updatedAt }));
       if (path === `/v1/experiences/${walk.id}`) return answer(() => stored);
       if (path === '/v1/availability') return answer(() => ({ experienceId: walk.id, timezone: 'Europe/Lisbon', startDate: '2026-12-01', endDate: '2026-12-31', slots: [] }));
       return noHttp.get(_s, path, query);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, type Http, type Query } from './api.js';
 import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.js';
 import { session } from './test-helpers/fake-api.js';
+import type { NoticeEvent } from '../shared/index.js';
 
 useDashboardTests();
 
@@ -18,7 +19,7 @@ function settingsHttp() {
   let gate: Promise<void> = Promise.resolve();
   let release = () => {};
   const db = {
-    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, createdAt: at, updatedAt: at },
+    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: at, updatedAt: at },
     keys: [
       { id: 'key_live', name: 'Website sync', type: 'secret', scopes: ['*'], prefix: 'osk_abc', key: null as string | null, createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
       { id: 'key_pub', name: 'Widget', type: 'publishable', scopes: ['*'], prefix: 'opk_def', key: 'opk_defWholeValue123' as string | null, createdAt: at, lastUsedAt: at, revokedAt: null as string | null },
@@ -179,6 +180,32 @@ describe('the Settings screen', () => {
     fireEvent.submit(cutoff.closest('form')!);
     await screen.findByText('The organization is saved.');
     expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', body: { cancellationCutoffHours: 48, guestSelfService: false } });
+  });
+
+  it('sets the booking notices and the brand, and names the address a refusal is about', async () => {
+    const { fake } = await open('/dashboard/settings', 'Organization');
+    const to = screen.getByLabelText('Send notices to') as HTMLTextAreaElement;
+    expect(to.value).toBe('');
+    expect((screen.getByLabelText('New bookings') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Cancellations') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Changes to bookings (not check-ins)') as HTMLInputElement).checked).toBe(false);
+    fireEvent.input(to, { target: { value: 'ops@lisbonwalks.example\nnope' } });
+    fireEvent.click(screen.getByLabelText('Changes to bookings (not check-ins)'));
+    fireEvent.click(screen.getByLabelText('Cancellations'));
+    fireEvent.input(screen.getByLabelText('Brand colour'), { target: { value: '#0B7285' } });
+    fireEvent.input(screen.getByLabelText('Logo address'), { target: { value: 'https://lisbonwalks.example/logo.png' } });
+    fake.refuse.set('PATCH /v1/organization', new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'notificationEmails[1]', message: 'Expected an e-mail address' }]));
+    fireEvent.submit(to.closest('form')!);
+    await screen.findByText('nope: Expected an e-mail address.');
+    expect(document.activeElement).toBe(to);
+    expect(fake.calls.at(-1)).toMatchObject({
+      method: 'PATCH',
+      body: { notificationEmails: ['ops@lisbonwalks.example', 'nope'], notifyOn: ['BOOKING_CREATED', 'BOOKING_UPDATED'], brandColor: '#0b7285', logoUrl: 'https://lisbonwalks.example/logo.png' },
+    });
+    fireEvent.input(to, { target: { value: 'ops@lisbonwalks.example' } });
+    fireEvent.submit(to.closest('form')!);
+    await screen.findByText('The organization is saved.');
+    expect(fake.db.org).toMatchObject({ notificationEmails: ['ops@lisbonwalks.example'], notifyOn: ['BOOKING_CREATED', 'BOOKING_UPDATED'], brandColor: '#0b7285' });
   });
 
   it('puts the currency refusal (once there are bookings) next to the currency', async () => {

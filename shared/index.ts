@@ -10,7 +10,7 @@ export {
 } from './schemas/common.js';
 export type { IdKind } from './schemas/common.js';
 export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorDetails, ErrorEnvelope, PriceChangedDetails } from './schemas/error.js';
-export { Organization, OrganizationPatch, CurrencyCode, TWO_DECIMAL_CURRENCIES } from './schemas/organization.js';
+export { Organization, OrganizationPatch, CurrencyCode, TWO_DECIMAL_CURRENCIES, NOTICE_EVENTS, NoticeEvent, DEFAULT_NOTICE_EVENTS, MAX_NOTIFICATION_EMAILS } from './schemas/organization.js';
 export {
   WEEKDAYS, ScheduleInput, Schedule, ExperienceCreate, ExperiencePatch, Experience, ExperienceListQuery,
   PublicExperience, PRICE_CATEGORY_TYPES, PriceCategoryType, PriceCategoryInput, PriceCategoriesInput, PriceCategory,

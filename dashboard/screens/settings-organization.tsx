@@ -2,7 +2,8 @@
 import type { JSX } from 'preact';
 import type { Activity } from '../../shared/index.js';
 import { TWO_DECIMAL_CURRENCIES } from '../../shared/index.js';
-import { Checkbox, FormAlert, Select, formOf } from '../components/Field.js';
+import { NOTICE_EVENTS, type NoticeEvent } from '../../shared/index.js';
+import { Checkbox, Field, FormAlert, Select, TextArea, formOf } from '../components/Field.js';
 import { Pager } from '../components/Pager.js';
 import { pathTo } from '../router.js';
 import type { Model } from '../state/model.js';
@@ -19,7 +20,14 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
   const s = m.settings;
   const o = s.org.value;
   if (!o) return null;
-  const d = s.orgDraft.value ?? { ...o, phone: o.phone ?? '', cancellationCutoffHours: String(o.cancellationCutoffHours) };
+  const d = s.orgDraft.value ?? {
+    ...o,
+    phone: o.phone ?? '',
+    cancellationCutoffHours: String(o.cancellationCutoffHours),
+    notificationEmails: o.notificationEmails.join('\n'),
+    brandColor: o.brandColor ?? '',
+    logoUrl: o.logoUrl ?? '',
+  };
   const f = s.form('organization');
   const p = { idPrefix: 'org-' };
   const field = fieldOf(f, 'org-');
@@ -34,6 +42,10 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
       onlinePayments: v.checked('onlinePayments'),
       cancellationCutoffHours: v.value('cancellationCutoffHours'),
       guestSelfService: v.checked('guestSelfService'),
+      notificationEmails: v.value('notificationEmails'),
+      notifyOn: NOTICE_EVENTS.filter((kind) => v.all('notifyOn').includes(kind)),
+      brandColor: v.value('brandColor'),
+      logoUrl: v.value('logoUrl'),
     });
   };
   return (
@@ -80,10 +92,63 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
         type: 'number',
         hint: 'Hours before the start after which guests can no longer cancel or change on their own (0 to 720).',
       })}
+      <h3 class="form-part">Booking notices by e-mail</h3>
+      <TextArea
+        {...p}
+        name="notificationEmails"
+        label="Send notices to"
+        hint="Up to five addresses, one per line. Each gets an e-mail for the bookings chosen below; leave it empty to get none."
+        rows={3}
+        value={d.notificationEmails}
+        error={f.fields['notificationEmails']}
+      />
+      <NoticeChoices chosen={d.notifyOn} error={f.fields['notifyOn']} />
+      <h3 class="form-part">Brand</h3>
+      {field('brandColor', 'Brand colour', {
+        value: d.brandColor,
+        required: false,
+        hint: 'As #rrggbb, such as #0b7285: the accent of your e-mails and of the guests’ booking page. Leave it empty for the default.',
+      })}
+      <Field
+        {...p}
+        name="logoUrl"
+        label="Logo address"
+        type="url"
+        required={false}
+        value={d.logoUrl}
+        hint="An https address of your logo, shown in your e-mails and on the guests’ booking page. Leave it empty for none."
+        error={f.fields['logoUrl']}
+      />
       <button class="primary" type="submit" aria-disabled={f.busy ? 'true' : undefined}>
         {f.busy ? 'Saving…' : 'Save changes'}
       </button>
     </form>
+  );
+}
+
+const NOTICE_LABELS: Record<NoticeEvent, string> = {
+  BOOKING_CREATED: 'New bookings',
+  BOOKING_CANCELED: 'Cancellations',
+  BOOKING_UPDATED: 'Changes to bookings (not check-ins)',
+};
+
+/** Which booking events send a notice: one checkbox each, under one legend. */
+function NoticeChoices({ chosen, error }: { chosen: readonly NoticeEvent[]; error: string | undefined }): JSX.Element {
+  return (
+    <fieldset class={`choices${error ? ' invalid' : ''}`} aria-describedby={error ? 'org-notifyOn-error' : undefined}>
+      <legend>Send a notice for</legend>
+      {NOTICE_EVENTS.map((kind) => (
+        <div class="field check" key={kind}>
+          <input type="checkbox" id={`org-notifyOn-${kind}`} name="notifyOn" value={kind} defaultChecked={chosen.includes(kind)} />
+          <label for={`org-notifyOn-${kind}`}>{NOTICE_LABELS[kind]}</label>
+        </div>
+      ))}
+      {error ? (
+        <p class="field-error" id="org-notifyOn-error">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }
 

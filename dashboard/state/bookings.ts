@@ -190,6 +190,8 @@ export const KIND_WORDS: Record<MessageKind, string> = {
   BOOKING_CHANGED: 'Change',
   BOOKING_CANCELLED: 'Cancellation',
   BOOKING_REMINDER: 'Reminder',
+  OPERATOR_NOTICE: 'Notice to you',
+  USER_INVITE: 'Invitation',
 };
 
 export interface MailState {

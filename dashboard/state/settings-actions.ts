@@ -18,6 +18,7 @@ import {
   WebhookEndpointWithSecret,
   type ApiKey,
   type CalendarFeed,
+  type NoticeEvent,
   type Role,
 } from '../../shared/index.js';
 import { ApiError, type ListPage } from '../api.js';
@@ -66,6 +67,29 @@ export interface OrganizationDraft {
   /** As typed: a whole number of hours is sent as a number, anything else as typed for the server to refuse. */
   cancellationCutoffHours: string;
   guestSelfService: boolean;
+  /** The notice addresses as typed, one per line (commas too). */
+  notificationEmails: string;
+  notifyOn: NoticeEvent[];
+  brandColor: string;
+  logoUrl: string;
+}
+
+/** Addresses typed one per line or separated by commas, blanks dropped. */
+const addressesIn = (typed: string): string[] => typed.split(/[\n,;]+/).map((a) => a.trim()).filter(Boolean);
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * A refusal naming one entry of a list (`notificationEmails[2]`) said beside the list's field, with
+ * the entry it is about.
+ */
+function listFieldsNamed(e: unknown, lists: Record<string, (index: number) => string>): unknown {
+  if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR') return e;
+  const details = e.details.map((d) => {
+    const match = /^(\w+)\[(\d+)\]/.exec(d.path);
+    const entry = match && lists[match[1]!];
+    return entry ? { path: match[1]!, message: `${entry(Number(match[2]))}: ${d.message}` } : d;
+  });
+  return new ApiError(e.status, e.code, e.message, details);
 }
 
 const path = (...parts: string[]) => `/v1/${parts.map(encodeURIComponent).join('/')}`;
@@ -130,6 +154,9 @@ export function settingsActions(core: SettingsCore) {
       const phone = draft.phone.trim() || null;
       const typed = draft.cancellationCutoffHours.trim();
       const cutoff = /^\d{1,4}$/.test(typed) ? Number(typed) : typed;
+      const emails = addressesIn(draft.notificationEmails);
+      const brandColor = draft.brandColor.trim() === '' ? null : draft.brandColor.trim().toLowerCase();
+      const logoUrl = draft.logoUrl.trim() || null;
       const patch = {
         ...(draft.name !== o.name && { name: draft.name }),
         ...(draft.email !== o.email && { email: draft.email.trim() }),
@@ -139,6 +166,10 @@ export function settingsActions(core: SettingsCore) {
         ...(draft.onlinePayments !== o.onlinePayments && { onlinePayments: draft.onlinePayments }),
         ...(cutoff !== o.cancellationCutoffHours && { cancellationCutoffHours: cutoff }),
         ...(draft.guestSelfService !== o.guestSelfService && { guestSelfService: draft.guestSelfService }),
+        ...(!sameList(emails, o.notificationEmails) && { notificationEmails: emails }),
+        ...(!sameList(draft.notifyOn, o.notifyOn) && { notifyOn: draft.notifyOn }),
+        ...(brandColor !== o.brandColor && { brandColor }),
+        ...(logoUrl !== o.logoUrl && { logoUrl }),
       };
       if (!Object.keys(patch).length) {
         notice.value = 'Nothing to save: no field has changed.';
@@ -155,7 +186,7 @@ export function settingsActions(core: SettingsCore) {
             if (e instanceof ApiError && e.code === 'CONFLICT' && 'currency' in patch) {
               throw new ApiError(e.status, 'VALIDATION_ERROR', e.message, [{ path: 'currency', message: e.message }]);
             }
-            throw e;
+            throw listFieldsNamed(e, { notificationEmails: (i) => emails[i] ?? `Address ${i + 1}`, notifyOn: () => 'Notices' });
           }
         },
         'org-',

@@ -14,6 +14,12 @@ export const APP_PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
+/**
+ * The manage page's policy: the app page's, with `https:` images besides, for the organization's
+ * logo (an address the operator gives; the browser fetches it, never the server).
+ */
+export const MANAGE_PAGE_CSP = APP_PAGE_CSP.replace("img-src 'self' data:", "img-src 'self' data: https:");
+
 export interface StaticFile {
   raw: Buffer;
   gzip: Buffer;
@@ -32,8 +38,8 @@ export function encodeFile(raw: Buffer): StaticFile {
 }
 
 /** The headers of every response of an app page: its CSP, no framing, no referrer, no sniffing. */
-export function appPageHeaders(c: Context<AppEnv>): void {
-  c.header('Content-Security-Policy', APP_PAGE_CSP);
+export function appPageHeaders(c: Context<AppEnv>, csp: string = APP_PAGE_CSP): void {
+  c.header('Content-Security-Policy', csp);
   c.header('X-Frame-Options', 'DENY');
   c.header('Referrer-Policy', 'no-referrer');
   c.header('X-Content-Type-Options', 'nosniff');

@@ -37,7 +37,7 @@ describe('composeGuestMessage', () => {
       ].join('\n'),
     );
     expect(m.html).toContain('<td style="padding:4px 0">Thursday, 1 July 2027, 10:00–12:00 (Europe/Lisbon, UTC+1)</td>');
-    expect(m.html).toContain(`<a href="${MANAGE_URL}">See, change or cancel your booking</a>`);
+    expect(m.html).toContain(`<a href="${MANAGE_URL}" style="color:#1a1a1a">See, change or cancel your booking</a>`);
     expect(m.html).toContain('<html lang="en">');
   });
 

@@ -21,7 +21,7 @@ export interface GuestMessageInput {
   booking: BookingView;
   /** The experience's IANA zone: the guest reads the time where the tour happens. */
   timeZone: string;
-  organization: { name: string; email: string; phone: string | null };
+  organization: Sender;
   /** `{PUBLIC_URL}/manage#<token>`; left out of a cancellation even when given. */
   manageUrl?: string;
   /** `msg_…`: the message record's id, stable across retries. */
@@ -30,6 +30,17 @@ export interface GuestMessageInput {
   host: string;
   /** The experience's meeting point, its map link and instructions; shown in all but a cancellation. */
   guestInfo?: { meetingPoint: string | null; meetingPointUrl: string | null; guestInstructions: string | null };
+}
+
+/** The organization an e-mail comes from: its name and contact, and the brand its HTML wears. */
+export interface Sender {
+  name: string;
+  email: string;
+  phone: string | null;
+  /** `#rrggbb`: the accent of headings, links and the top rule; none, the default dark grey. */
+  brandColor?: string | null;
+  /** An https URL shown as an `<img>` (the mail client fetches it, never the server). */
+  logoUrl?: string | null;
 }
 
 export interface GuestMessage extends MailMessage {
@@ -50,7 +61,40 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-function messageIdHeader(messageId: string, host: string): string {
+const COLOR = /^#[0-9a-f]{6}$/i;
+const DEFAULT_ACCENT = '#1a1a1a';
+
+/** The accent colour an organization's HTML e-mails use (its brand colour when it is one). */
+export function accentOf(org: Sender): string {
+  return org.brandColor && COLOR.test(org.brandColor) ? org.brandColor.toLowerCase() : DEFAULT_ACCENT;
+}
+
+/** The logo's `<img>` (alt the organization's name), or nothing when there is no https logo. */
+export function logoHtml(org: Sender): string {
+  if (!org.logoUrl) return '';
+  let url: URL;
+  try {
+    url = new URL(org.logoUrl);
+  } catch {
+    return '';
+  }
+  if (url.protocol !== 'https:') return '';
+  return `<p><img src="${escapeHtml(url.href)}" alt="${escapeHtml(oneLine(org.name))}" style="max-height:48px;max-width:200px;border:0"></p>`;
+}
+
+/** The first lines of an organization's HTML e-mail body: the accent rule and the logo. */
+export function brandedBodyStart(org: Sender): string {
+  const accent = accentOf(org);
+  return `<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a;border-top:4px solid ${accent};padding-top:12px">\n${logoHtml(org)}`;
+}
+
+/** The Reply-To header for an address, when it is one address. */
+export function replyToHeader(address: string): { 'Reply-To'?: string } {
+  const value = oneLine(address);
+  return ADDRESS.test(value) ? { 'Reply-To': value } : {};
+}
+
+export function messageIdHeader(messageId: string, host: string): string {
   const domain = host.replace(/:\d+$/, '');
   if (!MESSAGE_ID.test(messageId)) throw new Error(`Not a message id: ${JSON.stringify(messageId)}`);
   if (!DOMAIN.test(domain)) throw new Error(`Not a host for a Message-ID: ${JSON.stringify(host)}`);
@@ -188,17 +232,18 @@ function textBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withC
 
 function htmlBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withCalendar: boolean): string {
   const e = escapeHtml;
+  const accent = accentOf(input.organization);
   const rows = d.rows.map(([label, value]) => `<tr><th align="left" style="padding:4px 16px 4px 0">${e(label)}</th><td style="padding:4px 0">${e(value)}</td></tr>`);
   const parts = [
     '<!doctype html>',
     `<html lang="${input.locale}"><head><meta charset="utf-8"><title>${e(texts.heading[input.kind])}</title></head>`,
-    '<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a">',
-    `<h1 style="font-size:20px">${e(texts.heading[input.kind])}</h1>`,
+    brandedBodyStart(input.organization),
+    `<h1 style="font-size:20px;color:${accent}">${e(texts.heading[input.kind])}</h1>`,
     `<p>${e(texts.greeting(oneLine(input.booking.guestName)))}</p>`,
     `<p>${e(texts.lead[input.kind])}</p>`,
     `<table role="presentation" cellpadding="0" cellspacing="0">${rows.join('')}</table>`,
     ...guestInfoHtml(texts, d),
-    ...(d.manageUrl ? [`<p><a href="${e(d.manageUrl)}">${e(texts.manage)}</a></p>`] : []),
+    ...(d.manageUrl ? [`<p><a href="${e(d.manageUrl)}" style="color:${accent}">${e(texts.manage)}</a></p>`] : []),
     ...(withCalendar ? [`<p>${e(texts.calendar)}</p>`] : []),
     `<p>${e(texts.questions)}<br>${d.contact.map(e).join('<br>')}</p>`,
     '</body></html>',
@@ -255,16 +300,16 @@ export function composeGuestMessage(input: GuestMessageInput): GuestMessage {
   if (!ADDRESS.test(to)) throw new Error('The guest e-mail is not one address');
   const d = detailsOf(input, texts);
   const withCalendar = input.kind === 'BOOKING_CONFIRMED' || input.kind === 'BOOKING_CHANGED';
-  const replyTo = oneLine(input.organization.email);
   return {
     kind: input.kind,
     to,
+    fromName: oneLine(input.organization.name),
     subject: oneLine(texts.subject[input.kind](oneLine(b.experienceName), shortWhen(b.slotStart, input.timeZone, texts))),
     text: textBody(input, texts, d, withCalendar),
     html: htmlBody(input, texts, d, withCalendar),
     headers: {
       'Message-ID': messageIdHeader(input.messageId, input.host),
-      ...(ADDRESS.test(replyTo) ? { 'Reply-To': replyTo } : {}),
+      ...replyToHeader(input.organization.email),
     },
     attachments: withCalendar ? [{ filename: 'booking.ics', content: bookingIcs(input, texts, d), contentType: ICS_TYPE }] : [],
   };

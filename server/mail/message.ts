@@ -10,6 +10,11 @@ export interface MailAttachment {
 export interface MailMessage {
   /** One recipient's address. */
   to: string;
+  /**
+   * The display name of From: the organization's name. The address stays MAIL_FROM's; the transport
+   * encodes the name (RFC 2047) when it needs to.
+   */
+  fromName?: string;
   subject: string;
   text: string;
   html: string;

@@ -68,7 +68,8 @@ describe('smtpTransport', () => {
     expect(from).toBe('no-reply@book.example.com');
     expect(to).toEqual(['eve@example.com']);
     expect(addresses(mail.to)).toEqual(['eve@example.com']);
-    expect(mail.from?.value).toEqual([{ name: 'Outing', address: 'no-reply@book.example.com' }]);
+    // MAIL_FROM's address under the organization's name, which replaces MAIL_FROM's own.
+    expect(mail.from?.value).toEqual([{ name: ORGANIZATION.name, address: 'no-reply@book.example.com' }]);
     expect(addresses(mail.replyTo)).toEqual([ORGANIZATION.email]);
     expect(mail.messageId).toBe('<msg_01JTESTMESSAGE000000000@book.example.com>');
     expect(mail.subject).toBe('Booking confirmed: Alfama Walk, 1 July, 10:00');

@@ -1,6 +1,7 @@
 // Sending one e-mail over SMTP (nodemailer), and saying whether a failure is worth another try.
 // The outbox worker decides when to retry; this file only reports what the server answered.
 import nodemailer from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { SendFailure, type MailTransport, type SendFailureKind } from './message.js';
 
@@ -71,6 +72,19 @@ export function sendFailureOf(error: unknown, secrets: readonly string[] = []): 
   return new SendFailure(kind, message, responseCode);
 }
 
+/**
+ * The From of one message: MAIL_FROM's address under the organization's name (when the message
+ * names one); without a name, MAIL_FROM as configured. Nodemailer writes the header, quoting the name
+ * and encoding it (RFC 2047) when it is not plain ASCII.
+ */
+export function fromHeader(mailFrom: string, name: string | undefined): string | { name: string; address: string } {
+  const display = name?.replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
+  if (!display) return mailFrom;
+  const [first] = addressparser(mailFrom, { flatten: true });
+  if (!first || first.address === '') return mailFrom;
+  return { name: display, address: first.address };
+}
+
 export function smtpTransport(options: SmtpOptions): MailTransport {
   const settings = smtpSettings(options);
   const url = new URL(options.url);
@@ -80,7 +94,7 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
     async send(message) {
       try {
         const info = await transporter.sendMail({
-          from: options.from,
+          from: fromHeader(options.from, message.fromName),
           to: message.to,
           subject: message.subject,
           text: message.text,

@@ -683,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Add a user
-         * @description Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is shown only here. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it lacks): `staff` takes the five staff scopes, `owner` all of them. An e-mail address names one user on the whole server: a taken one is a 409 CONFLICT, the same answer wherever its user is.
+         * @description Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is shown only here; with a mail server configured (SMTP_URL) it also goes to the user in a USER_INVITE e-mail. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it lacks): `staff` takes the five staff scopes, `owner` all of them. An e-mail address names one user on the whole server: a taken one is a 409 CONFLICT, the same answer wherever its user is.
          *
          *     Needs a secret key with the scope `users:write`.
          */
@@ -1197,6 +1197,14 @@ export interface components {
             cancellationCutoffHours: number;
             /** @description Whether guests may cancel or change their bookings on their own at all */
             guestSelfService: boolean;
+            /** @description Where notices of booking events go (up to five addresses) */
+            notificationEmails: string[];
+            /** @description The booking events that send a notice to each of `notificationEmails` */
+            notifyOn: ("BOOKING_CREATED" | "BOOKING_CANCELED" | "BOOKING_UPDATED")[];
+            /** @description #rrggbb, lower-case: the accent of HTML e-mails and the manage page */
+            brandColor: string | null;
+            /** @description https URL of the logo shown in HTML e-mails and on the manage page */
+            logoUrl: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1222,6 +1230,17 @@ export interface components {
             onlinePayments?: boolean;
             cancellationCutoffHours?: number;
             guestSelfService?: boolean;
+            /** @description Where notices of booking events go: up to five distinct addresses; [] sends none */
+            notificationEmails?: string[];
+            /** @description The booking events that send a notice to each of `notificationEmails` (a check-in sends none) */
+            notifyOn?: ("BOOKING_CREATED" | "BOOKING_CANCELED" | "BOOKING_UPDATED")[];
+            /** @description #rrggbb; stored lower-case */
+            brandColor?: string | null;
+            /**
+             * Format: uri
+             * @description An https address of the logo; the server never fetches it
+             */
+            logoUrl?: string | null;
         };
         /** @description A bookable tour or activity with its weekly schedule. */
         Experience: {
@@ -1592,7 +1611,7 @@ export interface components {
             createdAt: string;
         };
         /** @enum {string} */
-        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER";
+        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE";
         /** @enum {string} */
         MessageStatus: "PENDING" | "SENT" | "FAILED" | "SKIPPED";
         ManageCancel: {
@@ -2351,6 +2370,10 @@ export interface components {
                 /** Format: email */
                 email: string;
                 phone: string | null;
+                /** @description #rrggbb: the page's accent */
+                brandColor: string | null;
+                /** @description https URL of the logo the page shows */
+                logoUrl: string | null;
             };
         };
         ManageReschedule: {
@@ -2609,6 +2632,15 @@ export interface operations {
                      *         "onlinePayments": false,
                      *         "cancellationCutoffHours": 24,
                      *         "guestSelfService": true,
+                     *         "notificationEmails": [
+                     *           "bookings@cliffside.example.com"
+                     *         ],
+                     *         "notifyOn": [
+                     *           "BOOKING_CREATED",
+                     *           "BOOKING_CANCELED"
+                     *         ],
+                     *         "brandColor": "#0b7285",
+                     *         "logoUrl": "https://cliffside.example.com/logo.png",
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -2641,7 +2673,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "phone": "+351 282 000 001",
-                 *       "onlinePayments": true
+                 *       "notificationEmails": [
+                 *         "bookings@cliffside.example.com",
+                 *         "guide@cliffside.example.com"
+                 *       ],
+                 *       "brandColor": "#0b7285"
                  *     }
                  */
                 "application/json": components["schemas"]["OrganizationPatch"];
@@ -2670,6 +2706,15 @@ export interface operations {
                      *         "onlinePayments": false,
                      *         "cancellationCutoffHours": 24,
                      *         "guestSelfService": true,
+                     *         "notificationEmails": [
+                     *           "bookings@cliffside.example.com"
+                     *         ],
+                     *         "notifyOn": [
+                     *           "BOOKING_CREATED",
+                     *           "BOOKING_CANCELED"
+                     *         ],
+                     *         "brandColor": "#0b7285",
+                     *         "logoUrl": "https://cliffside.example.com/logo.png",
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -6642,7 +6687,9 @@ export interface operations {
                      *         "organization": {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
-                     *           "phone": "+351 282 000 000"
+                     *           "phone": "+351 282 000 000",
+                     *           "brandColor": "#0b7285",
+                     *           "logoUrl": "https://cliffside.example.com/logo.png"
                      *         }
                      *       }
                      *     }
@@ -6796,7 +6843,9 @@ export interface operations {
                      *         "organization": {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
-                     *           "phone": "+351 282 000 000"
+                     *           "phone": "+351 282 000 000",
+                     *           "brandColor": "#0b7285",
+                     *           "logoUrl": "https://cliffside.example.com/logo.png"
                      *         }
                      *       }
                      *     }
@@ -6886,7 +6935,9 @@ export interface operations {
                      *         "organization": {
                      *           "name": "Cliffside Adventures",
                      *           "email": "hello@cliffside.example.com",
-                     *           "phone": "+351 282 000 000"
+                     *           "phone": "+351 282 000 000",
+                     *           "brandColor": "#0b7285",
+                     *           "logoUrl": "https://cliffside.example.com/logo.png"
                      *         }
                      *       }
                      *     }

@@ -16,7 +16,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const expectStrictHeaders = (res: TestResponse) => {
-  expect(res.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+  // The dashboard's policy, with https images besides for the organization's logo.
+  expect(res.headers.get('content-security-policy')).toBe(DASHBOARD_CSP.replace("img-src 'self' data:", "img-src 'self' data: https:"));
+  expect(res.headers.get('content-security-policy')).toContain("img-src 'self' data: https:;");
   expect(res.headers.get('x-frame-options')).toBe('DENY');
   expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');

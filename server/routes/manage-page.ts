@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { readAsset } from '../assets.js';
 import type { AppEnv } from '../http/context.js';
 import { Refusal } from '../domain/refusal.js';
-import { appPageHeaders, encodeFile, sendStaticFile, type StaticFile } from '../http/static-file.js';
+import { MANAGE_PAGE_CSP, appPageHeaders, encodeFile, sendStaticFile, type StaticFile } from '../http/static-file.js';
 import type { RouteContext } from './context.js';
 
 /** Where `npm run build:manage` leaves the page's script (vite.config.ts, mode `manage`). */
@@ -53,7 +53,7 @@ export function managePageRoutes(_ctx: RouteContext): Hono<AppEnv> {
   };
 
   const showPage = (c: Context<AppEnv>): Response => {
-    appPageHeaders(c);
+    appPageHeaders(c, MANAGE_PAGE_CSP);
     if (!loadBundle()) throw new Refusal('NOT_FOUND', 'The manage page is not built: run npm run build');
     // no-store: the page holds nothing personal, but nothing about a guest's visit is kept either.
     return sendStaticFile(c, page, 'text/html; charset=utf-8', 'no-store');
@@ -62,7 +62,7 @@ export function managePageRoutes(_ctx: RouteContext): Hono<AppEnv> {
   app.get('/manage/', showPage);
 
   app.get('/manage/manage.js', (c) => {
-    appPageHeaders(c);
+    appPageHeaders(c, MANAGE_PAGE_CSP);
     const file = loadBundle();
     if (!file) throw new Refusal('NOT_FOUND', 'manage.js is not built: run npm run build');
     // Not a hashed name: the browser asks every time, and a matching ETag makes that a 304.

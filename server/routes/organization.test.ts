@@ -27,11 +27,16 @@ describe('organization', () => {
       onlinePayments: false,
       cancellationCutoffHours: 24,
       guestSelfService: true,
+      notificationEmails: [],
+      notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'],
+      brandColor: null,
+      logoUrl: null,
       createdAt: '2026-03-01T09:00:00.000Z',
       updatedAt: '2026-03-01T09:00:00.000Z',
     });
     expect(Object.keys(org).sort()).toEqual(
-      ['id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService', 'createdAt', 'updatedAt'].sort(),
+      ['id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService',
+        'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'createdAt', 'updatedAt'].sort(),
     );
   });
 

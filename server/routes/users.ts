@@ -28,7 +28,7 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         summary: 'Add a user',
         description:
           'Answers the user with `setupUrl`, the link where they choose a password: it works once, for 72 hours, and is ' +
-          'shown only here. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it ' +
+          'shown only here; with a mail server configured (SMTP_URL) it also goes to the user in a USER_INVITE e-mail. The caller must hold every scope of the role it gives (403 FORBIDDEN naming the scopes it ' +
           'lacks): `staff` takes the five staff scopes, `owner` all of them. An e-mail address names one user on the whole ' +
           'server: a taken one is a 409 CONFLICT, the same answer wherever its user is.',
         tag,
@@ -40,7 +40,7 @@ export function userRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['CONFLICT'],
       },
       async ({ caller, body }) => {
-        const done = await createUser(store, caller.orgId, caller, body, config.publicUrl, ctx.now());
+        const done = await createUser(store, caller.orgId, caller, body, config.publicUrl, ctx.now(), { invite: true });
         return created({ ...serializeUser(done.user), setupUrl: done.setupUrl });
       },
     )

@@ -9,7 +9,8 @@ import type { ManagedBooking, Message } from '../../shared/index.js';
 export function serializeMessage(row: MessageRow): Message {
   return {
     id: row.id,
-    bookingId: row.bookingId,
+    // Only a booking's messages are listed; an invite (no booking) never is.
+    bookingId: row.bookingId ?? '',
     kind: row.kind,
     to: row.to,
     status: row.status,
@@ -34,7 +35,13 @@ export function serializeManagedBooking(m: ManagedView<BookingView, Organization
     canEditContact: m.edits.contact,
     cutoffAt: iso(m.rules.cutoffAt),
     reason: m.rules.reason,
-    organization: { name: m.organization.name, email: m.organization.email, phone: m.organization.phone },
+    organization: {
+      name: m.organization.name,
+      email: m.organization.email,
+      phone: m.organization.phone,
+      brandColor: m.organization.brandColor,
+      logoUrl: m.organization.logoUrl,
+    },
     guestInfo: m.guestInfo,
   };
 }

@@ -1,5 +1,6 @@
 import type { OrganizationRow } from '../store/organizations.js';
 import { iso } from './instant.js';
+import { notificationEmailsOf, notifyOnOf } from '../domain/notices.js';
 import type { Organization } from '../../shared/index.js';
 
 export function serializeOrganization(row: OrganizationRow): Organization {
@@ -13,6 +14,10 @@ export function serializeOrganization(row: OrganizationRow): Organization {
     onlinePayments: row.onlinePayments === 1,
     cancellationCutoffHours: row.cancellationCutoffHours,
     guestSelfService: row.guestSelfService === 1,
+    notificationEmails: notificationEmailsOf(row),
+    notifyOn: notifyOnOf(row),
+    brandColor: row.brandColor,
+    logoUrl: row.logoUrl,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

@@ -21,7 +21,7 @@ import type { PaymentRow } from '../store/payments.js';
 import type { Store } from '../store/index.js';
 import { customerForBooking, guestCustomer, guestRecord, refreshCustomerTimes, saveGuestCustomer } from './customers.js';
 import { changesBetween, recordBookingEvent, type Changes } from './event-log.js';
-import { queueMessageForChange } from './message-queue.js';
+import { queueMessageForChange, queueOperatorNotices } from './message-queue.js';
 import { recordActivity, type ActivityEntry } from './activity.js';
 import type { Actor } from '../domain/actor.js';
 import { assertBookableSlot, assertBookableSlotBeside, busyAround } from './availability.js';
@@ -249,6 +249,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
                 await recordBookingEvent(store, orgId, 'BOOKING_CREATED', view, now);
                 // An operator may book without the confirmation e-mail; later e-mails go as usual.
                 if (input.sendConfirmation !== false) await queueMessageForChange(store, undefined, row, now);
+                await queueOperatorNotices(store, org, 'BOOKING_CREATED', row, [], now);
                 await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
                 if (paidCents !== null && input.payment) await recordPaymentTaken(store, view, paidCents, input.payment, options.actor, now);
               }),
@@ -434,6 +435,8 @@ export async function saveBookingChange(
   const { capacity: _capacity, ...about } = extra;
   await recordBookingEvent(store, before.orgId, event, next, now, event === 'BOOKING_UPDATED' ? { changes, ...about } : about);
   await queueMessageForChange(store, before, next, now);
+  const org = await store.organizations.getOrganization(before.orgId);
+  if (org) await queueOperatorNotices(store, org, event, next, Object.keys(changes), now);
   await recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
   return next;
 }

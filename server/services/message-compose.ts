@@ -1,28 +1,69 @@
-// A queued guest message turned into the finished e-mail. Loaded on the first send (it brings the
+// A queued message turned into the finished e-mail. Loaded on the first send (it brings the
 // calendar library), so a server without mail to send never pays for it at start.
 import type { BookingView } from '../store/bookings.js';
 import type { MessageRow } from '../store/messages.js';
+import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
-import { composeGuestMessage, type GuestMessage } from '../mail/compose.js';
+import { composeGuestMessage, type Sender } from '../mail/compose.js';
+import type { MailMessage } from '../mail/message.js';
+import { composeOperatorNotice, composeUserInvite } from '../mail/notices.js';
 import { zoneOf } from './availability.js';
 import { issueManageToken } from './messages.js';
 import { guestInfoOf } from './self-service.js';
+import { SETUP_LINK_TTL_MS } from './users.js';
 
 export interface ComposeSettings {
   /** PUBLIC_URL: the manage link's origin, and its host names the Message-ID and calendar UID. */
   publicUrl: string;
 }
 
+/** The organization as its e-mails present it: name and contact, brand colour and logo. */
+export const senderOf = (org: OrganizationRow): Sender => ({
+  name: org.name,
+  email: org.email,
+  phone: org.phone,
+  brandColor: org.brandColor,
+  logoUrl: org.logoUrl,
+});
+
 /**
- * The finished e-mail of a queued message, composed from the booking as it stands now. A message
- * that offers the manage link carries a new token (older ones stay valid). Undefined when the
- * booking is gone.
+ * The finished e-mail of a queued message, composed from the booking (or user) as it stands now. A
+ * guest message that offers the manage link carries a new token (older ones stay valid). Undefined
+ * when the booking or user is gone; an invite whose link is gone throws (it ends FAILED).
  */
-export async function composeQueuedMessage(store: Store, message: MessageRow, settings: ComposeSettings, now: number): Promise<GuestMessage | undefined> {
-  const booking: BookingView | undefined = await store.bookings.getBooking(message.orgId, message.bookingId);
+export async function composeQueuedMessage(store: Store, message: MessageRow, settings: ComposeSettings, now: number): Promise<MailMessage | undefined> {
   const org = await store.organizations.getOrganization(message.orgId);
+  if (!org) return undefined;
+  const host = new URL(settings.publicUrl).host;
+  if (message.kind === 'USER_INVITE') {
+    const user = message.userId === null ? undefined : await store.users.getUser(message.userId);
+    if (!user || user.orgId !== message.orgId) return undefined;
+    if (message.setupUrl === null) throw new Error('the setup link is no longer kept');
+    return composeUserInvite({
+      user: { name: user.name, email: message.to, role: user.role },
+      organization: senderOf(org),
+      setupUrl: message.setupUrl,
+      validHours: SETUP_LINK_TTL_MS / 3_600_000,
+      messageId: message.id,
+      host,
+    });
+  }
+  if (message.bookingId === null) return undefined;
+  const booking: BookingView | undefined = await store.bookings.getBooking(message.orgId, message.bookingId);
   const exp = booking && await store.experiences.getExperience(message.orgId, booking.experienceId);
-  if (!booking || !org || !exp) return undefined;
+  if (!booking || !exp) return undefined;
+  if (message.kind === 'OPERATOR_NOTICE') {
+    return composeOperatorNotice({
+      event: message.noticeOf ?? 'BOOKING_UPDATED',
+      booking,
+      timeZone: zoneOf(exp, org.timezone),
+      organization: senderOf(org),
+      to: message.to,
+      dashboardUrl: `${settings.publicUrl}/dashboard/bookings/${encodeURIComponent(booking.id)}`,
+      messageId: message.id,
+      host,
+    });
+  }
   const manageUrl =
     message.kind === 'BOOKING_CANCELLED' ? undefined : `${settings.publicUrl}/manage#${await issueManageToken(store, booking.id, now)}`;
   const composed = composeGuestMessage({
@@ -30,10 +71,10 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
     locale: booking.locale ?? 'en',
     booking,
     timeZone: zoneOf(exp, org.timezone),
-    organization: { name: org.name, email: org.email, phone: org.phone },
+    organization: senderOf(org),
     ...(manageUrl ? { manageUrl } : {}),
     messageId: message.id,
-    host: new URL(settings.publicUrl).host,
+    host,
     guestInfo: guestInfoOf(exp),
   });
   return { ...composed, to: message.to };

@@ -1,7 +1,8 @@
 // Which booking change queues which guest e-mail. Apart from services/messages.ts so that the
 // booking use cases can queue messages without importing the message use cases (which read bookings).
 import type { BookingRow } from '../store/bookings.js';
-import type { MessageKind } from '../store/messages.js';
+import type { MessageKind, NoticeOf } from '../store/messages.js';
+import { noticeAddressesFor } from '../domain/notices.js';
 import type { Store } from '../store/index.js';
 import { processSettings } from './process-settings.js';
 
@@ -48,4 +49,33 @@ export async function queueMessageForChange(store: Store, before: BookingRow | u
   if (after.slotStart <= now) return;
   const kind = messageKindFor(before, after);
   if (kind) await store.messages.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingNow() });
+}
+
+/**
+ * Queues a notice of a booking event to each of the organization's notice addresses that asked for
+ * this kind (none for a check-in). Call it inside the transaction that records the event, so the
+ * notices are committed with it, or not at all.
+ */
+export async function queueOperatorNotices(
+  store: Store,
+  org: { notificationEmails: string; notifyOn: string },
+  event: string,
+  booking: { id: string; orgId: string },
+  changedFields: readonly string[],
+  now: number,
+): Promise<void> {
+  const addresses = noticeAddressesFor(org, event, changedFields);
+  if (addresses.length === 0) return;
+  const queueing = queueingNow();
+  for (const to of addresses) {
+    await store.messages.enqueueMessage({
+      orgId: booking.orgId,
+      bookingId: booking.id,
+      kind: 'OPERATOR_NOTICE',
+      noticeOf: event as NoticeOf,
+      to,
+      createdAt: now,
+      ...queueing,
+    });
+  }
 }

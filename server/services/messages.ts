@@ -27,16 +27,19 @@ export async function resendMessage(store: Store, orgId: string, bookingRef: str
     if (original.status === 'PENDING') {
       throw new Refusal('CONFLICT', 'This message is still being sent; it is tried again on its own at nextAttemptAt');
     }
-    if (booking.status === 'CANCELLED' && original.kind !== 'BOOKING_CANCELLED') {
+    const notice = original.kind === 'OPERATOR_NOTICE';
+    if (booking.status === 'CANCELLED' && original.kind !== 'BOOKING_CANCELLED' && !notice) {
       throw new Refusal('CONFLICT', `This booking is cancelled: its ${original.kind} message is no longer true; resend its cancellation instead`);
     }
     const row = await store.messages.enqueueMessage({
       orgId,
       bookingId: booking.id,
       kind: original.kind,
-      to: booking.guestEmail,
+      // A notice goes again to the operator's address it went to; a guest's e-mail to the guest's address now.
+      to: notice ? original.to : booking.guestEmail,
       createdAt: now,
       resendOf: original.id,
+      ...(notice && original.noticeOf ? { noticeOf: original.noticeOf } : {}),
       ...queueingNow(),
       ...(original.kind === 'BOOKING_REMINDER' ? { reminderFor: booking.slotStart } : {}),
     });

@@ -2,7 +2,7 @@ import { newId } from '../domain/ids.js';
 import { CLI, type Actor } from '../domain/actor.js';
 import { recordActivity } from './activity.js';
 import { Refusal, notFound } from '../domain/refusal.js';
-import type { OrganizationRow } from '../store/organizations.js';
+import { DEFAULT_NOTIFY_ON, type OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import { createApiKey } from './api-keys.js';
 import { createCalendarFeed, feedUrl } from './calendar-feeds.js';
@@ -22,6 +22,10 @@ export interface NewOrganization {
 export async function createOrganization(store: Store, input: NewOrganization, publicUrl: string, now: number) {
   return await store.transaction(async () => {
     const org: OrganizationRow = {
+      notificationEmails: '[]',
+      notifyOn: DEFAULT_NOTIFY_ON,
+      brandColor: null,
+      logoUrl: null,
       id: newId('organization'),
       name: input.name,
       email: input.email,
@@ -67,6 +71,10 @@ export async function updateOrganization(store: Store, orgId: string, patch: Org
       onlinePayments: patch.onlinePayments === undefined ? current.onlinePayments : patch.onlinePayments ? 1 : 0,
       cancellationCutoffHours: patch.cancellationCutoffHours ?? current.cancellationCutoffHours,
       guestSelfService: patch.guestSelfService === undefined ? current.guestSelfService : patch.guestSelfService ? 1 : 0,
+      notificationEmails: patch.notificationEmails === undefined ? current.notificationEmails : JSON.stringify(patch.notificationEmails.map((e) => e.trim())),
+      notifyOn: patch.notifyOn === undefined ? current.notifyOn : JSON.stringify(patch.notifyOn),
+      brandColor: patch.brandColor === undefined ? current.brandColor : patch.brandColor,
+      logoUrl: patch.logoUrl === undefined ? current.logoUrl : patch.logoUrl,
       updatedAt: now,
     };
     await store.organizations.updateOrganization(next);

@@ -6,6 +6,7 @@ import { scopesLackingFor } from '../domain/roles.js';
 import type { Store } from '../store/index.js';
 import type { UserRow } from '../store/users.js';
 import { recordActivity } from './activity.js';
+import { processSettings } from './process-settings.js';
 import type { Role, Scope, UserPatch } from '../../shared/index.js';
 
 /** A setup link works once, for this long: long enough for a weekend, short enough to go stale in an inbox. */
@@ -88,6 +89,7 @@ export async function createUser(
   input: NewUser,
   publicUrl: string,
   now: number,
+  options: { invite?: boolean } = {},
 ): Promise<CreatedUser> {
   mayGive(by, input.role);
   return await store.transaction(async () => {
@@ -106,6 +108,11 @@ export async function createUser(
     };
     await store.users.insertUser(user);
     const setupUrl = input.passwordHash === undefined ? await issueSetupLink(store, user.id, publicUrl, now) : null;
+    // With a mail server the link also goes to the user by e-mail; the message keeps it only until
+    // it is sent or fails. Without one nothing is queued: the caller hands the link over.
+    if (options.invite && setupUrl !== null && processSettings().guestMail) {
+      await store.messages.enqueueMessage({ orgId, bookingId: null, kind: 'USER_INVITE', to: user.email, userId: user.id, setupUrl, createdAt: now });
+    }
     await recordActivity(
       store,
       orgId,

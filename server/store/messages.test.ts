@@ -93,6 +93,7 @@ describe(`message store (${testEngine()})`, () => {
     const stored: MessageRow = {
       id: 'msg_m', orgId: orgA, bookingId: 'bk_1', kind: 'BOOKING_CONFIRMED', to: 'bk_1@example.com', status: 'PENDING', attempts: 0,
       lastError: null, nextAttemptAt: NOW - 1000, leasedUntil: null, reminderFor: null, resendOf: null, sentAt: null, createdAt: NOW - 1000,
+      noticeOf: null, userId: null, setupUrl: null,
     };
     expect(confirmed).toStrictEqual(stored);
     expect(await store.messages.getMessage('msg_m')).toStrictEqual(stored);
@@ -278,5 +279,71 @@ describe(`message store (${testEngine()})`, () => {
     await enqueue('msg_w5', mail(orgA, 'bk_2', 'BOOKING_CHANGED', NOW));
     await tick();
     expect(woken).toBe(2);
+  });
+});
+
+describe(`notices and invites in the message store (${testEngine()})`, () => {
+  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let store: Store;
+  let orgId: string;
+  beforeAll(async () => {
+    opened = await openTestStore();
+    store = opened.store;
+    orgId = (await addOrganization(store, { name: 'N Tours' })).orgId;
+    await store.experiences.insertExperience({
+      id: 'exp_n', orgId, name: 'Walk', description: '', duration: 60, price: 1500, maxParticipants: 10, maxPerBooking: null, schedule: null,
+      minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: NOW, updatedAt: NOW,
+    });
+    await insertBookingRow(store, { id: 'bk_n', orgId, experienceId: 'exp_n', slotStart: NOW + DAY, status: 'CONFIRMED', guestEmail: 'guest@example.com', participants: 1, createdAt: NOW, updatedAt: NOW });
+    for (const id of ['usr_1', 'usr_2', 'usr_3']) {
+      await store.users.insertUser({ id, orgId, email: `${id}@n-tours.example`, name: id, role: 'staff', passwordHash: null, createdAt: NOW, lastSignInAt: null, disabledAt: null });
+    }
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  const invite = (userId: string, skippedBecause?: string) =>
+    store.messages.enqueueMessage({
+      orgId, bookingId: null, kind: 'USER_INVITE', to: `${userId}@n-tours.example`, userId, setupUrl: `https://x.example/dashboard/setup#${userId}`, createdAt: NOW,
+      ...(skippedBecause ? { skippedBecause } : {}),
+    });
+
+  it('keeps an invite’s link while it is pending and erases it once sent, failed or skipped', async () => {
+    const sent = (await invite('usr_1'))!;
+    expect(sent).toMatchObject({ bookingId: null, kind: 'USER_INVITE', userId: 'usr_1', setupUrl: 'https://x.example/dashboard/setup#usr_1', noticeOf: null });
+    await store.messages.recordMessageAttempt(sent.id, { status: 'PENDING', lastError: '451 later', nextAttemptAt: NOW + 5000, sentAt: null });
+    expect((await store.messages.getMessage(sent.id))?.setupUrl).toBe('https://x.example/dashboard/setup#usr_1');
+    await store.messages.recordMessageAttempt(sent.id, { status: 'SENT', lastError: null, nextAttemptAt: null, sentAt: NOW + 6000 });
+    expect(await store.messages.listUserMessages('usr_1')).toMatchObject([{ id: sent.id, status: 'SENT', setupUrl: null }]);
+
+    const failed = (await invite('usr_2'))!;
+    await store.messages.recordMessageAttempt(failed.id, { status: 'FAILED', lastError: '550 no such user', nextAttemptAt: null, sentAt: null });
+    expect((await store.messages.getMessage(failed.id))?.setupUrl).toBeNull();
+
+    // Queued SKIPPED (no mail server) keeps none; skipped later, it is erased.
+    expect((await invite('usr_3', 'No mail server'))?.setupUrl).toBeNull();
+    const later = (await invite('usr_3'))!;
+    expect(await store.messages.skipAllPendingMessages('No mail server')).toBeGreaterThanOrEqual(1);
+    expect((await store.messages.getMessage(later.id))?.setupUrl).toBeNull();
+    // A deleted user takes their invitations along.
+    await store.users.deleteUser('usr_3');
+    expect(await store.messages.listUserMessages('usr_3')).toEqual([]);
+  });
+
+  it('keeps the operator’s address on a notice when the guest is erased, and ends it unsent', async () => {
+    const notice = (await store.messages.enqueueMessage({ orgId, bookingId: 'bk_n', kind: 'OPERATOR_NOTICE', noticeOf: 'BOOKING_CREATED', to: 'desk@n-tours.example', createdAt: NOW }))!;
+    const guest = (await store.messages.enqueueMessage({ orgId, bookingId: 'bk_n', kind: 'BOOKING_CONFIRMED', to: 'guest@example.com', createdAt: NOW }))!;
+    expect(notice).toMatchObject({ noticeOf: 'BOOKING_CREATED', userId: null, setupUrl: null });
+    await store.messages.eraseMessagesOf('bk_n', 'erased@erased.invalid', 'The guest was erased');
+    expect(await store.messages.getMessage(notice.id)).toMatchObject({ to: 'desk@n-tours.example', status: 'FAILED' });
+    expect(await store.messages.getMessage(guest.id)).toMatchObject({ to: 'erased@erased.invalid', status: 'FAILED' });
+  });
+
+  it('refuses a kind or an event it does not know', async () => {
+    await expect(store.messages.enqueueMessage({ orgId, bookingId: 'bk_n', kind: 'NOPE' as 'OPERATOR_NOTICE', to: 'x@example.com', createdAt: NOW })).rejects.toMatchObject(refusal('check'));
+    await expect(
+      store.messages.enqueueMessage({ orgId, bookingId: 'bk_n', kind: 'OPERATOR_NOTICE', noticeOf: 'PAYMENT_SUCCEEDED' as 'BOOKING_CREATED', to: 'x@example.com', createdAt: NOW }),
+    ).rejects.toMatchObject(refusal('check'));
   });
 });

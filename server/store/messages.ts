@@ -2,13 +2,16 @@ import { dueNotifier } from './due-notifier.js';
 import { newId } from '../domain/ids.js';
 import type { Page, PageResult, Sql } from './sql.js';
 
-export type MessageKind = 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER';
+export type MessageKind = 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER' | 'OPERATOR_NOTICE' | 'USER_INVITE';
+/** The booking event an OPERATOR_NOTICE tells of. */
+export type NoticeOf = 'BOOKING_CREATED' | 'BOOKING_CANCELED' | 'BOOKING_UPDATED';
 export type MessageStatus = 'PENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
 
 export interface MessageRow {
   id: string;
   orgId: string;
-  bookingId: string;
+  /** Null for a USER_INVITE, which is about no booking. */
+  bookingId: string | null;
   kind: MessageKind;
   to: string;
   status: MessageStatus;
@@ -20,6 +23,12 @@ export interface MessageRow {
   resendOf: string | null;
   sentAt: number | null;
   createdAt: number;
+  /** An OPERATOR_NOTICE's event; null for other kinds. */
+  noticeOf: NoticeOf | null;
+  /** A USER_INVITE's user; null for other kinds. */
+  userId: string | null;
+  /** A USER_INVITE's setup link, kept only while the message is PENDING (erased once sent, failed or skipped). */
+  setupUrl: string | null;
 }
 
 /** The outcome of one attempt, written when it ends (the lease is released with it). */
@@ -41,12 +50,15 @@ export interface ReminderDue {
 /** What queuing a message takes. */
 export interface NewMessage {
   orgId: string;
-  bookingId: string;
+  bookingId: string | null;
   kind: MessageKind;
   to: string;
   createdAt: number;
   reminderFor?: number;
   resendOf?: string;
+  noticeOf?: NoticeOf;
+  userId?: string;
+  setupUrl?: string;
   /** Recorded SKIPPED at once, with this reason, when no mail can be sent. */
   skippedBecause?: string;
 }
@@ -68,6 +80,10 @@ export function newMessageRow(input: NewMessage): MessageRow {
     resendOf: input.resendOf ?? null,
     sentAt: null,
     createdAt: input.createdAt,
+    noticeOf: input.noticeOf ?? null,
+    userId: input.userId ?? null,
+    // A message that is not to be sent never keeps a secret.
+    setupUrl: input.skippedBecause === undefined ? (input.setupUrl ?? null) : null,
   };
 }
 
@@ -84,6 +100,8 @@ export interface MessageStore {
    */
   enqueueMessage(input: NewMessage): Promise<MessageRow | undefined>;
   getMessage(id: string): Promise<MessageRow | undefined>;
+  /** A user's invitations, oldest first. */
+  listUserMessages(userId: string): Promise<MessageRow[]>;
   /** Oldest first, id breaking ties. */
   listBookingMessages(orgId: string, bookingId: string, page: Page): Promise<PageResult<MessageRow>>;
   /**
@@ -105,7 +123,10 @@ export interface MessageStore {
   releaseAllMessageLeases(): Promise<number>;
   /** An attempt's outcome, releasing the lease; `counted: false` for a message skipped without an attempt. */
   recordMessageAttempt(id: string, outcome: MessageAttempt, counted?: boolean): Promise<void>;
-  /** A booking's guest was erased: its messages name a placeholder, and the unsent ones end FAILED. */
+  /**
+   * A booking's guest was erased: its guest messages name a placeholder (notices keep the operator's
+   * address, which is not the guest's), and the unsent ones end FAILED.
+   */
   eraseMessagesOf(bookingId: string, placeholder: string, reason: string): Promise<void>;
   /** Ends an organization's unsent messages without sending them (the demo's made-up guests). */
   skipPendingMessagesOf(orgId: string, reason: string): Promise<number>;
@@ -125,7 +146,8 @@ export interface MessageStore {
 
 const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", kind, to_address AS "to", status, attempts,
   last_error AS "lastError", next_attempt_at AS "nextAttemptAt", leased_until AS "leasedUntil",
-  reminder_for AS "reminderFor", resend_of AS "resendOf", sent_at AS "sentAt", created_at AS "createdAt"`;
+  reminder_for AS "reminderFor", resend_of AS "resendOf", sent_at AS "sentAt", created_at AS "createdAt",
+  notice_of AS "noticeOf", user_id AS "userId", setup_url AS "setupUrl"`;
 
 export function messageStore(sql: Sql): MessageStore {
   // In-process: wakes this process's worker only.
@@ -138,11 +160,11 @@ export function messageStore(sql: Sql): MessageStore {
       // holds a booking to one reminder per start (messages_one_reminder) included.
       const inserted = await sql.run(
         `INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts, last_error,
-          next_attempt_at, reminder_for, resend_of, created_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          next_attempt_at, reminder_for, resend_of, created_at, notice_of, user_id, setup_url)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT DO NOTHING`,
         [row.id, row.orgId, row.bookingId, row.kind, row.to, row.status, row.attempts, row.lastError,
-          row.nextAttemptAt, row.reminderFor, row.resendOf, row.createdAt],
+          row.nextAttemptAt, row.reminderFor, row.resendOf, row.createdAt, row.noticeOf, row.userId, row.setupUrl],
       );
       if (inserted !== 1) return undefined;
       // The worker woken must find the row: not before the booking change's transaction commits.
@@ -150,6 +172,8 @@ export function messageStore(sql: Sql): MessageStore {
       return row;
     },
     getMessage: (id) => sql.get<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = ?`, [id]),
+    listUserMessages: (userId) =>
+      sql.all<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE user_id = ? ORDER BY created_at, id`, [userId]),
     async listBookingMessages(orgId, bookingId, page) {
       const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM messages WHERE org_id = ? AND booking_id = ?', [orgId, bookingId]);
       const rows = await sql.all<MessageRow>(
@@ -190,9 +214,10 @@ export function messageStore(sql: Sql): MessageStore {
     async recordMessageAttempt(id, outcome, counted = true) {
       await sql.run(
         `UPDATE messages SET status = ?, attempts = attempts + ?, last_error = ?, next_attempt_at = ?,
-          sent_at = coalesce(?, sent_at), leased_until = NULL
+          sent_at = coalesce(?, sent_at), leased_until = NULL,
+          setup_url = CASE WHEN CAST(? AS TEXT) = 'PENDING' THEN setup_url ELSE NULL END
           WHERE id = ?`,
-        [outcome.status, counted ? 1 : 0, outcome.lastError, outcome.nextAttemptAt, outcome.sentAt, id],
+        [outcome.status, counted ? 1 : 0, outcome.lastError, outcome.nextAttemptAt, outcome.sentAt, outcome.status, id],
       );
     },
     async eraseMessagesOf(bookingId, placeholder, reason) {
@@ -200,7 +225,7 @@ export function messageStore(sql: Sql): MessageStore {
       // it. Every SET expression reads the row as it was (the CASEs see the old status); the CAST
       // gives PostgreSQL the parameter's type, which a CASE with a NULL branch does not.
       await sql.run(
-        `UPDATE messages SET to_address = ?,
+        `UPDATE messages SET to_address = CASE WHEN kind = 'OPERATOR_NOTICE' THEN to_address ELSE CAST(? AS TEXT) END,
           last_error = CASE WHEN status = 'PENDING' THEN CAST(? AS TEXT) ELSE NULL END,
           status = CASE WHEN status = 'PENDING' THEN 'FAILED' ELSE status END,
           next_attempt_at = CASE WHEN status = 'PENDING' THEN NULL ELSE next_attempt_at END
@@ -209,12 +234,12 @@ export function messageStore(sql: Sql): MessageStore {
       );
     },
     skipPendingMessagesOf: (orgId, reason) =>
-      sql.run(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL WHERE org_id = ? AND status = 'PENDING'`, [
+      sql.run(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL, setup_url = NULL WHERE org_id = ? AND status = 'PENDING'`, [
         reason,
         orgId,
       ]),
     skipAllPendingMessages: (reason) =>
-      sql.run(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL WHERE status = 'PENDING'`, [reason]),
+      sql.run(`UPDATE messages SET status = 'SKIPPED', last_error = ?, next_attempt_at = NULL, setup_url = NULL WHERE status = 'PENDING'`, [reason]),
     // Per experience, a range on bookings_experience_slot, so the look costs the bookings starting
     // soon, not the whole table. A booking made or moved inside the window gets none: its
     // confirmation or change e-mail is fresh. CROSS JOIN holds SQLite to that order (left to choose,

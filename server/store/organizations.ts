@@ -10,13 +10,25 @@ export interface OrganizationRow {
   onlinePayments: number;
   cancellationCutoffHours: number;
   guestSelfService: number;
+  /** JSON array of the addresses notices to the operator go to (0-5). */
+  notificationEmails: string;
+  /** JSON array of the booking event kinds that send a notice. */
+  notifyOn: string;
+  /** `#rrggbb`, lower-case: the accent of e-mails and the manage page. */
+  brandColor: string | null;
+  /** An https URL of the logo; never fetched by the server. */
+  logoUrl: string | null;
   createdAt: number;
   updatedAt: number;
 }
 
+/** The fields a new organization starts with its defaults for (notices, brand). */
+export type OrganizationDefaults = 'notificationEmails' | 'notifyOn' | 'brandColor' | 'logoUrl';
+
 /** The organizations (tenants) a server holds. */
 export interface OrganizationStore {
-  insertOrganization(row: OrganizationRow): Promise<void>;
+  /** A new organization; the notice and brand settings start at their defaults unless given. */
+  insertOrganization(row: Omit<OrganizationRow, OrganizationDefaults> & Partial<Pick<OrganizationRow, OrganizationDefaults>>): Promise<void>;
   getOrganization(id: string): Promise<OrganizationRow | undefined>;
   /** Every field but the id and the creation time; nothing happens when no organization has the id. */
   updateOrganization(row: OrganizationRow): Promise<void>;
@@ -25,8 +37,12 @@ export interface OrganizationStore {
   listOrganizations(limit: number): Promise<OrganizationRow[]>;
 }
 
+/** The notices an organization gets until it says otherwise (the column's default too). */
+export const DEFAULT_NOTIFY_ON = '["BOOKING_CREATED","BOOKING_CANCELED"]';
+
 const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS "onlinePayments",
   cancellation_cutoff_hours AS "cancellationCutoffHours", guest_self_service AS "guestSelfService",
+  notification_emails AS "notificationEmails", notify_on AS "notifyOn", brand_color AS "brandColor", logo_url AS "logoUrl",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export function organizationStore(sql: Sql): OrganizationStore {
@@ -34,20 +50,24 @@ export function organizationStore(sql: Sql): OrganizationStore {
     async insertOrganization(row) {
       await sql.run(
         `INSERT INTO organizations
-          (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service,
+            notification_emails, notify_on, brand_color, logo_url, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [row.id, row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
-          row.cancellationCutoffHours, row.guestSelfService, row.createdAt, row.updatedAt],
+          row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails ?? '[]',
+          row.notifyOn ?? DEFAULT_NOTIFY_ON, row.brandColor ?? null, row.logoUrl ?? null, row.createdAt, row.updatedAt],
       );
     },
     getOrganization: (id) => sql.getCached<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`, [id]),
     async updateOrganization(row) {
       await sql.run(
         `UPDATE organizations SET name = ?, email = ?, phone = ?, timezone = ?, currency = ?, online_payments = ?,
-          cancellation_cutoff_hours = ?, guest_self_service = ?, updated_at = ?
+          cancellation_cutoff_hours = ?, guest_self_service = ?, notification_emails = ?, notify_on = ?,
+          brand_color = ?, logo_url = ?, updated_at = ?
           WHERE id = ?`,
         [row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
-          row.cancellationCutoffHours, row.guestSelfService, row.updatedAt, row.id],
+          row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails, row.notifyOn,
+          row.brandColor, row.logoUrl, row.updatedAt, row.id],
       );
     },
     async countOrganizations() {

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { DisplayName, Instant, InstantInput } from './common.js';
 import { BookingCancel, Locale, PublicBooking, TicketsInput } from './booking.js';
 
-/** The e-mails Outing sends a booking's guest. */
-export const MESSAGE_KINDS = ['BOOKING_CONFIRMED', 'BOOKING_CHANGED', 'BOOKING_CANCELLED', 'BOOKING_REMINDER'] as const;
+/**
+ * The e-mails Outing sends: to a booking's guest, notices of a booking to the organization's notice
+ * addresses (OPERATOR_NOTICE), and a new user's invitation (USER_INVITE, about no booking).
+ */
+export const MESSAGE_KINDS = ['BOOKING_CONFIRMED', 'BOOKING_CHANGED', 'BOOKING_CANCELLED', 'BOOKING_REMINDER', 'OPERATOR_NOTICE', 'USER_INVITE'] as const;
 export const MessageKind = z.enum(MESSAGE_KINDS);
 export type MessageKind = z.infer<typeof MessageKind>;
 
@@ -52,7 +55,13 @@ export const ManagedBooking = z.object({
   cutoffAt: Instant,
   /** Why the guest cannot change the booking themselves, when they cannot; null when they can. */
   reason: z.enum(['SELF_SERVICE_OFF', 'PAST_CUTOFF', 'NOT_ACTIVE']).nullable(),
-  organization: z.object({ name: z.string(), email: z.string().meta({ format: 'email' }), phone: z.string().nullable() }),
+  organization: z.object({
+    name: z.string(),
+    email: z.string().meta({ format: 'email' }),
+    phone: z.string().nullable(),
+    brandColor: z.string().nullable().describe('#rrggbb: the page\'s accent'),
+    logoUrl: z.string().nullable().describe('https URL of the logo the page shows'),
+  }),
   guestInfo: GuestInfo,
 });
 export type ManagedBooking = z.infer<typeof ManagedBooking>;

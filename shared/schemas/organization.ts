@@ -14,6 +14,44 @@ export const CurrencyCode = z
   })
   .describe('ISO 4217 code with two decimal places');
 
+/** The booking events an organization may be told of by e-mail. */
+export const NOTICE_EVENTS = ['BOOKING_CREATED', 'BOOKING_CANCELED', 'BOOKING_UPDATED'] as const;
+export const NoticeEvent = z.enum(NOTICE_EVENTS);
+export type NoticeEvent = z.infer<typeof NoticeEvent>;
+export const DEFAULT_NOTICE_EVENTS: NoticeEvent[] = ['BOOKING_CREATED', 'BOOKING_CANCELED'];
+export const MAX_NOTIFICATION_EMAILS = 5;
+
+/** Refuses a list naming one value twice, at the second one's index. */
+function distinct<T>(key: (item: T) => string, what: string) {
+  return (list: T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<string>();
+    list.forEach((item, index) => {
+      const k = key(item);
+      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: [index], message: `${what} appears twice` });
+      seen.add(k);
+    });
+  };
+}
+
+const NotificationEmails = z
+  .array(Email)
+  .max(MAX_NOTIFICATION_EMAILS, { message: `At most ${MAX_NOTIFICATION_EMAILS} addresses` })
+  .superRefine(distinct((e: string) => e.trim().toLowerCase(), 'This address'))
+  .describe('Where notices of booking events go: up to five distinct addresses; [] sends none');
+const NotifyOn = z
+  .array(NoticeEvent)
+  .superRefine(distinct((e: string) => e, 'This kind'))
+  .describe('The booking events that send a notice to each of `notificationEmails` (a check-in sends none)');
+const BrandColor = z
+  .string()
+  .regex(/^#[0-9A-Fa-f]{6}$/, { message: 'Expected a colour as #rrggbb, such as #0b7285' })
+  .transform((c) => c.toLowerCase())
+  .describe('#rrggbb; stored lower-case');
+const LogoUrl = z
+  .url({ protocol: /^https$/, message: 'Expected an https URL' })
+  .max(500)
+  .describe('An https address of the logo; the server never fetches it');
+
 export const Organization = z.object({
   id: z.string(),
   name: z.string(),
@@ -24,6 +62,10 @@ export const Organization = z.object({
   onlinePayments: z.boolean(),
   cancellationCutoffHours: z.int().describe('Guests may cancel or change a booking on their own until this many hours before it starts'),
   guestSelfService: z.boolean().describe('Whether guests may cancel or change their bookings on their own at all'),
+  notificationEmails: z.array(EmailString).describe('Where notices of booking events go (up to five addresses)'),
+  notifyOn: z.array(NoticeEvent).describe('The booking events that send a notice to each of `notificationEmails`'),
+  brandColor: z.string().nullable().describe('#rrggbb, lower-case: the accent of HTML e-mails and the manage page'),
+  logoUrl: z.string().nullable().describe('https URL of the logo shown in HTML e-mails and on the manage page'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -39,6 +81,10 @@ export const OrganizationPatch = z
     onlinePayments: z.boolean(),
     cancellationCutoffHours: z.int().min(0).max(720),
     guestSelfService: z.boolean(),
+    notificationEmails: NotificationEmails,
+    notifyOn: NotifyOn,
+    brandColor: BrandColor.nullable(),
+    logoUrl: LogoUrl.nullable(),
   })
   .partial()
   .refine((o) => Object.keys(o).length > 0, { message: 'Send at least one field to change' });

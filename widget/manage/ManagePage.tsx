@@ -25,6 +25,11 @@ export function when({ fmt }: Language, instant: string, zone: string): string {
   return `${fmt.longDate(dateInZone(instant, zone))}, ${fmt.time(instant, zone)} · ${fmt.zone(instant, zone)}`;
 }
 
+/** The logo's address when it is an https one. */
+function logoSrc(url: string | null | undefined): string | undefined {
+  return url && /^https:\/\//i.test(url) ? url : undefined;
+}
+
 /**
  * The whole page under one heading: the booking, then what the guest may do with it (or why not),
  * then the organization's contact. Cancelling and choosing a time each open a step of their own
@@ -36,8 +41,10 @@ export function ManagePage({ model }: PageProps) {
   const managed = model.managed.value;
   const broken = model.broken.value;
   const trouble = model.trouble.value;
+  const org = managed?.organization;
   return (
     <div class="outing manage" lang={lang.tag}>
+      {org && logoSrc(org.logoUrl) && <img class="logo" src={logoSrc(org.logoUrl)} alt={org.name} />}
       <h1 id="manage-top" tabIndex={-1}>
         {broken ? m.brokenTitle : m.title}
       </h1>

@@ -52,7 +52,7 @@ export function managedBooking(overrides: Partial<ManagedBooking> = {}): Managed
     canEditContact: true,
     cutoffAt: '2026-12-04T09:00:00.000Z',
     reason: null,
-    organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: '+351 912 345 678' },
+    organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: '+351 912 345 678', brandColor: null, logoUrl: null },
     guestInfo: { meetingPoint: null, meetingPointUrl: null, guestInstructions: null },
     ...overrides,
   };

@@ -33,6 +33,10 @@ interface OpenOptions {
   prepare?: (outing: ReturnType<typeof fakeManage>) => void;
 }
 
+/** The page's brand rules, as the adopted sheets hold them. */
+const accentRules = () =>
+  document.adoptedStyleSheets.flatMap((sheet) => [...sheet.cssRules].map((r) => r.cssText.replace(/\s+/g, ' ').replace('{ ', '{').replace('; }', ';}'))).filter((t) => t.includes('--outing-accent'));
+
 function open(booking: ManagedBooking = managedBooking(), { token = TOKEN, browser = ['en-US'], prepare }: OpenOptions = {}) {
   const outing = fakeManage(booking);
   prepare?.(outing);
@@ -279,11 +283,27 @@ describe('the manage page', () => {
     expect(screen.getByRole('link', { name: 'Continue to payment' }).getAttribute('href')).toBe('https://checkout.stripe.test/c/pay_1');
   });
 
+  it('wears the organization’s brand: its logo, alt its name, and its colour as the accent', async () => {
+    const org = { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null, brandColor: '#0b7285', logoUrl: 'https://cdn.lisbonwalks.test/logo.png' };
+    open(managedBooking({ organization: org }));
+    await screen.findByText('BK-7QX2M4');
+    const logo = screen.getByRole('img', { name: 'Lisbon Walks' });
+    expect(logo.getAttribute('src')).toBe('https://cdn.lisbonwalks.test/logo.png');
+    expect(accentRules()).toEqual(['.manage {--outing-accent: #0b7285;}']);
+  });
+
+  it('shows no logo but an https one, and keeps its own accent without a brand colour', async () => {
+    open(managedBooking({ organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null, brandColor: null, logoUrl: 'http://cdn.lisbonwalks.test/logo.png' } }));
+    await screen.findByText('BK-7QX2M4');
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(accentRules()).toEqual([]);
+  });
+
   it('leaves the phone out when the organization has none, and names self-service being off', async () => {
     open(
       managedBooking({
         canCancel: false, canReschedule: false, canChangeParty: false, canEditContact: false, reason: 'SELF_SERVICE_OFF',
-        organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null },
+        organization: { name: 'Lisbon Walks', email: 'hello@lisbonwalks.test', phone: null, brandColor: null, logoUrl: null },
       }),
     );
     await screen.findByText('This booking cannot be changed or cancelled online.');

@@ -3,6 +3,7 @@
  * @jsx h
  * @jsxFrag Fragment
  */
+import { adoptBrandColor } from './sheet.js';
 import { h, render } from 'preact';
 import { effect } from '../state/signals.js';
 import { createManageApi } from './api.js';
@@ -53,6 +54,7 @@ export function mountManage(el: HTMLElement, { token, base, browser, now }: Mana
     document.documentElement.lang = lang.tag;
     const title = model.broken.value ? lang.m.brokenTitle : lang.m.title;
     const name = model.managed.value?.organization.name;
+    adoptBrandColor(document, model.managed.value?.organization.brandColor);
     // A form with problems says so first, as the GOV.UK pattern does.
     const problem = model.fieldErrors.value.length ? `${lang.m.errorPrefix} ` : '';
     document.title = `${problem}${name ? `${title} · ${name}` : title}`;

@@ -18,3 +18,23 @@ export function adoptManageStyles(doc: Document): void {
     // An engine without constructable stylesheets: the page still works, unstyled.
   }
 }
+
+let brandSheet: CSSStyleSheet | undefined;
+
+/**
+ * The organization's brand colour as the page's accent, in a constructed sheet of its own (the CSP
+ * refuses style attributes and elements, not the CSSOM); none, the widget's own accent.
+ */
+export function adoptBrandColor(doc: Document, color: string | null | undefined): void {
+  const valid = color && /^#[0-9a-f]{6}$/i.test(color) ? color : null;
+  try {
+    if (!brandSheet) {
+      if (!valid) return;
+      brandSheet = new CSSStyleSheet();
+      doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, brandSheet];
+    }
+    brandSheet.replaceSync(valid ? `.manage { --outing-accent: ${valid}; }` : '');
+  } catch {
+    // An engine without constructable stylesheets: the widget's accent stays.
+  }
+}
