@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Time slots of an experience with places left
-         * @description Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. Slots already started, inside the notice period or past the booking window are left out. `available` is false when fewer than `participants` places remain (FULL) or an imported calendar blocks the slot (BLOCKED).
+         * @description Dates are read in the experience's time zone. Default range: today to today + 30 days (or startDate + 30); at most 92 days. Slots already started, inside the notice period or past the booking window are left out. `available` is false when the operator closed the slot (CLOSED, PATCH /v1/slots/{id}), an imported calendar blocks it (BLOCKED) or fewer than `participants` places remain (FULL), said in that order. `capacity` is the slot's own capacity when one is set, else the experience's maxParticipants. `ignoreNotice=true` (not on /public/v1) also lists the slots inside the notice period and those under way, until they end.
          *
          *     Needs a secret key with the scope `experiences:read`.
          */
@@ -106,6 +106,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/slots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a departure (time slot)
+         * @description Any start of the experience's schedule, past or future, or any start holding a booking; otherwise 404. `capacity` is `capacityOverride` when set, else the experience's maxParticipants.
+         *
+         *     Needs a secret key with the scope `experiences:read`.
+         */
+        get: operations["getSlotsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a departure: its capacity, closed, or note
+         * @description Settings are kept per experience and start, whatever later happens to the schedule or the experience's capacity. A closed departure keeps its bookings (they can be cancelled or made smaller) but takes no new places: a booking, a move or more places there is refused with 409 SLOT_UNAVAILABLE, and availability lists it with `unavailableReason: "CLOSED"`. `capacity: null` goes back to the experience's maxParticipants. A capacity below the places booked is refused with 409 CAPACITY_BELOW_BOOKED and nothing is changed.
+         *
+         *     Needs a secret key with the scope `experiences:write`.
+         */
+        patch: operations["patchSlotsId"];
+        trace?: never;
+    };
     "/v1/bookings": {
         parameters: {
             query?: never;
@@ -114,14 +142,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List bookings by slot start, then creation
-         * @description Needs a secret key with the scope `bookings:read`.
+         * List bookings, by slot start or by creation
+         * @description `sort` orders the list: `startTime` (the default) by slot start, then creation, then id; `createdAt` by creation, then id; a leading `-` (`-startTime`, `-createdAt`) reverses every key, the id included, so pages of one order never repeat or skip a booking while the list stays unchanged. Any other value is refused (400 on `sort`).
+         *
+         *     Needs a secret key with the scope `bookings:read`.
          */
         get: operations["getBookings"];
         put?: never;
         /**
          * Book a time slot
-         * @description Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
+         * @description Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment in the same transaction (`amount` default the total, more than 0.00 and at most the total, else 400 on `payment.amount`; PAYMENT_SUCCEEDED follows BOOKING_CREATED); `sendConfirmation: false` sends the guest no confirmation e-mail; `internalNote` is for the operator only. None of these exist on /public/v1. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -151,7 +181,7 @@ export interface paths {
         head?: never;
         /**
          * Change a booking
-         * @description Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants is checked like a new booking (its own places excepted), and so are more tickets or a higher total (all tickets at most the experience's maxParticipants, the total at most 999999.99); fewer participants on the same slot are never refused. A new startTime clears `checkedInAt`: the guest has not arrived for the new slot. `metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names (totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing.
+         * @description Status moves: PENDING → CONFIRMED, PENDING → CANCELLED, CONFIRMED → CANCELLED. A new startTime or more participants is checked like a new booking (its own places excepted), and so are more tickets or a higher total (all tickets at most the experience's maxParticipants, the total at most 999999.99); fewer participants on the same slot are never refused. A new startTime clears `checkedInAt`: the guest has not arrived for the new slot. `metadata` replaces the whole metadata object. A cancelled booking accepts metadata changes only. The record names (totalParticipants, guestName, guestEmail, guestPhone) are accepted as aliases. A patch that changes nothing fires nothing. `internalNote` (null clears it) may change on a cancelled booking too; it never reaches the guest.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -788,6 +818,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/experiences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bookings, participants, revenue and cancellations per experience
+         * @description Over startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart), counted as `GET /v1/reports/daily` counts them: `bookings`, `participants` and `revenue` are the bookings made in the range and not cancelled since; `cancellations` the bookings cancelled in the range. One entry per experience with any of these, the highest revenue first, then by title.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsExperiences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/daily.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The daily report as a CSV file
+         * @description The days of `GET /v1/reports/daily` (same query: startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart)) as RFC 4180 CSV (UTF-8, CRLF) under a header row; a cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes. Columns: `date`, `bookings`, `participants`, `revenue`, `cancellations`. Downloaded as `daily-<startDate>-<endDate>.csv`.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsDailyCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/experiences.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report per experience as a CSV file
+         * @description The entries of `GET /v1/reports/experiences` (same query: startDate to endDate inclusive, dates of the organization's time zone (default the 30 days ending today; at most 366 days apart)), in its order, as RFC 4180 CSV (UTF-8, CRLF) under a header row; a cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes. Columns: `experienceId`, `experience` (its title), `bookings`, `participants`, `revenue`, `cancellations`. Downloaded as `experiences-<startDate>-<endDate>.csv`.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getReportsExperiencesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/occupancy": {
         parameters: {
             query?: never;
@@ -936,6 +1032,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/manage/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guest’s booking as a calendar file
+         * @description The booking as an iCalendar (.ics) attachment named after its booking number: one VEVENT with the UID and SEQUENCE of the bookings feed (a later download replaces the event rather than adding another), DTSTART and DTEND in UTC, SUMMARY the experience, LOCATION the meeting point (absent when there is none), DESCRIPTION the booking number, the participants or tickets and the guest instructions, in the guest’s language; `STATUS:CANCELLED` once the booking is cancelled. The token may come as `?token=` so that a plain link downloads the file; a missing or unknown token is 404. Errors answer as JSON envelopes.
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        get: operations["getPublicManageCalendarIcs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/manage/availability": {
         parameters: {
             query?: never;
@@ -996,6 +1114,28 @@ export interface paths {
          *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
          */
         post: operations["postPublicManageReschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/manage/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the party or the contact details as the guest
+         * @description Any of `participants` (a booking without tickets) or `tickets` (the new whole list), `customerName` and `customerPhone` (null clears it). The party is checked as PATCH /v1/bookings/{id} checks it: more places must fit like a new booking (CAPACITY_EXCEEDED, SLOT_UNAVAILABLE), and the party limits hold on increases only. A party change needs `canChangeParty` (the rules of a new time, and no online payment open); a name or phone change needs `canEditContact` (self-service on, the booking CONFIRMED or PENDING, before its start); otherwise 409 CHANGE_NOT_ALLOWED. Fires BOOKING_UPDATED, e-mails the guest the new details when the party changed, and logs the guest as the actor. Sending what the booking already has changes nothing.
+         *
+         *     Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.
+         */
+        post: operations["postPublicManageUpdate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1258,6 +1398,9 @@ export interface components {
             active: boolean;
             /** @description [] when the experience books by participants at its price */
             priceCategories: components["schemas"]["PriceCategory"][];
+            meetingPoint: string | null;
+            meetingPointUrl: string | null;
+            guestInstructions: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1341,6 +1484,15 @@ export interface components {
                 /** @description Shown to guests, not enforced */
                 maxAge?: number | null;
             }[];
+            /** @description Where guests meet, shown in their e-mails, the widget and the manage page; blank is null */
+            meetingPoint?: string | null;
+            /**
+             * Format: uri
+             * @description An https link to the meeting point (a map), at most 500 characters
+             */
+            meetingPointUrl?: string | null;
+            /** @description What to bring or know, shown to guests with the meeting point; blank is null */
+            guestInstructions?: string | null;
         };
         /** @description Weekly local start times and dated exceptions. */
         ScheduleInput: {
@@ -1418,6 +1570,15 @@ export interface components {
                 /** @description Shown to guests, not enforced */
                 maxAge?: number | null;
             }[];
+            /** @description Where guests meet, shown in their e-mails, the widget and the manage page; blank is null */
+            meetingPoint?: string | null;
+            /**
+             * Format: uri
+             * @description An https link to the meeting point (a map), at most 500 characters
+             */
+            meetingPointUrl?: string | null;
+            /** @description What to bring or know, shown to guests with the meeting point; blank is null */
+            guestInstructions?: string | null;
         };
         /** @description What a deletion answers. */
         Deleted: {
@@ -1459,7 +1620,44 @@ export interface components {
             remaining: number;
             available: boolean;
             /** @enum {string|null} */
-            unavailableReason: "FULL" | "BLOCKED" | null;
+            unavailableReason: "CLOSED" | "FULL" | "BLOCKED" | null;
+        };
+        /** @description One departure (an experience at one start): its places, its own capacity, whether it is closed, and its note. */
+        Slot: {
+            /** @description The time slot id (ts_…), as availability and bookings give it */
+            id: string;
+            experienceId: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            startTime: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            endTime: string;
+            /** @description capacityOverride when set, else the experience's maxParticipants */
+            capacity: number;
+            /** @description The departure's own capacity; null: the experience's */
+            capacityOverride: number | null;
+            /** @description Closed: keeps its bookings (they can be cancelled or made smaller) but takes no new places */
+            closed: boolean;
+            /** @description The team's note on the departure */
+            note: string | null;
+            /** @description Places held by CONFIRMED and PENDING bookings */
+            booked: number;
+            /** @description capacity − booked, never below 0 */
+            remaining: number;
+        };
+        /** @description The settings to change; at least one. */
+        SlotPatch: {
+            /** @description The departure's own capacity (0–10000); null: the experience's maxParticipants */
+            capacity?: number | null;
+            /** @description Close the departure to new places, or reopen it */
+            closed?: boolean;
+            /** @description A note for the team (at most 500 characters); null clears it */
+            note?: string | null;
         };
         /** @description A booking of a time slot. */
         Booking: {
@@ -1485,7 +1683,7 @@ export interface components {
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
             amountRefunded: string;
             /** @enum {string} */
-            source: "API" | "WIDGET";
+            source: "API" | "WIDGET" | "DASHBOARD";
             metadata: {
                 [key: string]: string;
             };
@@ -1510,6 +1708,8 @@ export interface components {
              * @description When the guest was checked in, or null
              */
             checkedInAt: string | null;
+            /** @description The operator’s own note; never shown to the guest */
+            internalNote: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1579,6 +1779,24 @@ export interface components {
             /** @description The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             metadata?: components["schemas"]["Metadata"];
+            /** @description Default false. true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays */
+            ignoreNotice?: boolean;
+            /** @description Money taken with the booking: a SUCCEEDED payment (provider `manual`) recorded in the same transaction; PAYMENT_SUCCEEDED follows BOOKING_CREATED */
+            payment?: {
+                /**
+                 * @description How the money was taken; `STRIPE` is for Stripe Checkout alone
+                 * @enum {string}
+                 */
+                method: "CASH" | "CARD" | "BANK_TRANSFER" | "OTHER";
+                /** @description Default: the booking’s total. More than 0.00 and at most the total */
+                amount?: string;
+                /** @description Your own reference: receipt number, transfer id… */
+                reference?: string;
+            };
+            /** @description Default true. false: no confirmation e-mail to the guest; later e-mails (changes, reminders) go as usual */
+            sendConfirmation?: boolean;
+            /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
+            internalNote?: string | null;
         };
         /** @description Up to 20 string values; keys ≤ 40 chars, values ≤ 500 chars */
         Metadata: {
@@ -1650,6 +1868,8 @@ export interface components {
             locale?: "en" | "pt";
             /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. A new startTime clears checkedInAt. */
             checkedIn?: boolean;
+            /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
+            internalNote?: string | null;
         };
         /** @description A guest, as the bookings made with one e-mail address. */
         Customer: {
@@ -1847,7 +2067,7 @@ export interface components {
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
             amountRefunded: string;
             /** @enum {string} */
-            source: "API" | "WIDGET";
+            source: "API" | "WIDGET" | "DASHBOARD";
             metadata: {
                 [key: string]: string;
             };
@@ -1872,6 +2092,8 @@ export interface components {
              * @description When the guest was checked in, or null
              */
             checkedInAt: string | null;
+            /** @description The operator’s own note; never shown to the guest */
+            internalNote: string | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1892,6 +2114,11 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout */
             provider: string;
+            /**
+             * @description `STRIPE` for Stripe Checkout; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
+             * @enum {string}
+             */
+            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
             /** @description `expired` when an online payment hold lapsed */
             failureReason: string | null;
         };
@@ -2003,6 +2230,11 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout */
             provider: string;
+            /**
+             * @description `STRIPE` for Stripe Checkout; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
+             * @enum {string}
+             */
+            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
             /** @description The provider’s reference (a Stripe PaymentIntent or Checkout Session id) or yours */
             reference: string | null;
             /** @description `expired` when an online payment hold lapsed */
@@ -2019,6 +2251,11 @@ export interface components {
             /** @description Amount in major units with two decimals */
             amount: string;
             status: components["schemas"]["PaymentStatus"];
+            /**
+             * @description Default OTHER. How the money was taken; `STRIPE` is for Stripe Checkout alone
+             * @enum {string}
+             */
+            method?: "CASH" | "CARD" | "BANK_TRANSFER" | "OTHER";
             /** @description Your own reference: receipt number, transfer id… */
             reference?: string;
             /** @description Why it failed; only with status FAILED */
@@ -2197,10 +2434,15 @@ export interface components {
         ManifestSlot: {
             experience: components["schemas"]["BookingExperience"];
             timeSlot: components["schemas"]["BookingTimeSlot"];
+            /** @description The departure's own capacity when one is set (PATCH /v1/slots/{id}), else the experience's maxParticipants */
             capacity: number;
             /** @description Places held by CONFIRMED and PENDING bookings */
             booked: number;
             remaining: number;
+            /** @description Closed by the operator: keeps its bookings, takes no new places */
+            closed: boolean;
+            /** @description The team's note on the departure */
+            note: string | null;
             bookings: components["schemas"]["ManifestBooking"][];
         };
         /** @description A booking as the manifest shows it: the guest, the party, the money. */
@@ -2228,6 +2470,8 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /** @description The operator’s own note on the booking */
+            internalNote: string | null;
         };
         /** @description Bookings, participants, revenue and cancellations per local day. */
         DailyReport: {
@@ -2250,6 +2494,36 @@ export interface components {
             /** @description Amount in major units with two decimals */
             revenue: string;
             /** @description Bookings cancelled that day */
+            cancellations: number;
+        };
+        /** @description Bookings, participants, revenue and cancellations per experience over a range of days. */
+        ExperienceReport: {
+            /** @description The organization's time zone, in which days are counted */
+            timezone: string;
+            currency: string;
+            /**
+             * Format: date
+             * @description Calendar date YYYY-MM-DD
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Calendar date YYYY-MM-DD
+             */
+            endDate: string;
+            /** @description One entry per experience with any figure in the range, highest revenue first, then by title */
+            experiences: components["schemas"]["ExperienceReportEntry"][];
+        };
+        /** @description One experience’s figures over the range. */
+        ExperienceReportEntry: {
+            experience: components["schemas"]["BookingExperience"];
+            /** @description Its bookings created in the range and not cancelled */
+            bookings: number;
+            /** @description Their participants */
+            participants: number;
+            /** @description Amount in major units with two decimals */
+            revenue: string;
+            /** @description Its bookings cancelled in the range */
             cancellations: number;
         };
         /** @description How full the active experiences’ scheduled slots are over a range of days. */
@@ -2280,6 +2554,9 @@ export interface components {
             maxPerBooking: number;
             /** @description [] when the experience books by participants at its price */
             priceCategories: components["schemas"]["PriceCategory"][];
+            meetingPoint: string | null;
+            meetingPointUrl: string | null;
+            guestInstructions: string | null;
         };
         /** @description What the widget API answers to a booking: nothing the guest did not send. */
         PublicBooking: {
@@ -2349,7 +2626,7 @@ export interface components {
         };
         /** @description What a guest sees through their manage link: the booking, what they may do, whom to ask. */
         ManagedBooking: {
-            booking: components["schemas"]["PublicBooking"];
+            booking: components["schemas"]["ManagedGuestBooking"];
             /**
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
@@ -2358,6 +2635,10 @@ export interface components {
             timezone: string;
             canCancel: boolean;
             canReschedule: boolean;
+            /** @description Whether the guest may change the participants or tickets (the rules of canReschedule, and no online payment open) */
+            canChangeParty: boolean;
+            /** @description Whether the guest may change their name and phone: self-service on, the booking CONFIRMED or PENDING, before its start */
+            canEditContact: boolean;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -2375,6 +2656,33 @@ export interface components {
                 /** @description https URL of the logo the page shows */
                 logoUrl: string | null;
             };
+            guestInfo: {
+                meetingPoint: string | null;
+                /** @description An https link to the meeting point (a map) */
+                meetingPointUrl: string | null;
+                guestInstructions: string | null;
+            };
+        };
+        /** @description A booking as its own guest sees it through the manage link: the public shape and their phone. */
+        ManagedGuestBooking: {
+            bookingNumber: string;
+            status: components["schemas"]["BookingStatus"];
+            experience: components["schemas"]["BookingExperience"];
+            timeSlot: components["schemas"]["BookingTimeSlot"];
+            totalParticipants: number;
+            tickets: components["schemas"]["Ticket"][];
+            total: string;
+            currency: string;
+            guestName: string;
+            /** Format: email */
+            guestEmail: string;
+            checkoutUrl: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            holdExpiresAt: string | null;
+            guestPhone: string | null;
         };
         ManageReschedule: {
             /**
@@ -2382,6 +2690,19 @@ export interface components {
              * @description ISO 8601 instant with Z or an offset
              */
             startTime: string;
+        };
+        ManageUpdate: {
+            /** @description For a booking without tickets */
+            participants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            customerName?: string;
+            /** @description null clears it */
+            customerPhone?: string | null;
         };
         /** @description Who is signed in, and the CSRF token for `/v1` requests made with the session cookie. */
         Session: {
@@ -2417,7 +2738,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "CAPACITY_BELOW_BOOKED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -2777,6 +3098,9 @@ export interface operations {
                      *           "maxParticipants": 12,
                      *           "maxPerBooking": 6,
                      *           "priceCategories": [],
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -2908,6 +3232,9 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -2996,6 +3323,9 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3141,6 +3471,9 @@ export interface operations {
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
                      *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3200,6 +3533,8 @@ export interface operations {
                 endDate?: string;
                 /** @description Places wanted */
                 participants?: number;
+                /** @description true: also the slots inside the notice period and those under way (until they end), as `POST /v1/bookings` with `ignoreNotice` books them */
+                ignoreNotice?: boolean;
             };
             header?: never;
             path?: never;
@@ -3265,6 +3600,132 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getSlotsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Time slot id (`ts_…`)
+                 * @example ts_8Rz4YtB1nQ6cVe
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Slot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ts_8Rz4YtB1nQ6cVe",
+                     *         "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                     *         "startTime": "2026-06-13T16:30:00.000Z",
+                     *         "endTime": "2026-06-13T18:30:00.000Z",
+                     *         "capacity": 8,
+                     *         "capacityOverride": 8,
+                     *         "closed": false,
+                     *         "note": "Two guides off sick: smaller group",
+                     *         "booked": 2,
+                     *         "remaining": 6
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Slot"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchSlotsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Time slot id (`ts_…`)
+                 * @example ts_8Rz4YtB1nQ6cVe
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "capacity": 8,
+                 *       "note": "Two guides off sick: smaller group"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SlotPatch"];
+            };
+        };
+        responses: {
+            /** @description Slot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "ts_8Rz4YtB1nQ6cVe",
+                     *         "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                     *         "startTime": "2026-06-13T16:30:00.000Z",
+                     *         "endTime": "2026-06-13T18:30:00.000Z",
+                     *         "capacity": 8,
+                     *         "capacityOverride": 8,
+                     *         "closed": false,
+                     *         "note": "Two guides off sick: smaller group",
+                     *         "booked": 2,
+                     *         "remaining": 6
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Slot"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getBookings: {
         parameters: {
             query?: {
@@ -3277,6 +3738,8 @@ export interface operations {
                 endDate?: string;
                 /** @description Booking number, guest e-mail or name (case-insensitive) */
                 q?: string;
+                /** @description `startTime` (default): slot start, then creation, then id; `createdAt`: creation, then id; a leading `-` reverses every key */
+                sort?: "startTime" | "-startTime" | "createdAt" | "-createdAt";
                 /** @description Page size, 1–100 */
                 limit?: number;
                 /** @description Records to skip */
@@ -3324,6 +3787,7 @@ export interface operations {
                      *           "cancelledAt": null,
                      *           "holdExpiresAt": null,
                      *           "checkedInAt": null,
+                     *           "internalNote": null,
                      *           "createdAt": "2026-06-01T10:15:42.120Z",
                      *           "updatedAt": "2026-06-01T10:15:42.120Z",
                      *           "experience": {
@@ -3387,7 +3851,13 @@ export interface operations {
                  *       "customerPhone": "+351 912 345 678",
                  *       "metadata": {
                  *         "channel": "front-desk"
-                 *       }
+                 *       },
+                 *       "ignoreNotice": true,
+                 *       "payment": {
+                 *         "method": "CASH"
+                 *       },
+                 *       "sendConfirmation": true,
+                 *       "internalNote": "Walk-in at the kiosk; wants the front seats"
                  *     }
                  */
                 "application/json": components["schemas"]["BookingCreate"];
@@ -3430,6 +3900,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -3514,6 +3985,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -3561,7 +4033,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "participants": 3,
-                 *       "customerPhone": "+351 913 000 111"
+                 *       "customerPhone": "+351 913 000 111",
+                 *       "internalNote": "Moved to the 17:30 at their request"
                  *     }
                  */
                 "application/json": components["schemas"]["BookingPatch"];
@@ -3603,6 +4076,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -3839,6 +4313,7 @@ export interface operations {
                      *         "cancelledAt": null,
                      *         "holdExpiresAt": null,
                      *         "checkedInAt": null,
+                     *         "internalNote": null,
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z",
                      *         "experience": {
@@ -4003,6 +4478,7 @@ export interface operations {
                      *             "cancelledAt": null,
                      *             "holdExpiresAt": null,
                      *             "checkedInAt": null,
+                     *             "internalNote": null,
                      *             "createdAt": "2026-06-01T10:15:42.120Z",
                      *             "updatedAt": "2026-06-01T10:15:42.120Z",
                      *             "experience": {
@@ -4667,6 +5143,7 @@ export interface operations {
                      *               "cancelledAt": null,
                      *               "holdExpiresAt": null,
                      *               "checkedInAt": null,
+                     *               "internalNote": null,
                      *               "createdAt": "2026-06-01T10:15:42.120Z",
                      *               "updatedAt": "2026-06-01T10:15:42.120Z"
                      *             },
@@ -5347,6 +5824,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "status": "SUCCEEDED",
                      *           "provider": "manual",
+                     *           "method": "CASH",
                      *           "failureReason": null,
                      *           "bookingId": "bk_2Lq8VxN4cR7wTz",
                      *           "reference": "Receipt 2026-0412",
@@ -5404,6 +5882,7 @@ export interface operations {
                  * @example {
                  *       "amount": "90.00",
                  *       "status": "SUCCEEDED",
+                 *       "method": "CASH",
                  *       "reference": "Receipt 2026-0412"
                  *     }
                  */
@@ -5430,6 +5909,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "status": "SUCCEEDED",
                      *         "provider": "manual",
+                     *         "method": "CASH",
                      *         "failureReason": null,
                      *         "bookingId": "bk_2Lq8VxN4cR7wTz",
                      *         "reference": "Receipt 2026-0412",
@@ -6094,6 +6574,8 @@ export interface operations {
                      *             "capacity": 12,
                      *             "booked": 0,
                      *             "remaining": 12,
+                     *             "closed": true,
+                     *             "note": "Closed: strong wind forecast",
                      *             "bookings": []
                      *           },
                      *           {
@@ -6109,6 +6591,8 @@ export interface operations {
                      *             "capacity": 12,
                      *             "booked": 2,
                      *             "remaining": 10,
+                     *             "closed": false,
+                     *             "note": null,
                      *             "bookings": [
                      *               {
                      *                 "id": "bk_2Lq8VxN4cR7wTz",
@@ -6125,7 +6609,8 @@ export interface operations {
                      *                 "checkedInAt": "2026-06-13T16:21:37.000Z",
                      *                 "metadata": {
                      *                   "channel": "front-desk"
-                     *                 }
+                     *                 },
+                     *                 "internalNote": "Celebrating a birthday"
                      *               }
                      *             ]
                      *           }
@@ -6174,8 +6659,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn
-                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes
+                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note
+                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday
                      */
                     "text/csv": string;
                 };
@@ -6242,6 +6727,149 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["DailyReport"];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportsExperiences: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
+                startDate?: string;
+                /** @description Inclusive; default today; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ExperienceReport */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "timezone": "Europe/Lisbon",
+                     *         "currency": "EUR",
+                     *         "startDate": "2026-06-01",
+                     *         "endDate": "2026-06-30",
+                     *         "experiences": [
+                     *           {
+                     *             "experience": {
+                     *               "id": "exp_5Hk2PqW9sLm3Xa",
+                     *               "title": "Sunset kayak tour"
+                     *             },
+                     *             "bookings": 38,
+                     *             "participants": 91,
+                     *             "revenue": "4095.00",
+                     *             "cancellations": 2
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ExperienceReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportsDailyCsv: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
+                startDate?: string;
+                /** @description Inclusive; default today; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/csv file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example date,bookings,participants,revenue,cancellations
+                     *     2026-06-01,4,9,405.00,0
+                     *     2026-06-02,0,0,0.00,1
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportsExperiencesCsv: {
+        parameters: {
+            query?: {
+                /** @description Inclusive, in the organization's time zone; default endDate − 29 days */
+                startDate?: string;
+                /** @description Inclusive; default today; at most 366 days after startDate */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/csv file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example experienceId,experience,bookings,participants,revenue,cancellations
+                     *     exp_5Hk2PqW9sLm3Xa,Sunset kayak tour,38,91,4095.00,2
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6345,7 +6973,10 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "maxParticipants": 12,
                      *           "maxPerBooking": 6,
-                     *           "priceCategories": []
+                     *           "priceCategories": [],
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       ],
                      *       "pagination": {
@@ -6406,7 +7037,10 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "maxParticipants": 12,
                      *         "maxPerBooking": 6,
-                     *         "priceCategories": []
+                     *         "priceCategories": [],
+                     *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *       }
                      *     }
                      */
@@ -6676,12 +7310,15 @@ export interface operations {
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
                      *           "checkoutUrl": null,
-                     *           "holdExpiresAt": null
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
                      *         },
                      *         "locale": "en",
                      *         "timezone": "Europe/Lisbon",
                      *         "canCancel": true,
                      *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
                      *         "cutoffAt": "2026-06-12T16:30:00.000Z",
                      *         "reason": null,
                      *         "organization": {
@@ -6690,6 +7327,11 @@ export interface operations {
                      *           "phone": "+351 282 000 000",
                      *           "brandColor": "#0b7285",
                      *           "logoUrl": "https://cliffside.example.com/logo.png"
+                     *         },
+                     *         "guestInfo": {
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -6701,6 +7343,55 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicManageCalendarIcs: {
+        parameters: {
+            query?: {
+                /** @description The manage token, for a plain link (a download the browser starts); `X-Manage-Token` wins when both are sent. Never logged. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A text/calendar file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//Outing//Outing booking//EN
+                     *     METHOD:PUBLISH
+                     *     BEGIN:VEVENT
+                     *     UID:bk_2Lq8VxN4cR7wTz@book.cliffside.example.com
+                     *     SEQUENCE:0
+                     *     DTSTAMP:20260601T101500Z
+                     *     DTSTART:20260613T163000Z
+                     *     DTEND:20260613T183000Z
+                     *     SUMMARY:Sunset kayak tour
+                     *     LOCATION:Blue kiosk at Praia da Marinha car park
+                     *     DESCRIPTION:Booking number: BK-7K3M9Q2D\nParticipants: 2 participants\n\nBefore you come:\nBring a swimsuit and a towel.
+                     *     STATUS:CONFIRMED
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -6832,12 +7523,15 @@ export interface operations {
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
                      *           "checkoutUrl": null,
-                     *           "holdExpiresAt": null
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
                      *         },
                      *         "locale": "en",
                      *         "timezone": "Europe/Lisbon",
                      *         "canCancel": true,
                      *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
                      *         "cutoffAt": "2026-06-12T16:30:00.000Z",
                      *         "reason": null,
                      *         "organization": {
@@ -6846,6 +7540,11 @@ export interface operations {
                      *           "phone": "+351 282 000 000",
                      *           "brandColor": "#0b7285",
                      *           "logoUrl": "https://cliffside.example.com/logo.png"
+                     *         },
+                     *         "guestInfo": {
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -6924,12 +7623,15 @@ export interface operations {
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
                      *           "checkoutUrl": null,
-                     *           "holdExpiresAt": null
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
                      *         },
                      *         "locale": "en",
                      *         "timezone": "Europe/Lisbon",
                      *         "canCancel": true,
                      *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
                      *         "cutoffAt": "2026-06-12T16:30:00.000Z",
                      *         "reason": null,
                      *         "organization": {
@@ -6938,6 +7640,112 @@ export interface operations {
                      *           "phone": "+351 282 000 000",
                      *           "brandColor": "#0b7285",
                      *           "logoUrl": "https://cliffside.example.com/logo.png"
+                     *         },
+                     *         "guestInfo": {
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ManagedBooking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicManageUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "participants": 3,
+                 *       "customerPhone": "+351 912 345 678"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ManageUpdate"];
+            };
+        };
+        responses: {
+            /** @description ManagedBooking */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "booking": {
+                     *           "bookingNumber": "BK-7K3M9Q2D",
+                     *           "status": "CONFIRMED",
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "total": "90.00",
+                     *           "currency": "EUR",
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "checkoutUrl": null,
+                     *           "holdExpiresAt": null,
+                     *           "guestPhone": "+351 912 345 678"
+                     *         },
+                     *         "locale": "en",
+                     *         "timezone": "Europe/Lisbon",
+                     *         "canCancel": true,
+                     *         "canReschedule": true,
+                     *         "canChangeParty": true,
+                     *         "canEditContact": true,
+                     *         "cutoffAt": "2026-06-12T16:30:00.000Z",
+                     *         "reason": null,
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000",
+                     *           "brandColor": "#0b7285",
+                     *           "logoUrl": "https://cliffside.example.com/logo.png"
+                     *         },
+                     *         "guestInfo": {
+                     *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
+                     *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
                      *         }
                      *       }
                      *     }
@@ -7253,6 +8061,7 @@ export interface operations {
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:15:42.120Z"
                  *         },
@@ -7345,6 +8154,7 @@ export interface operations {
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-02T08:03:11.504Z"
                  *         },
@@ -7443,6 +8253,7 @@ export interface operations {
                  *           "cancelledAt": "2026-06-05T17:20:00.000Z",
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-05T17:20:00.000Z"
                  *         },
@@ -7535,6 +8346,7 @@ export interface operations {
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:15:42.120Z"
                  *         },
@@ -7553,6 +8365,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "status": "SUCCEEDED",
                  *           "provider": "stripe",
+                 *           "method": "CASH",
                  *           "failureReason": null
                  *         }
                  *       }
@@ -7635,6 +8448,7 @@ export interface operations {
                  *           "cancelledAt": "2026-06-01T10:45:42.120Z",
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:45:42.120Z"
                  *         },
@@ -7653,6 +8467,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "status": "FAILED",
                  *           "provider": "stripe",
+                 *           "method": "CASH",
                  *           "failureReason": "expired"
                  *         }
                  *       }
@@ -7735,6 +8550,7 @@ export interface operations {
                  *           "cancelledAt": null,
                  *           "holdExpiresAt": null,
                  *           "checkedInAt": null,
+                 *           "internalNote": null,
                  *           "createdAt": "2026-06-01T10:15:42.120Z",
                  *           "updatedAt": "2026-06-01T10:15:42.120Z"
                  *         },
