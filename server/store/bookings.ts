@@ -137,7 +137,8 @@ function viewOf(r: RawBooking): BookingView {
   };
 }
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
-const COLUMN_COUNT = 31;
+// The columns read, counted from their list: the total comes right after them.
+const COLUMN_COUNT = COLUMNS.split(',').length;
 
 /** The columns a booking is inserted into, each with the field of BookingRow it holds. */
 const INSERTED: readonly (readonly [string, keyof BookingRow])[] = [
