@@ -47,7 +47,8 @@ describe('the bundled server (dist/server/bundle)', () => {
     // `outing serve` loads the entry, then the server's chunk (cli.ts imports main.ts when serving).
     const serve = loadedWith('outing.cjs');
     loadedWith('outing-main.cjs', serve);
-    expect([...serve].sort()).toEqual(expect.arrayContaining(['outing-main.cjs', 'outing-shared.cjs', 'outing.cjs']));
+    // Small chunks the server shares with parts loaded later may come along (their names follow their first module).
+    expect([...serve]).toEqual(expect.arrayContaining(['outing-main.cjs', 'outing.cjs']));
     expect(serve.size).toBeLessThan(scripts().length);
     const read = [...serve].map(source).join('\n');
     // A string each package carries that Outing's own code does not.
