@@ -212,7 +212,7 @@ describe('Settings', () => {
     const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
     expect(secret).toMatch(/^whsec_/);
     const endpoint = (await api<{ id: string; url: string; events: string[] }[]>('/v1/webhook-endpoints')).data.find((e) => e.url === url)!;
-    expect(endpoint.events).toHaveLength(5);
+    expect(endpoint.events).toHaveLength(6);
 
     const bookingId = await book('Webhook Guest');
     await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
