@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import type { TimeSlotAvailability } from '../../shared/index.js';
 import { dateIn, dateTimeIn, longDate, money, plural, timeIn } from '../format.js';
 import type { Booking } from '../../shared/index.js';
-import { fromCents, paidOf, REFUND_METHOD_WORDS, refundableCents, type ActionDialog } from '../state/bookings.js';
+import { fromCents, paidOf, METHOD_WORDS, refundableCents, type ActionDialog } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import { Confirm } from './Confirm.js';
 import { Field, formOf, Select, TextArea } from './Field.js';
@@ -182,12 +182,7 @@ function ParticipantsDialog(props: Props): JSX.Element {
 }
 
 /** How money taken by hand came in; Stripe's payments record themselves. */
-export const METHOD_OPTIONS = [
-  ['CASH', 'Cash'],
-  ['CARD', 'Card'],
-  ['BANK_TRANSFER', 'Bank transfer'],
-  ['OTHER', 'Other'],
-] as const;
+export const METHOD_OPTIONS = (['CASH', 'CARD', 'BANK_TRANSFER', 'OTHER'] as const).map((k) => [k, METHOD_WORDS[k]] as const);
 
 function PaymentDialog({ m, d, booking }: Props): JSX.Element {
   const b = m.bookings;
@@ -284,7 +279,7 @@ function RefundDialog({ m, d, booking }: Props): JSX.Element {
         hint={viaStripe ? 'Stripe gives the money back to the card the guest paid with.' : undefined}
         // The default first: STRIPE for a booking paid through Stripe, else OTHER.
         options={(viaStripe ? (['STRIPE', 'CASH', 'CARD', 'BANK_TRANSFER', 'OTHER'] as const) : (['OTHER', 'CASH', 'CARD', 'BANK_TRANSFER'] as const)).map(
-          (k) => [k, REFUND_METHOD_WORDS[k]] as const,
+          (k) => [k, METHOD_WORDS[k]] as const,
         )}
         value={v['method'] ?? (viaStripe ? 'STRIPE' : 'OTHER')}
         error={d.form.fields['method']}

@@ -7,7 +7,7 @@ import { StatusBadge } from '../components/booking-table.js';
 import { dateTimeIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Booking as BookingRecord } from '../../shared/index.js';
-import { KIND_WORDS, paidOf, REFUND_METHOD_WORDS, refundableCents, type ActionKind, type BookingsModel } from '../state/bookings.js';
+import { KIND_WORDS, paidOf, METHOD_WORDS, refundableCents, type ActionKind, type BookingsModel } from '../state/bookings.js';
 import type { Model } from '../state/model.js';
 import '../styles/bookings.css';
 import { titleBooking } from './titles.js';
@@ -127,17 +127,29 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
   );
 }
 
-const METHOD_WORDS: Record<Payment['method'], string> = { CASH: 'Cash', CARD: 'Card', BANK_TRANSFER: 'Bank transfer', STRIPE: 'Stripe', OTHER: 'Other' };
+/** One line of money on a booking: a payment or a refund, as its table shows it. */
+interface MoneyLine {
+  id: string;
+  createdAt: string;
+  amount: string;
+  currency: string;
+  status: ComponentChildren;
+  method: string;
+  /** The last column: a payment's reference, a refund's reason. */
+  note: string | null;
+}
 
-function Payments({ payments, zone }: { payments: Payment[] | null; zone: string }): JSX.Element {
+/** Payments and refunds share one table: date, amount, status, method and a last column of their own. */
+function MoneyLines(props: { id: string; title: string; lines: MoneyLine[] | null; zone: string; noteHeading: string; empty: string }): JSX.Element {
+  const { id, title, lines, zone, noteHeading, empty } = props;
   return (
-    <section aria-labelledby="payments-heading">
-      <h2 id="payments-heading">Payments</h2>
-      {payments === null ? (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {lines === null ? (
         <p class="quiet">Loading…</p>
-      ) : payments.length ? (
+      ) : lines.length ? (
         <div class="table-wrap">
-          <table class="bk-records">
+          <table class="bk-records" aria-labelledby={`${id}-heading`}>
             <thead>
               <tr>
                 <th scope="col">Date</th>
@@ -146,75 +158,56 @@ function Payments({ payments, zone }: { payments: Payment[] | null; zone: string
                 </th>
                 <th scope="col">Status</th>
                 <th scope="col">Method</th>
-                <th scope="col">Reference</th>
+                <th scope="col">{noteHeading}</th>
               </tr>
             </thead>
             <tbody>
-              {payments.map((p) => (
-                <tr key={p.id}>
-                  <td data-label="Date">{dateTimeIn(p.createdAt, zone)}</td>
+              {lines.map((l) => (
+                <tr key={l.id}>
+                  <td data-label="Date">{dateTimeIn(l.createdAt, zone)}</td>
                   <td data-label="Amount" class="num">
-                    {money(p.amount, p.currency)}
+                    {money(l.amount, l.currency)}
                   </td>
-                  <td data-label="Status">
-                    {p.status === 'SUCCEEDED' ? 'Received' : `Failed${p.failureReason ? `: ${p.failureReason}` : ''}`}
-                    {p.refundRequired ? <strong class="owed"> · refund due</strong> : null}
-                  </td>
-                  <td data-label="Method">{p.provider === 'manual' ? `${METHOD_WORDS[p.method]}, recorded by hand` : METHOD_WORDS[p.method]}</td>
-                  <td data-label="Reference">{p.reference ?? '—'}</td>
+                  <td data-label="Status">{l.status}</td>
+                  <td data-label="Method">{l.method}</td>
+                  <td data-label={noteHeading}>{l.note ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       ) : (
-        <p class="quiet">No payments yet. When the guest pays at the desk or by transfer, use “Record payment”.</p>
+        <p class="quiet">{empty}</p>
       )}
     </section>
+  );
+}
+
+function Payments({ payments, zone }: { payments: Payment[] | null; zone: string }): JSX.Element {
+  const lines = payments?.map((p) => ({
+    ...p,
+    status: (
+      <>
+        {p.status === 'SUCCEEDED' ? 'Received' : `Failed${p.failureReason ? `: ${p.failureReason}` : ''}`}
+        {p.refundRequired ? <strong class="owed"> · refund due</strong> : null}
+      </>
+    ),
+    method: p.provider === 'manual' ? `${METHOD_WORDS[p.method]}, recorded by hand` : METHOD_WORDS[p.method],
+    note: p.reference,
+  }));
+  return (
+    <MoneyLines id="payments" title="Payments" lines={lines ?? null} zone={zone} noteHeading="Reference"
+      empty="No payments yet. When the guest pays at the desk or by transfer, use “Record payment”." />
   );
 }
 
 const REFUND_STATUS_WORDS: Record<Refund['status'], string> = { SUCCEEDED: 'Refunded', PENDING: 'Waiting for Stripe', FAILED: 'Failed' };
 
 function Refunds({ refunds, zone }: { refunds: Refund[] | null; zone: string }): JSX.Element {
+  const lines = refunds?.map((r) => ({ ...r, status: REFUND_STATUS_WORDS[r.status], method: METHOD_WORDS[r.method], note: r.reason }));
   return (
-    <section aria-labelledby="refunds-heading">
-      <h2 id="refunds-heading">Refunds</h2>
-      {refunds === null ? (
-        <p class="quiet">Loading…</p>
-      ) : refunds.length ? (
-        <div class="table-wrap">
-          <table class="bk-records" aria-labelledby="refunds-heading">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col" class="num">
-                  Amount
-                </th>
-                <th scope="col">Status</th>
-                <th scope="col">Method</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refunds.map((r) => (
-                <tr key={r.id}>
-                  <td data-label="Date">{dateTimeIn(r.createdAt, zone)}</td>
-                  <td data-label="Amount" class="num">
-                    {money(r.amount, r.currency)}
-                  </td>
-                  <td data-label="Status">{REFUND_STATUS_WORDS[r.status]}</td>
-                  <td data-label="Method">{REFUND_METHOD_WORDS[r.method]}</td>
-                  <td data-label="Reason">{r.reason ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p class="quiet">No refunds. “Refund” gives money back, through Stripe or by hand.</p>
-      )}
-    </section>
+    <MoneyLines id="refunds" title="Refunds" lines={lines ?? null} zone={zone} noteHeading="Reason"
+      empty="No refunds. “Refund” gives money back, through Stripe or by hand." />
   );
 }
 

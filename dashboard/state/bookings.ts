@@ -233,8 +233,8 @@ export const refundableCents = (payments: readonly Payment[], refunds: readonly 
   payments.reduce((n, p) => n + (p.status === 'SUCCEEDED' ? cents(p.amount) : 0), 0) -
   refunds.reduce((n, r) => n + (r.status === 'FAILED' ? 0 : cents(r.amount)), 0);
 
-/** How a refund went back, in words. */
-export const REFUND_METHOD_WORDS: Record<Refund['method'], string> = {
+/** How money came in or went back (a payment's or a refund's method), in words. */
+export const METHOD_WORDS: Record<Refund['method'], string> = {
   STRIPE: 'Stripe',
   CASH: 'Cash',
   CARD: 'Card',
