@@ -77,10 +77,7 @@ function DailyCharts({ f, totals }: { f: InsightsFigures; totals: NonNullable<Mo
             <thead>
               <tr>
                 <th scope="col">Date</th>
-                <th scope="col" class="num">Bookings</th>
-                <th scope="col" class="num">Guests</th>
-                <th scope="col" class="num">Revenue</th>
-                <th scope="col" class="num">Cancellations</th>
+                <FigureHeads />
               </tr>
             </thead>
             <tbody>
@@ -89,20 +86,14 @@ function DailyCharts({ f, totals }: { f: InsightsFigures; totals: NonNullable<Mo
                   <th scope="row">
                     <time dateTime={d.date}>{tableDay(d.date)}</time>
                   </th>
-                  <td class="num">{d.bookings}</td>
-                  <td class="num">{d.participants}</td>
-                  <td class="num">{money(d.revenue, currency)}</td>
-                  <td class="num">{d.cancellations}</td>
+                  <FigureCells f={d} currency={currency} />
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr>
                 <th scope="row">Total</th>
-                <td class="num">{totals.bookings}</td>
-                <td class="num">{totals.participants}</td>
-                <td class="num">{money(totals.revenue, currency)}</td>
-                <td class="num">{totals.cancellations}</td>
+                <FigureCells f={totals} currency={currency} />
               </tr>
             </tfoot>
           </table>
@@ -204,20 +195,14 @@ function PerExperience({ f }: { f: InsightsFigures }): JSX.Element {
               <thead>
                 <tr>
                   <th scope="col">Experience</th>
-                  <th scope="col" class="num">Bookings</th>
-                  <th scope="col" class="num">Guests</th>
-                  <th scope="col" class="num">Revenue</th>
-                  <th scope="col" class="num">Cancellations</th>
+                  <FigureHeads />
                 </tr>
               </thead>
               <tbody>
                 {experiences.map((e) => (
                   <tr key={e.experience.id}>
                     <th scope="row">{e.experience.title}</th>
-                    <td class="num">{e.bookings}</td>
-                    <td class="num">{e.participants}</td>
-                    <td class="num">{money(e.revenue, currency)}</td>
-                    <td class="num">{e.cancellations}</td>
+                    <FigureCells f={e} currency={currency} />
                   </tr>
                 ))}
               </tbody>
@@ -365,5 +350,29 @@ export function Insights({ m }: { m: Model }): JSX.Element {
         </>
       ) : null}
     </main>
+  );
+}
+
+/** The four figures' column headings, in the order FigureCells writes them. */
+function FigureHeads(): JSX.Element {
+  return (
+    <>
+      <th scope="col" class="num">Bookings</th>
+      <th scope="col" class="num">Guests</th>
+      <th scope="col" class="num">Revenue</th>
+      <th scope="col" class="num">Cancellations</th>
+    </>
+  );
+}
+
+/** A row's figures: bookings, guests, revenue and cancellations, as the daily and per-experience reports count them. */
+function FigureCells({ f, currency }: { f: { bookings: number; participants: number; revenue: string; cancellations: number }; currency: string }): JSX.Element {
+  return (
+    <>
+      <td class="num">{f.bookings}</td>
+      <td class="num">{f.participants}</td>
+      <td class="num">{money(f.revenue, currency)}</td>
+      <td class="num">{f.cancellations}</td>
+    </>
   );
 }
