@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
-import { apiAs, dashboardPage as watchedPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, dashboardPage as watchedPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner, keyboardOf } from './dashboard-helpers.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
 
@@ -211,21 +211,7 @@ describe('the Bookings screens', () => {
   it('changes participants by keyboard alone; Escape closes a dialog and focus returns to its button', async () => {
     const { page, problems } = await dashboardPage(browser);
     await open(page, `/dashboard/bookings?q=${made['Chloé Martin']!.bookingNumber}`, 'Bookings');
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as HTMLElement;
-        const style = getComputedStyle(el);
-        return `${el.tagName.toLowerCase()}|${el.textContent?.trim().slice(0, 30) || (el as HTMLInputElement).name}|${style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2}`;
-      });
-    const tabTo = async (wanted: RegExp) => {
-      for (let i = 0; i < 40; i++) {
-        await page.keyboard.press('Tab');
-        const at = await focused();
-        if (!at.startsWith('body')) expect(at, 'focus visible').toMatch(/\|true$/);
-        if (wanted.test(at)) return;
-      }
-      throw new Error(`Tab never reached ${wanted}`);
-    };
+    const { focused, tabTo } = keyboardOf(page);
     await expect.poll(() => rows(page).count()).toBe(1);
     await tabTo(new RegExp(`^a\\|${made['Chloé Martin']!.bookingNumber}`));
     await page.keyboard.press('Enter');

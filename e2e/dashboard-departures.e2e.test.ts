@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
-import { apiAs, dashboardPage as watchedPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, dashboardPage as watchedPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner, keyboardOf } from './dashboard-helpers.js';
 import { embedPage, startHostSite, type HostSite } from './host-page.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
@@ -115,21 +115,7 @@ describe('a departure’s capacity, note and an extra departure', () => {
   it('are set by keyboard alone at 375 px, with no axe-core violation and no sideways scrolling', async () => {
     const { page, problems } = await dashboardPage(browser, { bypassCSP: true, viewport: { width: 375, height: 800 } });
     const clean = async (what: string) => expect(await violations(page, 'html'), what).toEqual([]);
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as HTMLElement;
-        const style = getComputedStyle(el);
-        return `${el.tagName.toLowerCase()}|${el.textContent?.trim().slice(0, 40) || (el as HTMLInputElement).name}|${style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2}`;
-      });
-    const tabTo = async (wanted: RegExp) => {
-      for (let i = 0; i < 120; i++) {
-        await page.keyboard.press('Tab');
-        const at = await focused();
-        if (!at.startsWith('body')) expect(at, 'focus visible').toMatch(/\|true$/);
-        if (wanted.test(at)) return;
-      }
-      throw new Error(`Tab never reached ${wanted}`);
-    };
+    const { focused, tabTo } = keyboardOf(page);
 
     await page.goto(`${outing.origin}/dashboard/calendar?week=${mondayOf(slotDate)}`);
     await heading(page, 'Calendar');

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 /**
  * What every dashboard e2e file shares: the demo owner's sign-in as `outing serve --demo` prints
  * it, a page that reports CSP violations, the API as the demo's secret key, and the checks each
@@ -84,3 +85,27 @@ export const heading = (page: Page, name: string | RegExp) => page.getByRole('he
 
 /** How far the page scrolls sideways; ≤ 0 means none (WCAG 1.4.10 at 375 px). */
 export const overflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/**
+ * Keyboard-only use of a page: `focused()` names the focused element as `tag|text|outline shown`
+ * (its first 40 characters of text, else its name), and `tabTo` presses Tab until that matches,
+ * checking that every element it stops on shows its focus.
+ */
+export function keyboardOf(page: Page, maxTabs = 120): { focused: () => Promise<string>; tabTo: (wanted: RegExp) => Promise<void> } {
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const style = getComputedStyle(el);
+      return `${el.tagName.toLowerCase()}|${el.textContent?.trim().slice(0, 40) || (el as HTMLInputElement).name}|${style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2}`;
+    });
+  const tabTo = async (wanted: RegExp) => {
+    for (let i = 0; i < maxTabs; i++) {
+      await page.keyboard.press('Tab');
+      const at = await focused();
+      if (!at.startsWith('body')) expect(at, 'focus visible').toMatch(/\|true$/);
+      if (wanted.test(at)) return;
+    }
+    throw new Error(`Tab never reached ${wanted}`);
+  };
+  return { focused, tabTo };
+}

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
-import { apiAs, dashboardPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, dashboardPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner, keyboardOf } from './dashboard-helpers.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
 
@@ -121,21 +121,7 @@ describe('Insights', () => {
   it('is used by keyboard alone: to the screen, into both tables, focus always visible', async () => {
     const { page, problems } = await dashboardPage(browser);
     await openSignedIn(page, outing, owner, '/dashboard', 'Today');
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as HTMLElement;
-        const style = getComputedStyle(el);
-        return `${el.tagName.toLowerCase()}|${el.textContent?.trim().slice(0, 40)}|${style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2}`;
-      });
-    const tabTo = async (wanted: RegExp) => {
-      for (let i = 0; i < 60; i++) {
-        await page.keyboard.press('Tab');
-        const at = await focused();
-        if (!at.startsWith('body')) expect(at, 'focus visible').toMatch(/\|true$/);
-        if (wanted.test(at)) return;
-      }
-      throw new Error(`Tab never reached ${wanted}`);
-    };
+    const { focused, tabTo } = keyboardOf(page);
     await page.locator('h1#heading').focus();
     await page.keyboard.press('Shift+Tab');
     // Back up to the navigation, then along it.

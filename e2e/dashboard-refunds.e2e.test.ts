@@ -1,7 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
-import { apiAs, dashboardPage as watchedPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, dashboardPage as watchedPage, heading, openSignedIn, overflow, ownerOf, unexpected, type Owner, keyboardOf } from './dashboard-helpers.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
 
@@ -60,21 +60,7 @@ const openBooking = async (page: Page, name: string) => {
 describe('refunds on the booking page', () => {
   it('refunds part of a cash booking by keyboard alone: the refund is listed, the booking shows what was refunded', async () => {
     const { page, problems } = await dashboardPage(browser);
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as HTMLElement;
-        const style = getComputedStyle(el);
-        return `${el.tagName.toLowerCase()}|${el.textContent?.trim().slice(0, 30) || (el as HTMLInputElement).name}|${style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2}`;
-      });
-    const tabTo = async (wanted: RegExp) => {
-      for (let i = 0; i < 40; i++) {
-        await page.keyboard.press('Tab');
-        const at = await focused();
-        if (!at.startsWith('body')) expect(at, 'focus visible').toMatch(/\|true$/);
-        if (wanted.test(at)) return;
-      }
-      throw new Error(`Tab never reached ${wanted}`);
-    };
+    const { focused, tabTo } = keyboardOf(page);
     await openBooking(page, 'Inês Refund');
     expect(await page.getByRole('region', { name: 'Refunds' }).innerText()).toContain('No refunds');
 
