@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { CalendarFeedRow } from './calendar-feeds.js';
-import { testEngine, openStoreWithTwoOrganizations } from '../test-helpers/index.js';
+import { testEngine, openStoreWithTwoOrganizations, insertExperienceRow } from '../test-helpers/index.js';
 import { REFUSALS } from '../test-helpers/engines.js';
 
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -20,10 +20,7 @@ describe(`calendar feed store (${testEngine()})`, () => {
         await store.calendarFeeds.deleteCalendarFeed(org, feed.id);
       }
     }
-    await store.experiences.insertExperience({
-      id: 'exp_1', orgId: orgA, name: 'Cruise', description: '', duration: 60, price: 1500, maxParticipants: 10, maxPerBooking: null,
-      schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: 1, updatedAt: 1,
-    });
+    await insertExperienceRow(store, orgA);
   });
   afterEach(async () => {
     await close();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from './index.js';
 import type { RefundRow } from './refunds.js';
-import { addOrganization, insertBookingRow, openTestStore, testEngine } from '../test-helpers/index.js';
+import { addOrganization, insertBookingRow, openTestStore, testEngine, insertExperienceRow } from '../test-helpers/index.js';
 
 // Behaviour of the store, not of one engine: the `server-postgres` project runs the same
 // expectations on a leased, migrated PostgreSQL database.
@@ -14,10 +14,7 @@ describe(`refund store (${testEngine()})`, () => {
     opened = await openTestStore();
     store = opened.store;
     orgId = (await addOrganization(store)).orgId;
-    await store.experiences.insertExperience({
-      id: 'exp_1', orgId, name: 'Cruise', description: '', duration: 60, price: 1500, maxParticipants: 10, maxPerBooking: null,
-      schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: 1, updatedAt: 1,
-    });
+    await insertExperienceRow(store, orgId);
     for (const id of ['bk_1', 'bk_2']) await insertBookingRow(store, { id, orgId, experienceId: 'exp_1', guestEmail: 'guest@example.com' });
     await store.payments.insertPayment({
       id: 'pay_s', orgId, bookingId: 'bk_1', amount: 9000, currency: 'EUR', status: 'SUCCEEDED', provider: 'stripe', method: 'STRIPE', reference: 'pi_1',

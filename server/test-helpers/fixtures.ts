@@ -3,6 +3,7 @@ import type { TestApp } from './app.js';
 import { expectData } from './assert.js';
 import { Experience } from '../../shared/index.js';
 import type { BookingRow } from '../store/bookings.js';
+import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
 
 /** The fields of a booking nobody has changed since it was made: no cancellation, hold, checkout, check-in, tickets or locale. */
@@ -20,6 +21,15 @@ export const UNTOUCHED_BOOKING = {
   locale: null,
   internalNote: null,
 } satisfies Partial<BookingRow>;
+
+/** Writes a plain experience ("Cruise", `exp_1` unless told, 10 places, no schedule) straight into the store. */
+export async function insertExperienceRow(store: Store, orgId: string, row: Partial<ExperienceRow> = {}): Promise<void> {
+  await store.experiences.insertExperience({
+    id: 'exp_1', orgId, name: 'Cruise', description: '', duration: 60, price: 1500, maxParticipants: 10, maxPerBooking: null,
+    schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]', createdAt: 1, updatedAt: 1,
+    ...row,
+  });
+}
 
 /**
  * Writes a booking (and its customer) straight into the store, bypassing the booking rules: for

@@ -12,6 +12,7 @@
  * - `processDatabase()`: a database of the engine under test (`testEngine()`: SQLite, or PostgreSQL in
  *   the `server-postgres` project) for those processes, as `--db`/`--database-url` arguments.
  * - `tampered(secret)`: the secret with one character changed, for wrong-token tests.
+ * - `insertExperienceRow(store, orgId)`: a plain experience written directly;
  * - `insertBookingRow(store, …)`: a booking row written directly, for tests that only need one to exist;
  *   `everyDay(times)` a weekly schedule, `harbourCruise(t, fields?)` the usual experience through the API.
  */
@@ -27,4 +28,4 @@ export {
 export { processDatabase, fileDatabases, openStoreOn, openTestStore, type ProcessDatabase } from './process-database.js';
 export { openStoreWithTwoOrganizations } from './store.js';
 export { testEngine } from './app.js';
-export { insertBookingRow, everyDay, harbourCruise, tampered } from './fixtures.js';
+export { insertBookingRow, insertExperienceRow, everyDay, harbourCruise, tampered } from './fixtures.js';
