@@ -226,6 +226,8 @@ export async function seed(dbPath: string, bookings: number, now = Date.now()): 
           totalCents: null,
           locale: null,
           internalNote: null,
+          answers: null,
+          extras: null,
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };

@@ -23,6 +23,8 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     guestPhone: null,
     totalParticipants: participants,
     tickets: [],
+    answers: [],
+    extras: [],
     unitPrice: 2500,
     total: (participants * 25).toFixed(2),
     currency: 'EUR',
@@ -83,7 +85,7 @@ function fakeOuting() {
       return page([
         { id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 6,
           schedule: null, minNoticeMinutes: 60, maxAdvanceDays: 365, active: true, priceCategories: [], createdAt: NOW, updatedAt: NOW,
-          meetingPoint: null, meetingPointUrl: null, guestInstructions: null },
+          meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [] },
       ]);
     }
     if (path === '/v1/bookings' && method === 'POST') {
@@ -97,7 +99,7 @@ function fakeOuting() {
       return {
         id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 12,
         schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: true, createdAt: NOW, updatedAt: NOW,
-        meetingPoint: null, meetingPointUrl: null, guestInstructions: null,
+        meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [],
         priceCategories: [cat('pc_adult', 'Adult', 3000, 'ADULT'), cat('pc_child', 'Child', 1500, 'CHILD'), cat('pc_infant', 'Infant', 0, 'INFANT', false)],
       };
     }

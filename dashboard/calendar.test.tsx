@@ -12,7 +12,7 @@ useDashboardTests();
  * The fixtures' experiences have no price categories: they book by participants at their price
  * (docs/price-categories.md).
  */
-const later = { priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null };
+const later = { priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [] };
 
 const at = '2026-11-01T09:00:00.000Z';
 const experience = (id: string, name: string, timezone: string | null): Experience => ({
@@ -129,7 +129,7 @@ describe('the Calendar', () => {
       slots: [{ experience: { id: 'exp_walk', title: 'Alfama Old Town Walk' }, timeSlot: { id: 'ts_1', startTime: record.startTime, endTime: record.endTime },
         capacity: 12, booked: 3, remaining: 9, closed: false, note: null,
         bookings: [{ id: 'bk_ana', bookingNumber: 'BK-AAAA1111', status: 'CONFIRMED', guestName: 'Ana Lima', guestEmail: 'ana@example.com', guestPhone: null,
-          totalParticipants: 3, tickets: [], total: '75.00', paid: '0.00', currency: 'EUR', checkedInAt: null, metadata: {}, internalNote: null }] }],
+          totalParticipants: 3, tickets: [], total: '75.00', paid: '0.00', currency: 'EUR', checkedInAt: null, metadata: {}, internalNote: null, extras: [], answers: [] }] }],
     };
     const http: Http = {
       ...fake.http,

@@ -25,6 +25,8 @@ const bookingOf = (customerId: string, guestName: string, guestEmail: string) =>
   totalParticipants: 2,
   unitPrice: 2500,
   tickets: [],
+  answers: [],
+  extras: [],
   locale: 'en',
   total: '50.00',
   currency: 'EUR',

@@ -12,7 +12,7 @@ useDashboardTests();
  * The fixtures' experiences have no price categories: they book by participants at their price
  * (docs/price-categories.md).
  */
-const later = { priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null };
+const later = { priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [] };
 
 const at = '2026-11-01T09:00:00.000Z';
 const experience = (id: string, name: string, active = true): Experience => ({

@@ -11,7 +11,7 @@ useDashboardTests();
  * The fixtures' experiences have no price categories: they book by participants at their price
  * (docs/price-categories.md).
  */
-const later = { priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null };
+const later = { priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [] };
 
 interface Call {
   method: string;

@@ -16,6 +16,12 @@ export {
   PublicExperience, PRICE_CATEGORY_TYPES, PriceCategoryType, PriceCategoryInput, PriceCategoriesInput, PriceCategory,
 } from './schemas/experience.js';
 export type { Weekday } from './schemas/experience.js';
+export {
+  QUESTION_TYPES, QuestionType, EXTRA_PER, ExtraPer, QuestionInput, QuestionsInput, Question, ExtraInput, ExtrasInput, Extra,
+  AnswerValue, AnswerInput, AnswersInput, BookingExtraInput, BookingExtrasInput, Answer, BookingExtra,
+} from './schemas/booking-form.js';
+export { bookingLines } from './lines.js';
+export type { LineKind, MoneyLine, BookingLines, LinesInput } from './lines.js';
 export type { BookingInput } from './schemas/booking.js';
 export { AvailabilityQuery, OperatorAvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
 export {

@@ -30,6 +30,8 @@ const booking = (id: string, name: string, participants: number, checkedInAt: st
   guestPhone: null,
   totalParticipants: participants,
   tickets: [],
+  answers: [],
+  extras: [],
   total: (participants * 25).toFixed(2),
   paid: '0.00',
   currency: 'EUR',

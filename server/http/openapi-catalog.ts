@@ -147,6 +147,8 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   priceCategory: 'pc_3Gt8WnR2kV5xLq',
   message: 'msg_9Xc4TbL7qW2mRk',
   refund: 're_6Hs2KwP9vB4nTq',
+  question: 'q_3Tb8MwK1xR5nGe',
+  extra: 'ex_6Jp2VsD9qL4cWa',
 };
 const id = EXAMPLE_IDS;
 
@@ -168,6 +170,8 @@ const eventBooking = {
   guestPhone: '+351 912 345 678',
   totalParticipants: 2,
   tickets: [],
+  answers: [],
+  extras: [],
   unitPrice: 4500,
   total: '90.00',
   currency: 'EUR',
@@ -191,6 +195,8 @@ const publicBooking = {
   timeSlot: timeSlotRef,
   totalParticipants: 2,
   tickets: [],
+  answers: [],
+  extras: [],
   total: '90.00',
   currency: 'EUR',
   guestName: guest.customerName,
@@ -212,6 +218,8 @@ const experience = {
   meetingPoint: 'Blue kiosk at Praia da Marinha car park',
   meetingPointUrl: 'https://maps.example.com/?q=37.0902,-8.4128',
   guestInstructions: 'Bring a swimsuit and a towel. Arrive 15 minutes early.',
+  questions: [],
+  extras: [],
 };
 
 const customer = {
@@ -423,6 +431,8 @@ export const EXAMPLES: Record<string, unknown> = {
     timeSlot: timeSlotRef,
     totalParticipants: 2,
     tickets: [],
+    answers: [],
+    extras: [],
     total: '90.00',
     currency: 'EUR',
     checkoutUrl: null,
@@ -530,6 +540,8 @@ export const EXAMPLES: Record<string, unknown> = {
             guestPhone: eventBooking.guestPhone,
             totalParticipants: 2,
             tickets: [],
+            answers: [],
+            extras: [],
             total: '90.00',
             paid: '90.00',
             currency: 'EUR',

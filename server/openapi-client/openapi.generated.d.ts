@@ -1401,6 +1401,29 @@ export interface components {
             meetingPoint: string | null;
             meetingPointUrl: string | null;
             guestInstructions: string | null;
+            /** @description What guests are asked when they book, in order; [] when nothing */
+            questions: {
+                id: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description [] for every type but SELECT */
+                options: string[];
+                required: boolean;
+                help: string | null;
+            }[];
+            /** @description What guests may add to a booking, in order; [] when nothing */
+            extras: {
+                id: string;
+                name: string;
+                description: string | null;
+                /** @description Integer cents per unit */
+                price: number;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                maxQuantity: number;
+                active: boolean;
+            }[];
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1493,6 +1516,41 @@ export interface components {
             meetingPointUrl?: string | null;
             /** @description What to bring or know, shown to guests with the meeting point; blank is null */
             guestInstructions?: string | null;
+            /** @description Replaces the whole list (up to 20); [] asks nothing */
+            questions?: {
+                /** @description Keeps an existing question (its answers refer to it); absent: a new one */
+                id?: string;
+                /** @description 1–200 characters: what the guest is asked */
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description SELECT: 1–50 distinct choices of 1–100 characters (required); every other type: absent or [] */
+                options?: string[];
+                /** @description Default false. A required CHECKBOX must be ticked (a waiver) */
+                required?: boolean;
+                /** @description Shown under the field (≤ 300); default null */
+                help?: string | null;
+            }[];
+            /** @description Replaces the whole list (up to 20); [] sells nothing beside the tickets */
+            extras?: {
+                /** @description Keeps an existing extra (bookings refer to it); absent: a new one */
+                id?: string;
+                /** @description 1–80 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+                name: string;
+                /** @description ≤ 300 characters; default null */
+                description?: string | null;
+                /** @description Integer cents per unit */
+                price: number;
+                /**
+                 * @description Default BOOKING. PERSON: at most one per participant
+                 * @enum {string}
+                 */
+                per?: "BOOKING" | "PERSON";
+                /** @description Default 10 */
+                maxQuantity?: number;
+                /** @description Default true. An inactive extra is kept but neither offered nor bookable */
+                active?: boolean;
+            }[];
         };
         /** @description Weekly local start times and dated exceptions. */
         ScheduleInput: {
@@ -1579,6 +1637,41 @@ export interface components {
             meetingPointUrl?: string | null;
             /** @description What to bring or know, shown to guests with the meeting point; blank is null */
             guestInstructions?: string | null;
+            /** @description Replaces the whole list (up to 20); [] asks nothing */
+            questions?: {
+                /** @description Keeps an existing question (its answers refer to it); absent: a new one */
+                id?: string;
+                /** @description 1–200 characters: what the guest is asked */
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description SELECT: 1–50 distinct choices of 1–100 characters (required); every other type: absent or [] */
+                options?: string[];
+                /** @description Default false. A required CHECKBOX must be ticked (a waiver) */
+                required?: boolean;
+                /** @description Shown under the field (≤ 300); default null */
+                help?: string | null;
+            }[];
+            /** @description Replaces the whole list (up to 20); [] sells nothing beside the tickets */
+            extras?: {
+                /** @description Keeps an existing extra (bookings refer to it); absent: a new one */
+                id?: string;
+                /** @description 1–80 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+                name: string;
+                /** @description ≤ 300 characters; default null */
+                description?: string | null;
+                /** @description Integer cents per unit */
+                price: number;
+                /**
+                 * @description Default BOOKING. PERSON: at most one per participant
+                 * @enum {string}
+                 */
+                per?: "BOOKING" | "PERSON";
+                /** @description Default 10 */
+                maxQuantity?: number;
+                /** @description Default true. An inactive extra is kept but neither offered nor bookable */
+                active?: boolean;
+            }[];
         };
         /** @description What a deletion answers. */
         Deleted: {
@@ -1675,9 +1768,27 @@ export interface components {
             totalParticipants: number;
             /** @description [] for a booking without price categories */
             tickets: components["schemas"]["Ticket"][];
+            /** @description Its answers, in the experience’s question order; [] when none */
+            answers: {
+                questionId: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                value: string | boolean | number;
+            }[];
+            /** @description Its extras, in the experience’s order; [] when none */
+            extras: {
+                extraId: string;
+                name: string;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                quantity: number;
+                /** @description Cents per unit, as when booked */
+                unitPrice: number;
+            }[];
             /** @description Cents, the experience price when booked; null for a booking with tickets */
             unitPrice: number | null;
-            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
+            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, plus the sum of quantity × unitPrice of the extras, in major units, two decimals */
             total: string;
             currency: string;
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
@@ -1766,6 +1877,18 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
+            answers?: {
+                questionId: string;
+                /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
+                value: string | boolean | number;
+            }[];
+            /** @description Active extras of the experience, each at most once. Default [] */
+            extras?: {
+                extraId: string;
+                /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
+                quantity: number;
+            }[];
             /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             customerName: string;
             /** Format: email */
@@ -1848,6 +1971,18 @@ export interface components {
             /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
             tickets?: {
                 categoryId: string;
+                quantity: number;
+            }[];
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
+            answers?: {
+                questionId: string;
+                /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
+                value: string | boolean | number;
+            }[];
+            /** @description Active extras of the experience, each at most once. Default [] */
+            extras?: {
+                extraId: string;
+                /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
                 quantity: number;
             }[];
             /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
@@ -2059,9 +2194,27 @@ export interface components {
             totalParticipants: number;
             /** @description [] for a booking without price categories */
             tickets: components["schemas"]["Ticket"][];
+            /** @description Its answers, in the experience’s question order; [] when none */
+            answers: {
+                questionId: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                value: string | boolean | number;
+            }[];
+            /** @description Its extras, in the experience’s order; [] when none */
+            extras: {
+                extraId: string;
+                name: string;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                quantity: number;
+                /** @description Cents per unit, as when booked */
+                unitPrice: number;
+            }[];
             /** @description Cents, the experience price when booked; null for a booking with tickets */
             unitPrice: number | null;
-            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals */
+            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, plus the sum of quantity × unitPrice of the extras, in major units, two decimals */
             total: string;
             currency: string;
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
@@ -2457,6 +2610,24 @@ export interface components {
             totalParticipants: number;
             /** @description Tickets per price category; empty for a booking without categories */
             tickets: components["schemas"]["Ticket"][];
+            /** @description Its extras; [] when none */
+            extras: {
+                extraId: string;
+                name: string;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                quantity: number;
+                /** @description Cents per unit, as when booked */
+                unitPrice: number;
+            }[];
+            /** @description Its answers to the experience’s questions; [] when none */
+            answers: {
+                questionId: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                value: string | boolean | number;
+            }[];
             /** @description What the booking costs, in major units with two decimals */
             total: string;
             /** @description The sum of its succeeded payments, in major units with two decimals */
@@ -2557,6 +2728,29 @@ export interface components {
             meetingPoint: string | null;
             meetingPointUrl: string | null;
             guestInstructions: string | null;
+            /** @description What guests are asked when they book, in order; [] when nothing */
+            questions: {
+                id: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description [] for every type but SELECT */
+                options: string[];
+                required: boolean;
+                help: string | null;
+            }[];
+            /** @description The active extras only */
+            extras: {
+                id: string;
+                name: string;
+                description: string | null;
+                /** @description Integer cents per unit */
+                price: number;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                maxQuantity: number;
+                active: boolean;
+            }[];
         };
         /** @description What the widget API answers to a booking: nothing the guest did not send. */
         PublicBooking: {
@@ -2566,6 +2760,22 @@ export interface components {
             timeSlot: components["schemas"]["BookingTimeSlot"];
             totalParticipants: number;
             tickets: components["schemas"]["Ticket"][];
+            answers: {
+                questionId: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                value: string | boolean | number;
+            }[];
+            extras: {
+                extraId: string;
+                name: string;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                quantity: number;
+                /** @description Cents per unit, as when booked */
+                unitPrice: number;
+            }[];
             total: string;
             currency: string;
             guestName: string;
@@ -2592,6 +2802,18 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
+            answers?: {
+                questionId: string;
+                /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
+                value: string | boolean | number;
+            }[];
+            /** @description Active extras of the experience, each at most once. Default [] */
+            extras?: {
+                extraId: string;
+                /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
+                quantity: number;
+            }[];
             /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             customerName: string;
             /** Format: email */
@@ -2615,6 +2837,22 @@ export interface components {
             timeSlot: components["schemas"]["BookingTimeSlot"];
             totalParticipants: number;
             tickets: components["schemas"]["Ticket"][];
+            answers: {
+                questionId: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                value: string | boolean | number;
+            }[];
+            extras: {
+                extraId: string;
+                name: string;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                quantity: number;
+                /** @description Cents per unit, as when booked */
+                unitPrice: number;
+            }[];
             total: string;
             currency: string;
             checkoutUrl: string | null;
@@ -2671,6 +2909,22 @@ export interface components {
             timeSlot: components["schemas"]["BookingTimeSlot"];
             totalParticipants: number;
             tickets: components["schemas"]["Ticket"][];
+            answers: {
+                questionId: string;
+                label: string;
+                /** @enum {string} */
+                type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                value: string | boolean | number;
+            }[];
+            extras: {
+                extraId: string;
+                name: string;
+                /** @enum {string} */
+                per: "BOOKING" | "PERSON";
+                quantity: number;
+                /** @description Cents per unit, as when booked */
+                unitPrice: number;
+            }[];
             total: string;
             currency: string;
             guestName: string;

@@ -125,6 +125,8 @@ describe('POST /v1/bookings', () => {
       guestPhone: '+351 912 345 678',
       totalParticipants: 2,
       tickets: [],
+      answers: [],
+      extras: [],
       unitPrice: 4500,
       total: '90.00',
       currency: 'EUR',

@@ -40,6 +40,8 @@ describe('experiences', () => {
         meetingPoint: null,
         meetingPointUrl: null,
         guestInstructions: null,
+        questions: [],
+        extras: [],
         createdAt: '2026-03-01T09:00:00.000Z',
         updatedAt: '2026-03-01T09:00:00.000Z',
       });

@@ -76,6 +76,8 @@ describe('GET /v1/manifest', () => {
       checkedInAt: null,
       metadata: { room: '12' },
       internalNote: 'Pays the rest on board',
+      extras: [],
+      answers: [],
     });
     expect(emptySlot).toMatchObject({ capacity: 10, booked: 0, remaining: 10, bookings: [] });
     expect(emptySlot!.timeSlot.endTime).toBe('2027-03-02T17:00:00.000Z');

@@ -9,7 +9,7 @@ const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
 const PUBLIC_FIELDS = [
   'id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking', 'priceCategories',
-  'meetingPoint', 'meetingPointUrl', 'guestInstructions',
+  'meetingPoint', 'meetingPointUrl', 'guestInstructions', 'questions', 'extras',
 ];
 
 let t: TestApp;
@@ -48,7 +48,7 @@ describe('public experiences', () => {
     expect(list.data).toEqual([
       {
         id: active.id, name: 'Alfama walk', description: 'Old town', duration: 90, price: 2000, currency: 'EUR', maxParticipants: 8, maxPerBooking: 4,
-        priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null,
+        priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [],
       },
     ]);
     expect(Object.keys(list.data[0]!).sort()).toEqual([...PUBLIC_FIELDS].sort());
@@ -102,6 +102,8 @@ describe('POST /public/v1/bookings', () => {
       timeSlot: { id: expect.stringMatching(/^ts_/), startTime: S1, endTime: '2027-03-02T11:30:00.000Z' },
       totalParticipants: 2,
       tickets: [],
+      answers: [],
+      extras: [],
       total: '40.00',
       currency: 'EUR',
       guestName: 'Web Guest',
@@ -110,7 +112,7 @@ describe('POST /public/v1/bookings', () => {
       holdExpiresAt: null,
     });
     expect(Object.keys(b).sort()).toEqual(
-      ['bookingNumber', 'status', 'experience', 'timeSlot', 'totalParticipants', 'tickets', 'total', 'currency', 'guestName', 'guestEmail', 'checkoutUrl', 'holdExpiresAt'].sort(),
+      ['bookingNumber', 'status', 'experience', 'timeSlot', 'totalParticipants', 'tickets', 'answers', 'extras', 'total', 'currency', 'guestName', 'guestEmail', 'checkoutUrl', 'holdExpiresAt'].sort(),
     );
     const full = expectData(await t.request('GET', `/v1/bookings/${b.bookingNumber}`), Booking);
     expect(full).toMatchObject({ source: 'WIDGET', status: 'CONFIRMED', guestPhone: '+351 1', metadata: {} });

@@ -1,6 +1,7 @@
 import type { BookingView } from '../store/bookings.js';
 import { bookingTotalCents } from '../domain/bookings.js';
 import { ticketsOf } from '../domain/tickets.js';
+import { answersOf, bookingExtrasOf } from '../domain/booking-form.js';
 import { formatMoney } from '../domain/money.js';
 import { slotId } from '../domain/slots.js';
 import { iso, isoOrNull } from './instant.js';
@@ -23,6 +24,8 @@ export function serializeBooking(b: BookingView): Booking {
     guestPhone: b.guestPhone,
     totalParticipants: b.participants,
     tickets: ticketsOf(b.tickets),
+    answers: answersOf(b.answers),
+    extras: bookingExtrasOf(b.extras),
     unitPrice: b.tickets === null ? b.unitPrice : null,
     total: formatMoney(bookingTotalCents(b)),
     currency: b.currency,
@@ -49,6 +52,8 @@ export function serializePublicBooking(b: BookingView): PublicBooking {
     timeSlot: serializeTimeSlot(b),
     totalParticipants: b.participants,
     tickets: ticketsOf(b.tickets),
+    answers: answersOf(b.answers),
+    extras: bookingExtrasOf(b.extras),
     total: formatMoney(bookingTotalCents(b)),
     currency: b.currency,
     guestName: b.guestName,

@@ -1,6 +1,7 @@
 import type { ExperienceRow } from '../store/experiences.js';
 import { iso } from './instant.js';
 import { categoriesOf } from '../domain/tickets.js';
+import { extrasOf, questionsOf } from '../domain/booking-form.js';
 import { PublicExperience, type Experience, type Schedule } from '../../shared/index.js';
 
 export function serializeExperience(row: ExperienceRow, currency: string): Experience {
@@ -21,6 +22,8 @@ export function serializeExperience(row: ExperienceRow, currency: string): Exper
     meetingPoint: row.meetingPoint ?? null,
     meetingPointUrl: row.meetingPointUrl ?? null,
     guestInstructions: row.guestInstructions ?? null,
+    questions: questionsOf(row.questions),
+    extras: extrasOf(row.extras),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -28,5 +31,6 @@ export function serializeExperience(row: ExperienceRow, currency: string): Exper
 
 /** What a guest's browser sees of an experience: the record without its operating rules. */
 export function serializePublicExperience(row: ExperienceRow, currency: string): PublicExperience {
-  return PublicExperience.parse(serializeExperience(row, currency));
+  const experience = serializeExperience(row, currency);
+  return PublicExperience.parse({ ...experience, extras: experience.extras.filter((e) => e.active) });
 }

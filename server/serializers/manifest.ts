@@ -6,6 +6,7 @@ import type { ManifestBookingRow } from '../store/manifest.js';
 import type { Manifest as DayManifest } from '../domain/manifest.js';
 import { iso, isoOrNull } from './instant.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
+import { answersOf, bookingExtrasOf } from '../domain/booking-form.js';
 import type { Manifest, ManifestBooking } from '../../shared/index.js';
 
 type ManifestModel = DayManifest<ManifestBookingRow>;
@@ -20,6 +21,8 @@ export function serializeManifestBooking(b: ManifestBookingRow): ManifestBooking
     guestPhone: b.guestPhone,
     totalParticipants: b.participants,
     tickets: ticketsOf(b.tickets),
+    extras: bookingExtrasOf(b.extras),
+    answers: answersOf(b.answers),
     total: formatMoney(bookingTotalCents(b)),
     paid: formatMoney(b.paidCents),
     currency: b.currency,

@@ -226,6 +226,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               metadata: JSON.stringify(input.metadata ?? {}),
               locale: input.locale ?? null,
               internalNote: input.internalNote ?? null,
+              answers: null,
+              extras: null,
               cancellationReason: null,
               cancelledAt: null,
               holdExpiresAt: options.holdExpiresAt ?? null,

@@ -45,7 +45,7 @@ describe(`booking store (${testEngine()})`, () => {
     orgId, experienceId: 'exp_x', customerId: 'cus_1', slotStart: SLOT, slotEnd: SLOT + HOUR, status: 'CONFIRMED', guestName: 'Ada Lovelace',
     guestEmail: 'ada@example.com', guestPhone: null, participants: 2, unitPrice: 4500, currency: 'EUR', source: 'API', metadata: '{}',
     cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0,
-    checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, createdAt: T0, updatedAt: T0, ...fields,
+    checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, createdAt: T0, updatedAt: T0, ...fields,
   });
   const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 

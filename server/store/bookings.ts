@@ -36,6 +36,9 @@ export interface BookingRow {
   locale: 'en' | 'pt' | null;
   /** The operator's note (migration 012); never shown to the guest. */
   internalNote: string | null;
+  /** JSON arrays of the answers and extras as booked (migration 017); null: none. */
+  answers: string | null;
+  extras: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -119,12 +122,12 @@ const COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_i
   b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
   b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale,
-  b.internal_note, b.amount_refunded`;
+  b.internal_note, b.amount_refunded, b.answers, b.extras`;
 type RawBooking = [
   string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
   string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
   number, number, string, number | null, string | null, number | null, number | null, BookingRow['locale'],
-  string | null, number,
+  string | null, number, string | null, string | null,
 ];
 function viewOf(r: RawBooking): BookingView {
   return {
@@ -133,7 +136,7 @@ function viewOf(r: RawBooking): BookingView {
     currency: r[13], source: r[14], metadata: r[15], cancellationReason: r[16], cancelledAt: r[17], holdExpiresAt: r[18],
     checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24], checkedInAt: r[25],
     tickets: r[26], places: r[27], totalCents: r[28], locale: r[29], internalNote: r[30],
-    amountRefunded: Number(r[31]),
+    amountRefunded: Number(r[31]), answers: r[32], extras: r[33],
   };
 }
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
@@ -149,7 +152,8 @@ const INSERTED: readonly (readonly [string, keyof BookingRow])[] = [
   ['cancellation_reason', 'cancellationReason'], ['cancelled_at', 'cancelledAt'], ['hold_expires_at', 'holdExpiresAt'],
   ['checkout_session_id', 'checkoutSessionId'], ['checkout_url', 'checkoutUrl'], ['sequence', 'sequence'],
   ['checked_in_at', 'checkedInAt'], ['tickets', 'tickets'], ['places', 'places'], ['total_cents', 'totalCents'],
-  ['locale', 'locale'], ['internal_note', 'internalNote'], ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
+  ['locale', 'locale'], ['internal_note', 'internalNote'], ['answers', 'answers'], ['extras', 'extras'],
+  ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
 ];
 /** What updateBooking may change. */
 const UPDATED: readonly (readonly [string, keyof BookingRow])[] = [
@@ -158,7 +162,8 @@ const UPDATED: readonly (readonly [string, keyof BookingRow])[] = [
   ['metadata', 'metadata'], ['cancellation_reason', 'cancellationReason'], ['cancelled_at', 'cancelledAt'],
   ['hold_expires_at', 'holdExpiresAt'], ['checkout_session_id', 'checkoutSessionId'], ['checkout_url', 'checkoutUrl'],
   ['sequence', 'sequence'], ['checked_in_at', 'checkedInAt'], ['tickets', 'tickets'], ['places', 'places'],
-  ['total_cents', 'totalCents'], ['locale', 'locale'], ['internal_note', 'internalNote'], ['updated_at', 'updatedAt'],
+  ['total_cents', 'totalCents'], ['locale', 'locale'], ['internal_note', 'internalNote'], ['answers', 'answers'],
+  ['extras', 'extras'], ['updated_at', 'updatedAt'],
 ];
 export const INSERT_BOOKING = `INSERT INTO bookings (${INSERTED.map(([column]) => column).join(', ')})
   VALUES (${INSERTED.map(() => '?').join(', ')})`;

@@ -87,7 +87,7 @@ describe(`manifest store (${testEngine()})`, () => {
       id: 'b02', bookingNumber: 'OUT-B02', experienceId: 'exp_eclair', experienceName: 'Éclair walk', slotStart: NINE,
       slotEnd: NINE + 2 * HOUR, status: 'CONFIRMED', guestName: 'Guest b02', guestEmail: 'b02@example.com',
       guestPhone: '+44 20 7946 0000', participants: 2, unitPrice: 3000, currency: 'EUR', metadata: '{"pickup":"hotel"}',
-      checkedInAt: NINE - 600_000, tickets: null, totalCents: null, paidCents: 0, internalNote: 'Wheelchair; meet at the side gate',
+      checkedInAt: NINE - 600_000, tickets: null, totalCents: null, paidCents: 0, internalNote: 'Wheelchair; meet at the side gate', answers: null, extras: null,
     });
     expect(day.find((b) => b.id === 'b13')).toMatchObject({
       status: 'CONFIRMED', unitPrice: 0, participants: 4, tickets: '[{"category":"adult","quantity":3}]', totalCents: 9000, paidCents: 9000,

@@ -21,6 +21,9 @@ export interface ManifestBookingRow {
   /** The booking's tickets (JSON) or null, and their total in cents or null (migration 007). */
   tickets: string | null;
   totalCents: number | null;
+  /** The booking's answers and extras (JSON) or null (migration 017). */
+  answers: string | null;
+  extras: string | null;
   /** Cents of its SUCCEEDED payments. */
   paidCents: number;
   /** The operator's note (migration 012). */
@@ -39,14 +42,14 @@ export interface ManifestStore {
 
 type RawManifestBooking = [
   string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
-  string, string, number | null, number, string | null, number | null, string | null,
+  string, string, number | null, number, string | null, number | null, string | null, string | null, string | null,
 ];
 
 // sum() of a BIGINT column is NUMERIC on PostgreSQL: cast back to an integer.
 const SELECT = `SELECT b.id, b.booking_number, b.experience_id, e.name, b.slot_start, b.slot_end, b.status, b.guest_name,
   b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.metadata, b.checked_in_at,
   (SELECT CAST(coalesce(sum(p.amount), 0) AS BIGINT) FROM payments p WHERE p.booking_id = b.id AND p.status = 'SUCCEEDED'),
-  b.tickets, b.total_cents, b.internal_note
+  b.tickets, b.total_cents, b.internal_note, b.answers, b.extras
   FROM bookings b JOIN experiences e ON e.id = b.experience_id`;
 /** Names compare byte by byte: SQLite's BINARY collation, and the C collation Outing's PostgreSQL database is made with. */
 const ORDER = 'ORDER BY b.slot_start, e.name, b.experience_id, b.created_at, b.id';
@@ -71,7 +74,7 @@ export function manifestStore(sql: Sql): ManifestStore {
         id: r[0], bookingNumber: r[1], experienceId: r[2], experienceName: r[3], slotStart: r[4], slotEnd: r[5], status: r[6],
         guestName: r[7], guestEmail: r[8], guestPhone: r[9], participants: r[10], unitPrice: r[11], currency: r[12],
         metadata: r[13], checkedInAt: r[14], paidCents: r[15], tickets: r[16], totalCents: r[17],
-        internalNote: r[18],
+        internalNote: r[18], answers: r[19], extras: r[20],
       }));
     },
   };

@@ -20,6 +20,8 @@ export const UNTOUCHED_BOOKING = {
   totalCents: null,
   locale: null,
   internalNote: null,
+  answers: null,
+  extras: null,
 } satisfies Partial<BookingRow>;
 
 /** Writes a plain experience ("Cruise", `exp_1` unless told, 10 places, no schedule) straight into the store. */

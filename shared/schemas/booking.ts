@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DisplayName, Email, EmailString, Instant, InstantInput, LocalDate, MoneyString, PageQuery, SearchTerm } from './common.js';
 import { PriceCategoryType } from './experience.js';
 import { ManualPaymentMethod } from './payment.js';
+import { Answer, AnswersInput, BookingExtra, BookingExtrasInput } from './booking-form.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
@@ -89,6 +90,8 @@ const bookingCreateFields = {
       "Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99",
     ),
   tickets: TicketsInput.optional(),
+  answers: AnswersInput.optional(),
+  extras: BookingExtrasInput.optional(),
   customerName: guestFields.customerName,
   customerEmail: guestFields.customerEmail,
   customerPhone: guestFields.customerPhone.optional(),
@@ -158,6 +161,8 @@ export const BookingPatch = z
     participants: z.int().min(1).max(10_000),
     totalParticipants: z.int().min(1).max(10_000),
     tickets: TicketsInput.describe('The new whole list; categories the booking has keep its unit prices, new ones take today’s'),
+    answers: AnswersInput.describe('The new whole list, checked against the experience’s current questions (required ones included)'),
+    extras: BookingExtrasInput.describe('The new whole list; extras the booking has keep its name and unit price, new ones take today’s'),
     customerName: guestFields.customerName,
     guestName: guestFields.customerName,
     customerEmail: guestFields.customerEmail,
@@ -202,8 +207,10 @@ export const Booking = z.object({
   guestPhone: z.string().nullable(),
   totalParticipants: z.int().describe('Every ticket, whether or not it occupies a place'),
   tickets: z.array(Ticket).describe('[] for a booking without price categories'),
+  answers: z.array(Answer).describe('Its answers, in the experience’s question order; [] when none'),
+  extras: z.array(BookingExtra).describe('Its extras, in the experience’s order; [] when none'),
   unitPrice: z.int().nullable().describe('Cents, the experience price when booked; null for a booking with tickets'),
-  total: z.string().describe('unitPrice × participants, or the sum of quantity × unitPrice of the tickets, in major units, two decimals'),
+  total: z.string().describe('unitPrice × participants, or the sum of quantity × unitPrice of the tickets, plus the sum of quantity × unitPrice of the extras, in major units, two decimals'),
   currency: z.string(),
   amountRefunded: z.string().describe('The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none)'),
   source: z.enum(BOOKING_SOURCES),
@@ -247,6 +254,8 @@ export const PublicBooking = z.object({
   timeSlot: BookingTimeSlotRef,
   totalParticipants: z.int(),
   tickets: z.array(Ticket),
+  answers: z.array(Answer),
+  extras: z.array(BookingExtra),
   total: z.string(),
   currency: z.string(),
   guestName: z.string(),

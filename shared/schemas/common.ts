@@ -21,6 +21,8 @@ export const ID_PREFIXES = {
   priceCategory: 'pc',
   message: 'msg',
   refund: 're',
+  question: 'q',
+  extra: 'ex',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExtrasInput, Extra, Question, QuestionsInput } from './booking-form.js';
 import { DateString, DisplayName, Instant, MAX_AMOUNT_CENTS, LocalDate, LocalTime, PageQuery, QueryBoolean, TimeZone } from './common.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -127,6 +128,8 @@ const experienceFields = {
     .nullable()
     .describe('An https link to the meeting point (a map), at most 500 characters'),
   guestInstructions: z.string().max(2000).nullable().describe('What to bring or know, shown to guests with the meeting point; blank is null'),
+  questions: QuestionsInput,
+  extras: ExtrasInput,
 };
 
 function perBookingWithinCapacity(e: { maxPerBooking?: number | null; maxParticipants?: number }, ctx: z.RefinementCtx) {
@@ -151,6 +154,8 @@ export const ExperienceCreate = z
     meetingPoint: experienceFields.meetingPoint.optional(),
     meetingPointUrl: experienceFields.meetingPointUrl.optional(),
     guestInstructions: experienceFields.guestInstructions.optional(),
+    questions: experienceFields.questions.optional(),
+    extras: experienceFields.extras.optional(),
   })
   .superRefine(perBookingWithinCapacity);
 export type ExperienceCreate = z.infer<typeof ExperienceCreate>;
@@ -178,6 +183,8 @@ export const Experience = z.object({
   meetingPoint: z.string().nullable(),
   meetingPointUrl: z.string().nullable(),
   guestInstructions: z.string().nullable(),
+  questions: z.array(Question).describe('What guests are asked when they book, in order; [] when nothing'),
+  extras: z.array(Extra).describe('What guests may add to a booking, in order; [] when nothing'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -199,5 +206,6 @@ export const PublicExperience = Experience.pick({
   meetingPoint: true,
   meetingPointUrl: true,
   guestInstructions: true,
-});
+  questions: true,
+}).extend({ extras: z.array(Extra).describe('The active extras only') });
 export type PublicExperience = z.infer<typeof PublicExperience>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateString, EmailString, Instant, LocalDate } from './common.js';
+import { Answer, BookingExtra } from './booking-form.js';
 import { BookingExperienceRef, BookingStatus, BookingTimeSlotRef, Ticket } from './booking.js';
 
 export const ManifestQuery = z.strictObject({
@@ -17,6 +18,8 @@ export const ManifestBooking = z.object({
   guestPhone: z.string().nullable(),
   totalParticipants: z.int(),
   tickets: z.array(Ticket).describe('Tickets per price category; empty for a booking without categories'),
+  extras: z.array(BookingExtra).describe('Its extras; [] when none'),
+  answers: z.array(Answer).describe('Its answers to the experience’s questions; [] when none'),
   total: z.string().describe('What the booking costs, in major units with two decimals'),
   paid: z.string().describe('The sum of its succeeded payments, in major units with two decimals'),
   currency: z.string(),

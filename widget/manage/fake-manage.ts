@@ -36,6 +36,8 @@ export function managedBooking(overrides: Partial<ManagedBooking> = {}): Managed
       timeSlot: { id: slotId(startTime), startTime, endTime: '2026-12-05T11:00:00.000Z' },
       totalParticipants: 2,
       tickets: [],
+      answers: [],
+      extras: [],
       total: '50.00',
       currency: 'EUR',
       guestName: 'Ana Lima',

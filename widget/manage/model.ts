@@ -229,6 +229,8 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
       meetingPoint: null,
       meetingPointUrl: null,
       guestInstructions: null,
+      questions: [],
+      extras: [],
     };
     // The widget's model asks for an experience and its availability; the manage API answers
     // for this booking's experience alone, and the booking's own time is no choice.
