@@ -543,11 +543,12 @@ describe('PATCH /v1/bookings/{id} with answers and extras', () => {
   });
 
   it('a cancelled booking takes metadata only, its lists unchanged included', async () => {
-    const b = await book({ extras: [{ extraId: x('Photos'), quantity: 1 }] });
+    const b = await book({ extras: [{ extraId: x('Photos'), quantity: 1 }, { extraId: x('Lunch'), quantity: 3 }] });
     expectData(await t.request('PATCH', `/v1/bookings/${b.id}/cancel`, { body: {} }), Booking);
     expectError(await patch(b.id, { extras: [] }), 409, 'INVALID_STATUS_TRANSITION');
+    expectError(await patch(b.id, { participants: 1 }), 409, 'INVALID_STATUS_TRANSITION');
     expectError(await patch(b.id, { answers: [...required(), { questionId: q('Dietary needs'), value: 'None' }] }), 409, 'INVALID_STATUS_TRANSITION');
-    expectData(await patch(b.id, { extras: [{ extraId: x('Photos'), quantity: 1 }], metadata: { ref: 'A1' } }), Booking);
+    expectData(await patch(b.id, { extras: [{ extraId: x('Lunch'), quantity: 3 }, { extraId: x('Photos'), quantity: 1 }], metadata: { ref: 'A1' } }), Booking);
   });
 
   it('on the manage page, a smaller party lowers the per-person extras with it, and the total follows', async () => {

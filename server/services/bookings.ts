@@ -508,7 +508,8 @@ async function changedForm(
 ): Promise<{ answers?: Answer[]; extras?: BookingExtra[] }> {
   const own = bookingExtrasOf(before.extras);
   const form = p.answers === undefined && p.extras === undefined ? {} : checkFormChange(await experience(), p, participants, own);
-  if (form.extras === undefined && participants < before.participants) {
+  // (A cancelled booking's party does not change at all: that refusal follows.)
+  if (form.extras === undefined && participants < before.participants && before.status !== 'CANCELLED') {
     const above = personExtrasAbove(own, participants);
     if (above.length > 0) {
       if (!options.lowerPersonExtras) {
