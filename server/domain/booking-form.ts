@@ -12,3 +12,15 @@ export const extrasOf = (json: string | undefined): Extra[] => (json === undefin
 export const answersOf = (json: string | null): Answer[] => (json === null ? [] : (JSON.parse(json) as Answer[]));
 /** A booking's extras as stored; null is `[]`. */
 export const bookingExtrasOf = (json: string | null): BookingExtra[] => (json === null ? [] : (JSON.parse(json) as BookingExtra[]));
+
+/** `2 × Lunch, 1 × Photos`: a booking's extras in a line of text (manifest CSV, iCal, e-mails). */
+export const extrasLine = (extras: readonly Pick<BookingExtra, 'quantity' | 'name'>[], between = ', '): string =>
+  extras.map((e) => `${e.quantity} × ${e.name}`).join(between);
+
+/** An answer's value as text: a checkbox as the given words for yes and no, a number as written. */
+export const answerValueText = (a: Pick<Answer, 'value'>, yes = 'yes', no = 'no'): string =>
+  typeof a.value === 'boolean' ? (a.value ? yes : no) : String(a.value);
+
+/** `label: value; label: value`: a booking's answers in a line of text (manifest CSV). */
+export const answersLine = (answers: readonly Answer[], between = '; ', yes = 'yes', no = 'no'): string =>
+  answers.map((a) => `${a.label}: ${answerValueText(a, yes, no)}`).join(between);
