@@ -2,7 +2,8 @@
  * The booking form: the questions an experience asks its guests and the extras it sells beside the
  * ticket, and what a booking keeps of them (answers and extras as at booking time).
  */
-import type { Answer, BookingExtra, Extra, Question } from '../../shared/index.js';
+import { bookingLines, type Answer, type BookingExtra, type BookingLines, type Extra, type Question } from '../../shared/index.js';
+import { ticketsOf } from './tickets.js';
 
 /** An experience's questions from their stored JSON. */
 export const questionsOf = (json: string | undefined): Question[] => (json === undefined ? [] : (JSON.parse(json) as Question[]));
@@ -24,3 +25,10 @@ export const answerValueText = (a: Pick<Answer, 'value'>, yes = 'yes', no = 'no'
 /** `label: value; label: value`: a booking's answers in a line of text (manifest CSV). */
 export const answersLine = (answers: readonly Answer[], between = '; ', yes = 'yes', no = 'no'): string =>
   answers.map((a) => `${a.label}: ${answerValueText(a, yes, no)}`).join(between);
+
+/**
+ * The money lines of a booking as stored (tickets and extras as JSON, null as none): `bookingLines()`
+ * over the record's own fields, for every reader that shows or charges a booking's amounts.
+ */
+export const storedBookingLines = (b: { tickets: string | null; participants: number; unitPrice: number | null; extras: string | null }): BookingLines =>
+  bookingLines({ tickets: ticketsOf(b.tickets), participants: b.participants, unitPrice: b.unitPrice, extras: bookingExtrasOf(b.extras) });
