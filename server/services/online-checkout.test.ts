@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../payments/test-helpers/fake-stripe.js';
 import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
-import { expectData, expectError, expectPriceChanged, manualClock } from '../test-helpers/index.js';
-import { hostPageOf, returnUrl } from './online-checkout.js';
+import { expectData, expectError, expectPriceChanged, insertBookingRow, manualClock } from '../test-helpers/index.js';
+import { hostPageOf, lineItemsOf, returnUrl } from './online-checkout.js';
+import { storedBookingLines } from '../domain/booking-form.js';
+import { paymentProviderFrom } from '../payments/configure.js';
 import { Booking, Experience, Payment, PublicBooking } from '../../shared/index.js';
 
 const MINUTE = 60_000;
@@ -94,6 +96,51 @@ describe('online payment with Stripe Checkout', () => {
     expect(stripe.lastSession().amount_total).toBe(11000);
     // The infant is free and takes no place: three of the four places are held.
     expect(await h.remaining()).toBe(1);
+  });
+
+  it('charges a booking’s extras as one checkout line each beside its tickets, free ones named in the description', async () => {
+    const booking = await insertBookingRow(h.t.store, {
+      orgId: h.t.orgId,
+      experienceId: h.experienceId,
+      slotStart: Date.parse(h.startTime),
+      status: 'PENDING',
+      participants: 3,
+      unitPrice: 0,
+      tickets: JSON.stringify([
+        { categoryId: 'pc_adult', name: 'Adult', type: 'ADULT', quantity: 2, unitPrice: 4500, occupiesPlace: true },
+        { categoryId: 'pc_infant', name: 'Infant', type: 'INFANT', quantity: 1, unitPrice: 0, occupiesPlace: false },
+      ]),
+      places: 2,
+      totalCents: 2 * 4500 + 2 * 1200 + 2500,
+      extras: JSON.stringify([
+        { extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 },
+        { extraId: 'ex_map', name: 'Map', per: 'BOOKING', quantity: 1, unitPrice: 0 },
+        { extraId: 'ex_photos', name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2500 },
+      ]),
+      answers: JSON.stringify([{ questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: 'No nuts' }]),
+    });
+    const view = (await h.t.store.bookings.getBooking(h.t.orgId, booking.id))!;
+    expect(lineItemsOf(view)).toEqual([
+      { name: 'Sunset kayak · Adult', unitAmount: 4500, quantity: 2 },
+      { name: 'Lunch', unitAmount: 1200, quantity: 2 },
+      { name: 'Photos', unitAmount: 2500, quantity: 1 },
+    ]);
+    expect(storedBookingLines(view).total).toBe(booking.totalCents);
+    // What Stripe is asked for, through the real provider and its HTTP client.
+    await paymentProviderFrom(h.t.config)!.createCheckout({
+      orgId: h.t.orgId, bookingId: booking.id, bookingNumber: booking.bookingNumber, title: view.experienceName,
+      description: 'Sunset kayak', lineItems: lineItemsOf(view), currency: view.currency, customerEmail: view.guestEmail,
+      successUrl: 'https://tours.example.com/ok', cancelUrl: 'https://tours.example.com/no', expiresAt: h.clock.now() + 30 * MINUTE, now: h.clock.now(),
+    });
+    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    expect(create?.params).toMatchObject({
+      line_items: [
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '4500', product_data: { name: 'Sunset kayak · Adult' } } },
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '1200', product_data: { name: 'Lunch' } } },
+        { quantity: '1', price_data: { currency: 'eur', unit_amount: '2500', product_data: { name: 'Photos' } } },
+      ],
+    });
+    expect(stripe.lastSession().amount_total).toBe(booking.totalCents);
   });
 
   it('counts held places against the slot', async () => {
