@@ -783,7 +783,7 @@ export interface paths {
         };
         /**
          * A day's guests as a CSV file
-         * @description The manifest of `GET /v1/manifest` as RFC 4180 CSV (UTF-8, CRLF), one row per booking under a header row: `start` (local HH:MM in the experience’s time zone), `experience`, `bookingNumber`, `status`, `guestName`, `guestEmail`, `guestPhone`, `participants`, `tickets`, `total`, `paid`, `currency`, `checkedIn` (yes/no). A cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes.
+         * @description The manifest of `GET /v1/manifest` as RFC 4180 CSV (UTF-8, CRLF), one row per booking under a header row: `start` (local HH:MM in the experience’s time zone), `experience`, `bookingNumber`, `status`, `guestName`, `guestEmail`, `guestPhone`, `participants`, `tickets`, `total`, `paid`, `currency`, `checkedIn` (yes/no), `note` (the internal note), `extras` (`2 × Lunch; 1 × Photos`) and `answers` (`label: value; …`, a checkbox as yes/no), both empty when none. A cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes.
          *
          *     Needs a secret key with the scope `bookings:read`.
          */
@@ -977,7 +977,7 @@ export interface paths {
         put?: never;
         /**
          * Book as a guest (source WIDGET)
-         * @description The body of POST /v1/bookings without metadata, checked in the same order. `website` is a honeypot for bots: it must be absent or empty. Send `expectedTotal`, the total the guest saw: if a price changed since, the answer is 409 PRICE_CHANGED with the new total in `details.total`, and nothing is booked. `checkoutUrl` is null unless online payment is due. With online payment (a priced experience, Stripe configured, the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` is the payment page; after paying (or giving up) the guest returns to the page that made the request (its `Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.
+         * @description The body of POST /v1/bookings without metadata, checked in the same order. `website` is a honeypot for bots: it must be absent or empty. Send `expectedTotal`, the total the guest saw: if a price changed since, the answer is 409 PRICE_CHANGED with the new total in `details.total`, and nothing is booked. `checkoutUrl` is null unless online payment is due. With online payment (a priced experience or a priced extra chosen, Stripe configured, the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` is the payment page; after paying (or giving up) the guest returns to the page that made the request (its `Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.
          *
          *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
          */
@@ -3355,6 +3355,8 @@ export interface operations {
                      *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *           "questions": [],
+                     *           "extras": [],
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -3489,6 +3491,8 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [],
+                     *         "extras": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3580,6 +3584,8 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [],
+                     *         "extras": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3728,6 +3734,8 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [],
+                     *         "extras": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -4028,6 +4036,8 @@ export interface operations {
                      *           "guestPhone": "+351 912 345 678",
                      *           "totalParticipants": 2,
                      *           "tickets": [],
+                     *           "answers": [],
+                     *           "extras": [],
                      *           "unitPrice": 4500,
                      *           "total": "90.00",
                      *           "currency": "EUR",
@@ -4141,6 +4151,8 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -4226,6 +4238,8 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -4317,6 +4331,8 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -4554,6 +4570,8 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
                      *         "total": "90.00",
                      *         "currency": "EUR",
@@ -4719,6 +4737,8 @@ export interface operations {
                      *             "guestPhone": "+351 912 345 678",
                      *             "totalParticipants": 2,
                      *             "tickets": [],
+                     *             "answers": [],
+                     *             "extras": [],
                      *             "unitPrice": 4500,
                      *             "total": "90.00",
                      *             "currency": "EUR",
@@ -5384,6 +5404,8 @@ export interface operations {
                      *               "guestPhone": "+351 912 345 678",
                      *               "totalParticipants": 2,
                      *               "tickets": [],
+                     *               "answers": [],
+                     *               "extras": [],
                      *               "unitPrice": 4500,
                      *               "total": "90.00",
                      *               "currency": "EUR",
@@ -6857,6 +6879,8 @@ export interface operations {
                      *                 "guestPhone": "+351 912 345 678",
                      *                 "totalParticipants": 2,
                      *                 "tickets": [],
+                     *                 "answers": [],
+                     *                 "extras": [],
                      *                 "total": "90.00",
                      *                 "paid": "90.00",
                      *                 "currency": "EUR",
@@ -6913,8 +6937,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note
-                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday
+                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note,extras,answers
+                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday,,
                      */
                     "text/csv": string;
                 };
@@ -7230,7 +7254,9 @@ export interface operations {
                      *           "priceCategories": [],
                      *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *           "questions": [],
+                     *           "extras": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7294,7 +7320,9 @@ export interface operations {
                      *         "priceCategories": [],
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [],
+                     *         "extras": []
                      *       }
                      *     }
                      */
@@ -7437,6 +7465,8 @@ export interface operations {
                      *         },
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "guestName": "Ana Costa",
@@ -7504,6 +7534,8 @@ export interface operations {
                      *         },
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "checkoutUrl": null,
@@ -7559,6 +7591,8 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
+                     *           "answers": [],
+                     *           "extras": [],
                      *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
@@ -7772,6 +7806,8 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
+                     *           "answers": [],
+                     *           "extras": [],
                      *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
@@ -7872,6 +7908,8 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
+                     *           "answers": [],
+                     *           "extras": [],
                      *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
@@ -7973,6 +8011,8 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
+                     *           "answers": [],
+                     *           "extras": [],
                      *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
@@ -8302,6 +8342,8 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
@@ -8395,6 +8437,8 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 3,
                  *           "tickets": [],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
                  *           "total": "135.00",
                  *           "currency": "EUR",
@@ -8494,6 +8538,8 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
@@ -8587,6 +8633,8 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
@@ -8689,6 +8737,8 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",
@@ -8791,6 +8841,8 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
                  *           "total": "90.00",
                  *           "currency": "EUR",

@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../payments/test-helpers/fake-stripe.js';
 import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
 import { expectData, expectError, expectPriceChanged, insertBookingRow, manualClock } from '../test-helpers/index.js';
-import { hostPageOf, lineItemsOf, returnUrl } from './online-checkout.js';
+import { hostPageOf, lineItemsOf, onlinePaymentDue, returnUrl, type OnlinePayments } from './online-checkout.js';
+import { createLogger } from '../logger.js';
 import { storedBookingLines } from '../domain/booking-form.js';
 import { paymentProviderFrom } from '../payments/configure.js';
 import { Booking, Experience, Payment, PublicBooking } from '../../shared/index.js';
@@ -428,6 +429,26 @@ describe('without online payment', () => {
       await free.close();
       await stripe.close();
     }
+  });
+});
+
+describe('when online payment is due', () => {
+  const online = { provider: {} as OnlinePayments['provider'], holdMinutes: 30, fallbackPage: 'http://localhost:3000/demo', logger: createLogger('silent') };
+  const on = { onlinePayments: 1 };
+  const extras = JSON.stringify([
+    { id: 'ex_lunch', name: 'Lunch', description: null, price: 1200, per: 'PERSON', maxQuantity: 10, active: true },
+    { id: 'ex_map', name: 'Map', description: null, price: 0, per: 'BOOKING', maxQuantity: 10, active: true },
+    { id: 'ex_old', name: 'Old', description: null, price: 900, per: 'BOOKING', maxQuantity: 10, active: false },
+  ]);
+
+  it('is due for a free experience when the guest chooses a priced extra, and only then', () => {
+    expect(onlinePaymentDue(on, { price: 0, extras }, online, [{ extraId: 'ex_lunch', quantity: 2 }])).toBe(true);
+    expect(onlinePaymentDue(on, { price: 0, extras }, online, [{ extraId: 'ex_map', quantity: 1 }])).toBe(false);
+    expect(onlinePaymentDue(on, { price: 0, extras }, online, [{ extraId: 'ex_old', quantity: 1 }])).toBe(false);
+    expect(onlinePaymentDue(on, { price: 0, extras }, online)).toBe(false);
+    expect(onlinePaymentDue(on, { price: 4500, extras }, online)).toBe(true);
+    expect(onlinePaymentDue({ onlinePayments: 0 }, { price: 0, extras }, online, [{ extraId: 'ex_lunch', quantity: 2 }])).toBe(false);
+    expect(onlinePaymentDue(on, { price: 0, extras }, undefined, [{ extraId: 'ex_lunch', quantity: 2 }])).toBe(false);
   });
 });
 

@@ -8,7 +8,7 @@ import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import type { CallbackNotice, CheckoutLineItem, PaymentProvider } from '../payments/provider.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
-import { bookingExtrasOf, extrasLine, storedBookingLines } from '../domain/booking-form.js';
+import { bookingExtrasOf, extrasLine, extrasOf, storedBookingLines } from '../domain/booking-form.js';
 import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
 import { applyRefundReports } from './refunds.js';
 import type { BookingInput } from '../../shared/index.js';
@@ -25,13 +25,20 @@ export interface OnlinePayments {
 /** How long a booking whose payment is still clearing keeps its places before the provider is asked again. */
 export const CLEARING_HOLD_MS = 24 * 60 * 60 * 1000;
 
-/** Online payment is due for a widget booking of a priced experience, on a server with a provider, for an org that wants it. */
+/**
+ * Online payment is due for a widget booking of a priced experience, or one choosing a priced extra,
+ * on a server with a provider, for an org that wants it.
+ */
 export function onlinePaymentDue(
   org: Pick<OrganizationRow, 'onlinePayments'> | undefined,
-  exp: Pick<ExperienceRow, 'price'>,
+  exp: Pick<ExperienceRow, 'price' | 'extras'>,
   online: OnlinePayments | undefined,
+  chosen: readonly { extraId: string; quantity: number }[] = [],
 ): online is OnlinePayments {
-  return online !== undefined && org?.onlinePayments === 1 && exp.price > 0;
+  if (online === undefined || org?.onlinePayments !== 1) return false;
+  if (exp.price > 0) return true;
+  const priced = new Set(extrasOf(exp.extras).filter((e) => e.active && e.price > 0).map((e) => e.id));
+  return chosen.some((c) => c.quantity > 0 && priced.has(c.extraId));
 }
 
 const MAX_RETURN_URL = 2000;
