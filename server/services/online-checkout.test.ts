@@ -144,6 +144,64 @@ describe('online payment with Stripe Checkout', () => {
     expect(stripe.lastSession().amount_total).toBe(booking.totalCents);
   });
 
+  it('itemises the extras a guest chooses in the widget: a line each, free ones in the description, Stripe’s total the booking’s', async () => {
+    const extras = expectData(
+      await h.t.request('PATCH', `/v1/experiences/${h.experienceId}`, {
+        body: {
+          extras: [
+            { name: 'Lunch', price: 1200, per: 'PERSON' },
+            { name: 'Map', price: 0 },
+            { name: 'Photos', price: 2500 },
+          ],
+        },
+      }),
+      Experience,
+    ).extras;
+    const res = await h.t.request('POST', '/public/v1/bookings', {
+      body: {
+        experienceId: h.experienceId,
+        startTime: h.startTime,
+        participants: 2,
+        extras: extras.map((e) => ({ extraId: e.id, quantity: e.name === 'Lunch' ? 2 : 1 })),
+        customerName: 'Ana Lima',
+        customerEmail: 'ana@example.com',
+      },
+      headers: { origin: 'https://tours.example.com', referer: HOST_PAGE },
+    });
+    const booking = expectData(res, PublicBooking, 201);
+    expect(booking).toMatchObject({ status: 'PENDING', total: '139.00' });
+    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    const description = `${h.startTime.slice(0, 16).replace('T', ' ')} UTC · 2 guests · 2 × Lunch, 1 × Map, 1 × Photos · ${booking.bookingNumber}`;
+    expect(create?.params).toMatchObject({
+      line_items: [
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '4500', product_data: { name: 'Sunset kayak', description } } },
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '1200', product_data: { name: 'Lunch', description } } },
+        { quantity: '1', price_data: { currency: 'eur', unit_amount: '2500', product_data: { name: 'Photos', description } } },
+      ],
+    });
+    expect((create?.params as { line_items: unknown[] }).line_items).toHaveLength(3);
+    expect(stripe.lastSession().amount_total).toBe(13900);
+  });
+
+  it('takes a free experience’s booking to Checkout when the guest chooses a priced extra', async () => {
+    const exp = expectData(
+      await h.t.request('PATCH', `/v1/experiences/${h.experienceId}`, { body: { price: 0, extras: [{ name: 'Photos', price: 2500 }, { name: 'Map', price: 0 }] } }),
+      Experience,
+    );
+    const [photos, map] = exp.extras;
+    const body = { experienceId: h.experienceId, startTime: h.startTime, participants: 2, customerName: 'Ana Lima', customerEmail: 'ana@example.com' };
+    const headers = { origin: 'https://tours.example.com', referer: HOST_PAGE };
+    const free = expectData(await h.t.request('POST', '/public/v1/bookings', { body: { ...body, extras: [{ extraId: map!.id, quantity: 1 }] }, headers }), PublicBooking, 201);
+    expect(free).toMatchObject({ status: 'CONFIRMED', total: '0.00', checkoutUrl: null });
+    const paid = expectData(await h.t.request('POST', '/public/v1/bookings', { body: { ...body, extras: [{ extraId: photos!.id, quantity: 1 }] }, headers }), PublicBooking, 201);
+    expect(paid).toMatchObject({ status: 'PENDING', total: '25.00' });
+    expect(paid.checkoutUrl).toBe(stripe.lastSession().url);
+    expect(stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')[0]?.params).toMatchObject({
+      line_items: [{ quantity: '1', price_data: { currency: 'eur', unit_amount: '2500', product_data: { name: 'Photos' } } }],
+    });
+    expect(stripe.lastSession().amount_total).toBe(2500);
+  });
+
   it('counts held places against the slot', async () => {
     await heldBooking(3);
     expect(await h.remaining()).toBe(1);
