@@ -8,7 +8,7 @@ import { guestMailJob, type GuestMailJob } from '../jobs/guest-mail.js';
 import { smtpTransport } from '../mail/smtp.js';
 import { createLogger } from '../logger.js';
 import { createApp } from '../app.js';
-import { Activity, Availability, Booking, CustomerErased, ManagedBooking, Message, Organization, Payment, type Experience } from '../../shared/index.js';
+import { Activity, Availability, Booking, CustomerErased, Experience, ManagedBooking, Message, Organization, Payment } from '../../shared/index.js';
 
 const quiet = createLogger('silent');
 const HOUR = 3_600_000;
@@ -169,6 +169,29 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       const cancellation = smtp.received.find((r) => /cancel/i.test(r.mail.subject ?? ''));
       expect(cancellation?.mail.text).not.toContain('/manage#');
       expect(cancellation?.mail.attachments).toHaveLength(0);
+    });
+
+    it('sends a change notice when a booking’s extras change, none for its answers alone', async () => {
+      const form = expectData(
+        await t.request('PATCH', `/v1/experiences/${exp.id}`, {
+          body: { questions: [{ label: 'Dietary needs', type: 'TEXT' }], extras: [{ name: 'Lunch', price: 1200, per: 'PERSON' }] },
+        }),
+        Experience,
+      );
+      const [diet] = form.questions;
+      const [lunch] = form.extras;
+      const booking = await book({ answers: [{ questionId: diet!.id, value: 'No nuts' }] });
+      expectData(await t.request('PATCH', `/v1/bookings/${booking.id}`, { body: { answers: [{ questionId: diet!.id, value: 'Vegan' }] } }), Booking);
+      expect((await messagesOf(booking.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED']);
+      const changed = expectData(await t.request('PATCH', `/v1/bookings/${booking.id}`, { body: { extras: [{ extraId: lunch!.id, quantity: 2 }] } }), Booking);
+      expect(changed.total).toBe('114.00');
+      // The same list again is no change.
+      expectData(await t.request('PATCH', `/v1/bookings/${booking.id}`, { body: { extras: [{ extraId: lunch!.id, quantity: 2 }] } }), Booking);
+      expect((await messagesOf(booking.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED', 'BOOKING_CHANGED']);
+      await job.runOnce();
+      const notice = smtp.received.find((r) => /changed/i.test(r.mail.subject ?? ''))!.mail;
+      expect(notice.text).toContain('Extras: 2 × Lunch (24.00 EUR)\nTotal: 114.00 EUR\n');
+      expect(notice.text).toContain('Your answers:\nDietary needs: Vegan\n');
     });
 
     it('confirms a held booking once it is paid; a hold cancelled after its payment page opened is told, one that never opened is not', async () => {
