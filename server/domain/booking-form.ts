@@ -3,13 +3,16 @@
  * ticket, and what a booking keeps of them (answers and extras as at booking time).
  */
 import { Refusal, invalid } from './refusal.js';
+import { ticketsOf } from './tickets.js';
 import {
+  bookingLines,
   isCalendarDate,
   type Answer,
   type AnswerInput,
   type AnswerValue,
   type BookingExtra,
   type BookingExtraInput,
+  type BookingLines,
   type ErrorDetail,
   type Extra,
   type ExtraInput,
@@ -257,3 +260,22 @@ export const personExtrasAbove = (extras: readonly BookingExtra[], participants:
 /** The extras with every `PERSON` one lowered to at most `participants` (a guest's smaller party). */
 export const lowerPersonExtras = (extras: readonly BookingExtra[], participants: number): BookingExtra[] =>
   extras.map((e) => (e.per === 'PERSON' && e.quantity > participants ? { ...e, quantity: participants } : e));
+
+/** `2 × Lunch, 1 × Photos`: a booking's extras in a line of text (manifest CSV, iCal, e-mails). */
+export const extrasLine = (extras: readonly Pick<BookingExtra, 'quantity' | 'name'>[], between = ', '): string =>
+  extras.map((e) => `${e.quantity} × ${e.name}`).join(between);
+
+/** An answer's value as text: a checkbox as the given words for yes and no, a number as written. */
+export const answerValueText = (a: Pick<Answer, 'value'>, yes = 'yes', no = 'no'): string =>
+  typeof a.value === 'boolean' ? (a.value ? yes : no) : String(a.value);
+
+/** `label: value; label: value`: a booking's answers in a line of text (manifest CSV). */
+export const answersLine = (answers: readonly Answer[], between = '; ', yes = 'yes', no = 'no'): string =>
+  answers.map((a) => `${a.label}: ${answerValueText(a, yes, no)}`).join(between);
+
+/**
+ * The money lines of a booking as stored (tickets and extras as JSON, null as none): `bookingLines()`
+ * over the record's own fields, for every reader that shows or charges a booking's amounts.
+ */
+export const storedBookingLines = (b: { tickets: string | null; participants: number; unitPrice: number | null; extras: string | null }): BookingLines =>
+  bookingLines({ tickets: ticketsOf(b.tickets), participants: b.participants, unitPrice: b.unitPrice, extras: bookingExtrasOf(b.extras) });

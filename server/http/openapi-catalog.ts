@@ -562,8 +562,8 @@ export const EXAMPLES: Record<string, unknown> = {
     ],
   },
   ManifestCsv:
-    'start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note\r\n' +
-    "17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday\r\n",
+    'start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note,extras,answers\r\n' +
+    "17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday,,\r\n",
   BookingIcs:
     'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Outing//Outing booking//EN\r\nMETHOD:PUBLISH\r\nBEGIN:VEVENT\r\n' +
     'UID:bk_2Lq8VxN4cR7wTz@book.cliffside.example.com\r\nSEQUENCE:0\r\nDTSTAMP:20260601T101500Z\r\n' +

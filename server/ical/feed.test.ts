@@ -86,6 +86,34 @@ describe('the bookings feed', () => {
     );
   });
 
+  it('lists a booking’s extras in its DESCRIPTION and never its answers', async () => {
+    const { t } = await setup();
+    const exp = await experience(t);
+    const secret = 'Allergic to shellfish, room 12';
+    const row = await insertBookingRow(t.store, {
+      orgId: t.orgId,
+      experienceId: exp.id,
+      slotStart: Date.parse('2027-03-05T10:00:00Z'),
+      participants: 2,
+      unitPrice: 2500,
+      totalCents: 2 * 2500 + 2 * 1200 + 2500,
+      guestName: 'Eve Adams',
+      guestEmail: 'eve@example.com',
+      extras: JSON.stringify([
+        { extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 },
+        { extraId: 'ex_photos', name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2500 },
+      ]),
+      answers: JSON.stringify([{ questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: secret }]),
+    });
+    const { text, calendar } = await subscribe(t, (await newFeed(t)).url);
+    const event = calendar!.getFirstSubcomponent('vevent')!;
+    expect(event.getFirstPropertyValue('description')).toBe(
+      [`Booking ${row.bookingNumber}`, 'E-mail: eve@example.com', 'Participants: 2', 'Extras: 2 × Lunch, 1 × Photos', 'Total: 99.00 EUR'].join('\n'),
+    );
+    const unfolded = text.replace(/\r\n[ \t]/g, '');
+    for (const hidden of ['shellfish', 'Dietary needs']) expect(unfolded).not.toContain(hidden);
+  });
+
   it('escapes guest names so that no property can be injected', async () => {
     const { t } = await setup();
     const exp = await experience(t);

@@ -6,6 +6,7 @@ import ical, { ICalCalendarMethod, ICalEventStatus, type ICalEventData } from 'i
 import { formatMoney } from '../domain/money.js';
 import { bookingTotalCents } from '../domain/bookings.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
+import { bookingExtrasOf, extrasLine } from '../domain/booking-form.js';
 import type { BookingView } from '../store/bookings.js';
 
 /** Calendar apps are told to refresh every 15 minutes (REFRESH-INTERVAL and X-PUBLISHED-TTL). */
@@ -34,12 +35,15 @@ export function bookingSummary(b: BookingView): string {
 }
 
 export function bookingDescription(b: BookingView): string {
+  const extras = bookingExtrasOf(b.extras);
   const lines = [
     `Booking ${b.bookingNumber}${b.status === 'PENDING' ? ' (pending payment)' : ''}`,
     `E-mail: ${b.guestEmail}`,
     ...(b.guestPhone ? [`Phone: ${b.guestPhone}`] : []),
     `Participants: ${b.participants}`,
     ...(b.tickets === null ? [] : [`Tickets: ${ticketsLine(ticketsOf(b.tickets))}`]),
+    // Extras, never answers: a feed's URL travels further than the dashboard does.
+    ...(extras.length === 0 ? [] : [`Extras: ${extrasLine(extras)}`]),
     `Total: ${formatMoney(bookingTotalCents(b))} ${b.currency}`,
   ];
   return cleanText(lines.join('\n'));

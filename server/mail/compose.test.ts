@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderBookingsFeed } from '../ical/feed.js';
-import { composeGuestMessage, escapeHtml, GUEST_MESSAGE_KINDS, oneLine } from './compose.js';
+import { composeGuestMessage, escapeHtml, GUEST_MESSAGE_KINDS, guestCalendarFile, oneLine } from './compose.js';
 import { bookingView, eventsOf, HOST, MANAGE_URL, messageInput, startOf, TICKETS } from './test-helpers/guest.js';
 
 const feedEventOf = (booking = bookingView()) => eventsOf(renderBookingsFeed({ calendarName: 'Guides', host: HOST, bookings: [booking] }))[0]!;
@@ -117,6 +117,80 @@ describe('composeGuestMessage', () => {
     const changed = composeGuestMessage(messageInput({ kind: 'BOOKING_CHANGED', booking: bookingView({ sequence: 1 }) }));
     expect(changed.subject).toBe('Booking changed: Alfama Walk, 1 July, 10:00');
     expect(eventsOf(icsOf(changed)!.content)[0]!.getFirstPropertyValue('sequence')).toBe(1);
+  });
+
+  describe('a booking with extras and answers', () => {
+    const extras = JSON.stringify([
+      { extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 },
+      { extraId: 'ex_photos', name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2500 },
+      { extraId: 'ex_map', name: 'Map', per: 'BOOKING', quantity: 1, unitPrice: 0 },
+    ]);
+    const answers = JSON.stringify([
+      { questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: '<script>alert("x")</script> & nuts' },
+      { questionId: 'q_waiver', label: 'I accept the waiver', type: 'CHECKBOX', value: true },
+      { questionId: 'q_towel', label: 'Needs a towel', type: 'CHECKBOX', value: false },
+      { questionId: 'q_weight', label: 'Weight <kg>', type: 'NUMBER', value: 72.5 },
+    ]);
+    const booking = bookingView({ extras, answers, totalCents: 7500 + 2400 + 2500 });
+
+    it('lists each extra with its amount beside the party, the total, then the answers', () => {
+      const m = composeGuestMessage(messageInput({ booking }));
+      expect(m.text).toContain(
+        [
+          'Participants: 3 participants',
+          'Extras: 2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR), 1 × Map (0.00 EUR)',
+          'Total: 124.00 EUR',
+          'Booking number: OUT-7K2M9Q',
+          '',
+          'Your answers:',
+          'Dietary needs: <script>alert("x")</script> & nuts',
+          'I accept the waiver: Yes',
+          'Needs a towel: No',
+          'Weight <kg>: 72.5',
+          '',
+        ].join('\n'),
+      );
+      expect(m.html).toContain('<td style="padding:4px 0">2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR), 1 × Map (0.00 EUR)</td>');
+      expect(m.html).toContain('<h2 style="font-size:16px;margin:16px 0 4px">Your answers</h2>');
+      expect(m.html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; nuts');
+      expect(m.html).toContain('>Weight &#60;kg&#62;</th><td style="padding:4px 0">72.5</td>');
+      expect(m.html).not.toContain('<script>');
+      expect(m.html).not.toContain('<kg>');
+    });
+
+    it('speaks Portuguese: Sim and Não, amounts with a comma', () => {
+      const m = composeGuestMessage(messageInput({ booking, locale: 'pt' }));
+      expect(m.text).toContain('Extras: 2 × Lunch (24,00 EUR), 1 × Photos (25,00 EUR), 1 × Map (0,00 EUR)\nTotal: 124,00 EUR');
+      expect(m.text).toContain('As suas respostas:\nDietary needs: <script>alert("x")</script> & nuts\nI accept the waiver: Sim\nNeeds a towel: Não\n');
+      expect(m.html).toContain('>As suas respostas</h2>');
+      expect(m.html).toContain('>I accept the waiver</th><td style="padding:4px 0">Sim</td>');
+    });
+
+    it('shows them in every kind of e-mail, the cancellation too', () => {
+      for (const kind of GUEST_MESSAGE_KINDS) {
+        const m = composeGuestMessage(messageInput({ kind, booking: bookingView({ extras, answers, totalCents: 12400, status: kind === 'BOOKING_CANCELLED' ? 'CANCELLED' : 'CONFIRMED' }) }));
+        expect(m.text).toContain('Extras: 2 × Lunch (24.00 EUR)');
+        expect(m.text).toContain('I accept the waiver: Yes');
+      }
+    });
+
+    it('puts the extras in booking.ics and keeps the answers out of it', () => {
+      const ics = icsOf(composeGuestMessage(messageInput({ booking })))!.content;
+      const description = String(eventsOf(ics)[0]!.getFirstPropertyValue('description'));
+      expect(description).toContain('Extras: 2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR), 1 × Map (0.00 EUR)');
+      const unfolded = ics.replace(/\r\n[ \t]/g, '');
+      for (const hidden of ['Dietary', 'nuts', 'waiver', 'Your answers']) expect(unfolded).not.toContain(hidden);
+      const file = guestCalendarFile({ locale: 'pt', booking, host: HOST });
+      expect(String(eventsOf(file)[0]!.getFirstPropertyValue('description'))).toContain('Extras: 2 × Lunch, 1 × Photos, 1 × Map');
+      for (const hidden of ['Dietary', 'nuts', 'waiver']) expect(file.replace(/\r\n[ \t]/g, '')).not.toContain(hidden);
+    });
+
+    it('shows nothing of either for a booking without them', () => {
+      const m = composeGuestMessage(messageInput({ booking: bookingView({ extras: '[]', answers: null }) }));
+      expect(m.text).not.toContain('Extras');
+      expect(m.text).not.toContain('Your answers');
+      expect(m.html).not.toContain('Your answers');
+    });
   });
 
   it('has words for every kind in every language', () => {

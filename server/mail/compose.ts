@@ -7,6 +7,7 @@
 import { bookingTotalCents } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
+import { answersOf, answerValueText, bookingExtrasOf, extrasLine, storedBookingLines } from '../domain/booking-form.js';
 import { zoneOffsetMs } from '../domain/time.js';
 import { guestBookingIcs } from '../ical/guest-event.js';
 import type { BookingView } from '../store/bookings.js';
@@ -133,7 +134,10 @@ function shortWhen(start: number, zone: string, texts: GuestTexts): string {
 }
 
 interface Details {
+  /** The booking, row by row: these also describe the `booking.ics` event. */
   rows: [label: string, value: string][];
+  /** The guest's answers, `[label, value]`: in the e-mail only, never in a calendar file. */
+  answers: [label: string, value: string][];
   contact: string[];
   manageUrl: string | null;
   /** Absent parts are null; all null when the e-mail shows none (a cancellation). */
@@ -166,6 +170,10 @@ function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
   const total = texts.money(formatMoney(bookingTotalCents(b)), b.currency);
   const number = b.status === 'PENDING' ? `${b.bookingNumber} (${texts.awaitingPayment})` : b.bookingNumber;
   const org = input.organization;
+  // `2 × Lunch (24.00 EUR)`: each extra with its line's amount, as the booking's money lines make it.
+  const extras = storedBookingLines(b)
+    .lines.filter((line) => line.kind === 'EXTRA')
+    .map((line) => `${line.quantity} × ${line.name ?? ''} (${texts.money(formatMoney(line.amount), b.currency)})`);
   return {
     rows: [
       [texts.label.experience, oneLine(b.experienceName)],
@@ -173,9 +181,11 @@ function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
       tickets.length > 0
         ? [texts.label.tickets, oneLine(ticketsLine(tickets))]
         : [texts.label.participants, texts.participants(b.participants)],
+      ...(extras.length === 0 ? [] : [[texts.label.extras, oneLine(extras.join(', '))] as [string, string]]),
       [texts.label.total, total],
       [texts.label.bookingNumber, oneLine(number)],
     ],
+    answers: answersOf(b.answers).map((a) => [oneLine(a.label), oneLine(answerValueText(a, texts.yes, texts.no))]),
     contact: [org.name, org.email, ...(org.phone ? [org.phone] : [])].map(oneLine).filter((s) => s !== ''),
     manageUrl: input.kind !== 'BOOKING_CANCELLED' && input.manageUrl !== undefined ? manageLink(input.manageUrl) : null,
     ...guestInfoOf(input),
@@ -213,6 +223,13 @@ function guestInfoHtml(texts: GuestTexts, d: Details): string[] {
   return parts;
 }
 
+function answersHtml(texts: GuestTexts, d: Details): string[] {
+  if (d.answers.length === 0) return [];
+  const e = escapeHtml;
+  const rows = d.answers.map(([label, value]) => `<tr><th align="left" style="padding:4px 16px 4px 0;font-weight:normal">${e(label)}</th><td style="padding:4px 0">${e(value)}</td></tr>`);
+  return [`<h2 style="font-size:16px;margin:16px 0 4px">${e(texts.answers)}</h2>`, `<table role="presentation" cellpadding="0" cellspacing="0">${rows.join('')}</table>`];
+}
+
 function textBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withCalendar: boolean): string {
   const lines = [
     texts.greeting(oneLine(input.booking.guestName)),
@@ -220,6 +237,7 @@ function textBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withC
     texts.lead[input.kind],
     '',
     ...d.rows.map(([label, value]) => `${label}: ${value}`),
+    ...(d.answers.length === 0 ? [] : ['', `${texts.answers}:`, ...d.answers.map(([label, value]) => `${label}: ${value}`)]),
     ...guestInfoText(texts, d),
     ...(d.manageUrl ? ['', `${texts.manage}:`, d.manageUrl] : []),
     ...(withCalendar ? ['', texts.calendar] : []),
@@ -242,6 +260,7 @@ function htmlBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withC
     `<p>${e(texts.greeting(oneLine(input.booking.guestName)))}</p>`,
     `<p>${e(texts.lead[input.kind])}</p>`,
     `<table role="presentation" cellpadding="0" cellspacing="0">${rows.join('')}</table>`,
+    ...answersHtml(texts, d),
     ...guestInfoHtml(texts, d),
     ...(d.manageUrl ? [`<p><a href="${e(d.manageUrl)}" style="color:${accent}">${e(texts.manage)}</a></p>`] : []),
     ...(withCalendar ? [`<p>${e(texts.calendar)}</p>`] : []),
@@ -280,6 +299,7 @@ export function guestCalendarFile(input: Pick<GuestMessageInput, 'locale' | 'boo
   const texts = GUEST_TEXTS[input.locale];
   const b = input.booking;
   const tickets = ticketsOf(b.tickets);
+  const extras = bookingExtrasOf(b.extras);
   const info = { meetingPoint: guestText(input.guestInfo?.meetingPoint), mapUrl: mapLink(input.guestInfo?.meetingPointUrl), instructions: guestText(input.guestInfo?.guestInstructions) };
   return guestBookingIcs(b, input.host, {
     summary: oneLine(b.experienceName),
@@ -287,6 +307,7 @@ export function guestCalendarFile(input: Pick<GuestMessageInput, 'locale' | 'boo
     description: [
       `${texts.label.bookingNumber}: ${oneLine(b.bookingNumber)}`,
       tickets.length > 0 ? `${texts.label.tickets}: ${oneLine(ticketsLine(tickets))}` : `${texts.label.participants}: ${texts.participants(b.participants)}`,
+      ...(extras.length === 0 ? [] : [`${texts.label.extras}: ${oneLine(extrasLine(extras))}`]),
       ...(info.mapUrl ? [`${texts.guestInfo.map}: ${info.mapUrl}`] : []),
       ...(info.instructions ? ['', `${texts.guestInfo.instructions}:`, info.instructions] : []),
     ].join('\n'),

@@ -45,6 +45,23 @@ describe('composeOperatorNotice', () => {
     expect(internalNoteOf(bookingView())).toBeNull();
   });
 
+  it('lists the booking’s extras and, under Answers, the guest’s answers, escaped in HTML', () => {
+    const booking = bookingView({
+      totalCents: 9900,
+      extras: JSON.stringify([{ extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 }]),
+      answers: JSON.stringify([
+        { questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: '<img src=x onerror=alert(1)>' },
+        { questionId: 'q_waiver', label: 'Waiver', type: 'CHECKBOX', value: false },
+      ]),
+    });
+    const m = composeOperatorNotice(notice({ booking }));
+    expect(m.text).toContain('Participants: 3\nExtras: 2 × Lunch\nTotal: 99.00 EUR');
+    expect(m.text).toContain('Answers:\nDietary needs: <img src=x onerror=alert(1)>\nWaiver: No\n');
+    expect(m.html).toContain('&#60;img src=x onerror=alert(1)&#62;');
+    expect(m.html).not.toContain('<img src=x');
+    expect(composeOperatorNotice(notice()).text).not.toMatch(/Extras|Answers/);
+  });
+
   it('keeps strangers’ text out of the headers and escaped in HTML', () => {
     const m = composeOperatorNotice(notice({ booking: bookingView({ guestName: '<script>x</script>', experienceName: 'Walk\r\nBcc: x@evil.example' }) }));
     expect(m.subject).not.toMatch(/[\r\n]/);

@@ -4,6 +4,7 @@
 import { bookingTotalCents } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
+import { answersOf, answerValueText, bookingExtrasOf, extrasLine } from '../domain/booking-form.js';
 import type { BookingView } from '../store/bookings.js';
 import {
   accentOf,
@@ -72,6 +73,7 @@ function dashboardLink(url: string): string {
 function noticeRows(input: OperatorNoticeInput): [string, string][] {
   const b = input.booking;
   const tickets = ticketsOf(b.tickets);
+  const extras = bookingExtrasOf(b.extras);
   return [
     ['Booking number', oneLine(b.bookingNumber)],
     ['Status', b.status],
@@ -81,6 +83,7 @@ function noticeRows(input: OperatorNoticeInput): [string, string][] {
     ['E-mail', oneLine(b.guestEmail)],
     ['Phone', b.guestPhone ? oneLine(b.guestPhone) : '—'],
     tickets.length > 0 ? ['Tickets', oneLine(ticketsLine(tickets))] : ['Participants', String(b.participants)],
+    ...(extras.length === 0 ? [] : [['Extras', oneLine(extrasLine(extras))] as [string, string]]),
     ['Total', `${formatMoney(bookingTotalCents(b))} ${b.currency}`],
     ['Source', b.source],
   ];
@@ -93,6 +96,7 @@ export function composeOperatorNotice(input: OperatorNoticeInput): MailMessage {
   const b = input.booking;
   const rows = noticeRows(input);
   const note = internalNoteOf(b);
+  const answers = answersOf(b.answers).map((a): [string, string] => [oneLine(a.label), oneLine(answerValueText(a, 'Yes', 'No'))]);
   const link = dashboardLink(input.dashboardUrl);
   const headline = HEADLINE[input.event];
   const subject = oneLine(`${headline}: ${b.bookingNumber}, ${b.experienceName}, ${shortWhen(b.slotStart, input.timeZone)}`);
@@ -100,6 +104,7 @@ export function composeOperatorNotice(input: OperatorNoticeInput): MailMessage {
     `${headline} at ${oneLine(input.organization.name)}.`,
     '',
     ...rows.map(([label, value]) => `${label}: ${value}`),
+    ...(answers.length === 0 ? [] : ['', 'Answers:', ...answers.map(([label, value]) => `${label}: ${value}`)]),
     ...(note === null ? [] : ['', 'Internal note:', note.replace(/\r\n?/g, '\n')]),
     '',
     'Open the booking:',
@@ -117,6 +122,14 @@ export function composeOperatorNotice(input: OperatorNoticeInput): MailMessage {
     `<table role="presentation" cellpadding="0" cellspacing="0">${rows
       .map(([label, value]) => `<tr><th align="left" style="padding:4px 16px 4px 0">${e(label)}</th><td style="padding:4px 0">${e(value)}</td></tr>`)
       .join('')}</table>`,
+    ...(answers.length === 0
+      ? []
+      : [
+          `<h2 style="font-size:16px;margin:16px 0 4px">Answers</h2>`,
+          `<table role="presentation" cellpadding="0" cellspacing="0">${answers
+            .map(([label, value]) => `<tr><th align="left" style="padding:4px 16px 4px 0;font-weight:normal">${e(label)}</th><td style="padding:4px 0">${e(value)}</td></tr>`)
+            .join('')}</table>`,
+        ]),
     ...(note === null ? [] : [`<p><strong>Internal note</strong><br>${e(note).replace(/\r\n?|\n/g, '<br>')}</p>`]),
     `<p><a href="${e(link)}" style="color:${accent}">Open the booking</a></p>`,
     '<p>Reply to this e-mail to write to the guest.</p>',

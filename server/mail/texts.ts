@@ -14,7 +14,12 @@ export interface GuestTexts {
   heading: Record<GuestMessageKind, string>;
   greeting: (name: string) => string;
   lead: Record<GuestMessageKind, string>;
-  label: { experience: string; when: string; tickets: string; participants: string; total: string; bookingNumber: string };
+  label: { experience: string; when: string; tickets: string; participants: string; extras: string; total: string; bookingNumber: string };
+  /** The heading over the guest's answers to the experience's questions. */
+  answers: string;
+  /** A checkbox answer. */
+  yes: string;
+  no: string;
   participants: (n: number) => string;
   awaitingPayment: string;
   manage: string;
@@ -52,9 +57,13 @@ const en: GuestTexts = {
     when: 'Date and time',
     tickets: 'Tickets',
     participants: 'Participants',
+    extras: 'Extras',
     total: 'Total',
     bookingNumber: 'Booking number',
   },
+  answers: 'Your answers',
+  yes: 'Yes',
+  no: 'No',
   participants: (n) => (n === 1 ? '1 participant' : `${n} participants`),
   awaitingPayment: 'awaiting payment',
   manage: 'See, change or cancel your booking',
@@ -91,9 +100,13 @@ const pt: GuestTexts = {
     when: 'Data e hora',
     tickets: 'Bilhetes',
     participants: 'Participantes',
+    extras: 'Extras',
     total: 'Total',
     bookingNumber: 'Número da reserva',
   },
+  answers: 'As suas respostas',
+  yes: 'Sim',
+  no: 'Não',
   participants: (n) => (n === 1 ? '1 participante' : `${n} participantes`),
   awaitingPayment: 'a aguardar pagamento',
   manage: 'Ver, alterar ou cancelar a reserva',

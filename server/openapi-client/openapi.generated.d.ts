@@ -783,7 +783,7 @@ export interface paths {
         };
         /**
          * A day's guests as a CSV file
-         * @description The manifest of `GET /v1/manifest` as RFC 4180 CSV (UTF-8, CRLF), one row per booking under a header row: `start` (local HH:MM in the experience’s time zone), `experience`, `bookingNumber`, `status`, `guestName`, `guestEmail`, `guestPhone`, `participants`, `tickets`, `total`, `paid`, `currency`, `checkedIn` (yes/no). A cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes.
+         * @description The manifest of `GET /v1/manifest` as RFC 4180 CSV (UTF-8, CRLF), one row per booking under a header row: `start` (local HH:MM in the experience’s time zone), `experience`, `bookingNumber`, `status`, `guestName`, `guestEmail`, `guestPhone`, `participants`, `tickets`, `total`, `paid`, `currency`, `checkedIn` (yes/no), `note` (the internal note), `extras` (`2 × Lunch; 1 × Photos`) and `answers` (`label: value; …`, a checkbox as yes/no), both empty when none. A cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. Errors answer as JSON envelopes.
          *
          *     Needs a secret key with the scope `bookings:read`.
          */
@@ -977,7 +977,7 @@ export interface paths {
         put?: never;
         /**
          * Book as a guest (source WIDGET)
-         * @description The body of POST /v1/bookings without metadata, checked in the same order. `website` is a honeypot for bots: it must be absent or empty. Send `expectedTotal`, the total the guest saw: if a price changed since, the answer is 409 PRICE_CHANGED with the new total in `details.total`, and nothing is booked. `checkoutUrl` is null unless online payment is due. With online payment (a priced experience, Stripe configured, the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` is the payment page; after paying (or giving up) the guest returns to the page that made the request (its `Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.
+         * @description The body of POST /v1/bookings without metadata, checked in the same order. `website` is a honeypot for bots: it must be absent or empty. Send `expectedTotal`, the total the guest saw: if a price changed since, the answer is 409 PRICE_CHANGED with the new total in `details.total`, and nothing is booked. `checkoutUrl` is null unless online payment is due. With online payment (a priced experience or a priced extra chosen, Stripe configured, the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` is the payment page; after paying (or giving up) the guest returns to the page that made the request (its `Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.
          *
          *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
          */
@@ -1403,39 +1403,25 @@ export interface components {
             guestInstructions: string | null;
             /** @description What guests are asked when they book, in order; [] when nothing */
             questions: {
-                /** @description q_…: answers name the question by it; kept while the question stays on the list */
                 id: string;
-                /** @description What the guest is asked */
                 label: string;
-                /**
-                 * @description The kind of field, and so of value, the question takes
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
                 /** @description [] for every type but SELECT */
                 options: string[];
-                /** @description A booking must answer it (a CHECKBOX: true) */
                 required: boolean;
-                /** @description Shown under the field; null when none */
                 help: string | null;
             }[];
             /** @description What guests may add to a booking, in order; [] when nothing */
             extras: {
-                /** @description ex_…: bookings name the extra by it */
                 id: string;
-                /** @description Unique within the experience */
                 name: string;
                 description: string | null;
                 /** @description Integer cents per unit */
                 price: number;
-                /**
-                 * @description BOOKING: any quantity up to maxQuantity; PERSON: also at most the booking’s totalParticipants
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
-                /** @description The most one booking may take */
                 maxQuantity: number;
-                /** @description false: kept, but neither offered nor bookable (not shown on /public/v1) */
                 active: boolean;
             }[];
             /**
@@ -1785,22 +1771,16 @@ export interface components {
             /** @description Its answers, in the experience’s question order; [] when none */
             answers: {
                 questionId: string;
-                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
-                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             /** @description Its extras, in the experience’s order; [] when none */
             extras: {
                 extraId: string;
-                /** @description The extra’s name when booked */
                 name: string;
-                /**
-                 * @description As when booked
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -1897,13 +1877,13 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
-            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
             answers?: {
                 questionId: string;
                 /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
                 value: string | boolean | number;
             }[];
-            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
+            /** @description Active extras of the experience, each at most once. Default [] */
             extras?: {
                 extraId: string;
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
@@ -1993,13 +1973,13 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
-            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
             answers?: {
                 questionId: string;
                 /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
                 value: string | boolean | number;
             }[];
-            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
+            /** @description Active extras of the experience, each at most once. Default [] */
             extras?: {
                 extraId: string;
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
@@ -2217,22 +2197,16 @@ export interface components {
             /** @description Its answers, in the experience’s question order; [] when none */
             answers: {
                 questionId: string;
-                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
-                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             /** @description Its extras, in the experience’s order; [] when none */
             extras: {
                 extraId: string;
-                /** @description The extra’s name when booked */
                 name: string;
-                /**
-                 * @description As when booked
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2639,12 +2613,8 @@ export interface components {
             /** @description Its extras; [] when none */
             extras: {
                 extraId: string;
-                /** @description The extra’s name when booked */
                 name: string;
-                /**
-                 * @description As when booked
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2653,11 +2623,9 @@ export interface components {
             /** @description Its answers to the experience’s questions; [] when none */
             answers: {
                 questionId: string;
-                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
-                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             /** @description What the booking costs, in major units with two decimals */
@@ -2762,39 +2730,25 @@ export interface components {
             guestInstructions: string | null;
             /** @description What guests are asked when they book, in order; [] when nothing */
             questions: {
-                /** @description q_…: answers name the question by it; kept while the question stays on the list */
                 id: string;
-                /** @description What the guest is asked */
                 label: string;
-                /**
-                 * @description The kind of field, and so of value, the question takes
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
                 /** @description [] for every type but SELECT */
                 options: string[];
-                /** @description A booking must answer it (a CHECKBOX: true) */
                 required: boolean;
-                /** @description Shown under the field; null when none */
                 help: string | null;
             }[];
             /** @description The active extras only */
             extras: {
-                /** @description ex_…: bookings name the extra by it */
                 id: string;
-                /** @description Unique within the experience */
                 name: string;
                 description: string | null;
                 /** @description Integer cents per unit */
                 price: number;
-                /**
-                 * @description BOOKING: any quantity up to maxQuantity; PERSON: also at most the booking’s totalParticipants
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
-                /** @description The most one booking may take */
                 maxQuantity: number;
-                /** @description false: kept, but neither offered nor bookable (not shown on /public/v1) */
                 active: boolean;
             }[];
         };
@@ -2808,21 +2762,15 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             answers: {
                 questionId: string;
-                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
-                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             extras: {
                 extraId: string;
-                /** @description The extra’s name when booked */
                 name: string;
-                /**
-                 * @description As when booked
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2854,13 +2802,13 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
-            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
             answers?: {
                 questionId: string;
                 /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
                 value: string | boolean | number;
             }[];
-            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
+            /** @description Active extras of the experience, each at most once. Default [] */
             extras?: {
                 extraId: string;
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
@@ -2891,21 +2839,15 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             answers: {
                 questionId: string;
-                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
-                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             extras: {
                 extraId: string;
-                /** @description The extra’s name when booked */
                 name: string;
-                /**
-                 * @description As when booked
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2969,21 +2911,15 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             answers: {
                 questionId: string;
-                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
-                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             extras: {
                 extraId: string;
-                /** @description The extra’s name when booked */
                 name: string;
-                /**
-                 * @description As when booked
-                 * @enum {string}
-                 */
+                /** @enum {string} */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -3419,27 +3355,8 @@ export interface operations {
                      *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
-                     *           "questions": [
-                     *             {
-                     *               "id": "q_3Tb8MwK1xR5nGe",
-                     *               "label": "Can everyone in the group swim?",
-                     *               "type": "CHECKBOX",
-                     *               "options": [],
-                     *               "required": true,
-                     *               "help": "Needed for the sea cave"
-                     *             }
-                     *           ],
-                     *           "extras": [
-                     *             {
-                     *               "id": "ex_6Jp2VsD9qL4cWa",
-                     *               "name": "Photo pack",
-                     *               "description": "Every photo our guide takes of your group",
-                     *               "price": 1500,
-                     *               "per": "BOOKING",
-                     *               "maxQuantity": 1,
-                     *               "active": true
-                     *             }
-                     *           ],
+                     *           "questions": [],
+                     *           "extras": [],
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -3541,23 +3458,7 @@ export interface operations {
                  *             "times": []
                  *           }
                  *         ]
-                 *       },
-                 *       "questions": [
-                 *         {
-                 *           "label": "Can everyone in the group swim?",
-                 *           "type": "CHECKBOX",
-                 *           "required": true,
-                 *           "help": "Needed for the sea cave"
-                 *         }
-                 *       ],
-                 *       "extras": [
-                 *         {
-                 *           "name": "Photo pack",
-                 *           "description": "Every photo our guide takes of your group",
-                 *           "price": 1500,
-                 *           "maxQuantity": 1
-                 *         }
-                 *       ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ExperienceCreate"];
@@ -3590,27 +3491,8 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
-                     *         "questions": [
-                     *           {
-                     *             "id": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "options": [],
-                     *             "required": true,
-                     *             "help": "Needed for the sea cave"
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "id": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "description": "Every photo our guide takes of your group",
-                     *             "price": 1500,
-                     *             "per": "BOOKING",
-                     *             "maxQuantity": 1,
-                     *             "active": true
-                     *           }
-                     *         ],
+                     *         "questions": [],
+                     *         "extras": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3702,27 +3584,8 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
-                     *         "questions": [
-                     *           {
-                     *             "id": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "options": [],
-                     *             "required": true,
-                     *             "help": "Needed for the sea cave"
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "id": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "description": "Every photo our guide takes of your group",
-                     *             "price": 1500,
-                     *             "per": "BOOKING",
-                     *             "maxQuantity": 1,
-                     *             "active": true
-                     *           }
-                     *         ],
+                     *         "questions": [],
+                     *         "extras": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3871,27 +3734,8 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
-                     *         "questions": [
-                     *           {
-                     *             "id": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "options": [],
-                     *             "required": true,
-                     *             "help": "Needed for the sea cave"
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "id": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "description": "Every photo our guide takes of your group",
-                     *             "price": 1500,
-                     *             "per": "BOOKING",
-                     *             "maxQuantity": 1,
-                     *             "active": true
-                     *           }
-                     *         ],
+                     *         "questions": [],
+                     *         "extras": [],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -4192,25 +4036,10 @@ export interface operations {
                      *           "guestPhone": "+351 912 345 678",
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "answers": [
-                     *             {
-                     *               "questionId": "q_3Tb8MwK1xR5nGe",
-                     *               "label": "Can everyone in the group swim?",
-                     *               "type": "CHECKBOX",
-                     *               "value": true
-                     *             }
-                     *           ],
-                     *           "extras": [
-                     *             {
-                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *               "name": "Photo pack",
-                     *               "per": "BOOKING",
-                     *               "quantity": 1,
-                     *               "unitPrice": 1500
-                     *             }
-                     *           ],
+                     *           "answers": [],
+                     *           "extras": [],
                      *           "unitPrice": 4500,
-                     *           "total": "105.00",
+                     *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "amountRefunded": "0.00",
                      *           "source": "API",
@@ -4284,18 +4113,6 @@ export interface operations {
                  *       "customerName": "Ana Costa",
                  *       "customerEmail": "ana.costa@example.com",
                  *       "customerPhone": "+351 912 345 678",
-                 *       "answers": [
-                 *         {
-                 *           "questionId": "q_3Tb8MwK1xR5nGe",
-                 *           "value": true
-                 *         }
-                 *       ],
-                 *       "extras": [
-                 *         {
-                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *           "quantity": 1
-                 *         }
-                 *       ],
                  *       "metadata": {
                  *         "channel": "front-desk"
                  *       },
@@ -4334,25 +4151,10 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "answers": [
-                     *           {
-                     *             "questionId": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "value": true
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "per": "BOOKING",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500
-                     *           }
-                     *         ],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
-                     *         "total": "105.00",
+                     *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4436,25 +4238,10 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "answers": [
-                     *           {
-                     *             "questionId": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "value": true
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "per": "BOOKING",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500
-                     *           }
-                     *         ],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
-                     *         "total": "105.00",
+                     *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4544,25 +4331,10 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "answers": [
-                     *           {
-                     *             "questionId": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "value": true
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "per": "BOOKING",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500
-                     *           }
-                     *         ],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
-                     *         "total": "105.00",
+                     *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4798,25 +4570,10 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "answers": [
-                     *           {
-                     *             "questionId": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "value": true
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "per": "BOOKING",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500
-                     *           }
-                     *         ],
+                     *         "answers": [],
+                     *         "extras": [],
                      *         "unitPrice": 4500,
-                     *         "total": "105.00",
+                     *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4980,25 +4737,10 @@ export interface operations {
                      *             "guestPhone": "+351 912 345 678",
                      *             "totalParticipants": 2,
                      *             "tickets": [],
-                     *             "answers": [
-                     *               {
-                     *                 "questionId": "q_3Tb8MwK1xR5nGe",
-                     *                 "label": "Can everyone in the group swim?",
-                     *                 "type": "CHECKBOX",
-                     *                 "value": true
-                     *               }
-                     *             ],
-                     *             "extras": [
-                     *               {
-                     *                 "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *                 "name": "Photo pack",
-                     *                 "per": "BOOKING",
-                     *                 "quantity": 1,
-                     *                 "unitPrice": 1500
-                     *               }
-                     *             ],
+                     *             "answers": [],
+                     *             "extras": [],
                      *             "unitPrice": 4500,
-                     *             "total": "105.00",
+                     *             "total": "90.00",
                      *             "currency": "EUR",
                      *             "amountRefunded": "0.00",
                      *             "source": "API",
@@ -5662,25 +5404,10 @@ export interface operations {
                      *               "guestPhone": "+351 912 345 678",
                      *               "totalParticipants": 2,
                      *               "tickets": [],
-                     *               "answers": [
-                     *                 {
-                     *                   "questionId": "q_3Tb8MwK1xR5nGe",
-                     *                   "label": "Can everyone in the group swim?",
-                     *                   "type": "CHECKBOX",
-                     *                   "value": true
-                     *                 }
-                     *               ],
-                     *               "extras": [
-                     *                 {
-                     *                   "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *                   "name": "Photo pack",
-                     *                   "per": "BOOKING",
-                     *                   "quantity": 1,
-                     *                   "unitPrice": 1500
-                     *                 }
-                     *               ],
+                     *               "answers": [],
+                     *               "extras": [],
                      *               "unitPrice": 4500,
-                     *               "total": "105.00",
+                     *               "total": "90.00",
                      *               "currency": "EUR",
                      *               "amountRefunded": "0.00",
                      *               "source": "API",
@@ -7210,8 +6937,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note
-                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday
+                     * @example start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note,extras,answers
+                     *     17:30,Sunset kayak tour,BK-7K3M9Q2D,CONFIRMED,Ana Costa,ana.costa@example.com,'+351 912 345 678,2,,90.00,90.00,EUR,yes,Celebrating a birthday,,
                      */
                     "text/csv": string;
                 };
@@ -7528,27 +7255,8 @@ export interface operations {
                      *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
-                     *           "questions": [
-                     *             {
-                     *               "id": "q_3Tb8MwK1xR5nGe",
-                     *               "label": "Can everyone in the group swim?",
-                     *               "type": "CHECKBOX",
-                     *               "options": [],
-                     *               "required": true,
-                     *               "help": "Needed for the sea cave"
-                     *             }
-                     *           ],
-                     *           "extras": [
-                     *             {
-                     *               "id": "ex_6Jp2VsD9qL4cWa",
-                     *               "name": "Photo pack",
-                     *               "description": "Every photo our guide takes of your group",
-                     *               "price": 1500,
-                     *               "per": "BOOKING",
-                     *               "maxQuantity": 1,
-                     *               "active": true
-                     *             }
-                     *           ]
+                     *           "questions": [],
+                     *           "extras": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7613,27 +7321,8 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
-                     *         "questions": [
-                     *           {
-                     *             "id": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "options": [],
-                     *             "required": true,
-                     *             "help": "Needed for the sea cave"
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "id": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "description": "Every photo our guide takes of your group",
-                     *             "price": 1500,
-                     *             "per": "BOOKING",
-                     *             "maxQuantity": 1,
-                     *             "active": true
-                     *           }
-                     *         ]
+                     *         "questions": [],
+                     *         "extras": []
                      *       }
                      *     }
                      */
@@ -7744,20 +7433,7 @@ export interface operations {
                  *       "startTime": "2026-06-13T17:30:00+01:00",
                  *       "participants": 2,
                  *       "customerName": "Ana Costa",
-                 *       "customerEmail": "ana.costa@example.com",
-                 *       "answers": [
-                 *         {
-                 *           "questionId": "q_3Tb8MwK1xR5nGe",
-                 *           "value": true
-                 *         }
-                 *       ],
-                 *       "extras": [
-                 *         {
-                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *           "quantity": 1
-                 *         }
-                 *       ],
-                 *       "expectedTotal": "105.00"
+                 *       "customerEmail": "ana.costa@example.com"
                  *     }
                  */
                 "application/json": components["schemas"]["PublicBookingCreate"];
@@ -7789,24 +7465,9 @@ export interface operations {
                      *         },
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "answers": [
-                     *           {
-                     *             "questionId": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "value": true
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "per": "BOOKING",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500
-                     *           }
-                     *         ],
-                     *         "total": "105.00",
+                     *         "answers": [],
+                     *         "extras": [],
+                     *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "guestName": "Ana Costa",
                      *         "guestEmail": "ana.costa@example.com",
@@ -7873,24 +7534,9 @@ export interface operations {
                      *         },
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "answers": [
-                     *           {
-                     *             "questionId": "q_3Tb8MwK1xR5nGe",
-                     *             "label": "Can everyone in the group swim?",
-                     *             "type": "CHECKBOX",
-                     *             "value": true
-                     *           }
-                     *         ],
-                     *         "extras": [
-                     *           {
-                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *             "name": "Photo pack",
-                     *             "per": "BOOKING",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500
-                     *           }
-                     *         ],
-                     *         "total": "105.00",
+                     *         "answers": [],
+                     *         "extras": [],
+                     *         "total": "90.00",
                      *         "currency": "EUR",
                      *         "checkoutUrl": null,
                      *         "holdExpiresAt": null
@@ -7945,24 +7591,9 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "answers": [
-                     *             {
-                     *               "questionId": "q_3Tb8MwK1xR5nGe",
-                     *               "label": "Can everyone in the group swim?",
-                     *               "type": "CHECKBOX",
-                     *               "value": true
-                     *             }
-                     *           ],
-                     *           "extras": [
-                     *             {
-                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *               "name": "Photo pack",
-                     *               "per": "BOOKING",
-                     *               "quantity": 1,
-                     *               "unitPrice": 1500
-                     *             }
-                     *           ],
-                     *           "total": "105.00",
+                     *           "answers": [],
+                     *           "extras": [],
+                     *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8175,24 +7806,9 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "answers": [
-                     *             {
-                     *               "questionId": "q_3Tb8MwK1xR5nGe",
-                     *               "label": "Can everyone in the group swim?",
-                     *               "type": "CHECKBOX",
-                     *               "value": true
-                     *             }
-                     *           ],
-                     *           "extras": [
-                     *             {
-                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *               "name": "Photo pack",
-                     *               "per": "BOOKING",
-                     *               "quantity": 1,
-                     *               "unitPrice": 1500
-                     *             }
-                     *           ],
-                     *           "total": "105.00",
+                     *           "answers": [],
+                     *           "extras": [],
+                     *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8292,24 +7908,9 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "answers": [
-                     *             {
-                     *               "questionId": "q_3Tb8MwK1xR5nGe",
-                     *               "label": "Can everyone in the group swim?",
-                     *               "type": "CHECKBOX",
-                     *               "value": true
-                     *             }
-                     *           ],
-                     *           "extras": [
-                     *             {
-                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *               "name": "Photo pack",
-                     *               "per": "BOOKING",
-                     *               "quantity": 1,
-                     *               "unitPrice": 1500
-                     *             }
-                     *           ],
-                     *           "total": "105.00",
+                     *           "answers": [],
+                     *           "extras": [],
+                     *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8410,24 +8011,9 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "answers": [
-                     *             {
-                     *               "questionId": "q_3Tb8MwK1xR5nGe",
-                     *               "label": "Can everyone in the group swim?",
-                     *               "type": "CHECKBOX",
-                     *               "value": true
-                     *             }
-                     *           ],
-                     *           "extras": [
-                     *             {
-                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                     *               "name": "Photo pack",
-                     *               "per": "BOOKING",
-                     *               "quantity": 1,
-                     *               "unitPrice": 1500
-                     *             }
-                     *           ],
-                     *           "total": "105.00",
+                     *           "answers": [],
+                     *           "extras": [],
+                     *           "total": "90.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8756,25 +8342,10 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
-                 *           "answers": [
-                 *             {
-                 *               "questionId": "q_3Tb8MwK1xR5nGe",
-                 *               "label": "Can everyone in the group swim?",
-                 *               "type": "CHECKBOX",
-                 *               "value": true
-                 *             }
-                 *           ],
-                 *           "extras": [
-                 *             {
-                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *               "name": "Photo pack",
-                 *               "per": "BOOKING",
-                 *               "quantity": 1,
-                 *               "unitPrice": 1500
-                 *             }
-                 *           ],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
-                 *           "total": "105.00",
+                 *           "total": "90.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8866,25 +8437,10 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 3,
                  *           "tickets": [],
-                 *           "answers": [
-                 *             {
-                 *               "questionId": "q_3Tb8MwK1xR5nGe",
-                 *               "label": "Can everyone in the group swim?",
-                 *               "type": "CHECKBOX",
-                 *               "value": true
-                 *             }
-                 *           ],
-                 *           "extras": [
-                 *             {
-                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *               "name": "Photo pack",
-                 *               "per": "BOOKING",
-                 *               "quantity": 1,
-                 *               "unitPrice": 1500
-                 *             }
-                 *           ],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
-                 *           "total": "150.00",
+                 *           "total": "135.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8913,10 +8469,6 @@ export interface operations {
                  *           "totalParticipants": {
                  *             "from": 2,
                  *             "to": 3
-                 *           },
-                 *           "total": {
-                 *             "from": "105.00",
-                 *             "to": "150.00"
                  *           }
                  *         }
                  *       }
@@ -8986,25 +8538,10 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
-                 *           "answers": [
-                 *             {
-                 *               "questionId": "q_3Tb8MwK1xR5nGe",
-                 *               "label": "Can everyone in the group swim?",
-                 *               "type": "CHECKBOX",
-                 *               "value": true
-                 *             }
-                 *           ],
-                 *           "extras": [
-                 *             {
-                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *               "name": "Photo pack",
-                 *               "per": "BOOKING",
-                 *               "quantity": 1,
-                 *               "unitPrice": 1500
-                 *             }
-                 *           ],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
-                 *           "total": "105.00",
+                 *           "total": "90.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -9096,25 +8633,10 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
-                 *           "answers": [
-                 *             {
-                 *               "questionId": "q_3Tb8MwK1xR5nGe",
-                 *               "label": "Can everyone in the group swim?",
-                 *               "type": "CHECKBOX",
-                 *               "value": true
-                 *             }
-                 *           ],
-                 *           "extras": [
-                 *             {
-                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *               "name": "Photo pack",
-                 *               "per": "BOOKING",
-                 *               "quantity": 1,
-                 *               "unitPrice": 1500
-                 *             }
-                 *           ],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
-                 *           "total": "105.00",
+                 *           "total": "90.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -9215,25 +8737,10 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
-                 *           "answers": [
-                 *             {
-                 *               "questionId": "q_3Tb8MwK1xR5nGe",
-                 *               "label": "Can everyone in the group swim?",
-                 *               "type": "CHECKBOX",
-                 *               "value": true
-                 *             }
-                 *           ],
-                 *           "extras": [
-                 *             {
-                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *               "name": "Photo pack",
-                 *               "per": "BOOKING",
-                 *               "quantity": 1,
-                 *               "unitPrice": 1500
-                 *             }
-                 *           ],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
-                 *           "total": "105.00",
+                 *           "total": "90.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -9334,25 +8841,10 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
-                 *           "answers": [
-                 *             {
-                 *               "questionId": "q_3Tb8MwK1xR5nGe",
-                 *               "label": "Can everyone in the group swim?",
-                 *               "type": "CHECKBOX",
-                 *               "value": true
-                 *             }
-                 *           ],
-                 *           "extras": [
-                 *             {
-                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *               "name": "Photo pack",
-                 *               "per": "BOOKING",
-                 *               "quantity": 1,
-                 *               "unitPrice": 1500
-                 *             }
-                 *           ],
+                 *           "answers": [],
+                 *           "extras": [],
                  *           "unitPrice": 4500,
-                 *           "total": "105.00",
+                 *           "total": "90.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "20.00",
                  *           "source": "API",

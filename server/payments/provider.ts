@@ -15,7 +15,8 @@ export interface CheckoutRequest {
   description: string;
   /**
    * What is charged, one line per kind of ticket (a booking without price categories has one line:
-   * its participants at its unit price). Cents per unit; the total is the sum of the products.
+   * its participants at its unit price) and one per extra, free ones left out. Cents per unit; the
+   * total is the sum of the products.
    */
   lineItems: CheckoutLineItem[];
   /** ISO 4217, upper-case (providers lower-case it when they need to). */

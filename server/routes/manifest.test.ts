@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { everyDay, harbourCruise, createTestApp, expectData, expectError, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
-import { Booking, Experience, Manifest } from '../../shared/index.js';
+import { everyDay, harbourCruise, insertBookingRow, createTestApp, expectData, expectError, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
+import { Booking, Experience, Manifest, type Answer, type BookingExtra } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon (WET, UTC+0, until 28 March).
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
@@ -29,6 +29,24 @@ async function manifest(query = ''): Promise<Manifest> {
 }
 
 const starts = (m: Manifest) => m.slots.map((s) => `${s.timeSlot.startTime} ${s.experience.title}`);
+
+const LUNCH: BookingExtra = { extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 };
+const PHOTOS: BookingExtra = { extraId: 'ex_photos', name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2500 };
+
+/** A booking of two at 10:00 on 2 March with these answers and extras, written straight into the store. */
+async function bookWithForm(exp: Experience, answers: Answer[], extras: BookingExtra[], fields: { guestName?: string } = {}) {
+  return insertBookingRow(t.store, {
+    orgId: t.orgId,
+    experienceId: exp.id,
+    slotStart: Date.UTC(2027, 2, 2, 10),
+    participants: 2,
+    unitPrice: 4500,
+    totalCents: 2 * 4500 + 2 * 1200 + 2500,
+    answers: JSON.stringify(answers),
+    extras: JSON.stringify(extras),
+    ...fields,
+  });
+}
 
 beforeEach(async () => {
   clock = manualClock(NOW);
@@ -148,7 +166,7 @@ describe('GET /v1/manifest', () => {
     const m = await manifest('?date=2027-03-02');
     expect(m.slots[0]!.bookings.map((b) => b.checkedInAt)).toEqual(['2027-03-02T09:50:00.000Z', null]);
     const csv = (await t.request('GET', '/v1/manifest.csv?date=2027-03-02')).text.split('\r\n');
-    expect([csv[1]!.split(',').at(-2), csv[2]!.split(',').at(-2)]).toEqual(['yes', 'no']);
+    expect([csv[1]!.split(',').at(-4), csv[2]!.split(',').at(-4)]).toEqual(['yes', 'no']);
   });
 
   it('reads a DST day in Europe/Lisbon as 23 hours, a gap time moved past the gap', async () => {
@@ -211,6 +229,19 @@ describe('GET /v1/manifest', () => {
     const reader = await t.createKey({ scopes: ['bookings:read'] });
     expect((await t.request('GET', '/v1/manifest', { key: reader.key })).status).toBe(200);
   });
+  it('shows each booking’s extras and answers as the booking keeps them', async () => {
+    const cruise = await newExperience();
+    const answers: Answer[] = [
+      { questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: 'No nuts' },
+      { questionId: 'q_waiver', label: 'I accept the waiver', type: 'CHECKBOX', value: true },
+    ];
+    await bookWithForm(cruise, answers, [LUNCH, PHOTOS]);
+    await book(cruise, '2027-03-02T10:00:00.000Z');
+    const [form, plain] = (await manifest('?date=2027-03-02')).slots[0]!.bookings;
+    expect(form).toMatchObject({ extras: [LUNCH, PHOTOS], answers, total: '139.00' });
+    expect(plain).toMatchObject({ extras: [], answers: [] });
+  });
+
 });
 
 describe('GET /v1/manifest.csv', () => {
@@ -226,21 +257,47 @@ describe('GET /v1/manifest.csv', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="manifest-2027-03-02.csv"');
     expect(res.text.endsWith('\r\n')).toBe(true);
     const lines = res.text.split('\r\n');
-    expect(lines[0]).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note');
+    expect(lines[0]).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note,extras,answers');
     expect(lines).toHaveLength(5); // header, three bookings, and the empty string after the last CRLF
     expect(lines[1]).toMatch(
-      /^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"'=HYPERLINK\(""http:\/\/evil\.example"",""click""\)",guest\d+@example\.com,,1,,45\.00,0\.00,EUR,no,$/,
+      /^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"'=HYPERLINK\(""http:\/\/evil\.example"",""click""\)",guest\d+@example\.com,,1,,45\.00,0\.00,EUR,no,,,$/,
     );
-    expect(lines[2]).toMatch(/^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,'@SUM\(A1\),guest\d+@example\.com,'-1,2,,90\.00,0\.00,EUR,no,"'=1\+1, ""VIP"""$/);
+    expect(lines[2]).toMatch(/^10:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,'@SUM\(A1\),guest\d+@example\.com,'-1,2,,90\.00,0\.00,EUR,no,"'=1\+1, ""VIP""",,$/);
     // The newline inside the quoted name is a bare LF, so the record continues on the next split line.
-    expect(lines[3]).toMatch(/^15:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"Ana ""Nani"" Costa, Jr\.\nRoom 4",guest\d+@example\.com,'\+351 912 345 678,2,,90\.00,0\.00,EUR,no,$/);
+    expect(lines[3]).toMatch(/^15:00,"Harbour cruise, ""classic""",BK-\w{8},CONFIRMED,"Ana ""Nani"" Costa, Jr\.\nRoom 4",guest\d+@example\.com,'\+351 912 345 678,2,,90\.00,0\.00,EUR,no,,,$/);
     expect(lines[4]).toBe('');
+  });
+
+  it('ends each row with its extras and answers, quoted and neutralised like every cell, empty when none', async () => {
+    const cruise = await newExperience();
+    await bookWithForm(
+      cruise,
+      [
+        { questionId: 'q_plus', label: '+1 guest name', type: 'TEXT', value: '=HYPERLINK("http://evil.example","click")' },
+        { questionId: 'q_waiver', label: 'Waiver', type: 'CHECKBOX', value: true },
+        { questionId: 'q_towel', label: 'Needs a towel', type: 'CHECKBOX', value: false },
+        { questionId: 'q_weight', label: 'Weight (kg)', type: 'NUMBER', value: 72.5 },
+        { questionId: 'q_date', label: 'Birthday', type: 'DATE', value: '1990-05-01' },
+      ],
+      [LUNCH, PHOTOS],
+      { guestName: 'Ana' },
+    );
+    await bookWithForm(cruise, [{ questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: '@SUM(A1)' }], [], { guestName: 'Bea' });
+    await bookWithForm(cruise, [], [], { guestName: 'Carla' });
+
+    const lines = (await t.request('GET', '/v1/manifest.csv?date=2027-03-02')).text.split('\r\n');
+    const byGuest = (name: string) => lines.find((l) => l.includes(`,${name},`))!;
+    expect(byGuest('Ana')).toMatch(
+      /,139\.00,0\.00,EUR,no,,2 × Lunch; 1 × Photos,"'\+1 guest name: =HYPERLINK\(""http:\/\/evil\.example"",""click""\); Waiver: yes; Needs a towel: no; Weight \(kg\): 72\.5; Birthday: 1990-05-01"$/,
+    );
+    expect(byGuest('Bea')).toMatch(/,EUR,no,,,Dietary needs: @SUM\(A1\)$/);
+    expect(byGuest('Carla')).toMatch(/,EUR,no,,,$/);
   });
 
   it('is only a header row on a day without bookings', async () => {
     await newExperience();
     const res = await t.request('GET', '/v1/manifest.csv?date=2027-03-02');
-    expect(res.text).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note\r\n');
+    expect(res.text).toBe('start,experience,bookingNumber,status,guestName,guestEmail,guestPhone,participants,tickets,total,paid,currency,checkedIn,note,extras,answers\r\n');
   });
 
   it('names the file after today when no date is given', async () => {

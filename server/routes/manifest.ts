@@ -37,7 +37,9 @@ export function manifestRoutes(ctx: RouteContext): ApiRoutes {
         description:
           'The manifest of `GET /v1/manifest` as RFC 4180 CSV (UTF-8, CRLF), one row per booking under a header row: ' +
           '`start` (local HH:MM in the experience’s time zone), `experience`, `bookingNumber`, `status`, `guestName`, ' +
-          '`guestEmail`, `guestPhone`, `participants`, `tickets`, `total`, `paid`, `currency`, `checkedIn` (yes/no). A cell ' +
+          '`guestEmail`, `guestPhone`, `participants`, `tickets`, `total`, `paid`, `currency`, `checkedIn` (yes/no), `note` (the ' +
+          'internal note), `extras` (`2 × Lunch; 1 × Photos`) and `answers` (`label: value; …`, a checkbox as yes/no), ' +
+          'both empty when none. A cell ' +
           "that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a leading '. " +
           'Errors answer as JSON envelopes.',
         tag,

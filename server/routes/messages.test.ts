@@ -8,7 +8,7 @@ import { guestMailJob, type GuestMailJob } from '../jobs/guest-mail.js';
 import { smtpTransport } from '../mail/smtp.js';
 import { createLogger } from '../logger.js';
 import { createApp } from '../app.js';
-import { Activity, Availability, Booking, CustomerErased, ManagedBooking, Message, Organization, Payment, type Experience } from '../../shared/index.js';
+import { Activity, Availability, Booking, CustomerErased, Experience, ManagedBooking, Message, Organization, Payment } from '../../shared/index.js';
 
 const quiet = createLogger('silent');
 const HOUR = 3_600_000;
@@ -89,6 +89,54 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       expect(smtp.received[0]!.mail.subject).toMatch(/Reserva confirmada/);
     });
 
+    it('lists a booking’s extras and answers, escaped in HTML, in English and in Portuguese', async () => {
+      const form = (guestEmail: string, locale: 'en' | 'pt') =>
+        insertBookingRow(t.store, {
+          orgId: t.orgId,
+          experienceId: exp.id,
+          slotStart: Date.parse(SATURDAY_10),
+          slotEnd: Date.parse(SATURDAY_10) + 2 * HOUR,
+          status: 'PENDING',
+          checkoutUrl: 'https://checkout.example/s/form',
+          guestName: 'Eve Adams',
+          guestEmail,
+          locale,
+          participants: 2,
+          unitPrice: 4500,
+          totalCents: 2 * 4500 + 2 * 1200 + 2500,
+          extras: JSON.stringify([
+            { extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 },
+            { extraId: 'ex_photos', name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2500 },
+          ]),
+          answers: JSON.stringify([
+            { questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: '<script>alert(1)</script>' },
+            { questionId: 'q_waiver', label: 'Waiver', type: 'CHECKBOX', value: true },
+            { questionId: 'q_towel', label: 'Towel', type: 'CHECKBOX', value: false },
+            { questionId: 'q_count', label: 'Children', type: 'NUMBER', value: 2 },
+          ]),
+        });
+      for (const held of [await form('eve@example.com', 'en'), await form('eva@example.com', 'pt')]) {
+        expectData(await t.request('POST', `/v1/bookings/${held.id}/payments`, { body: { amount: '139.00', status: 'SUCCEEDED' } }), Payment, 201);
+      }
+      await job.runOnce();
+      expect(smtp.received).toHaveLength(2);
+      const en = smtp.received.find((r) => r.to[0] === 'eve@example.com')!.mail;
+      expect(en.text).toContain('Participants: 2 participants\nExtras: 2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR)\nTotal: 139.00 EUR\n');
+      expect(en.text).toContain('Your answers:\nDietary needs: <script>alert(1)</script>\nWaiver: Yes\nTowel: No\nChildren: 2\n');
+      expect(en.html).toContain('2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR)');
+      expect(en.html).toContain('>Your answers</h2>');
+      expect(en.html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+      expect(en.html).not.toContain('<script>');
+      const ics = en.attachments.find((a) => a.filename === 'booking.ics')!.content.toString('utf8');
+      expect(ics).not.toContain('script');
+      const pt = smtp.received.find((r) => r.to[0] === 'eva@example.com')!.mail;
+      expect(pt.subject).toMatch(/^Reserva confirmada/);
+      expect(pt.text).toContain('Extras: 2 × Lunch (24,00 EUR), 1 × Photos (25,00 EUR)\nTotal: 139,00 EUR\n');
+      expect(pt.text).toContain('As suas respostas:\nDietary needs: <script>alert(1)</script>\nWaiver: Sim\nTowel: Não\nChildren: 2\n');
+      expect(pt.html).toContain('>Towel</th><td style="padding:4px 0">Não</td>');
+      expect(pt.html).not.toContain('<script>');
+    });
+
     it('records SKIPPED when no mail server is configured, and sends nothing', async () => {
       await job.stop();
       const queuedBefore = await book({ customerEmail: 'before@example.com' });
@@ -121,6 +169,29 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       const cancellation = smtp.received.find((r) => /cancel/i.test(r.mail.subject ?? ''));
       expect(cancellation?.mail.text).not.toContain('/manage#');
       expect(cancellation?.mail.attachments).toHaveLength(0);
+    });
+
+    it('sends a change notice when a booking’s extras change, none for its answers alone', async () => {
+      const form = expectData(
+        await t.request('PATCH', `/v1/experiences/${exp.id}`, {
+          body: { questions: [{ label: 'Dietary needs', type: 'TEXT' }], extras: [{ name: 'Lunch', price: 1200, per: 'PERSON' }] },
+        }),
+        Experience,
+      );
+      const [diet] = form.questions;
+      const [lunch] = form.extras;
+      const booking = await book({ answers: [{ questionId: diet!.id, value: 'No nuts' }] });
+      expectData(await t.request('PATCH', `/v1/bookings/${booking.id}`, { body: { answers: [{ questionId: diet!.id, value: 'Vegan' }] } }), Booking);
+      expect((await messagesOf(booking.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED']);
+      const changed = expectData(await t.request('PATCH', `/v1/bookings/${booking.id}`, { body: { extras: [{ extraId: lunch!.id, quantity: 2 }] } }), Booking);
+      expect(changed.total).toBe('114.00');
+      // The same list again is no change.
+      expectData(await t.request('PATCH', `/v1/bookings/${booking.id}`, { body: { extras: [{ extraId: lunch!.id, quantity: 2 }] } }), Booking);
+      expect((await messagesOf(booking.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED', 'BOOKING_CHANGED']);
+      await job.runOnce();
+      const notice = smtp.received.find((r) => /changed/i.test(r.mail.subject ?? ''))!.mail;
+      expect(notice.text).toContain('Extras: 2 × Lunch (24.00 EUR)\nTotal: 114.00 EUR\n');
+      expect(notice.text).toContain('Your answers:\nDietary needs: Vegan\n');
     });
 
     it('confirms a held booking once it is paid; a hold cancelled after its payment page opened is told, one that never opened is not', async () => {

@@ -112,7 +112,7 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
           'The body of POST /v1/bookings without metadata, checked in the same order. `website` is a honeypot for bots: it must ' +
           'be absent or empty. Send `expectedTotal`, the total the guest saw: if a price changed since, the answer is 409 ' +
           'PRICE_CHANGED with the new total in `details.total`, and nothing is booked. ' +
-          '`checkoutUrl` is null unless online payment is due. With online payment (a priced experience, Stripe configured, ' +
+          '`checkoutUrl` is null unless online payment is due. With online payment (a priced experience or a priced extra chosen, Stripe configured, ' +
           'the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` ' +
           'is the payment page; after paying (or giving up) the guest returns to the page that made the request (its ' +
           '`Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.',
@@ -132,7 +132,7 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         const now = ctx.now();
         // The guest is named in the activity log as they gave their name.
         const actor = guestActor(booking.customerName, caller.actor.ip);
-        if (onlinePaymentDue(await getOrganization(store, caller.orgId), exp, online)) {
+        if (onlinePaymentDue(await getOrganization(store, caller.orgId), exp, online, booking.extras)) {
           const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), online.fallbackPage);
           return created(serializePublicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now, actor)));
         }

@@ -6,7 +6,7 @@ import type { ManifestBookingRow } from '../store/manifest.js';
 import type { Manifest as DayManifest } from '../domain/manifest.js';
 import { iso, isoOrNull } from './instant.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
-import { answersOf, bookingExtrasOf } from '../domain/booking-form.js';
+import { answersLine, answersOf, bookingExtrasOf, extrasLine } from '../domain/booking-form.js';
 import type { Manifest, ManifestBooking } from '../../shared/index.js';
 
 type ManifestModel = DayManifest<ManifestBookingRow>;
@@ -51,7 +51,7 @@ export function serializeManifest(m: ManifestModel): Manifest {
 
 export const MANIFEST_CSV_HEADER = [
   'start', 'experience', 'bookingNumber', 'status', 'guestName', 'guestEmail', 'guestPhone', 'participants', 'tickets',
-  'total', 'paid', 'currency', 'checkedIn', 'note',
+  'total', 'paid', 'currency', 'checkedIn', 'note', 'extras', 'answers',
 ] as const;
 
 /** Local HH:MM of an instant in a zone. */
@@ -84,6 +84,8 @@ export function manifestCsvRows(m: ManifestModel): string[][] {
         b.currency,
         b.checkedInAt === null ? 'no' : 'yes',
         b.internalNote ?? '',
+        extrasLine(bookingExtrasOf(b.extras), '; '),
+        answersLine(answersOf(b.answers)),
       ]);
     }
   }

@@ -3,6 +3,7 @@
 import type { BookingRow } from '../store/bookings.js';
 import type { MessageKind, NoticeOf } from '../store/messages.js';
 import { noticeAddressesFor } from '../domain/notices.js';
+import { bookingExtrasOf } from '../domain/booking-form.js';
 import type { Store } from '../store/index.js';
 import { processSettings } from './process-settings.js';
 
@@ -18,11 +19,16 @@ export function queueingNow(): { skippedBecause?: string } {
   return processSettings().guestMail ? {} : { skippedBecause: NO_MAIL_SERVER };
 }
 
+/** Whether two stored lists of extras say the same (null and `[]` are both none). */
+const sameExtras = (a: string | null, b: string | null): boolean =>
+  JSON.stringify(bookingExtrasOf(a)) === JSON.stringify(bookingExtrasOf(b));
+
 /**
  * The message a booking change calls for, if any: a confirmation when it becomes CONFIRMED (made so,
  * or paid), a cancellation when it is cancelled (by anyone, a lapsed hold too, but not a hold whose
  * payment page never opened), and a change notice
- * when a confirmed booking's time or party changes. `before` is undefined for a new booking.
+ * when a confirmed booking's time, party or extras change (answers alone send none: nothing the guest
+ * comes to changes). `before` is undefined for a new booking.
  */
 export function messageKindFor(before: BookingRow | undefined, after: BookingRow): MessageKind | undefined {
   if (after.status === 'CANCELLED') {
@@ -36,7 +42,8 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
   const changed =
     before.slotStart !== after.slotStart ||
     before.participants !== after.participants ||
-    (before.tickets ?? null) !== (after.tickets ?? null);
+    (before.tickets ?? null) !== (after.tickets ?? null) ||
+    !sameExtras(before.extras, after.extras);
   return changed ? 'BOOKING_CHANGED' : undefined;
 }
 

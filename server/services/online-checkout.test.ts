@@ -1,8 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../payments/test-helpers/fake-stripe.js';
 import { HOST_PAGE, paymentsHarness, usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
-import { expectData, expectError, expectPriceChanged, manualClock } from '../test-helpers/index.js';
-import { hostPageOf, returnUrl } from './online-checkout.js';
+import { expectData, expectError, expectPriceChanged, insertBookingRow, manualClock } from '../test-helpers/index.js';
+import { hostPageOf, lineItemsOf, onlinePaymentDue, returnUrl, type OnlinePayments } from './online-checkout.js';
+import { createLogger } from '../logger.js';
+import { storedBookingLines } from '../domain/booking-form.js';
+import { paymentProviderFrom } from '../payments/configure.js';
 import { Booking, Experience, Payment, PublicBooking } from '../../shared/index.js';
 
 const MINUTE = 60_000;
@@ -94,6 +97,109 @@ describe('online payment with Stripe Checkout', () => {
     expect(stripe.lastSession().amount_total).toBe(11000);
     // The infant is free and takes no place: three of the four places are held.
     expect(await h.remaining()).toBe(1);
+  });
+
+  it('charges a booking’s extras as one checkout line each beside its tickets, free ones named in the description', async () => {
+    const booking = await insertBookingRow(h.t.store, {
+      orgId: h.t.orgId,
+      experienceId: h.experienceId,
+      slotStart: Date.parse(h.startTime),
+      status: 'PENDING',
+      participants: 3,
+      unitPrice: 0,
+      tickets: JSON.stringify([
+        { categoryId: 'pc_adult', name: 'Adult', type: 'ADULT', quantity: 2, unitPrice: 4500, occupiesPlace: true },
+        { categoryId: 'pc_infant', name: 'Infant', type: 'INFANT', quantity: 1, unitPrice: 0, occupiesPlace: false },
+      ]),
+      places: 2,
+      totalCents: 2 * 4500 + 2 * 1200 + 2500,
+      extras: JSON.stringify([
+        { extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 },
+        { extraId: 'ex_map', name: 'Map', per: 'BOOKING', quantity: 1, unitPrice: 0 },
+        { extraId: 'ex_photos', name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2500 },
+      ]),
+      answers: JSON.stringify([{ questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: 'No nuts' }]),
+    });
+    const view = (await h.t.store.bookings.getBooking(h.t.orgId, booking.id))!;
+    expect(lineItemsOf(view)).toEqual([
+      { name: 'Sunset kayak · Adult', unitAmount: 4500, quantity: 2 },
+      { name: 'Lunch', unitAmount: 1200, quantity: 2 },
+      { name: 'Photos', unitAmount: 2500, quantity: 1 },
+    ]);
+    expect(storedBookingLines(view).total).toBe(booking.totalCents);
+    // What Stripe is asked for, through the real provider and its HTTP client.
+    await paymentProviderFrom(h.t.config)!.createCheckout({
+      orgId: h.t.orgId, bookingId: booking.id, bookingNumber: booking.bookingNumber, title: view.experienceName,
+      description: 'Sunset kayak', lineItems: lineItemsOf(view), currency: view.currency, customerEmail: view.guestEmail,
+      successUrl: 'https://tours.example.com/ok', cancelUrl: 'https://tours.example.com/no', expiresAt: h.clock.now() + 30 * MINUTE, now: h.clock.now(),
+    });
+    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    expect(create?.params).toMatchObject({
+      line_items: [
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '4500', product_data: { name: 'Sunset kayak · Adult' } } },
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '1200', product_data: { name: 'Lunch' } } },
+        { quantity: '1', price_data: { currency: 'eur', unit_amount: '2500', product_data: { name: 'Photos' } } },
+      ],
+    });
+    expect(stripe.lastSession().amount_total).toBe(booking.totalCents);
+  });
+
+  it('itemises the extras a guest chooses in the widget: a line each, free ones in the description, Stripe’s total the booking’s', async () => {
+    const extras = expectData(
+      await h.t.request('PATCH', `/v1/experiences/${h.experienceId}`, {
+        body: {
+          extras: [
+            { name: 'Lunch', price: 1200, per: 'PERSON' },
+            { name: 'Map', price: 0 },
+            { name: 'Photos', price: 2500 },
+          ],
+        },
+      }),
+      Experience,
+    ).extras;
+    const res = await h.t.request('POST', '/public/v1/bookings', {
+      body: {
+        experienceId: h.experienceId,
+        startTime: h.startTime,
+        participants: 2,
+        extras: extras.map((e) => ({ extraId: e.id, quantity: e.name === 'Lunch' ? 2 : 1 })),
+        customerName: 'Ana Lima',
+        customerEmail: 'ana@example.com',
+      },
+      headers: { origin: 'https://tours.example.com', referer: HOST_PAGE },
+    });
+    const booking = expectData(res, PublicBooking, 201);
+    expect(booking).toMatchObject({ status: 'PENDING', total: '139.00' });
+    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    const description = `${h.startTime.slice(0, 16).replace('T', ' ')} UTC · 2 guests · 2 × Lunch, 1 × Map, 1 × Photos · ${booking.bookingNumber}`;
+    expect(create?.params).toMatchObject({
+      line_items: [
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '4500', product_data: { name: 'Sunset kayak', description } } },
+        { quantity: '2', price_data: { currency: 'eur', unit_amount: '1200', product_data: { name: 'Lunch', description } } },
+        { quantity: '1', price_data: { currency: 'eur', unit_amount: '2500', product_data: { name: 'Photos', description } } },
+      ],
+    });
+    expect((create?.params as { line_items: unknown[] }).line_items).toHaveLength(3);
+    expect(stripe.lastSession().amount_total).toBe(13900);
+  });
+
+  it('takes a free experience’s booking to Checkout when the guest chooses a priced extra', async () => {
+    const exp = expectData(
+      await h.t.request('PATCH', `/v1/experiences/${h.experienceId}`, { body: { price: 0, extras: [{ name: 'Photos', price: 2500 }, { name: 'Map', price: 0 }] } }),
+      Experience,
+    );
+    const [photos, map] = exp.extras;
+    const body = { experienceId: h.experienceId, startTime: h.startTime, participants: 2, customerName: 'Ana Lima', customerEmail: 'ana@example.com' };
+    const headers = { origin: 'https://tours.example.com', referer: HOST_PAGE };
+    const free = expectData(await h.t.request('POST', '/public/v1/bookings', { body: { ...body, extras: [{ extraId: map!.id, quantity: 1 }] }, headers }), PublicBooking, 201);
+    expect(free).toMatchObject({ status: 'CONFIRMED', total: '0.00', checkoutUrl: null });
+    const paid = expectData(await h.t.request('POST', '/public/v1/bookings', { body: { ...body, extras: [{ extraId: photos!.id, quantity: 1 }] }, headers }), PublicBooking, 201);
+    expect(paid).toMatchObject({ status: 'PENDING', total: '25.00' });
+    expect(paid.checkoutUrl).toBe(stripe.lastSession().url);
+    expect(stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')[0]?.params).toMatchObject({
+      line_items: [{ quantity: '1', price_data: { currency: 'eur', unit_amount: '2500', product_data: { name: 'Photos' } } }],
+    });
+    expect(stripe.lastSession().amount_total).toBe(2500);
   });
 
   it('counts held places against the slot', async () => {
@@ -381,6 +487,26 @@ describe('without online payment', () => {
       await free.close();
       await stripe.close();
     }
+  });
+});
+
+describe('when online payment is due', () => {
+  const online = { provider: {} as OnlinePayments['provider'], holdMinutes: 30, fallbackPage: 'http://localhost:3000/demo', logger: createLogger('silent') };
+  const on = { onlinePayments: 1 };
+  const extras = JSON.stringify([
+    { id: 'ex_lunch', name: 'Lunch', description: null, price: 1200, per: 'PERSON', maxQuantity: 10, active: true },
+    { id: 'ex_map', name: 'Map', description: null, price: 0, per: 'BOOKING', maxQuantity: 10, active: true },
+    { id: 'ex_old', name: 'Old', description: null, price: 900, per: 'BOOKING', maxQuantity: 10, active: false },
+  ]);
+
+  it('is due for a free experience when the guest chooses a priced extra, and only then', () => {
+    expect(onlinePaymentDue(on, { price: 0, extras }, online, [{ extraId: 'ex_lunch', quantity: 2 }])).toBe(true);
+    expect(onlinePaymentDue(on, { price: 0, extras }, online, [{ extraId: 'ex_map', quantity: 1 }])).toBe(false);
+    expect(onlinePaymentDue(on, { price: 0, extras }, online, [{ extraId: 'ex_old', quantity: 1 }])).toBe(false);
+    expect(onlinePaymentDue(on, { price: 0, extras }, online)).toBe(false);
+    expect(onlinePaymentDue(on, { price: 4500, extras }, online)).toBe(true);
+    expect(onlinePaymentDue({ onlinePayments: 0 }, { price: 0, extras }, online, [{ extraId: 'ex_lunch', quantity: 2 }])).toBe(false);
+    expect(onlinePaymentDue(on, { price: 0, extras }, undefined, [{ extraId: 'ex_lunch', quantity: 2 }])).toBe(false);
   });
 });
 

@@ -8,6 +8,7 @@ import type { OrganizationRow } from '../store/organizations.js';
 import type { Store } from '../store/index.js';
 import type { CallbackNotice, CheckoutLineItem, PaymentProvider } from '../payments/provider.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
+import { bookingExtrasOf, extrasLine, extrasOf, storedBookingLines } from '../domain/booking-form.js';
 import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
 import { applyRefundReports } from './refunds.js';
 import type { BookingInput } from '../../shared/index.js';
@@ -24,13 +25,20 @@ export interface OnlinePayments {
 /** How long a booking whose payment is still clearing keeps its places before the provider is asked again. */
 export const CLEARING_HOLD_MS = 24 * 60 * 60 * 1000;
 
-/** Online payment is due for a widget booking of a priced experience, on a server with a provider, for an org that wants it. */
+/**
+ * Online payment is due for a widget booking of a priced experience, or one choosing a priced extra,
+ * on a server with a provider, for an org that wants it.
+ */
 export function onlinePaymentDue(
   org: Pick<OrganizationRow, 'onlinePayments'> | undefined,
-  exp: Pick<ExperienceRow, 'price'>,
+  exp: Pick<ExperienceRow, 'price' | 'extras'>,
   online: OnlinePayments | undefined,
+  chosen: readonly { extraId: string; quantity: number }[] = [],
 ): online is OnlinePayments {
-  return online !== undefined && org?.onlinePayments === 1 && exp.price > 0;
+  if (online === undefined || org?.onlinePayments !== 1) return false;
+  if (exp.price > 0) return true;
+  const priced = new Set(extrasOf(exp.extras).filter((e) => e.active && e.price > 0).map((e) => e.id));
+  return chosen.some((c) => c.quantity > 0 && priced.has(c.extraId));
 }
 
 const MAX_RETURN_URL = 2000;
@@ -73,19 +81,26 @@ export function returnUrl(page: string, bookingNumber: string, status: 'success'
 
 function slotLabel(b: BookingView): string {
   const guests = b.tickets === null ? `${b.participants} ${b.participants === 1 ? 'guest' : 'guests'}` : ticketsLine(ticketsOf(b.tickets));
-  return `${new Date(b.slotStart).toISOString().slice(0, 16).replace('T', ' ')} UTC · ${guests} · ${b.bookingNumber}`;
+  // Every extra is named here, free ones too: only priced ones can be checkout lines.
+  const extras = bookingExtrasOf(b.extras);
+  const items = extras.length === 0 ? guests : `${guests} · ${extrasLine(extras)}`;
+  return `${new Date(b.slotStart).toISOString().slice(0, 16).replace('T', ' ')} UTC · ${items} · ${b.bookingNumber}`;
 }
 
 /**
- * What the checkout charges: one line per ticket category (free ones, such as an infant on a lap,
- * are named in the description instead: a checkout line needs a price), or the participants at
- * the booking's unit price.
+ * What the checkout charges: the booking's money lines, one checkout line each: a ticket category
+ * (named after the experience and the category), the participants (named after the experience),
+ * each extra (by its name). Free lines, such as an infant on a lap or a free extra, are named in
+ * the description instead: a checkout line needs a price. The lines add up to the booking's total.
  */
 export function lineItemsOf(b: BookingView): CheckoutLineItem[] {
-  if (b.tickets === null) return [{ name: b.experienceName, unitAmount: b.unitPrice, quantity: b.participants }];
-  return ticketsOf(b.tickets)
-    .filter((t) => t.unitPrice > 0)
-    .map((t) => ({ name: `${b.experienceName} · ${t.name}`, unitAmount: t.unitPrice, quantity: t.quantity }));
+  return storedBookingLines(b)
+    .lines.filter((line) => line.unitPrice > 0)
+    .map((line) => ({
+      name: line.kind === 'EXTRA' ? line.name ?? '' : line.kind === 'TICKETS' ? `${b.experienceName} · ${line.name ?? ''}` : b.experienceName,
+      unitAmount: line.unitPrice,
+      quantity: line.quantity,
+    }));
 }
 
 /**
