@@ -24,7 +24,16 @@ export const QUESTION_TYPE_WORDS: Record<QuestionType, string> = {
 const MAX_ENTRIES = 20;
 
 /** A labelled select whose error sits next to it, as the editor's other fields do. */
-function Select(p: { id: string; label: string; error: string | undefined; hint?: string; onChange?: (value: string) => void; options: readonly (readonly [string, string, boolean])[] }): JSX.Element {
+function Select(p: {
+  id: string;
+  label: string;
+  error: string | undefined;
+  hint?: string;
+  /** Set: the select shows this value on every render (the draft holds it); else the options say which one starts selected. */
+  value?: string;
+  onChange?: (value: string) => void;
+  options: readonly (readonly [string, string, boolean])[];
+}): JSX.Element {
   const described = [p.hint ? `${p.id}-hint` : '', p.error ? `${p.id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class={`field${p.error ? ' invalid' : ''}`}>
@@ -39,6 +48,7 @@ function Select(p: { id: string; label: string; error: string | undefined; hint?
         name={p.id}
         aria-invalid={p.error ? 'true' : undefined}
         aria-describedby={described}
+        value={p.value}
         onChange={p.onChange ? (e) => p.onChange!((e.currentTarget as HTMLSelectElement).value) : undefined}
       >
         {p.options.map(([value, words, selected]) => (
@@ -64,6 +74,7 @@ function QuestionEntry({ m, row, index }: { m: Model; row: QuestionRow; index: n
         id={id('type')}
         label="Type"
         error={fields[id('type')]}
+        value={row.type}
         onChange={(v) => m.experiences.editor.setQuestionType(row.key, v as QuestionType)}
         options={QUESTION_TYPES.map((t) => [t, QUESTION_TYPE_WORDS[t], t === row.type] as const)}
       />
