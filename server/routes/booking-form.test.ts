@@ -1,9 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, everyDay, expectData, expectList, expectValidationError, manualClock, type ManualClock, type TestApp } from '../test-helpers/index.js';
-import { Experience, PublicExperience } from '../../shared/index.js';
+import {
+  createTestApp, everyDay, expectData, expectError, expectList, expectPriceChanged, expectValidationError, manualClock,
+  type ManualClock, type TestApp,
+} from '../test-helpers/index.js';
+import { Booking, Experience, Payment, PublicBooking, PublicBookingStatus, PublicExperience, WebhookEvent } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon; the walk runs every day at 10:00 and 15:00.
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
+const S1 = '2027-03-02T10:00:00.000Z';
+const S2 = '2027-03-02T15:00:00.000Z';
 
 let t: TestApp;
 let clock: ManualClock;
@@ -158,5 +163,269 @@ describe('questions and extras on experiences', () => {
     expect(one.extras.map((e) => e.name)).toEqual(['Lunch']);
     // The operator sees both.
     expect((await getExperience(exp.id)).extras.map((e) => e.name)).toEqual(['Lunch', 'Photos']);
+  });
+});
+
+/** The experience most booking tests book: four questions (two required) and three extras (one inactive). */
+const FORM = {
+  questions: [
+    { label: 'Dietary needs', type: 'TEXT' },
+    { label: 'Shoe size', type: 'SELECT', options: ['38', '40', '42'], required: true },
+    { label: 'I accept the waiver', type: 'CHECKBOX', required: true },
+    { label: 'Phone on the day', type: 'PHONE' },
+  ],
+  extras: [
+    { name: 'Lunch', price: 1200, per: 'PERSON', maxQuantity: 6 },
+    { name: 'Photos', price: 2500 },
+    { name: 'Gear', price: 800, active: false },
+  ],
+};
+
+describe('booking with answers and extras', () => {
+  let exp: Experience;
+  const q = (label: string, e: Experience = exp) => e.questions.find((x) => x.label === label)!.id;
+  const x = (name: string, e: Experience = exp) => e.extras.find((y) => y.name === name)!.id;
+  /** The answers every booking of `exp` needs: its two required questions. */
+  const required = () => [
+    { questionId: q('Shoe size'), value: '40' },
+    { questionId: q('I accept the waiver'), value: true },
+  ];
+  const body = (fields: Record<string, unknown> = {}) => ({
+    experienceId: exp.id, startTime: S1, participants: 2, customerName: 'Ana Costa', customerEmail: 'ana@example.com', answers: required(), ...fields,
+  });
+  const post = (fields: Record<string, unknown> = {}, path = '/v1/bookings') =>
+    t.request('POST', path, { body: body(fields), ...(path.startsWith('/public') ? { key: t.publishableKey } : {}) });
+  const book = async (fields: Record<string, unknown> = {}) => expectData(await post(fields), Booking, 201);
+
+  /** Rows that a refused request must not have written. */
+  async function written() {
+    const page = { limit: 1, offset: 0 };
+    return {
+      bookings: (await t.store.bookings.listBookings(t.orgId, {}, page)).total,
+      events: (await t.store.events.listEvents(t.orgId, {}, page)).total,
+      places: [...(await t.store.bookings.bookedPlacesBetween(exp.id, 0, 8.64e15)).values()].reduce((a, b) => a + b, 0),
+    };
+  }
+
+  beforeEach(async () => {
+    exp = await newExperience(FORM);
+  });
+
+  it('keeps the answers in the questions’ order (answered ones only) and the extras in the experience’s, and totals them', async () => {
+    const b = await book({
+      answers: [
+        { questionId: q('Phone on the day'), value: ' +351 912 345 678 ' },
+        { questionId: q('I accept the waiver'), value: true },
+        { questionId: q('Shoe size'), value: '42' },
+      ],
+      extras: [{ extraId: x('Photos'), quantity: 1 }, { extraId: x('Lunch'), quantity: 2 }],
+    });
+    expect(b.answers).toEqual([
+      { questionId: q('Shoe size'), label: 'Shoe size', type: 'SELECT', value: '42' },
+      { questionId: q('I accept the waiver'), label: 'I accept the waiver', type: 'CHECKBOX', value: true },
+      { questionId: q('Phone on the day'), label: 'Phone on the day', type: 'PHONE', value: '+351 912 345 678' },
+    ]);
+    expect(b.extras).toEqual([
+      { extraId: x('Lunch'), name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 },
+      { extraId: x('Photos'), name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2500 },
+    ]);
+    // 2 × 20.00 + 2 × 12.00 + 1 × 25.00
+    expect(b).toMatchObject({ unitPrice: 2000, totalParticipants: 2, total: '89.00' });
+    expect(expectData(await t.request('GET', `/v1/bookings/${b.id}`), Booking)).toEqual(b);
+    expect(expectData(await t.request('GET', `/api/v1/bookings/${b.bookingNumber}`), Booking)).toEqual(b);
+
+    // The event (and so the webhook) carries them.
+    const events = expectList(await t.request('GET', '/v1/events?type=BOOKING_CREATED'), WebhookEvent).data;
+    expect(events[0]!.data.booking).toMatchObject({ answers: b.answers, extras: b.extras, total: '89.00' });
+
+    // The guest's view of its state too.
+    const pub = expectData(await t.request('GET', `/public/v1/bookings/${b.bookingNumber}`, { key: t.publishableKey }), PublicBookingStatus);
+    expect(pub).toMatchObject({ answers: b.answers, extras: b.extras, total: '89.00' });
+  });
+
+  it('shows [] for a booking without any, and keeps its total as before', async () => {
+    const plain = await newExperience({ name: 'Plain' });
+    const b = expectData(
+      await t.request('POST', '/v1/bookings', { body: { ...body(), experienceId: plain.id, answers: undefined } }),
+      Booking,
+      201,
+    );
+    expect(b).toMatchObject({ answers: [], extras: [], total: '40.00' });
+    const row = await t.store.bookings.getBooking(t.orgId, b.id);
+    expect(row).toMatchObject({ answers: null, extras: null, totalCents: null });
+    // Only the required answers: the booking keeps those, and no extras.
+    expect(await book()).toMatchObject({ answers: [{ value: '40' }, { value: true }], extras: [], total: '40.00' });
+  });
+
+  it('adds extras to a ticketed booking’s tickets', async () => {
+    const ticketed = await newExperience({ name: 'Ticketed', ...FORM, questions: [], priceCategories: [{ name: 'Adult', price: 2500 }, { name: 'Child', price: 1000 }] });
+    const res = await t.request('POST', '/v1/bookings', {
+      body: {
+        ...body(), experienceId: ticketed.id, participants: undefined, answers: undefined,
+        tickets: ticketed.priceCategories.map((c) => ({ categoryId: c.id, quantity: 1 })),
+        extras: [{ extraId: x('Lunch', ticketed), quantity: 2 }],
+      },
+    });
+    const b = expectData(res, Booking, 201);
+    // 25.00 + 10.00 + 2 × 12.00
+    expect(b).toMatchObject({ totalParticipants: 2, unitPrice: null, total: '59.00' });
+    expectValidationError(
+      await t.request('POST', '/v1/bookings', {
+        body: { ...body(), experienceId: ticketed.id, participants: undefined, answers: undefined, tickets: [{ categoryId: ticketed.priceCategories[0]!.id, quantity: 1 }], extras: [{ extraId: x('Lunch', ticketed), quantity: 2 }] },
+      }),
+      'extras[0].quantity',
+    );
+  });
+
+  it('keeps a booking as it was made when a label, a price or the lists change later', async () => {
+    const b = await book({ extras: [{ extraId: x('Lunch'), quantity: 2 }] });
+    expectData(
+      await patchExperience(exp.id, {
+        questions: [{ id: q('Shoe size'), label: 'Shoe size (EU)', type: 'SELECT', options: ['40'] }],
+        extras: [{ id: x('Lunch'), name: 'Picnic', price: 9900, per: 'BOOKING' }],
+      }),
+      Experience,
+    );
+    const again = expectData(await t.request('GET', `/v1/bookings/${b.id}`), Booking);
+    expect(again.answers).toEqual(b.answers);
+    expect(again.extras).toEqual(b.extras);
+    expect(again.total).toBe('64.00');
+  });
+
+  it('refuses every unanswered required question, one detail each, and a required box left unticked', async () => {
+    const before = await written();
+    const res = await post({ answers: [] });
+    const details = expectValidationError(res, `answers.${q('Shoe size')}`);
+    expect(details).toEqual([
+      { path: `answers.${q('Shoe size')}`, message: 'Required: Shoe size' },
+      { path: `answers.${q('I accept the waiver')}`, message: 'Required: I accept the waiver' },
+    ]);
+    const unticked = expectValidationError(await post({ answers: [{ questionId: q('Shoe size'), value: '38' }, { questionId: q('I accept the waiver'), value: false }] }), `answers.${q('I accept the waiver')}`);
+    expect(unticked).toHaveLength(1);
+    // Absent answers are no answers.
+    expectValidationError(await post({ answers: undefined }), `answers.${q('Shoe size')}`);
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses unknown, twice-answered and inactive entries, quantities above the limits, naming each', async () => {
+    const other = await newExperience({ name: 'Other', ...FORM });
+    const before = await written();
+    const answer = (questionId: string, value: unknown) => ({ questionId, value });
+    expectValidationError(await post({ answers: [...required(), answer('q_nope', 'x')] }), 'answers[2].questionId');
+    expectValidationError(await post({ answers: [...required(), answer(q('Dietary needs', other), 'x')] }), 'answers[2].questionId');
+    expectValidationError(await post({ answers: [...required(), answer(q('Shoe size'), '38')] }), 'answers[2].questionId');
+    expectValidationError(await post({ extras: [{ extraId: 'ex_nope', quantity: 1 }] }), 'extras[0].extraId');
+    expectValidationError(await post({ extras: [{ extraId: x('Photos', other), quantity: 1 }] }), 'extras[0].extraId');
+    expectValidationError(await post({ extras: [{ extraId: x('Gear'), quantity: 1 }] }), 'extras[0].extraId');
+    expectValidationError(await post({ extras: [{ extraId: x('Photos'), quantity: 1 }, { extraId: x('Photos'), quantity: 2 }] }), 'extras[1].extraId');
+    expectValidationError(await post({ extras: [{ extraId: x('Photos'), quantity: 11 }] }), 'extras[0].quantity');
+    expectValidationError(await post({ participants: 8, extras: [{ extraId: x('Lunch'), quantity: 7 }] }), 'extras[0].quantity');
+    expectValidationError(await post({ extras: [{ extraId: x('Lunch'), quantity: 3 }] }), 'extras[0].quantity');
+    expectValidationError(await post({ extras: [{ extraId: x('Lunch'), quantity: 0 }] }), 'extras[0].quantity');
+    expectValidationError(await post({ extras: [{ extraId: x('Lunch'), quantity: 1.5 }] }), 'extras[0].quantity');
+    expectValidationError(await post({ extras: [{ extraId: x('Lunch') }] }), 'extras[0].quantity');
+    expectValidationError(await post({ answers: [{ questionId: q('Shoe size') }] }), 'answers[0].value');
+    // Every fault at once: a form shows them all.
+    const all = expectValidationError(
+      await post({ answers: [answer(q('Shoe size'), '39')], extras: [{ extraId: 'ex_nope', quantity: 1 }, { extraId: x('Photos'), quantity: 20 }] }),
+      'extras[0].extraId',
+    );
+    expect(all.map((d) => d.path)).toEqual([`answers.${q('Shoe size')}`, `answers.${q('I accept the waiver')}`, 'extras[0].extraId', 'extras[1].quantity']);
+    expect(await written()).toEqual(before);
+    // The limits themselves are taken.
+    expect(await book({ participants: 6, extras: [{ extraId: x('Lunch'), quantity: 6 }, { extraId: x('Photos'), quantity: 10 }] })).toMatchObject({ total: '442.00' });
+  });
+
+  describe('values, by the question’s type', () => {
+    const TYPES = {
+      TEXT: { ok: ['Vegetarian', 'x'.repeat(500), ' trimmed '], bad: ['', '   ', 'x'.repeat(501), 3, true] },
+      LONG_TEXT: { ok: ['Line one\nLine two', 'x'.repeat(2000)], bad: [' \n ', 'x'.repeat(2001), false] },
+      SELECT: { ok: ['B'], bad: ['b', ' B', 'B ', 'D', '', 2] },
+      DATE: { ok: ['1990-02-28', '2000-02-29'], bad: ['1990-02-29', '1990-2-28', '28/02/1990', '2027-13-01', '', 19900228] },
+      PHONE: { ok: ['+351 912 345 678', '(21) 555-0100', '1', '9'.repeat(40)], bad: ['phone', '+-() ', '9'.repeat(41), '+351 912 x', '', 351] },
+      CHECKBOX: { ok: [true, false], bad: ['true', 1, 0] },
+      NUMBER: { ok: [0, -3, 4.5, 1e20], bad: ['4', true] },
+    } as const;
+
+    for (const [type, { ok, bad }] of Object.entries(TYPES)) {
+      it(`${type}: takes ${ok.length} good values, refuses ${bad.length} bad ones at answers.{questionId}`, async () => {
+        const typed = await newExperience({ name: type, questions: [{ label: 'Q', type, ...(type === 'SELECT' ? { options: ['A', 'B', 'C'] } : {}) }] });
+        const questionId = typed.questions[0]!.id;
+        const send = (value: unknown) =>
+          t.request('POST', '/v1/bookings', { body: { ...body(), experienceId: typed.id, answers: [{ questionId, value }] } });
+        for (const value of ok) {
+          const b = expectData(await send(value), Booking, 201);
+          expect(b.answers).toEqual([{ questionId, label: 'Q', type, value: typeof value === 'string' && type !== 'SELECT' && type !== 'DATE' ? value.trim() : value }]);
+        }
+        for (const value of bad) {
+          const res = await send(value);
+          const detail = expectError(res, 400, 'VALIDATION_ERROR').details!;
+          // Values of the wrong JSON kind for any question (an object, an over-long string) fail the body; the rest name the question.
+          expect(detail.map((d) => d.path), JSON.stringify(value)).toEqual(
+            [typeof value === 'string' && value.length > 2000 ? 'answers[0].value' : `answers.${questionId}`],
+          );
+        }
+      });
+    }
+
+    it('refuses a NUL in a value', async () => {
+      const res = await post({ answers: [...required(), { questionId: q('Dietary needs'), value: 'Vegan\u0000' }] });
+      expectError(res, 400, 'VALIDATION_ERROR');
+    });
+  });
+
+  it('checks in the agreed order: body, experience, party limits, answers and extras, price, slot, capacity', async () => {
+    // S2 full but for one place.
+    expectData(await post({ participants: 9, startTime: S2, customerEmail: 'group@example.com' }), Booking, 201);
+    expectError(await post({ participants: 2, startTime: S2 }), 409, 'CAPACITY_EXCEEDED');
+    expectError(await post({ startTime: '2027-03-02T11:00:00.000Z' }), 409, 'SLOT_UNAVAILABLE');
+    const before = await written();
+    const bad = { answers: [], extras: [{ extraId: 'ex_nope', quantity: 1 }] };
+    // A body fault wins over everything.
+    expectValidationError(await post({ ...bad, participants: 0 }), 'participants');
+    // An unknown experience: 404 before its questions are looked at.
+    expectError(await post({ ...bad, experienceId: 'exp_nope' }), 404, 'NOT_FOUND');
+    // The party's limits before the answers.
+    const party = expectValidationError(await post({ ...bad, participants: 11 }), 'participants');
+    expect(party.map((d) => d.path)).toEqual(['participants']);
+    // The answers and extras before PRICE_CHANGED, SLOT_UNAVAILABLE and CAPACITY_EXCEEDED.
+    expectValidationError(await post({ ...bad, expectedTotal: '1.00' }), 'extras[0].extraId');
+    expectValidationError(await post({ ...bad, startTime: '2027-03-02T11:00:00.000Z' }), 'extras[0].extraId');
+    expectValidationError(await post({ ...bad, participants: 2, startTime: S2 }), 'extras[0].extraId');
+    expect(await written()).toEqual(before);
+
+    // PRICE_CHANGED compares the total with its extras.
+    const extras = [{ extraId: x('Photos'), quantity: 1 }];
+    expect(expectPriceChanged(await post({ extras, expectedTotal: '40.00' }))).toBe('65.00');
+    expect(await written()).toEqual(before);
+    expectData(await post({ extras, expectedTotal: '65.00' }), Booking, 201);
+  });
+
+  it('holds the 999,999.99 cap and the payment taken to the total with its extras', async () => {
+    const dear = await newExperience({ name: 'Dear', price: 99_990_000, maxParticipants: 1, extras: [{ name: 'Champagne', price: 9_999, maxQuantity: 2 }] });
+    const send = (fields: Record<string, unknown>) =>
+      t.request('POST', '/v1/bookings', { body: { ...body(), experienceId: dear.id, participants: 1, answers: undefined, ...fields } });
+    // 999,900.00 + 99.99 = 999,999.99: the cap itself.
+    expect(expectData(await send({ extras: [{ extraId: dear.extras[0]!.id, quantity: 1 }] }), Booking, 201).total).toBe('999999.99');
+    expectValidationError(await send({ extras: [{ extraId: dear.extras[0]!.id, quantity: 2 }] }), 'extras');
+
+    // A payment defaults to, and is capped at, the total with extras.
+    const paid = await book({ extras: [{ extraId: x('Photos'), quantity: 1 }], payment: { method: 'CASH' } });
+    const payments = expectList(await t.request('GET', `/v1/bookings/${paid.id}/payments`), Payment).data;
+    expect(payments.map((p) => p.amount)).toEqual(['65.00']);
+    expectValidationError(await post({ extras: [{ extraId: x('Photos'), quantity: 1 }], payment: { method: 'CASH', amount: '65.01' } }), 'payment.amount');
+    expectData(await post({ extras: [{ extraId: x('Photos'), quantity: 1 }], payment: { method: 'CASH', amount: '65.00' } }), Booking, 201);
+  });
+
+  it('takes answers and extras on /public/v1 as on /v1, refusing the same way', async () => {
+    const before = await written();
+    expectValidationError(await post({ answers: [] }, '/public/v1/bookings'), `answers.${q('Shoe size')}`);
+    expectValidationError(await post({ extras: [{ extraId: x('Gear'), quantity: 1 }] }, '/public/v1/bookings'), 'extras[0].extraId');
+    expect(await written()).toEqual(before);
+    const res = await post({ extras: [{ extraId: x('Lunch'), quantity: 1 }], expectedTotal: '52.00' }, '/public/v1/bookings');
+    const b = expectData(res, PublicBooking, 201);
+    expect(b).toMatchObject({ total: '52.00', extras: [{ name: 'Lunch', quantity: 1, unitPrice: 1200 }], answers: [{ label: 'Shoe size' }, { label: 'I accept the waiver' }] });
+    const record = expectData(await t.request('GET', `/v1/bookings/${b.bookingNumber}`), Booking);
+    expect(record).toMatchObject({ source: 'WIDGET', answers: b.answers, extras: b.extras, total: '52.00' });
   });
 });

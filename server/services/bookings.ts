@@ -14,6 +14,7 @@ import {
 } from '../domain/bookings.js';
 import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
+import { checkBookingForm, formJson } from '../domain/booking-form.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
@@ -29,10 +30,12 @@ import { getOrganization } from './organizations.js';
 import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
 import {
+  bookingLines,
   isCalendarDate,
   type BookingInput,
   type BookingListQuery,
   type BookingPatch,
+  type BookingExtra,
   type BookingStatus,
   type TicketInput,
 } from '../../shared/index.js';
@@ -85,6 +88,15 @@ function partyOf(exp: ExperienceRow, input: { participants?: number | undefined;
 
 /** What a new party costs: its tickets' total, or the experience's price per participant. */
 const partyTotalCents = (exp: ExperienceRow, party: Party): number => party.priced?.totalCents ?? exp.price * party.participants;
+
+/**
+ * A booking's total in cents: its party's (tickets, or participants at `unitPrice`) alone, or with
+ * extras the sum of its money lines (shared/lines.ts), the one sum every reader of the booking makes.
+ */
+function totalOf(party: Party, unitPrice: number, extras: readonly BookingExtra[]): number {
+  if (extras.length === 0) return party.priced?.totalCents ?? unitPrice * party.participants;
+  return bookingLines({ tickets: party.priced?.tickets ?? [], participants: party.participants, unitPrice, extras }).total;
+}
 
 /**
  * The total the guest was shown (`expectedTotal`) against the one computed now: a price that changed
@@ -196,8 +208,12 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
       assertPartySize(exp, party.places, path);
       assertParticipantsWithin(exp.maxParticipants, party.participants, path);
       assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
-      assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
-      const paidCents = paymentCentsOf(input.payment, partyTotalCents(exp, party));
+      // Answers and extras once the party is known (a PERSON extra counts its participants), before any 409.
+      const form = checkBookingForm(exp, input, party.participants);
+      const totalCents = totalOf(party, exp.price, form.extras);
+      if (form.extras.length) assertTotalWithin(totalCents, org.currency, 'extras');
+      assertExpectedTotal(input.expectedTotal, totalCents);
+      const paidCents = paymentCentsOf(input.payment, totalCents);
       const end = await assertBookableSlotBeside(store, exp, org.timezone, start, now, busy, input.ignoreNotice === true);
 
       for (let tries = 1; ; tries++) {
@@ -219,6 +235,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               guestEmail: guest.email,
               guestPhone: guest.phone,
               ...partyFields(party),
+              // With extras the total is stored: the party's lines and the extras' together.
+              ...(form.extras.length ? { totalCents } : {}),
               // A ticketed booking's prices are its tickets'; the record shows its unitPrice as null.
               unitPrice: party.priced ? 0 : exp.price,
               currency: org.currency,
@@ -226,8 +244,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               metadata: JSON.stringify(input.metadata ?? {}),
               locale: input.locale ?? null,
               internalNote: input.internalNote ?? null,
-              answers: null,
-              extras: null,
+              answers: formJson(form.answers),
+              extras: formJson(form.extras),
               cancellationReason: null,
               cancelledAt: null,
               holdExpiresAt: options.holdExpiresAt ?? null,
