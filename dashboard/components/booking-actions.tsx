@@ -6,8 +6,7 @@ import { fromCents, paidOf, METHOD_WORDS, refundableCents, type ActionDialog } f
 import type { Model } from '../state/model.js';
 import { Confirm } from './Confirm.js';
 import { Field, formOf, Select, TextArea } from './Field.js';
-import { AnswerFields, ExtraFields } from './booking-form-fields.js';
-import { readAnswers, readExtras } from '../state/booking-form.js';
+import { AnswerFields, ExtraFields, readAnswers, readExtras } from './booking-form-fields.js';
 
 interface Props {
   m: Model;

@@ -12,8 +12,8 @@ import type { AnswerInput, BookingExtraInput, TimeSlotAvailability } from '../..
 import { ApiError } from '../api.js';
 import { Field, FormAlert, TextArea, formOf } from '../components/Field.js';
 import { ErrorSummary } from '../components/experience-fields.js';
-import { AnswerFields, ExtraFields } from '../components/booking-form-fields.js';
-import { answerId, extraQtyId, formPartFields, readAnswers, readExtras } from '../state/booking-form.js';
+import { AnswerFields, ExtraFields, readAnswers, readExtras } from '../components/booking-form-fields.js';
+import { answerId, extraQtyId, formPartFields } from '../state/booking-form.js';
 import { METHOD_OPTIONS } from '../components/booking-actions.js';
 import { dateIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
