@@ -288,7 +288,7 @@ describe('a booking’s page', () => {
     fireEvent.input(dialog.getByLabelText('Participants'), { target: { value: '1' } });
     t.outing.refusals.set(
       'PATCH /v1/bookings/bk_ana',
-      new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'extras', message: 'Lunch is per person: at most 1 for 1 participant' }]),
+      new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'extras[0].quantity', message: 'Lunch is per person: at most 1 for 1 participant' }]),
     );
     fireEvent.click(dialog.getByRole('button', { name: 'Change participants' }));
     const alert = await dialog.findByRole('alert');

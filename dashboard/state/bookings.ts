@@ -229,6 +229,12 @@ export function amountOf(text: string): string | null {
 }
 
 const cents = (amount: string): number => Math.round(Number(amount) * 100);
+/** The message of a refusal about the booking's extras (`extras`, `extras[0].quantity`), if it is one. */
+function extrasRefused(e: unknown): string | null {
+  const d = e instanceof ApiError && e.code === 'VALIDATION_ERROR' ? e.details.find((x) => /^extras\b/.test(x.path)) : undefined;
+  return d ? (d.message.endsWith('.') ? d.message : `${d.message}.`) : null;
+}
+
 /** A party change refused over the booking's per-person extras: what to do about it. */
 const extrasRefusal = (message: string): string =>
   `The booking's extras do not fit the new party: ${message} Lower its per-person extras first (“Change extras and answers”), then the participants.`;
@@ -575,7 +581,7 @@ export function createBookingsModel(ctx: AreaContext) {
       } catch (e) {
         if (ctx.ended(e)) return;
         // A refusal about the tickets (no place, the slot full) is about the whole list: said in the dialog.
-        const extras = formFailure(e).fields['extras'];
+        const extras = extrasRefused(e);
         refuse(d, { ...idleForm, error: extras ? extrasRefusal(extras) : sentenceFor(e) });
       }
     },
@@ -640,7 +646,7 @@ export function createBookingsModel(ctx: AreaContext) {
           const form = formFailure(e);
           if (form.fields['participants']) ctx.focus('participants');
           // A per-person extra above the smaller party: the dialog has no field for extras, so it says so.
-          else if (form.fields['extras']) form.error = extrasRefusal(form.fields['extras']);
+          else if (extrasRefused(e)) form.error = extrasRefusal(extrasRefused(e)!);
           refuse(d, form);
         }
       }
