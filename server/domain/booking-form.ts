@@ -231,3 +231,29 @@ export function checkBookingForm(
 
 /** A list as a booking stores it: none is null (read back as []). */
 export const formJson = (list: readonly unknown[]): string | null => (list.length === 0 ? null : JSON.stringify(list));
+
+/**
+ * A change of a booking's answers and extras, each checked only when sent (the whole new list):
+ * answers against the current questions, required ones included; extras as `priceExtras` prices
+ * them, the booking's own keeping their price. Faults of both in one refusal.
+ */
+export function checkFormChange(
+  exp: { questions?: string; extras?: string },
+  sent: { answers?: readonly AnswerInput[] | undefined; extras?: readonly BookingExtraInput[] | undefined },
+  participants: number,
+  own: readonly BookingExtra[],
+): { answers?: Answer[]; extras?: BookingExtra[] } {
+  const issues: Issue[] = [];
+  const answers = sent.answers === undefined ? undefined : answersAndIssues(questionsOf(exp.questions), sent.answers, issues);
+  const extras = sent.extras === undefined ? undefined : extrasAndIssues(extrasOf(exp.extras), sent.extras, participants, own, issues);
+  if (issues.length) throw refusalOf(issues);
+  return { ...(answers ? { answers } : {}), ...(extras ? { extras } : {}) };
+}
+
+/** The booking's `PERSON` extras above `participants`: what a smaller party leaves too many of. */
+export const personExtrasAbove = (extras: readonly BookingExtra[], participants: number): BookingExtra[] =>
+  extras.filter((e) => e.per === 'PERSON' && e.quantity > participants);
+
+/** The extras with every `PERSON` one lowered to at most `participants` (a guest's smaller party). */
+export const lowerPersonExtras = (extras: readonly BookingExtra[], participants: number): BookingExtra[] =>
+  extras.map((e) => (e.per === 'PERSON' && e.quantity > participants ? { ...e, quantity: participants } : e));

@@ -3,7 +3,8 @@ import {
   createTestApp, everyDay, expectData, expectError, expectList, expectPriceChanged, expectValidationError, manualClock,
   type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
-import { Booking, Experience, Payment, PublicBooking, PublicBookingStatus, PublicExperience, WebhookEvent } from '../../shared/index.js';
+import { issueManageToken } from '../services/messages.js';
+import { Booking, Experience, ManagedBooking, Payment, PublicBooking, PublicBookingStatus, PublicExperience, WebhookEvent } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon; the walk runs every day at 10:00 and 15:00.
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
@@ -427,5 +428,144 @@ describe('booking with answers and extras', () => {
     expect(b).toMatchObject({ total: '52.00', extras: [{ name: 'Lunch', quantity: 1, unitPrice: 1200 }], answers: [{ label: 'Shoe size' }, { label: 'I accept the waiver' }] });
     const record = expectData(await t.request('GET', `/v1/bookings/${b.bookingNumber}`), Booking);
     expect(record).toMatchObject({ source: 'WIDGET', answers: b.answers, extras: b.extras, total: '52.00' });
+  });
+});
+
+describe('PATCH /v1/bookings/{id} with answers and extras', () => {
+  let exp: Experience;
+  /** Question ids by their first labels (a test may relabel them). */
+  let ids: Record<string, string> = {};
+  const q = (label: string) => ids[label] ?? exp.questions.find((x) => x.label === label)!.id;
+  const x = (name: string) => exp.extras.find((y) => y.name === name)!.id;
+  const required = () => [
+    { questionId: q('Shoe size'), value: '40' },
+    { questionId: q('I accept the waiver'), value: true },
+  ];
+  const book = async (fields: Record<string, unknown> = {}) =>
+    expectData(
+      await t.request('POST', '/v1/bookings', {
+        body: { experienceId: exp.id, startTime: S1, participants: 3, customerName: 'Ana Costa', customerEmail: 'ana@example.com', answers: required(), ...fields },
+      }),
+      Booking,
+      201,
+    );
+  const patch = (ref: string, body: unknown) => t.request('PATCH', `/v1/bookings/${ref}`, { body });
+  const updates = async (id: string) =>
+    expectList(await t.request('GET', '/v1/events?type=BOOKING_UPDATED&limit=100'), WebhookEvent).data.filter((e) => e.data.booking.id === id);
+
+  beforeEach(async () => {
+    exp = await newExperience(FORM);
+    ids = Object.fromEntries(exp.questions.map((qq) => [qq.label, qq.id]));
+  });
+
+  it('replaces the lists: own extras keep their price, new ones take today’s, answers today’s labels; the event says what changed', async () => {
+    const b = await book({ extras: [{ extraId: x('Lunch'), quantity: 2 }] });
+    expect(b.total).toBe('84.00'); // 3 × 20.00 + 2 × 12.00
+    exp = expectData(
+      await patchExperience(exp.id, {
+        questions: exp.questions.map((qq) => (qq.label === 'Shoe size' ? { ...qq, label: 'Shoe size (EU)' } : qq)),
+        extras: exp.extras.map((e) => ({ ...e, price: e.price + 100 })),
+      }),
+      Experience,
+    );
+    const res = await patch(b.id, {
+      answers: [...required(), { questionId: q('Dietary needs'), value: 'Vegan' }],
+      extras: [{ extraId: x('Photos'), quantity: 1 }, { extraId: x('Lunch'), quantity: 3 }],
+    });
+    const changed = expectData(res, Booking);
+    expect(changed.extras).toEqual([
+      { extraId: x('Lunch'), name: 'Lunch', per: 'PERSON', quantity: 3, unitPrice: 1200 },
+      { extraId: x('Photos'), name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 2600 },
+    ]);
+    expect(changed.answers.map((a) => [a.label, a.value])).toEqual([['Dietary needs', 'Vegan'], ['Shoe size (EU)', '40'], ['I accept the waiver', true]]);
+    expect(changed.total).toBe('122.00'); // 60.00 + 36.00 + 26.00
+    const [event] = await updates(b.id);
+    expect(event!.data.changes).toEqual({
+      answers: { from: b.answers, to: changed.answers },
+      extras: { from: b.extras, to: changed.extras },
+      total: { from: '84.00', to: '122.00' },
+    });
+    expect(expectData(await t.request('GET', `/v1/bookings/${b.id}`), Booking)).toEqual(changed);
+
+    // The same lists again are no change: no event, the record as it was.
+    expectData(await patch(b.id, { answers: [{ questionId: q('I accept the waiver'), value: true }, ...required().slice(0, 1), { questionId: q('Dietary needs'), value: 'Vegan' }] }), Booking);
+    expectData(await patch(b.id, { extras: [{ extraId: x('Lunch'), quantity: 3 }, { extraId: x('Photos'), quantity: 1 }] }), Booking);
+    expect(await updates(b.id)).toHaveLength(1);
+
+    // [] removes them all; the total goes back to the party's.
+    const bare = expectData(await patch(b.id, { extras: [] }), Booking);
+    expect(bare).toMatchObject({ extras: [], total: '60.00' });
+    expect((await updates(b.id))[1]!.data.changes).toEqual({ extras: { from: changed.extras, to: [] }, total: { from: '122.00', to: '60.00' } });
+  });
+
+  it('checks the lists as a new booking’s, required questions included, and changes nothing when refused', async () => {
+    const b = await book({ extras: [{ extraId: x('Lunch'), quantity: 1 }] });
+    expectValidationError(await patch(b.id, { answers: [] }), `answers.${q('Shoe size')}`);
+    expectValidationError(await patch(b.id, { answers: [{ questionId: q('Shoe size'), value: '39' }, required()[1]] }), `answers.${q('Shoe size')}`);
+    expectValidationError(await patch(b.id, { extras: [{ extraId: x('Gear'), quantity: 1 }] }), 'extras[0].extraId');
+    expectValidationError(await patch(b.id, { extras: [{ extraId: x('Lunch'), quantity: 4 }] }), 'extras[0].quantity');
+    expectValidationError(await patch(b.id, { extras: [{ extraId: x('Photos'), quantity: 11 }] }), 'extras[0].quantity');
+    // A new required question: a change of answers must answer it; a change of anything else need not.
+    exp = expectData(await patchExperience(exp.id, { questions: [...exp.questions, { label: 'Age', type: 'NUMBER', required: true }] }), Experience);
+    expectValidationError(await patch(b.id, { answers: required() }), `answers.${q('Age')}`);
+    expectData(await patch(b.id, { internalNote: 'VIP' }), Booking);
+    expect(expectData(await t.request('GET', `/v1/bookings/${b.id}`), Booking)).toMatchObject({ answers: b.answers, extras: b.extras, total: b.total });
+    expect((await updates(b.id)).map((e) => Object.keys(e.data.changes ?? {}))).toEqual([['internalNote']]);
+  });
+
+  it('refuses a smaller party that leaves a per-person extra above it, unless the extras come along', async () => {
+    const b = await book({ extras: [{ extraId: x('Lunch'), quantity: 3 }, { extraId: x('Photos'), quantity: 2 }] });
+    expectValidationError(await patch(b.id, { participants: 2 }), 'extras');
+    expectValidationError(await patch(b.id, { totalParticipants: 2, extras: [{ extraId: x('Lunch'), quantity: 3 }] }), 'extras[0].quantity');
+    const both = expectData(await patch(b.id, { participants: 2, extras: [{ extraId: x('Lunch'), quantity: 2 }, { extraId: x('Photos'), quantity: 2 }] }), Booking);
+    expect(both).toMatchObject({ totalParticipants: 2, total: '114.00' }); // 40.00 + 24.00 + 50.00
+    // A per-booking extra is no limit; nor is a per-person one at or below the party.
+    expect(expectData(await patch(b.id, { participants: 5 }), Booking).total).toBe('174.00');
+    expect(expectData(await patch(b.id, { participants: 2 }), Booking).total).toBe('114.00');
+    const [, , last] = await updates(b.id);
+    expect(last!.data.changes).toMatchObject({ totalParticipants: { from: 5, to: 2 }, total: { from: '174.00', to: '114.00' } });
+    expect(last!.data.changes).not.toHaveProperty('extras');
+  });
+
+  it('the same for tickets', async () => {
+    const ticketed = await newExperience({ name: 'Ticketed', extras: FORM.extras, priceCategories: [{ name: 'Adult', price: 2500 }] });
+    const adult = ticketed.priceCategories[0]!.id;
+    const lunch = ticketed.extras[0]!.id;
+    const res = await t.request('POST', '/v1/bookings', {
+      body: { experienceId: ticketed.id, startTime: S1, tickets: [{ categoryId: adult, quantity: 2 }], customerName: 'Ana', customerEmail: 'ana@example.com', extras: [{ extraId: lunch, quantity: 2 }] },
+    });
+    const b = expectData(res, Booking, 201);
+    expect(b.total).toBe('74.00');
+    expectValidationError(await patch(b.id, { tickets: [{ categoryId: adult, quantity: 1 }] }), 'extras');
+    expect(expectData(await patch(b.id, { tickets: [{ categoryId: adult, quantity: 3 }] }), Booking).total).toBe('99.00');
+    expect(expectData(await patch(b.id, { extras: [] }), Booking).total).toBe('75.00');
+    expect(expectData(await patch(b.id, { extras: [{ extraId: lunch, quantity: 1 }] }), Booking).total).toBe('87.00');
+  });
+
+  it('a cancelled booking takes metadata only, its lists unchanged included', async () => {
+    const b = await book({ extras: [{ extraId: x('Photos'), quantity: 1 }] });
+    expectData(await t.request('PATCH', `/v1/bookings/${b.id}/cancel`, { body: {} }), Booking);
+    expectError(await patch(b.id, { extras: [] }), 409, 'INVALID_STATUS_TRANSITION');
+    expectError(await patch(b.id, { answers: [...required(), { questionId: q('Dietary needs'), value: 'None' }] }), 409, 'INVALID_STATUS_TRANSITION');
+    expectData(await patch(b.id, { extras: [{ extraId: x('Photos'), quantity: 1 }], metadata: { ref: 'A1' } }), Booking);
+  });
+
+  it('on the manage page, a smaller party lowers the per-person extras with it, and the total follows', async () => {
+    const b = await book({ extras: [{ extraId: x('Lunch'), quantity: 3 }, { extraId: x('Photos'), quantity: 1 }] });
+    expect(b.total).toBe('121.00'); // 60.00 + 36.00 + 25.00
+    const token = await issueManageToken(t.store, b.id, clock.now());
+    const res = await t.request('POST', '/public/v1/manage/update', { key: null, headers: { 'x-manage-token': token }, body: { participants: 2 } });
+    const managed = expectData(res, ManagedBooking);
+    expect(managed.booking).toMatchObject({ totalParticipants: 2, total: '89.00' });
+    expect(managed.booking.extras.map((e) => [e.name, e.quantity])).toEqual([['Lunch', 2], ['Photos', 1]]);
+    const [event] = await updates(b.id);
+    expect(event!.data.changes).toMatchObject({
+      totalParticipants: { from: 3, to: 2 },
+      extras: { from: b.extras, to: managed.booking.extras },
+      total: { from: '121.00', to: '89.00' },
+    });
+    // Growing again leaves them as they are.
+    expect(expectData(await t.request('POST', '/public/v1/manage/update', { key: null, headers: { 'x-manage-token': token }, body: { participants: 3 } }), ManagedBooking).booking)
+      .toMatchObject({ total: '109.00' });
   });
 });

@@ -14,7 +14,15 @@ import {
 } from '../domain/bookings.js';
 import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
-import { checkBookingForm, formJson } from '../domain/booking-form.js';
+import {
+  answersOf,
+  bookingExtrasOf,
+  checkBookingForm,
+  checkFormChange,
+  formJson,
+  lowerPersonExtras,
+  personExtrasAbove,
+} from '../domain/booking-form.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
@@ -35,6 +43,7 @@ import {
   type BookingInput,
   type BookingListQuery,
   type BookingPatch,
+  type Answer,
   type BookingExtra,
   type BookingStatus,
   type TicketInput,
@@ -372,6 +381,8 @@ function normalizePatch(patch: BookingPatch) {
     startTime: patch.startTime,
     participants: patch.participants ?? patch.totalParticipants,
     tickets: patch.tickets,
+    answers: patch.answers,
+    extras: patch.extras,
     name: patch.customerName ?? patch.guestName,
     email: patch.customerEmail ?? patch.guestEmail,
     phone: patch.customerPhone !== undefined ? patch.customerPhone : patch.guestPhone,
@@ -483,6 +494,36 @@ async function changedParty(experience: () => Promise<ExperienceRow>, before: Bo
   return { participants, places: p.participants === undefined ? placesOf(before) : participants, priced: null };
 }
 
+/**
+ * The answers and extras after a change, each present only when it changes: a list sent (checked
+ * against the experience's current questions and extras), or a smaller party's `PERSON` extras
+ * lowered with it when the options allow (else a 400 on `extras`: send them with the party).
+ */
+async function changedForm(
+  experience: () => Promise<ExperienceRow>,
+  before: BookingRow,
+  p: ReturnType<typeof normalizePatch>,
+  participants: number,
+  options: UpdateOptions,
+): Promise<{ answers?: Answer[]; extras?: BookingExtra[] }> {
+  const own = bookingExtrasOf(before.extras);
+  const form = p.answers === undefined && p.extras === undefined ? {} : checkFormChange(await experience(), p, participants, own);
+  if (form.extras === undefined && participants < before.participants) {
+    const above = personExtrasAbove(own, participants);
+    if (above.length > 0) {
+      if (!options.lowerPersonExtras) {
+        const names = above.map((e) => `${e.name} (${e.quantity})`).join(', ');
+        throw invalid('extras', `At most one per participant: ${names} would exceed ${participants}; send extras with the new party`);
+      }
+      form.extras = lowerPersonExtras(own, participants);
+    }
+  }
+  // A list equal to the booking's own is no change.
+  if (form.answers !== undefined && sameJson(form.answers, answersOf(before.answers))) delete form.answers;
+  if (form.extras !== undefined && sameJson(form.extras, own)) delete form.extras;
+  return form;
+}
+
 export interface UpdateOptions {
   /**
    * More places in the same slot are taken as a new booking would take them: only while the slot is
@@ -490,6 +531,11 @@ export interface UpdateOptions {
    * for it; the operator may add people to a slot the widget no longer offers.
    */
   growOnlyWhereBookable?: boolean;
+  /**
+   * A smaller party lowers the booking's `PERSON` extras to its size (the guest's own change, where
+   * the party is all they change); without it such a change must send the extras too (else 400).
+   */
+  lowerPersonExtras?: boolean;
 }
 
 export async function updateBooking(
@@ -515,7 +561,10 @@ export async function updateBooking(
     let read: ExperienceRow | undefined;
     const experience = async () => (read ??= await experienceFor(store, orgId, before.experienceId));
     const party = await changedParty(experience, before, p);
+    const form = await changedForm(experience, before, p, party.participants, options);
     const touchesMoreThanMetadata =
+      form.answers !== undefined ||
+      form.extras !== undefined ||
       (p.status !== undefined && p.status !== before.status) ||
       start !== before.slotStart ||
       party.participants !== before.participants ||
@@ -532,8 +581,10 @@ export async function updateBooking(
     const moves = start !== before.slotStart;
     const grows = party.places > placesOf(before);
     const path = party.priced ? 'tickets' : 'participants';
-    // A ticketed party's total is its tickets'; otherwise the unit price it was booked at, per participant.
-    const totalAfter = party.priced?.totalCents ?? before.unitPrice * party.participants;
+    // The party's lines (its tickets, or the unit price it was booked at per participant) and its extras.
+    const ticketsAfter = party.priced?.tickets ?? storedTicketsOf(before.tickets);
+    const extrasAfter = form.extras ?? bookingExtrasOf(before.extras);
+    const totalAfter = bookingLines({ tickets: ticketsAfter, participants: party.participants, unitPrice: before.unitPrice, extras: extrasAfter }).total;
     // The party's limits hold where it grows, never against a decrease (a booking made before them may exceed them).
     const participantsGrow = party.participants > before.participants;
     const totalGrows = totalAfter > bookingTotalCents(before);
@@ -541,7 +592,7 @@ export async function updateBooking(
       const exp = await experience();
       if (moves || grows) assertPartySize(exp, party.places, path);
       if (participantsGrow) assertParticipantsWithin(exp.maxParticipants, party.participants, path);
-      if (totalGrows) assertTotalWithin(totalAfter, before.currency, path);
+      if (totalGrows) assertTotalWithin(totalAfter, before.currency, p.extras === undefined ? path : 'extras');
     }
     let capacity: number | undefined;
     if (moves || grows) {
@@ -555,7 +606,12 @@ export async function updateBooking(
       // A new slot is a new arrival: a check-in at the old time says nothing about this one.
       next = { ...next, slotStart: start, slotEnd: end, ...(moves ? { checkedInAt: null } : {}) };
     }
-    if (party.priced !== null || p.participants !== undefined) next = { ...next, ...partyFields(party) };
+    const partyChanges = party.priced !== null || p.participants !== undefined;
+    if (partyChanges) next = { ...next, ...partyFields(party) };
+    if (form.answers !== undefined) next.answers = formJson(form.answers);
+    if (form.extras !== undefined) next.extras = formJson(form.extras);
+    // A total is stored for tickets or extras; a booking of participants alone keeps unitPrice × participants.
+    if (partyChanges || form.extras !== undefined) next.totalCents = ticketsAfter.length || extrasAfter.length ? totalAfter : null;
     if (p.name !== undefined) next.guestName = p.name;
     if (p.phone !== undefined) next.guestPhone = p.phone;
     if (p.email !== undefined && p.email !== before.guestEmail) {
