@@ -194,15 +194,30 @@ describe('the booking form in the dashboard', () => {
     await page.context().close();
   });
 
-  it('changes the booking’s extras from its page by keyboard (PATCH extras), the total following', async () => {
+  it('refuses a smaller party over a per-person extra and says why, then changes the extras by keyboard (PATCH extras), the total following', async () => {
     const { page, problems } = await phone(browser);
     const id = booked;
     await openSignedIn(page, outing, owner, `/dashboard/bookings/${id}`, /^Booking BK-/);
     const k = keyboardOf(page, 200);
     const extras = page.getByRole('region', { name: 'Extras' });
+    const dialog = page.getByRole('dialog');
+
+    // Two lunches per person cannot go with one participant: the dialog says so, nothing changes.
+    await k.tabTo(/^button\|Change participants/);
+    await page.keyboard.press('Enter');
+    await dialog.getByLabel('Participants').focus();
+    await typeOver(page, '1');
+    await page.keyboard.press('Enter');
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('The booking\'s extras do not fit the new party');
+    expect(await violations(page, 'html'), 'the refused party change').toEqual([]);
+    expect((await api<{ totalParticipants: number }>(`/v1/bookings/${id}`)).data.totalParticipants).toBe(2);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
     await k.tabTo(/^button\|Change extras and answers/);
     await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Lunch, €12.50 per person').waitFor();
     expect(await violations(page, 'html'), 'Change extras and answers').toEqual([]);
     await dialog.getByLabel('Lunch, €12.50 per person').focus();
@@ -214,7 +229,7 @@ describe('the booking form in the dashboard', () => {
     const changed = (await api<{ total: string; extras: { quantity: number }[] }>(`/v1/bookings/${id}`)).data;
     expect(changed.extras).toMatchObject([{ quantity: 1 }]);
     expect(changed.total).toBe(((2 * walk.price + 1250) / 100).toFixed(2));
-    expect(unexpected(problems, 401)).toEqual([]);
+    expect(unexpected(problems, 400, 401)).toEqual([]);
     await page.context().close();
   });
 });
