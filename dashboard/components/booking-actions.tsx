@@ -6,6 +6,7 @@ import { fromCents, paidOf, METHOD_WORDS, refundableCents, type ActionDialog } f
 import type { Model } from '../state/model.js';
 import { Confirm } from './Confirm.js';
 import { Field, formOf, Select, TextArea } from './Field.js';
+import { AnswerFields, ExtraFields, readAnswers, readExtras } from './booking-form-fields.js';
 
 interface Props {
   m: Model;
@@ -181,6 +182,50 @@ function ParticipantsDialog(props: Props): JSX.Element {
   );
 }
 
+/**
+ * The booking's answers and extras, against the experience's questions and active extras of today:
+ * the answers start from the booking's, the quantities from its extras. An extra no longer offered
+ * cannot be booked again, so changing the extras leaves it out.
+ */
+function ExtrasDialog({ m, d, booking }: Props): JSX.Element {
+  const b = m.bookings;
+  const x = d.experience;
+  const offered = x ? x.extras.filter((e) => e.active) : [];
+  const gone = booking.extras.filter((e) => !offered.some((o) => o.id === e.extraId));
+  const quantities = Object.fromEntries(booking.extras.map((e) => [e.extraId, e.quantity]));
+  return (
+    <Confirm
+      title={`Change extras and answers of ${booking.bookingNumber}`}
+      confirmLabel="Save extras and answers"
+      busy={d.form.busy || x === undefined}
+      error={d.form.error}
+      onClose={b.close}
+      onConfirm={(e) => {
+        if (!x) return;
+        const form = formOf(e);
+        const fields: Record<string, string> = {};
+        const answers = readAnswers(form, x.questions, fields);
+        const extras = readExtras(form, offered, booking.totalParticipants, fields);
+        void b.changeForm(answers, extras, fields);
+      }}
+    >
+      {x === undefined ? <p role="status">Loading the questions and extras…</p> : null}
+      {x && !x.questions.length && !offered.length ? <p>{x.name} asks no questions and offers no extras. Add them in the experience’s editor.</p> : null}
+      {x ? (
+        <>
+          <p>
+            The total follows the extras: those the booking has keep their price, new ones are at today’s. Per-person extras go up to the party (
+            {plural(booking.totalParticipants, 'participant', 'participants')}).
+          </p>
+          {gone.length ? <p class="quiet">No longer offered: {gone.map((g) => `${g.quantity} × ${g.name}`).join(', ')}. Saving a change of extras leaves it out.</p> : null}
+          <ExtraFields extras={offered} quantities={quantities} party={booking.totalParticipants} currency={booking.currency} fields={d.form.fields} />
+          <AnswerFields questions={x.questions} answers={booking.answers} fields={d.form.fields} />
+        </>
+      ) : null}
+    </Confirm>
+  );
+}
+
 /** How money taken by hand came in; Stripe's payments record themselves. */
 export const METHOD_OPTIONS = (['CASH', 'CARD', 'BANK_TRANSFER', 'OTHER'] as const).map((k) => [k, METHOD_WORDS[k]] as const);
 
@@ -289,7 +334,7 @@ function RefundDialog({ m, d, booking }: Props): JSX.Element {
   );
 }
 
-const DIALOGS = { cancel: CancelDialog, time: TimeDialog, participants: ParticipantsDialog, payment: PaymentDialog, refund: RefundDialog };
+const DIALOGS = { cancel: CancelDialog, time: TimeDialog, participants: ParticipantsDialog, extras: ExtrasDialog, payment: PaymentDialog, refund: RefundDialog };
 
 /** The open action's dialog, if any. */
 export function BookingDialog({ m, booking, zone }: { m: Model; booking: Booking; zone: string }): JSX.Element | null {

@@ -4,6 +4,7 @@ import { BookingDialog } from '../components/booking-actions.js';
 import { FormAlert, TextArea, formOf } from '../components/Field.js';
 import { NewBooking } from './NewBooking.js';
 import { StatusBadge } from '../components/booking-table.js';
+import { ExtraLines, answerText } from '../components/booking-form-fields.js';
 import { dateTimeIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Booking as BookingRecord } from '../../shared/index.js';
@@ -17,6 +18,7 @@ import { guestsText } from '../state/places.js';
 const ACTIONS: [ActionKind, string][] = [
   ['time', 'Change time'],
   ['participants', 'Change participants'],
+  ['extras', 'Change extras and answers'],
   ['payment', 'Record payment'],
   ['cancel', 'Cancel booking'],
 ];
@@ -94,7 +96,7 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
       <Row term="Guests">{guestsText(b.totalParticipants, places)}</Row>
       <Row term="Total">
         {money(b.total, b.currency)}
-        {b.unitPrice !== null ? <span class="quiet"> ({b.totalParticipants} × {money((b.unitPrice / 100).toFixed(2), b.currency)})</span> : null}
+        {b.unitPrice !== null && !b.extras.length ? <span class="quiet"> ({b.totalParticipants} × {money((b.unitPrice / 100).toFixed(2), b.currency)})</span> : null}
       </Row>
       <Row term="Paid">
         {paid === null ? '…' : money(paid, b.currency)}
@@ -384,6 +386,24 @@ export function Booking({ m }: { m: Model }): JSX.Element {
                 {tickets.map((t) => (
                   <li key={t.categoryId}>
                     {t.quantity} × {t.name}, {money((t.unitPrice / 100).toFixed(2), booking.currency)} each
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          {booking.extras.length ? (
+            <section aria-labelledby="extras-heading">
+              <h2 id="extras-heading">Extras</h2>
+              <ExtraLines extras={booking.extras} currency={booking.currency} />
+            </section>
+          ) : null}
+          {booking.answers.length ? (
+            <section aria-labelledby="answers-heading">
+              <h2 id="answers-heading">Answers</h2>
+              <ul class="bk-tickets bk-any">
+                {booking.answers.map((a) => (
+                  <li key={a.questionId}>
+                    {a.label}: {answerText(a)}
                   </li>
                 ))}
               </ul>

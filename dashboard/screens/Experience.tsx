@@ -5,6 +5,7 @@ import { Embed, SlotPreview } from '../components/experience-embed.js';
 import { CheckField, ErrorSummary, TextBox, TextInput } from '../components/experience-fields.js';
 import { DAY_NAMES, ScheduleEditor } from '../components/schedule-editor.js';
 import { PriceCategories } from '../components/experience-categories.js';
+import { Extras, Questions } from '../components/experience-lists.js';
 import type { Model } from '../state/model.js';
 import { WEEKDAYS } from '../../shared/index.js';
 import '../styles/experiences.css';
@@ -42,6 +43,15 @@ function labelOf(m: Model, id: string): string {
     const n = rows.findIndex((r) => id.startsWith(`pc-${r.key}-`));
     const field = { name: 'name', price: 'price', type: 'type', occupiesPlace: 'place', minAge: 'minimum age', maxAge: 'maximum age' }[id.split('-')[2] ?? ''];
     return n < 0 ? 'Price categories' : `Category ${n + 1}, ${field ?? 'name'}`;
+  }
+  const entry = /^(question|extra)-(\d+)-(\w+)$/.exec(id);
+  if (entry || id === 'add-question' || id === 'add-extra') {
+    const question = entry ? entry[1] === 'question' : id === 'add-question';
+    const rows: { key: number }[] = question ? m.experiences.draft.value.questions : m.experiences.draft.value.extras;
+    const n = entry ? rows.findIndex((r) => r.key === Number(entry[2])) : -1;
+    const words: Record<string, string> = { label: 'question', type: 'type', options: 'options', required: 'required', help: 'help', name: 'name', description: 'description', price: 'price', per: 'counted', maxQuantity: 'maximum', active: 'active' };
+    if (n < 0) return question ? 'Questions' : 'Extras';
+    return `${question ? 'Question' : 'Extra'} ${n + 1}, ${words[entry![3]!] ?? entry![3]}`;
   }
   if (id.startsWith('exception-')) {
     const key = Number(id.split('-')[1]);
@@ -155,6 +165,8 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
         />
       </section>
       <PriceCategories m={m} currency={currency} />
+      <Questions m={m} />
+      <Extras m={m} currency={currency} />
       <ScheduleEditor m={m} />
       <div class="exp-save">
         <button type="submit" class="primary" aria-disabled={busy ? 'true' : undefined}>

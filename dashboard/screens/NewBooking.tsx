@@ -7,11 +7,13 @@
  */
 import type { JSX } from 'preact';
 import { z } from 'zod';
-import { Availability, Booking, Experience } from '../../shared/index.js';
-import type { TimeSlotAvailability } from '../../shared/index.js';
+import { Availability, Booking, Experience, bookingLines } from '../../shared/index.js';
+import type { AnswerInput, BookingExtraInput, TimeSlotAvailability } from '../../shared/index.js';
 import { ApiError } from '../api.js';
 import { Field, FormAlert, TextArea, formOf } from '../components/Field.js';
 import { ErrorSummary } from '../components/experience-fields.js';
+import { AnswerFields, ExtraFields, readAnswers, readExtras } from '../components/booking-form-fields.js';
+import { answerId, extraQtyId, formPartFields } from '../state/booking-form.js';
 import { METHOD_OPTIONS } from '../components/booking-actions.js';
 import { dateIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
@@ -64,6 +66,8 @@ interface State {
   slotsError: string | null;
   /** Participants, or a quantity per price category: what the total is worked out from. */
   party: Record<string, number>;
+  /** Quantities of the experience's extras by id, for the total. */
+  extras: Record<string, number>;
   paidNow: boolean;
   form: FormState;
 }
@@ -79,6 +83,7 @@ const blank = (key: string): State => ({
   zone: 'UTC',
   slotsError: null,
   party: { participants: 1 },
+  extras: {},
   paidNow: false,
   form: idleForm,
 });
@@ -95,13 +100,29 @@ function update(patch: Partial<State>): void {
 
 const chosen = (s: State): Experience | undefined => s.experiences?.find((x) => x.id === s.experienceId);
 
-/** The total in cents of the party entered: participants × price, or each category's quantity × its price. */
+/** How many people the party entered is: participants, or the tickets of every category. */
+function partyOf(s: State, x: Experience): number {
+  if (!x.priceCategories.length) return s.party['participants'] ?? 0;
+  return x.priceCategories.reduce((n, c) => n + (s.party[c.id] ?? 0), 0);
+}
+
+/**
+ * The total in cents of what is entered, made the way the booking's total will be (shared/lines.ts):
+ * participants × price or each category's tickets × its price, then each extra's quantity × its price.
+ */
 function totalCents(s: State): number {
   const x = chosen(s);
   if (!x) return 0;
-  if (!x.priceCategories.length) return (s.party['participants'] ?? 0) * x.price;
-  return x.priceCategories.reduce((n, c) => n + (s.party[c.id] ?? 0) * c.price, 0);
+  return bookingLines({
+    tickets: x.priceCategories.map((c) => ({ categoryId: c.id, name: c.name, quantity: s.party[c.id] ?? 0, unitPrice: c.price })),
+    participants: s.party['participants'] ?? 0,
+    unitPrice: x.price,
+    extras: offered(x).map((e) => ({ extraId: e.id, name: e.name, quantity: s.extras[e.id] ?? 0, unitPrice: e.price })),
+  }).total;
 }
+
+/** The extras the form offers: the active ones. */
+const offered = (x: Experience) => x.extras.filter((e) => e.active);
 
 async function loadSlots(ctx: AreaContext): Promise<void> {
   const s = state.peek();
@@ -140,11 +161,11 @@ async function start(ctx: AreaContext, key: string, search: URLSearchParams): Pr
 }
 
 /** A refusal as this form's fields: the contract's paths renamed, a full or closed slot on its field. */
-function failureOf(e: unknown, ticketed: boolean): FormState {
+function failureOf(e: unknown, ticketed: boolean, sent: { answers: AnswerInput[]; extras: BookingExtraInput[] }): FormState {
   if (e instanceof ApiError && e.code === 'SLOT_UNAVAILABLE') return { ...idleForm, fields: { time: sentenceFor(e) } };
   if (e instanceof ApiError && e.code === 'CAPACITY_EXCEEDED') return { ...idleForm, fields: { [ticketed ? 'tickets' : 'participants']: sentenceFor(e) } };
   if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR') return { ...idleForm, error: sentenceFor(e) };
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string> = formPartFields(e, sent);
   for (const [path, message] of Object.entries(fieldsOf(e, 2))) {
     const field = FIELD_OF[path] ?? FIELD_OF[path.split('.')[0] ?? ''] ?? (path.startsWith('tickets') ? 'tickets' : null);
     if (field && !fields[field]) fields[field] = message;
@@ -178,6 +199,10 @@ async function submit(ctx: AreaContext, e: Event): Promise<void> {
     if (!Number.isInteger(participants) || participants < 1) fields['participants'] = 'Enter a whole number of 1 or more.';
     body['participants'] = participants;
   }
+  const answers = readAnswers(f, x.questions, fields);
+  const extras = readExtras(f, offered(x), partyOf(s, x), fields);
+  if (answers.length) body['answers'] = answers;
+  if (extras.length) body['extras'] = extras;
   const phone = f.value('phone').trim();
   if (phone) body['customerPhone'] = phone;
   const note = f.value('internalNote').trim();
@@ -199,7 +224,7 @@ async function submit(ctx: AreaContext, e: Event): Promise<void> {
     ctx.router.go(pathTo('bookings', made.id));
   } catch (err) {
     if (ctx.ended(err) || state.peek().key !== s.key) return;
-    const form = failureOf(err, x.priceCategories.length > 0);
+    const form = failureOf(err, x.priceCategories.length > 0, { answers, extras });
     ctx.focus(Object.keys(form.fields).length ? 'error-summary' : 'form-alert');
     update({ form });
     // A slot that filled or closed meanwhile: offer the times as they are now.
@@ -292,7 +317,12 @@ function Party({ s, x }: { s: State; x: Experience }): JSX.Element {
 function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
   const x = chosen(s)!;
   const total = fromCents(totalCents(s));
-  const labelOf = (id: string) => LABELS[id] ?? (id === 'tickets' ? 'Participants' : id);
+  const labelOf = (id: string) =>
+    LABELS[id] ??
+    (id === 'tickets' ? 'Participants' : null) ??
+    x.questions.find((q) => answerId(q.id) === id)?.label ??
+    x.extras.find((e) => extraQtyId(e.id) === id)?.name ??
+    id;
   return (
     <form class="new-booking" noValidate aria-busy={s.form.busy ? 'true' : undefined} onSubmit={(e) => void submit(ctx, e)}>
       <ErrorSummary fields={s.form.fields} labelOf={labelOf} />
@@ -305,7 +335,7 @@ function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
           id="experience"
           name="experience"
           onChange={(e) => {
-            update({ experienceId: (e.currentTarget as HTMLSelectElement).value, startTime: '', party: { participants: 1 } });
+            update({ experienceId: (e.currentTarget as HTMLSelectElement).value, startTime: '', party: { participants: 1 }, extras: {} });
             void loadSlots(ctx);
           }}
         >
@@ -330,12 +360,22 @@ function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
       />
       <TimeField s={s} />
       <Party key={x.id} s={s} x={x} />
+      <ExtraFields
+        key={`extras-${x.id}`}
+        extras={offered(x)}
+        quantities={s.extras}
+        party={partyOf(s, x)}
+        currency={x.currency}
+        fields={s.form.fields}
+        onInput={(id, quantity) => update({ extras: { ...state.peek().extras, [id]: Math.max(0, quantity) } })}
+      />
       <p class="quiet" id="new-booking-total">
         Total: {money(total, x.currency)}
       </p>
       <Field name="name" label="Name" type="text" autoComplete="off" error={s.form.fields['name']} />
       <Field name="email" label="Email" type="email" error={s.form.fields['email']} />
       <Field name="phone" label="Phone" type="text" required={false} error={s.form.fields['phone']} hint="Optional." />
+      <AnswerFields key={`answers-${x.id}`} questions={x.questions} fields={s.form.fields} />
       <TextArea name="internalNote" label="Internal note" rows={3} error={s.form.fields['internalNote']} hint="Optional. For your team only: the guest never sees it." />
       <div class="field check">
         <input id="paidNow" name="paidNow" type="checkbox" checked={s.paidNow} aria-controls="payment-fields" onChange={(e) => update({ paidNow: (e.currentTarget as HTMLInputElement).checked })} />

@@ -5,12 +5,13 @@
  */
 import { z } from 'zod';
 import { Activity, Availability, Booking, DailyReport, Experience, Message, Payment, Refund } from '../../shared/index.js';
-import type { MessageKind, TimeSlotAvailability } from '../../shared/index.js';
+import type { AnswerInput, BookingExtraInput, MessageKind, TimeSlotAvailability } from '../../shared/index.js';
 import { ApiError, type ListPage, type Query } from '../api.js';
 import { pathTo, type Location } from '../router.js';
 import { batch, signal } from './signals.js';
 import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
 import { placeRuleOf, placesOf, type PlaceRule } from './places.js';
+import { formPartFields } from './booking-form.js';
 import { dateIn, money } from '../format.js';
 
 /** A kind of ticket the Change participants dialog offers: the booking's own, then the experience's others. */
@@ -167,7 +168,7 @@ export interface BookingPageState {
   error: string | null;
 }
 
-export type ActionKind = 'cancel' | 'time' | 'participants' | 'payment' | 'refund';
+export type ActionKind = 'cancel' | 'time' | 'participants' | 'extras' | 'payment' | 'refund';
 
 /** The open action dialog, with what only it needs. */
 export interface ActionDialog {
@@ -182,6 +183,8 @@ export interface ActionDialog {
   values?: Record<string, string>;
   /** Change participants of a booking with tickets: a quantity per category. */
   choices?: TicketChoice[];
+  /** Change extras and answers: the experience's questions and extras as they are today; null: they could not be read. */
+  experience?: Experience | null;
 }
 
 /** What a guest e-mail is, in words. */
@@ -226,6 +229,16 @@ export function amountOf(text: string): string | null {
 }
 
 const cents = (amount: string): number => Math.round(Number(amount) * 100);
+/** The message of a refusal about the booking's extras (`extras`, `extras[0].quantity`), if it is one. */
+function extrasRefused(e: unknown): string | null {
+  const d = e instanceof ApiError && e.code === 'VALIDATION_ERROR' ? e.details.find((x) => /^extras\b/.test(x.path)) : undefined;
+  return d ? (d.message.endsWith('.') ? d.message : `${d.message}.`) : null;
+}
+
+/** A party change refused over the booking's per-person extras: what to do about it. */
+const extrasRefusal = (message: string): string =>
+  `The booking's extras do not fit the new party: ${message} Lower its per-person extras first (“Change extras and answers”), then the participants.`;
+
 export const fromCents = (n: number): string => (n / 100).toFixed(2);
 
 /** What can still be refunded, in cents: the succeeded payments less the refunds not FAILED (the server's rule). */
@@ -410,6 +423,22 @@ export function createBookingsModel(ctx: AreaContext) {
     }
   }
 
+  /** Change extras and answers: the experience as it is now (its current questions and extras are what a change is checked against). */
+  async function loadFormExperience(): Promise<void> {
+    const b = page.peek().booking;
+    if (!b) return;
+    let experience: Experience | null = null;
+    try {
+      experience = await ctx.http.get(Experience, `/v1/experiences/${encodeURIComponent(b.experience.id)}`);
+    } catch (e) {
+      if (ctx.ended(e)) return;
+    }
+    const d = dialog.peek();
+    if (d?.kind === 'extras' && d.experience === undefined) {
+      dialog.value = { ...d, experience, form: experience ? d.form : { ...idleForm, error: 'The experience’s questions and extras could not be read. Close this and try again.' } };
+    }
+  }
+
   async function loadSlots(from?: string): Promise<void> {
     const booking = page.peek().booking;
     const d = dialog.peek();
@@ -487,6 +516,7 @@ export function createBookingsModel(ctx: AreaContext) {
       });
       if (kind === 'time') void loadSlots();
       if (kind === 'participants') void loadChoices();
+      if (kind === 'extras') void loadFormExperience();
     },
     close(): void {
       const d = dialog.peek();
@@ -551,7 +581,44 @@ export function createBookingsModel(ctx: AreaContext) {
       } catch (e) {
         if (ctx.ended(e)) return;
         // A refusal about the tickets (no place, the slot full) is about the whole list: said in the dialog.
-        refuse(d, { ...idleForm, error: sentenceFor(e) });
+        const extras = extrasRefused(e);
+        refuse(d, { ...idleForm, error: extras ? extrasRefusal(extras) : sentenceFor(e) });
+      }
+    },
+
+    /**
+     * New answers and extras, read from the dialog (with the browser's own refusals in `fields`):
+     * only a list that changed is sent, as each is the whole new list.
+     */
+    async changeForm(answers: AnswerInput[], extras: BookingExtraInput[], fields: Record<string, string>): Promise<void> {
+      const b = page.peek().booking;
+      if (!b || dialog.peek()?.kind !== 'extras') return;
+      const first = Object.keys(fields)[0];
+      if (first) {
+        ctx.focus(first);
+        dialog.value = { ...dialog.peek()!, form: { ...idleForm, fields } };
+        return;
+      }
+      const body: Record<string, unknown> = {};
+      const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+      if (!same(answers, b.answers.map((a) => ({ questionId: a.questionId, value: a.value })))) body['answers'] = answers;
+      if (!same(extras, b.extras.map((x) => ({ extraId: x.extraId, quantity: x.quantity })))) body['extras'] = extras;
+      if (!Object.keys(body).length) {
+        dialog.value = { ...dialog.peek()!, form: { ...idleForm, error: 'Nothing has changed.' } };
+        return;
+      }
+      const d = busy();
+      if (!d) return;
+      const mine = generation;
+      try {
+        const saved = await ctx.http.send(Booking, 'PATCH', path(b.id), body);
+        await settle(mine, saved, `Booking ${saved.bookingNumber} is saved with its new ${Object.keys(body).join(' and ')}; the total is ${money(saved.total, saved.currency)}.`);
+      } catch (e) {
+        if (ctx.ended(e)) return;
+        const named = formPartFields(e, { answers, extras });
+        const field = Object.keys(named)[0];
+        if (field) ctx.focus(field);
+        refuse(d, { ...idleForm, fields: named, error: field ? null : sentenceFor(e) });
       }
     },
 
@@ -578,6 +645,8 @@ export function createBookingsModel(ctx: AreaContext) {
         } else {
           const form = formFailure(e);
           if (form.fields['participants']) ctx.focus('participants');
+          // A per-person extra above the smaller party: the dialog has no field for extras, so it says so.
+          else if (extrasRefused(e)) form.error = extrasRefusal(extrasRefused(e)!);
           refuse(d, form);
         }
       }

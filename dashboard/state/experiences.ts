@@ -14,7 +14,10 @@ import {
   Experience,
   Organization,
   WEEKDAYS,
+  type Extra,
   type PriceCategory,
+  type Question,
+  type QuestionType,
   type ScheduleInput,
   type Weekday,
 } from '../../shared/index.js';
@@ -43,6 +46,21 @@ export interface CategoryRow {
   saved?: PriceCategory;
 }
 
+/** A question's row: its fields are read from the form on submit; its type is kept here, as a SELECT shows its options. */
+export interface QuestionRow {
+  key: number;
+  /** The saved question this row edits (its id is sent back, so answers keep pointing at it); undefined: a new one. */
+  saved?: Question;
+  type: QuestionType;
+}
+
+/** An extra's row: its fields are read from the form on submit. */
+export interface ExtraRow {
+  key: number;
+  /** The saved extra this row edits (kept on save, so bookings keep pointing at it); undefined: a new one. */
+  saved?: Extra;
+}
+
 /** The schedule as the editor holds it; '' stands for "not set" in every text field. */
 export interface ScheduleDraft {
   /** '' follows the organization's zone (the API's `timezone: null`). */
@@ -53,6 +71,10 @@ export interface ScheduleDraft {
   exceptions: ExceptionRow[];
   /** The price categories' rows, in the order shown (a refusal's index names one). */
   categories: CategoryRow[];
+  /** The questions guests answer when they book, in the order asked. */
+  questions: QuestionRow[];
+  /** The extras sold beside the tickets, in the order offered. */
+  extras: ExtraRow[];
 }
 
 /** What the screen reads from its submitted form. */
@@ -83,12 +105,22 @@ const row = (value = ''): TimeRow => ({ key: ++lastKey, value });
 export function emptyDraft(): ScheduleDraft {
   const weekly = {} as Record<Weekday, TimeRow[]>;
   for (const day of WEEKDAYS) weekly[day] = [];
-  return { timezone: '', weekly, startDate: '', endDate: '', exceptions: [], categories: [] };
+  return { timezone: '', weekly, startDate: '', endDate: '', exceptions: [], categories: [], questions: [], extras: [] };
 }
 
 /** The form controls of a category row: `pc-<key>-name`, `pc-<key>-price`, … */
 export const categoryField = (key: number, field: string): string => `pc-${key}-${field}`;
 const CATEGORY_FIELDS = ['name', 'price', 'type', 'occupiesPlace', 'minAge', 'maxAge'];
+
+/** The form controls of a question's row (`question-<key>-label`, …) and of an extra's (`extra-<key>-price`, …). */
+export const questionField = (key: number, field: string): string => `question-${key}-${field}`;
+export const extraField = (key: number, field: string): string => `extra-${key}-${field}`;
+export const QUESTION_FIELDS = ['label', 'type', 'options', 'required', 'help'];
+export const EXTRA_FIELDS = ['name', 'description', 'price', 'per', 'maxQuantity', 'active'];
+
+/** The rows of an experience's saved questions and extras. */
+export const questionRowsOf = (list: readonly Question[]): QuestionRow[] => list.map((saved) => ({ key: ++lastKey, saved, type: saved.type }));
+export const extraRowsOf = (list: readonly Extra[]): ExtraRow[] => list.map((saved) => ({ key: ++lastKey, saved }));
 
 export function draftOf(schedule: Experience['schedule']): ScheduleDraft {
   const draft = emptyDraft();
@@ -144,6 +176,15 @@ export function fieldOfPath(path: string, sent: ScheduleDraft): string | undefin
     const at = pc[1] === undefined ? undefined : sent.categories[Number(pc[1])];
     if (!at) return 'add-category';
     return categoryField(at.key, CATEGORY_FIELDS.includes(pc[2] ?? '') ? pc[2]! : 'name');
+  }
+  const list = /^(questions|extras)(?:\[(\d+)\](?:\.(\w+))?)?/.exec(path);
+  if (list) {
+    const questions = list[1] === 'questions';
+    const at = list[2] === undefined ? undefined : (questions ? sent.questions : sent.extras)[Number(list[2])];
+    if (!at) return questions ? 'add-question' : 'add-extra';
+    const names = questions ? QUESTION_FIELDS : EXTRA_FIELDS;
+    const field = names.includes(list[3] ?? '') ? list[3]! : names[0]!;
+    return questions ? questionField(at.key, field) : extraField(at.key, field);
   }
   if (!path.startsWith('schedule')) {
     const top = path.split(/[.[]/)[0] ?? '';
@@ -263,8 +304,62 @@ function bodyOf(form: FormValues, draft: ScheduleDraft): { body: Record<string, 
       maxAge: age('maxAge'),
     };
   });
+  body['questions'] = questionsOf(form, draft, fields);
+  body['extras'] = extrasOf(form, draft, fields);
   return { body, fields };
 }
+
+/** The questions as the API takes them; a SELECT's options one per line, blank lines dropped. */
+function questionsOf(form: FormValues, draft: ScheduleDraft, fields: Record<string, string>): Record<string, unknown>[] {
+  return draft.questions.map((q) => {
+    const field = (name: string) => questionField(q.key, name);
+    const label = form.value(field('label')).trim();
+    if (!label) fields[field('label')] = 'Enter the question guests will answer.';
+    else if (label.length > 200) fields[field('label')] = `Enter a question of at most 200 characters (this one has ${label.length}).`;
+    const options = q.type === 'SELECT' ? form.value(field('options')).split('\n').map((o) => o.trim()).filter(Boolean) : [];
+    if (q.type === 'SELECT' && !options.length) fields[field('options')] = 'Enter the choices, one per line.';
+    const help = form.value(field('help')).trim();
+    if (help.length > 300) fields[field('help')] = `Enter help of at most 300 characters (this one has ${help.length}).`;
+    return {
+      ...(q.saved ? { id: q.saved.id } : {}),
+      label,
+      type: q.type,
+      options,
+      required: form.checked(field('required')),
+      help: help || null,
+    };
+  });
+}
+
+/** The extras as the API takes them: price in cents, the maximum a whole number from 1 to 99. */
+function extrasOf(form: FormValues, draft: ScheduleDraft, fields: Record<string, string>): Record<string, unknown>[] {
+  return draft.extras.map((x) => {
+    const field = (name: string) => extraField(x.key, name);
+    const name = form.value(field('name')).trim();
+    if (!name) fields[field('name')] = 'Enter the name guests will see, such as Lunch.';
+    const description = form.value(field('description')).trim();
+    if (description.length > 300) fields[field('description')] = `Enter a description of at most 300 characters (this one has ${description.length}).`;
+    const price = centsOf(form.value(field('price')));
+    if (price === null) fields[field('price')] = 'Enter a price such as 12.50 (0 for free).';
+    const max = form.value(field('maxQuantity')).trim();
+    if (!WHOLE.test(max) || Number(max) < 1 || Number(max) > 99) fields[field('maxQuantity')] = 'Enter a whole number from 1 to 99.';
+    return {
+      ...(x.saved ? { id: x.saved.id } : {}),
+      name,
+      description: description || null,
+      price,
+      per: form.value(field('per')) === 'PERSON' ? 'PERSON' : 'BOOKING',
+      maxQuantity: Number(max),
+      active: form.checked(field('active')),
+    };
+  });
+}
+
+/** Questions and extras as the server would store them, to tell whether the form changed them. */
+const canonicalQuestions = (list: readonly Record<string, unknown>[]): string =>
+  JSON.stringify(list.map((q) => [q['id'] ?? null, q['label'], q['type'], q['options'] ?? [], q['required'] ?? false, q['help'] ?? null]));
+const canonicalExtras = (list: readonly Record<string, unknown>[]): string =>
+  JSON.stringify(list.map((x) => [x['id'] ?? null, x['name'], x['description'] ?? null, x['price'], x['per'] ?? 'BOOKING', x['maxQuantity'] ?? 10, x['active'] ?? true]));
 
 /** A category list as the server would store it, to tell whether the form changed it. */
 const canonicalCategories = (list: readonly Record<string, unknown>[]): string =>
@@ -278,6 +373,10 @@ function changesOf(body: Record<string, unknown>, saved: Experience): Record<str
       if (canonical(v as ScheduleInput | null) !== canonical(saved.schedule)) patch[k] = v;
     } else if (k === 'priceCategories') {
       if (canonicalCategories(v as Record<string, unknown>[]) !== canonicalCategories(saved.priceCategories)) patch[k] = v;
+    } else if (k === 'questions') {
+      if (canonicalQuestions(v as Record<string, unknown>[]) !== canonicalQuestions(saved.questions)) patch[k] = v;
+    } else if (k === 'extras') {
+      if (canonicalExtras(v as Record<string, unknown>[]) !== canonicalExtras(saved.extras)) patch[k] = v;
     } else if (v !== saved[k as keyof Experience]) patch[k] = v;
   }
   return patch;
@@ -401,7 +500,12 @@ export function createExperiencesModel(ctx: AreaContext) {
   function show(experience: Experience): void {
     batch(() => {
       one.value = { id: experience.id, experience, loading: false, error: null };
-      draft.value = { ...draftOf(experience.schedule), categories: experience.priceCategories.map((saved) => ({ key: ++lastKey, saved })) };
+      draft.value = {
+        ...draftOf(experience.schedule),
+        categories: experience.priceCategories.map((saved) => ({ key: ++lastKey, saved })),
+        questions: questionRowsOf(experience.questions),
+        extras: extraRowsOf(experience.extras),
+      };
     });
     void loadPreview(experience.id);
   }
@@ -480,6 +584,23 @@ export function createExperiencesModel(ctx: AreaContext) {
     },
     removeCategory(key: number): void {
       edit((d) => (d.categories = d.categories.filter((c) => c.key !== key)), 'add-category');
+    },
+    addQuestion(): void {
+      const key = ++lastKey;
+      edit((d) => d.questions.push({ key, type: 'TEXT' }), questionField(key, 'label'));
+    },
+    removeQuestion(key: number): void {
+      edit((d) => (d.questions = d.questions.filter((q) => q.key !== key)), 'add-question');
+    },
+    setQuestionType(key: number, type: QuestionType): void {
+      edit((d) => d.questions.forEach((q) => q.key === key && (q.type = type)));
+    },
+    addExtra(): void {
+      const key = ++lastKey;
+      edit((d) => d.extras.push({ key }), extraField(key, 'name'));
+    },
+    removeExtra(key: number): void {
+      edit((d) => (d.extras = d.extras.filter((x) => x.key !== key)), 'add-extra');
     },
   };
 
@@ -589,7 +710,7 @@ export function createExperiencesModel(ctx: AreaContext) {
         // Unset on a new experience: the server's defaults (and its following maxParticipants).
         if (body['maxPerBooking'] === null) delete body['maxPerBooking'];
         if (body['schedule'] === null) delete body['schedule'];
-        if ((body['priceCategories'] as unknown[]).length === 0) delete body['priceCategories'];
+        for (const k of ['priceCategories', 'questions', 'extras']) if ((body[k] as unknown[]).length === 0) delete body[k];
         for (const k of ['meetingPoint', 'meetingPointUrl', 'guestInstructions']) if (body[k] === null) delete body[k];
       }
       const mine = generation;
