@@ -64,7 +64,7 @@ export function assertParticipantsWithin(maxParticipants: number, participants: 
 }
 
 /** Refuses a booking total above `MAX_AMOUNT_CENTS` (999,999.99), the largest one charge can be. */
-export function assertTotalWithin(totalCents: number, currency: string, path: 'participants' | 'tickets'): void {
+export function assertTotalWithin(totalCents: number, currency: string, path: 'participants' | 'tickets' | 'extras'): void {
   if (totalCents > MAX_AMOUNT_CENTS) {
     throw invalid(path, `A booking may total at most ${formatMoney(MAX_AMOUNT_CENTS)} ${currency}; this one would be ${formatMoney(totalCents)} ${currency}`);
   }

@@ -159,6 +159,14 @@ const timeSlotRef = { id: id.timeSlot, startTime: '2026-06-13T16:30:00.000Z', en
 const weekly = { fri: ['17:30'], sat: ['09:00', '17:30'], sun: ['09:00'] };
 const schedule = { weekly, startDate: '2026-05-01', endDate: '2026-10-31', exceptions: [{ date: '2026-08-15', times: [] }] };
 const guest = { customerName: 'Ana Costa', customerEmail: 'ana.costa@example.com' };
+// The example experience asks one question and sells one extra; the example booking answers and takes it.
+const question = { id: id.question, label: 'Can everyone in the group swim?', type: 'CHECKBOX', options: [], required: true, help: 'Needed for the sea cave' };
+const extra = { id: id.extra, name: 'Photo pack', description: 'Every photo our guide takes of your group', price: 1500, per: 'BOOKING', maxQuantity: 1, active: true };
+const bookingForm = {
+  answers: [{ questionId: question.id, label: question.label, type: question.type, value: true }],
+  extras: [{ extraId: extra.id, name: extra.name, per: extra.per, quantity: 1, unitPrice: extra.price }],
+};
+const formInput = { answers: [{ questionId: question.id, value: true }], extras: [{ extraId: extra.id, quantity: 1 }] };
 
 const eventBooking = {
   id: id.booking,
@@ -170,10 +178,9 @@ const eventBooking = {
   guestPhone: '+351 912 345 678',
   totalParticipants: 2,
   tickets: [],
-  answers: [],
-  extras: [],
+  ...bookingForm,
   unitPrice: 4500,
-  total: '90.00',
+  total: '105.00',
   currency: 'EUR',
   amountRefunded: '0.00',
   source: 'API',
@@ -195,9 +202,8 @@ const publicBooking = {
   timeSlot: timeSlotRef,
   totalParticipants: 2,
   tickets: [],
-  answers: [],
-  extras: [],
-  total: '90.00',
+  ...bookingForm,
+  total: '105.00',
   currency: 'EUR',
   guestName: guest.customerName,
   guestEmail: guest.customerEmail,
@@ -218,8 +224,8 @@ const experience = {
   meetingPoint: 'Blue kiosk at Praia da Marinha car park',
   meetingPointUrl: 'https://maps.example.com/?q=37.0902,-8.4128',
   guestInstructions: 'Bring a swimsuit and a towel. Arrive 15 minutes early.',
-  questions: [],
-  extras: [],
+  questions: [question],
+  extras: [extra],
 };
 
 const customer = {
@@ -288,8 +294,8 @@ export const EVENT_EXAMPLES: Record<S.EventKind, unknown> = {
     timestamp: '2026-06-02T08:03:11.504Z',
     data: {
       ...eventData,
-      booking: { ...eventBooking, totalParticipants: 3, total: '135.00', updatedAt: '2026-06-02T08:03:11.504Z' },
-      changes: { totalParticipants: { from: 2, to: 3 } },
+      booking: { ...eventBooking, totalParticipants: 3, total: '150.00', updatedAt: '2026-06-02T08:03:11.504Z' },
+      changes: { totalParticipants: { from: 2, to: 3 }, total: { from: '105.00', to: '150.00' } },
     },
   },
   BOOKING_CANCELED: {
@@ -378,6 +384,8 @@ export const EXAMPLES: Record<string, unknown> = {
     minNoticeMinutes: 120,
     maxAdvanceDays: 180,
     schedule,
+    questions: [{ label: question.label, type: question.type, required: true, help: question.help }],
+    extras: [{ name: extra.name, description: extra.description, price: extra.price, maxQuantity: 1 }],
   },
   ExperiencePatch: { price: 5000, maxPerBooking: null },
   PublicExperience: experience,
@@ -414,6 +422,7 @@ export const EXAMPLES: Record<string, unknown> = {
     participants: 2,
     ...guest,
     customerPhone: '+351 912 345 678',
+    ...formInput,
     metadata: { channel: 'front-desk' },
     ignoreNotice: true,
     payment: { method: 'CASH' },
@@ -422,7 +431,7 @@ export const EXAMPLES: Record<string, unknown> = {
   },
   BookingPatch: { participants: 3, customerPhone: '+351 913 000 111', internalNote: 'Moved to the 17:30 at their request' },
   BookingCancel: { reason: 'Guest is ill' },
-  PublicBookingCreate: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, ...guest },
+  PublicBookingCreate: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, ...guest, ...formInput, expectedTotal: '105.00' },
   PublicBooking: publicBooking,
   PublicBookingStatus: {
     bookingNumber: booking.bookingNumber,
@@ -431,9 +440,8 @@ export const EXAMPLES: Record<string, unknown> = {
     timeSlot: timeSlotRef,
     totalParticipants: 2,
     tickets: [],
-    answers: [],
-    extras: [],
-    total: '90.00',
+    ...bookingForm,
+    total: '105.00',
     currency: 'EUR',
     checkoutUrl: null,
     holdExpiresAt: null,

@@ -1403,25 +1403,39 @@ export interface components {
             guestInstructions: string | null;
             /** @description What guests are asked when they book, in order; [] when nothing */
             questions: {
+                /** @description q_…: answers name the question by it; kept while the question stays on the list */
                 id: string;
+                /** @description What the guest is asked */
                 label: string;
-                /** @enum {string} */
+                /**
+                 * @description The kind of field, and so of value, the question takes
+                 * @enum {string}
+                 */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
                 /** @description [] for every type but SELECT */
                 options: string[];
+                /** @description A booking must answer it (a CHECKBOX: true) */
                 required: boolean;
+                /** @description Shown under the field; null when none */
                 help: string | null;
             }[];
             /** @description What guests may add to a booking, in order; [] when nothing */
             extras: {
+                /** @description ex_…: bookings name the extra by it */
                 id: string;
+                /** @description Unique within the experience */
                 name: string;
                 description: string | null;
                 /** @description Integer cents per unit */
                 price: number;
-                /** @enum {string} */
+                /**
+                 * @description BOOKING: any quantity up to maxQuantity; PERSON: also at most the booking’s totalParticipants
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
+                /** @description The most one booking may take */
                 maxQuantity: number;
+                /** @description false: kept, but neither offered nor bookable (not shown on /public/v1) */
                 active: boolean;
             }[];
             /**
@@ -1771,16 +1785,22 @@ export interface components {
             /** @description Its answers, in the experience’s question order; [] when none */
             answers: {
                 questionId: string;
+                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             /** @description Its extras, in the experience’s order; [] when none */
             extras: {
                 extraId: string;
+                /** @description The extra’s name when booked */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description As when booked
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -1877,13 +1897,13 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
-            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
             answers?: {
                 questionId: string;
                 /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
                 value: string | boolean | number;
             }[];
-            /** @description Active extras of the experience, each at most once. Default [] */
+            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
             extras?: {
                 extraId: string;
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
@@ -1973,13 +1993,13 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
-            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
             answers?: {
                 questionId: string;
                 /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
                 value: string | boolean | number;
             }[];
-            /** @description Active extras of the experience, each at most once. Default [] */
+            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
             extras?: {
                 extraId: string;
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
@@ -2197,16 +2217,22 @@ export interface components {
             /** @description Its answers, in the experience’s question order; [] when none */
             answers: {
                 questionId: string;
+                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             /** @description Its extras, in the experience’s order; [] when none */
             extras: {
                 extraId: string;
+                /** @description The extra’s name when booked */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description As when booked
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2613,8 +2639,12 @@ export interface components {
             /** @description Its extras; [] when none */
             extras: {
                 extraId: string;
+                /** @description The extra’s name when booked */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description As when booked
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2623,9 +2653,11 @@ export interface components {
             /** @description Its answers to the experience’s questions; [] when none */
             answers: {
                 questionId: string;
+                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             /** @description What the booking costs, in major units with two decimals */
@@ -2730,25 +2762,39 @@ export interface components {
             guestInstructions: string | null;
             /** @description What guests are asked when they book, in order; [] when nothing */
             questions: {
+                /** @description q_…: answers name the question by it; kept while the question stays on the list */
                 id: string;
+                /** @description What the guest is asked */
                 label: string;
-                /** @enum {string} */
+                /**
+                 * @description The kind of field, and so of value, the question takes
+                 * @enum {string}
+                 */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
                 /** @description [] for every type but SELECT */
                 options: string[];
+                /** @description A booking must answer it (a CHECKBOX: true) */
                 required: boolean;
+                /** @description Shown under the field; null when none */
                 help: string | null;
             }[];
             /** @description The active extras only */
             extras: {
+                /** @description ex_…: bookings name the extra by it */
                 id: string;
+                /** @description Unique within the experience */
                 name: string;
                 description: string | null;
                 /** @description Integer cents per unit */
                 price: number;
-                /** @enum {string} */
+                /**
+                 * @description BOOKING: any quantity up to maxQuantity; PERSON: also at most the booking’s totalParticipants
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
+                /** @description The most one booking may take */
                 maxQuantity: number;
+                /** @description false: kept, but neither offered nor bookable (not shown on /public/v1) */
                 active: boolean;
             }[];
         };
@@ -2762,15 +2808,21 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             answers: {
                 questionId: string;
+                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             extras: {
                 extraId: string;
+                /** @description The extra’s name when booked */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description As when booked
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2802,13 +2854,13 @@ export interface components {
                 categoryId: string;
                 quantity: number;
             }[];
-            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default [] */
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
             answers?: {
                 questionId: string;
                 /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
                 value: string | boolean | number;
             }[];
-            /** @description Active extras of the experience, each at most once. Default [] */
+            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
             extras?: {
                 extraId: string;
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
@@ -2839,15 +2891,21 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             answers: {
                 questionId: string;
+                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             extras: {
                 extraId: string;
+                /** @description The extra’s name when booked */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description As when booked
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -2911,15 +2969,21 @@ export interface components {
             tickets: components["schemas"]["Ticket"][];
             answers: {
                 questionId: string;
+                /** @description The question’s label when answered */
                 label: string;
                 /** @enum {string} */
                 type: "TEXT" | "LONG_TEXT" | "SELECT" | "CHECKBOX" | "NUMBER" | "DATE" | "PHONE";
+                /** @description A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER) */
                 value: string | boolean | number;
             }[];
             extras: {
                 extraId: string;
+                /** @description The extra’s name when booked */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description As when booked
+                 * @enum {string}
+                 */
                 per: "BOOKING" | "PERSON";
                 quantity: number;
                 /** @description Cents per unit, as when booked */
@@ -3355,6 +3419,27 @@ export interface operations {
                      *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *           "questions": [
+                     *             {
+                     *               "id": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "options": [],
+                     *               "required": true,
+                     *               "help": "Needed for the sea cave"
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "id": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "description": "Every photo our guide takes of your group",
+                     *               "price": 1500,
+                     *               "per": "BOOKING",
+                     *               "maxQuantity": 1,
+                     *               "active": true
+                     *             }
+                     *           ],
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -3456,7 +3541,23 @@ export interface operations {
                  *             "times": []
                  *           }
                  *         ]
-                 *       }
+                 *       },
+                 *       "questions": [
+                 *         {
+                 *           "label": "Can everyone in the group swim?",
+                 *           "type": "CHECKBOX",
+                 *           "required": true,
+                 *           "help": "Needed for the sea cave"
+                 *         }
+                 *       ],
+                 *       "extras": [
+                 *         {
+                 *           "name": "Photo pack",
+                 *           "description": "Every photo our guide takes of your group",
+                 *           "price": 1500,
+                 *           "maxQuantity": 1
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["ExperienceCreate"];
@@ -3489,6 +3590,27 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [
+                     *           {
+                     *             "id": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "options": [],
+                     *             "required": true,
+                     *             "help": "Needed for the sea cave"
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "id": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "description": "Every photo our guide takes of your group",
+                     *             "price": 1500,
+                     *             "per": "BOOKING",
+                     *             "maxQuantity": 1,
+                     *             "active": true
+                     *           }
+                     *         ],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3580,6 +3702,27 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [
+                     *           {
+                     *             "id": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "options": [],
+                     *             "required": true,
+                     *             "help": "Needed for the sea cave"
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "id": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "description": "Every photo our guide takes of your group",
+                     *             "price": 1500,
+                     *             "per": "BOOKING",
+                     *             "maxQuantity": 1,
+                     *             "active": true
+                     *           }
+                     *         ],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -3728,6 +3871,27 @@ export interface operations {
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
                      *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [
+                     *           {
+                     *             "id": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "options": [],
+                     *             "required": true,
+                     *             "help": "Needed for the sea cave"
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "id": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "description": "Every photo our guide takes of your group",
+                     *             "price": 1500,
+                     *             "per": "BOOKING",
+                     *             "maxQuantity": 1,
+                     *             "active": true
+                     *           }
+                     *         ],
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -4028,8 +4192,25 @@ export interface operations {
                      *           "guestPhone": "+351 912 345 678",
                      *           "totalParticipants": 2,
                      *           "tickets": [],
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "value": true
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "per": "BOOKING",
+                     *               "quantity": 1,
+                     *               "unitPrice": 1500
+                     *             }
+                     *           ],
                      *           "unitPrice": 4500,
-                     *           "total": "90.00",
+                     *           "total": "105.00",
                      *           "currency": "EUR",
                      *           "amountRefunded": "0.00",
                      *           "source": "API",
@@ -4103,6 +4284,18 @@ export interface operations {
                  *       "customerName": "Ana Costa",
                  *       "customerEmail": "ana.costa@example.com",
                  *       "customerPhone": "+351 912 345 678",
+                 *       "answers": [
+                 *         {
+                 *           "questionId": "q_3Tb8MwK1xR5nGe",
+                 *           "value": true
+                 *         }
+                 *       ],
+                 *       "extras": [
+                 *         {
+                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
                  *       "metadata": {
                  *         "channel": "front-desk"
                  *       },
@@ -4141,8 +4334,25 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [
+                     *           {
+                     *             "questionId": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "value": true
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "per": "BOOKING",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500
+                     *           }
+                     *         ],
                      *         "unitPrice": 4500,
-                     *         "total": "90.00",
+                     *         "total": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4226,8 +4436,25 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [
+                     *           {
+                     *             "questionId": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "value": true
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "per": "BOOKING",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500
+                     *           }
+                     *         ],
                      *         "unitPrice": 4500,
-                     *         "total": "90.00",
+                     *         "total": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4317,8 +4544,25 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [
+                     *           {
+                     *             "questionId": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "value": true
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "per": "BOOKING",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500
+                     *           }
+                     *         ],
                      *         "unitPrice": 4500,
-                     *         "total": "90.00",
+                     *         "total": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4554,8 +4798,25 @@ export interface operations {
                      *         "guestPhone": "+351 912 345 678",
                      *         "totalParticipants": 2,
                      *         "tickets": [],
+                     *         "answers": [
+                     *           {
+                     *             "questionId": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "value": true
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "per": "BOOKING",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500
+                     *           }
+                     *         ],
                      *         "unitPrice": 4500,
-                     *         "total": "90.00",
+                     *         "total": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4719,8 +4980,25 @@ export interface operations {
                      *             "guestPhone": "+351 912 345 678",
                      *             "totalParticipants": 2,
                      *             "tickets": [],
+                     *             "answers": [
+                     *               {
+                     *                 "questionId": "q_3Tb8MwK1xR5nGe",
+                     *                 "label": "Can everyone in the group swim?",
+                     *                 "type": "CHECKBOX",
+                     *                 "value": true
+                     *               }
+                     *             ],
+                     *             "extras": [
+                     *               {
+                     *                 "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *                 "name": "Photo pack",
+                     *                 "per": "BOOKING",
+                     *                 "quantity": 1,
+                     *                 "unitPrice": 1500
+                     *               }
+                     *             ],
                      *             "unitPrice": 4500,
-                     *             "total": "90.00",
+                     *             "total": "105.00",
                      *             "currency": "EUR",
                      *             "amountRefunded": "0.00",
                      *             "source": "API",
@@ -5384,8 +5662,25 @@ export interface operations {
                      *               "guestPhone": "+351 912 345 678",
                      *               "totalParticipants": 2,
                      *               "tickets": [],
+                     *               "answers": [
+                     *                 {
+                     *                   "questionId": "q_3Tb8MwK1xR5nGe",
+                     *                   "label": "Can everyone in the group swim?",
+                     *                   "type": "CHECKBOX",
+                     *                   "value": true
+                     *                 }
+                     *               ],
+                     *               "extras": [
+                     *                 {
+                     *                   "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *                   "name": "Photo pack",
+                     *                   "per": "BOOKING",
+                     *                   "quantity": 1,
+                     *                   "unitPrice": 1500
+                     *                 }
+                     *               ],
                      *               "unitPrice": 4500,
-                     *               "total": "90.00",
+                     *               "total": "105.00",
                      *               "currency": "EUR",
                      *               "amountRefunded": "0.00",
                      *               "source": "API",
@@ -6857,6 +7152,8 @@ export interface operations {
                      *                 "guestPhone": "+351 912 345 678",
                      *                 "totalParticipants": 2,
                      *                 "tickets": [],
+                     *                 "answers": [],
+                     *                 "extras": [],
                      *                 "total": "90.00",
                      *                 "paid": "90.00",
                      *                 "currency": "EUR",
@@ -7230,7 +7527,28 @@ export interface operations {
                      *           "priceCategories": [],
                      *           "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *           "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
+                     *           "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *           "questions": [
+                     *             {
+                     *               "id": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "options": [],
+                     *               "required": true,
+                     *               "help": "Needed for the sea cave"
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "id": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "description": "Every photo our guide takes of your group",
+                     *               "price": 1500,
+                     *               "per": "BOOKING",
+                     *               "maxQuantity": 1,
+                     *               "active": true
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7294,7 +7612,28 @@ export interface operations {
                      *         "priceCategories": [],
                      *         "meetingPoint": "Blue kiosk at Praia da Marinha car park",
                      *         "meetingPointUrl": "https://maps.example.com/?q=37.0902,-8.4128",
-                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early."
+                     *         "guestInstructions": "Bring a swimsuit and a towel. Arrive 15 minutes early.",
+                     *         "questions": [
+                     *           {
+                     *             "id": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "options": [],
+                     *             "required": true,
+                     *             "help": "Needed for the sea cave"
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "id": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "description": "Every photo our guide takes of your group",
+                     *             "price": 1500,
+                     *             "per": "BOOKING",
+                     *             "maxQuantity": 1,
+                     *             "active": true
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -7405,7 +7744,20 @@ export interface operations {
                  *       "startTime": "2026-06-13T17:30:00+01:00",
                  *       "participants": 2,
                  *       "customerName": "Ana Costa",
-                 *       "customerEmail": "ana.costa@example.com"
+                 *       "customerEmail": "ana.costa@example.com",
+                 *       "answers": [
+                 *         {
+                 *           "questionId": "q_3Tb8MwK1xR5nGe",
+                 *           "value": true
+                 *         }
+                 *       ],
+                 *       "extras": [
+                 *         {
+                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "expectedTotal": "105.00"
                  *     }
                  */
                 "application/json": components["schemas"]["PublicBookingCreate"];
@@ -7437,7 +7789,24 @@ export interface operations {
                      *         },
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "total": "90.00",
+                     *         "answers": [
+                     *           {
+                     *             "questionId": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "value": true
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "per": "BOOKING",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500
+                     *           }
+                     *         ],
+                     *         "total": "105.00",
                      *         "currency": "EUR",
                      *         "guestName": "Ana Costa",
                      *         "guestEmail": "ana.costa@example.com",
@@ -7504,7 +7873,24 @@ export interface operations {
                      *         },
                      *         "totalParticipants": 2,
                      *         "tickets": [],
-                     *         "total": "90.00",
+                     *         "answers": [
+                     *           {
+                     *             "questionId": "q_3Tb8MwK1xR5nGe",
+                     *             "label": "Can everyone in the group swim?",
+                     *             "type": "CHECKBOX",
+                     *             "value": true
+                     *           }
+                     *         ],
+                     *         "extras": [
+                     *           {
+                     *             "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *             "name": "Photo pack",
+                     *             "per": "BOOKING",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500
+                     *           }
+                     *         ],
+                     *         "total": "105.00",
                      *         "currency": "EUR",
                      *         "checkoutUrl": null,
                      *         "holdExpiresAt": null
@@ -7559,7 +7945,24 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "total": "90.00",
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "value": true
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "per": "BOOKING",
+                     *               "quantity": 1,
+                     *               "unitPrice": 1500
+                     *             }
+                     *           ],
+                     *           "total": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -7772,7 +8175,24 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "total": "90.00",
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "value": true
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "per": "BOOKING",
+                     *               "quantity": 1,
+                     *               "unitPrice": 1500
+                     *             }
+                     *           ],
+                     *           "total": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -7872,7 +8292,24 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "total": "90.00",
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "value": true
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "per": "BOOKING",
+                     *               "quantity": 1,
+                     *               "unitPrice": 1500
+                     *             }
+                     *           ],
+                     *           "total": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -7973,7 +8410,24 @@ export interface operations {
                      *           },
                      *           "totalParticipants": 2,
                      *           "tickets": [],
-                     *           "total": "90.00",
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "value": true
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "per": "BOOKING",
+                     *               "quantity": 1,
+                     *               "unitPrice": 1500
+                     *             }
+                     *           ],
+                     *           "total": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8302,8 +8756,25 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [
+                 *             {
+                 *               "questionId": "q_3Tb8MwK1xR5nGe",
+                 *               "label": "Can everyone in the group swim?",
+                 *               "type": "CHECKBOX",
+                 *               "value": true
+                 *             }
+                 *           ],
+                 *           "extras": [
+                 *             {
+                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *               "name": "Photo pack",
+                 *               "per": "BOOKING",
+                 *               "quantity": 1,
+                 *               "unitPrice": 1500
+                 *             }
+                 *           ],
                  *           "unitPrice": 4500,
-                 *           "total": "90.00",
+                 *           "total": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8395,8 +8866,25 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 3,
                  *           "tickets": [],
+                 *           "answers": [
+                 *             {
+                 *               "questionId": "q_3Tb8MwK1xR5nGe",
+                 *               "label": "Can everyone in the group swim?",
+                 *               "type": "CHECKBOX",
+                 *               "value": true
+                 *             }
+                 *           ],
+                 *           "extras": [
+                 *             {
+                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *               "name": "Photo pack",
+                 *               "per": "BOOKING",
+                 *               "quantity": 1,
+                 *               "unitPrice": 1500
+                 *             }
+                 *           ],
                  *           "unitPrice": 4500,
-                 *           "total": "135.00",
+                 *           "total": "150.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8425,6 +8913,10 @@ export interface operations {
                  *           "totalParticipants": {
                  *             "from": 2,
                  *             "to": 3
+                 *           },
+                 *           "total": {
+                 *             "from": "105.00",
+                 *             "to": "150.00"
                  *           }
                  *         }
                  *       }
@@ -8494,8 +8986,25 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [
+                 *             {
+                 *               "questionId": "q_3Tb8MwK1xR5nGe",
+                 *               "label": "Can everyone in the group swim?",
+                 *               "type": "CHECKBOX",
+                 *               "value": true
+                 *             }
+                 *           ],
+                 *           "extras": [
+                 *             {
+                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *               "name": "Photo pack",
+                 *               "per": "BOOKING",
+                 *               "quantity": 1,
+                 *               "unitPrice": 1500
+                 *             }
+                 *           ],
                  *           "unitPrice": 4500,
-                 *           "total": "90.00",
+                 *           "total": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8587,8 +9096,25 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [
+                 *             {
+                 *               "questionId": "q_3Tb8MwK1xR5nGe",
+                 *               "label": "Can everyone in the group swim?",
+                 *               "type": "CHECKBOX",
+                 *               "value": true
+                 *             }
+                 *           ],
+                 *           "extras": [
+                 *             {
+                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *               "name": "Photo pack",
+                 *               "per": "BOOKING",
+                 *               "quantity": 1,
+                 *               "unitPrice": 1500
+                 *             }
+                 *           ],
                  *           "unitPrice": 4500,
-                 *           "total": "90.00",
+                 *           "total": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8689,8 +9215,25 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [
+                 *             {
+                 *               "questionId": "q_3Tb8MwK1xR5nGe",
+                 *               "label": "Can everyone in the group swim?",
+                 *               "type": "CHECKBOX",
+                 *               "value": true
+                 *             }
+                 *           ],
+                 *           "extras": [
+                 *             {
+                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *               "name": "Photo pack",
+                 *               "per": "BOOKING",
+                 *               "quantity": 1,
+                 *               "unitPrice": 1500
+                 *             }
+                 *           ],
                  *           "unitPrice": 4500,
-                 *           "total": "90.00",
+                 *           "total": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8791,8 +9334,25 @@ export interface operations {
                  *           "guestPhone": "+351 912 345 678",
                  *           "totalParticipants": 2,
                  *           "tickets": [],
+                 *           "answers": [
+                 *             {
+                 *               "questionId": "q_3Tb8MwK1xR5nGe",
+                 *               "label": "Can everyone in the group swim?",
+                 *               "type": "CHECKBOX",
+                 *               "value": true
+                 *             }
+                 *           ],
+                 *           "extras": [
+                 *             {
+                 *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *               "name": "Photo pack",
+                 *               "per": "BOOKING",
+                 *               "quantity": 1,
+                 *               "unitPrice": 1500
+                 *             }
+                 *           ],
                  *           "unitPrice": 4500,
-                 *           "total": "90.00",
+                 *           "total": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "20.00",
                  *           "source": "API",

@@ -6,6 +6,7 @@ import { iso, isoOrNull } from './instant.js';
 import { bookingTotalCents } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
 import { ticketsOf } from '../domain/tickets.js';
+import { answersOf, bookingExtrasOf } from '../domain/booking-form.js';
 import type { EventRow } from '../store/events.js';
 import type { PaymentRow } from '../store/payments.js';
 import type { RefundRow } from '../store/refunds.js';
@@ -51,6 +52,8 @@ export function bookingChanges(before: BookingRow, after: BookingRow): Changes {
   note('timeSlot', serializeTimeSlot(before), serializeTimeSlot(after));
   note('tickets', ticketsOf(before.tickets), ticketsOf(after.tickets));
   note('totalParticipants', before.participants, after.participants);
+  note('answers', answersOf(before.answers), answersOf(after.answers));
+  note('extras', bookingExtrasOf(before.extras), bookingExtrasOf(after.extras));
   note('total', formatMoney(bookingTotalCents(before)), formatMoney(bookingTotalCents(after)));
   note('guestName', before.guestName, after.guestName);
   note('guestEmail', before.guestEmail, after.guestEmail);

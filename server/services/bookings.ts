@@ -14,6 +14,15 @@ import {
 } from '../domain/bookings.js';
 import { categoriesOf, priceTickets, storedTicketsOf, ticketsLine, ticketsOf, type PricedTickets } from '../domain/tickets.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
+import {
+  answersOf,
+  bookingExtrasOf,
+  checkBookingForm,
+  checkFormChange,
+  formJson,
+  lowerPersonExtras,
+  personExtrasAbove,
+} from '../domain/booking-form.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
@@ -29,10 +38,13 @@ import { getOrganization } from './organizations.js';
 import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
 import {
+  bookingLines,
   isCalendarDate,
   type BookingInput,
   type BookingListQuery,
   type BookingPatch,
+  type Answer,
+  type BookingExtra,
   type BookingStatus,
   type TicketInput,
 } from '../../shared/index.js';
@@ -85,6 +97,15 @@ function partyOf(exp: ExperienceRow, input: { participants?: number | undefined;
 
 /** What a new party costs: its tickets' total, or the experience's price per participant. */
 const partyTotalCents = (exp: ExperienceRow, party: Party): number => party.priced?.totalCents ?? exp.price * party.participants;
+
+/**
+ * A booking's total in cents: its party's (tickets, or participants at `unitPrice`) alone, or with
+ * extras the sum of its money lines (shared/lines.ts), the one sum every reader of the booking makes.
+ */
+function totalOf(party: Party, unitPrice: number, extras: readonly BookingExtra[]): number {
+  if (extras.length === 0) return party.priced?.totalCents ?? unitPrice * party.participants;
+  return bookingLines({ tickets: party.priced?.tickets ?? [], participants: party.participants, unitPrice, extras }).total;
+}
 
 /**
  * The total the guest was shown (`expectedTotal`) against the one computed now: a price that changed
@@ -196,8 +217,12 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
       assertPartySize(exp, party.places, path);
       assertParticipantsWithin(exp.maxParticipants, party.participants, path);
       assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
-      assertExpectedTotal(input.expectedTotal, partyTotalCents(exp, party));
-      const paidCents = paymentCentsOf(input.payment, partyTotalCents(exp, party));
+      // Answers and extras once the party is known (a PERSON extra counts its participants), before any 409.
+      const form = checkBookingForm(exp, input, party.participants);
+      const totalCents = totalOf(party, exp.price, form.extras);
+      if (form.extras.length) assertTotalWithin(totalCents, org.currency, 'extras');
+      assertExpectedTotal(input.expectedTotal, totalCents);
+      const paidCents = paymentCentsOf(input.payment, totalCents);
       const end = await assertBookableSlotBeside(store, exp, org.timezone, start, now, busy, input.ignoreNotice === true);
 
       for (let tries = 1; ; tries++) {
@@ -219,6 +244,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               guestEmail: guest.email,
               guestPhone: guest.phone,
               ...partyFields(party),
+              // With extras the total is stored: the party's lines and the extras' together.
+              ...(form.extras.length ? { totalCents } : {}),
               // A ticketed booking's prices are its tickets'; the record shows its unitPrice as null.
               unitPrice: party.priced ? 0 : exp.price,
               currency: org.currency,
@@ -226,8 +253,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               metadata: JSON.stringify(input.metadata ?? {}),
               locale: input.locale ?? null,
               internalNote: input.internalNote ?? null,
-              answers: null,
-              extras: null,
+              answers: formJson(form.answers),
+              extras: formJson(form.extras),
               cancellationReason: null,
               cancelledAt: null,
               holdExpiresAt: options.holdExpiresAt ?? null,
@@ -354,6 +381,8 @@ function normalizePatch(patch: BookingPatch) {
     startTime: patch.startTime,
     participants: patch.participants ?? patch.totalParticipants,
     tickets: patch.tickets,
+    answers: patch.answers,
+    extras: patch.extras,
     name: patch.customerName ?? patch.guestName,
     email: patch.customerEmail ?? patch.guestEmail,
     phone: patch.customerPhone !== undefined ? patch.customerPhone : patch.guestPhone,
@@ -465,6 +494,37 @@ async function changedParty(experience: () => Promise<ExperienceRow>, before: Bo
   return { participants, places: p.participants === undefined ? placesOf(before) : participants, priced: null };
 }
 
+/**
+ * The answers and extras after a change, each present only when it changes: a list sent (checked
+ * against the experience's current questions and extras), or a smaller party's `PERSON` extras
+ * lowered with it when the options allow (else a 400 on `extras`: send them with the party).
+ */
+async function changedForm(
+  experience: () => Promise<ExperienceRow>,
+  before: BookingRow,
+  p: ReturnType<typeof normalizePatch>,
+  participants: number,
+  options: UpdateOptions,
+): Promise<{ answers?: Answer[]; extras?: BookingExtra[] }> {
+  const own = bookingExtrasOf(before.extras);
+  const form = p.answers === undefined && p.extras === undefined ? {} : checkFormChange(await experience(), p, participants, own);
+  // (A cancelled booking's party does not change at all: that refusal follows.)
+  if (form.extras === undefined && participants < before.participants && before.status !== 'CANCELLED') {
+    const above = personExtrasAbove(own, participants);
+    if (above.length > 0) {
+      if (!options.lowerPersonExtras) {
+        const names = above.map((e) => `${e.name} (${e.quantity})`).join(', ');
+        throw invalid('extras', `At most one per participant: ${names} would exceed ${participants}; send extras with the new party`);
+      }
+      form.extras = lowerPersonExtras(own, participants);
+    }
+  }
+  // A list equal to the booking's own is no change.
+  if (form.answers !== undefined && sameJson(form.answers, answersOf(before.answers))) delete form.answers;
+  if (form.extras !== undefined && sameJson(form.extras, own)) delete form.extras;
+  return form;
+}
+
 export interface UpdateOptions {
   /**
    * More places in the same slot are taken as a new booking would take them: only while the slot is
@@ -472,6 +532,11 @@ export interface UpdateOptions {
    * for it; the operator may add people to a slot the widget no longer offers.
    */
   growOnlyWhereBookable?: boolean;
+  /**
+   * A smaller party lowers the booking's `PERSON` extras to its size (the guest's own change, where
+   * the party is all they change); without it such a change must send the extras too (else 400).
+   */
+  lowerPersonExtras?: boolean;
 }
 
 export async function updateBooking(
@@ -497,7 +562,10 @@ export async function updateBooking(
     let read: ExperienceRow | undefined;
     const experience = async () => (read ??= await experienceFor(store, orgId, before.experienceId));
     const party = await changedParty(experience, before, p);
+    const form = await changedForm(experience, before, p, party.participants, options);
     const touchesMoreThanMetadata =
+      form.answers !== undefined ||
+      form.extras !== undefined ||
       (p.status !== undefined && p.status !== before.status) ||
       start !== before.slotStart ||
       party.participants !== before.participants ||
@@ -514,8 +582,10 @@ export async function updateBooking(
     const moves = start !== before.slotStart;
     const grows = party.places > placesOf(before);
     const path = party.priced ? 'tickets' : 'participants';
-    // A ticketed party's total is its tickets'; otherwise the unit price it was booked at, per participant.
-    const totalAfter = party.priced?.totalCents ?? before.unitPrice * party.participants;
+    // The party's lines (its tickets, or the unit price it was booked at per participant) and its extras.
+    const ticketsAfter = party.priced?.tickets ?? storedTicketsOf(before.tickets);
+    const extrasAfter = form.extras ?? bookingExtrasOf(before.extras);
+    const totalAfter = bookingLines({ tickets: ticketsAfter, participants: party.participants, unitPrice: before.unitPrice, extras: extrasAfter }).total;
     // The party's limits hold where it grows, never against a decrease (a booking made before them may exceed them).
     const participantsGrow = party.participants > before.participants;
     const totalGrows = totalAfter > bookingTotalCents(before);
@@ -523,7 +593,7 @@ export async function updateBooking(
       const exp = await experience();
       if (moves || grows) assertPartySize(exp, party.places, path);
       if (participantsGrow) assertParticipantsWithin(exp.maxParticipants, party.participants, path);
-      if (totalGrows) assertTotalWithin(totalAfter, before.currency, path);
+      if (totalGrows) assertTotalWithin(totalAfter, before.currency, p.extras === undefined ? path : 'extras');
     }
     let capacity: number | undefined;
     if (moves || grows) {
@@ -537,7 +607,12 @@ export async function updateBooking(
       // A new slot is a new arrival: a check-in at the old time says nothing about this one.
       next = { ...next, slotStart: start, slotEnd: end, ...(moves ? { checkedInAt: null } : {}) };
     }
-    if (party.priced !== null || p.participants !== undefined) next = { ...next, ...partyFields(party) };
+    const partyChanges = party.priced !== null || p.participants !== undefined;
+    if (partyChanges) next = { ...next, ...partyFields(party) };
+    if (form.answers !== undefined) next.answers = formJson(form.answers);
+    if (form.extras !== undefined) next.extras = formJson(form.extras);
+    // A total is stored for tickets or extras; a booking of participants alone keeps unitPrice × participants.
+    if (partyChanges || form.extras !== undefined) next.totalCents = ticketsAfter.length || extrasAfter.length ? totalAfter : null;
     if (p.name !== undefined) next.guestName = p.name;
     if (p.phone !== undefined) next.guestPhone = p.phone;
     if (p.email !== undefined && p.email !== before.guestEmail) {

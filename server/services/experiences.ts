@@ -4,6 +4,7 @@ import { recordActivity } from './activity.js';
 import { Refusal, notFound, invalid } from '../domain/refusal.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import { categoriesOf, resolveCategories } from '../domain/tickets.js';
+import { extrasOf, questionsOf, resolveExtras, resolveQuestions } from '../domain/booking-form.js';
 import type { Store } from '../store/index.js';
 import type { Page, PageResult } from '../store/sql.js';
 import { WEEKDAYS, type ExperienceCreate, type ExperiencePatch, type Schedule, type ScheduleInput } from '../../shared/index.js';
@@ -51,6 +52,8 @@ export async function createExperience(store: Store, orgId: string, input: Exper
     meetingPoint: guestText(input.meetingPoint),
     meetingPointUrl: guestText(input.meetingPointUrl),
     guestInstructions: guestText(input.guestInstructions),
+    questions: JSON.stringify(resolveQuestions(input.questions ?? [], [], () => newId('question', now))),
+    extras: JSON.stringify(resolveExtras(input.extras ?? [], [], () => newId('extra', now))),
     createdAt: now,
     updatedAt: now,
   };
@@ -93,6 +96,13 @@ export async function updateExperience(store: Store, orgId: string, id: string, 
       meetingPoint: patch.meetingPoint === undefined ? (current.meetingPoint ?? null) : guestText(patch.meetingPoint),
       meetingPointUrl: patch.meetingPointUrl === undefined ? (current.meetingPointUrl ?? null) : guestText(patch.meetingPointUrl),
       guestInstructions: patch.guestInstructions === undefined ? (current.guestInstructions ?? null) : guestText(patch.guestInstructions),
+      // As the categories: the list sent replaces the list; bookings keep the answers and extras they have.
+      questions:
+        patch.questions === undefined
+          ? current.questions
+          : JSON.stringify(resolveQuestions(patch.questions, questionsOf(current.questions), () => newId('question', now))),
+      extras:
+        patch.extras === undefined ? current.extras : JSON.stringify(resolveExtras(patch.extras, extrasOf(current.extras), () => newId('extra', now))),
       updatedAt: now,
     };
     if (next.maxPerBooking !== null && next.maxPerBooking > next.maxParticipants) {

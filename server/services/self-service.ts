@@ -122,7 +122,8 @@ export async function updateAsGuest(store: Store, token: string | undefined, cha
       { participants: change.participants, tickets: change.tickets, customerName: change.customerName, customerPhone: change.customerPhone },
       now,
       guestActor(m.booking.guestName, ip),
-      { growOnlyWhereBookable: true },
+      // A smaller party lowers its per-person extras with it: the guest changes the party only.
+      { growOnlyWhereBookable: true, lowerPersonExtras: true },
     );
     return await managed(store, booking, now);
   });

@@ -55,6 +55,8 @@ describe(`booking store (${testEngine()})`, () => {
       checkoutSessionId: 'cs_1', checkoutUrl: 'https://pay.example/cs_1', tickets: '[{"categoryId":"adult","quantity":2}]', places: 2,
       totalCents: 12_345, unitPrice: 0, holdExpiresAt: T0 + HOUR, status: 'PENDING', checkedInAt: null, sequence: 3,
       source: 'DASHBOARD', internalNote: 'Walk-in; pays the rest on board',
+      answers: '[{"questionId":"q_1","label":"Shoe size","type":"SELECT","value":"40"}]',
+      extras: '[{"extraId":"ex_1","name":"Lunch","per":"PERSON","quantity":2,"unitPrice":1200}]',
     });
     await store.bookings.insertBooking(full);
     await store.bookings.insertBooking(booking({ id: 'bk_later', bookingNumber: 'BK-LATER001', checkoutSessionId: 'cs_1' }));
@@ -78,6 +80,8 @@ describe(`booking store (${testEngine()})`, () => {
       id: 'bk_a', bookingNumber: 'BK-IGNORED1', unitPrice: 1, currency: 'USD', source: 'WIDGET', createdAt: 1, customerId: 'cus_2',
       slotStart: SLOT + DAY, slotEnd: SLOT + DAY + HOUR, status: 'CANCELLED', cancelledAt: T0 + 5, cancellationReason: 'Rain', sequence: 1,
       guestName: 'Grace', participants: 3, checkedInAt: T0 + 6, locale: 'en', internalNote: 'Moved by phone', updatedAt: T0 + 7,
+      answers: '[{"questionId":"q_1","label":"Age","type":"NUMBER","value":41}]', extras: '[{"extraId":"ex_1","name":"Gear","per":"BOOKING","quantity":1,"unitPrice":800}]',
+      totalCents: 14_300,
     });
     await store.bookings.updateBooking(changed);
     expect(await store.bookings.getBooking(orgId, 'bk_a')).toStrictEqual({

@@ -67,7 +67,11 @@ describe(`experience store (${testEngine()})`, () => {
     await e.insertExperience(experience('exp_d', orgId, 300));
     await e.insertExperience(experience('exp_C', orgId, 200, { active: 0, schedule, maxPerBooking: 4 }));
     const guestInfo = { meetingPoint: 'Cais do Sodré, “pier” 2', meetingPointUrl: 'https://maps.example.com/?q=1', guestInstructions: 'Line one\nline two ✓' };
-    await e.insertExperience(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories, ...guestInfo }));
+    const form = {
+      questions: '[{"id":"q_1","label":"Shoe size","type":"SELECT","options":["38","40"],"required":true,"help":null}]',
+      extras: '[{"id":"ex_1","name":"Lunch","description":null,"price":1200,"per":"PERSON","maxQuantity":6,"active":false}]',
+    };
+    await e.insertExperience(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories, ...guestInfo, ...form }));
     await e.insertExperience(experience('exp_a', orgId, 200, { minNoticeMinutes: 60, maxAdvanceDays: 30 }));
     await e.insertExperience(experience('exp_b', orgId, 100, { active: 0, description: '' }));
     await e.insertExperience(experience('exp_z', other, 50, { name: 'Élan — ünïcode ✓' }));
@@ -86,7 +90,7 @@ describe(`experience store (${testEngine()})`, () => {
 
     // Every field comes back as written: numbers as numbers, nulls as nulls, text byte for byte.
     expect(await e.getExperience(orgId, 'exp_C')).toStrictEqual(experience('exp_C', orgId, 200, { active: 0, schedule, maxPerBooking: 4 }));
-    expect(await e.getExperience(orgId, 'exp_c')).toStrictEqual(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories, ...guestInfo }));
+    expect(await e.getExperience(orgId, 'exp_c')).toStrictEqual(experience('exp_c', orgId, 200, { price: 1_000_000_000, priceCategories: categories, ...guestInfo, ...form }));
     expect((await e.getExperience(other, 'exp_z'))?.name).toBe('Élan — ünïcode ✓');
     expect(await e.getExperience(orgId, 'exp_missing')).toBeUndefined();
 
@@ -98,7 +102,7 @@ describe(`experience store (${testEngine()})`, () => {
     const changed = experience('exp_a', orgId, 9999, {
       name: 'Sunset', description: 'Longer', duration: 120, price: 3000, maxParticipants: 20, maxPerBooking: 6,
       schedule, minNoticeMinutes: 120, maxAdvanceDays: 90, active: 0, priceCategories: '[]', updatedAt: 5000,
-      meetingPoint: 'Gate B', meetingPointUrl: 'https://maps.example.com/b', guestInstructions: 'Bring water',
+      meetingPoint: 'Gate B', meetingPointUrl: 'https://maps.example.com/b', guestInstructions: 'Bring water', ...form,
     });
     await e.updateExperience(changed);
     expect(await e.getExperience(orgId, 'exp_a')).toStrictEqual({ ...changed, createdAt: 200 });

@@ -150,6 +150,15 @@ describe(`report store (${testEngine()})`, () => {
     expect(await store.reports.totalsByExperience(orgA, B[5]!, B[5]!)).toStrictEqual([]);
   });
 
+  it('counts a booking by participants with extras once: its stored total is the participants and the extras', async () => {
+    // 2 × 45.00 and one 12.00 extra, made on day 1 in orgB.
+    await insertBookingRow(store, {
+      orgId: orgB, experienceId: 'exp_B', slotStart: B[1]! + 3 * DAY, participants: 2, unitPrice: 4500, totalCents: 10_200, createdAt: B[1]!, updatedAt: B[1]!,
+    });
+    expect(await store.reports.createdTotalsBetween(orgB, B)).toStrictEqual([totals(1, 2, 9000), totals(1, 2, 10_200), ZERO, ZERO, ZERO]);
+    expect((await store.reports.totalsByExperience(orgB, B[0]!, B[5]!))[0]).toMatchObject({ bookings: 2, participants: 4, totalCents: 19_200 });
+  });
+
   it('follows a booking cancelled later', async () => {
     await store.bookings.updateBooking({
       ...seventh, status: 'CANCELLED', cancelledAt: B[1]! + HOUR, cancellationReason: 'Ill', updatedAt: B[1]! + HOUR,

@@ -62,15 +62,17 @@ export function reportStore(sql: Sql): ReportStore {
     async createdTotalsBetween(orgId, bounds) {
       const spans = spansOf(bounds);
       if (spans.count === 0) return [];
-      // Each sum within a covering index of migrations 006 and 007: bookings_org_created for every
-      // booking (a ticketed one has unit_price 0 there), bookings_org_created_tickets for the
-      // totals of the ticketed ones. sum() of integers is NUMERIC on PostgreSQL: cast back.
+      // The first sum within a covering index of migration 006, bookings_org_created, for every
+      // booking (a ticketed one has unit_price 0 there); the second over the bookings with a stored
+      // total (bookings_org_created_tickets, migration 007: the ticketed ones, and those by
+      // participants with extras), less what the first already counted of them (0 for a ticketed
+      // one). sum() of integers is NUMERIC on PostgreSQL: cast back.
       const rows = await sql.all<CreatedTotals>(
         `WITH ${spans.values}
         SELECT (SELECT count(*) ${CREATED_IN_SPAN}) AS bookings,
           (SELECT CAST(coalesce(sum(participants), 0) AS BIGINT) ${CREATED_IN_SPAN}) AS participants,
           (SELECT CAST(coalesce(sum(participants * unit_price), 0) AS BIGINT) ${CREATED_IN_SPAN})
-            + (SELECT CAST(coalesce(sum(total_cents), 0) AS BIGINT) ${CREATED_IN_SPAN} AND total_cents IS NOT NULL) AS "totalCents"
+            + (SELECT CAST(coalesce(sum(total_cents - participants * unit_price), 0) AS BIGINT) ${CREATED_IN_SPAN} AND total_cents IS NOT NULL) AS "totalCents"
         FROM spans
         ORDER BY spans.i`,
         [...spans.params, orgId, orgId, orgId, orgId],

@@ -54,12 +54,12 @@ function idsOnce(what: string) {
 export const QuestionsInput = z.array(QuestionInput).max(20).superRefine(idsOnce('question')).describe('Replaces the whole list (up to 20); [] asks nothing');
 
 export const Question = z.object({
-  id: z.string(),
-  label: z.string(),
-  type: QuestionType,
+  id: z.string().describe('q_…: answers name the question by it; kept while the question stays on the list'),
+  label: z.string().describe('What the guest is asked'),
+  type: QuestionType.describe('The kind of field, and so of value, the question takes'),
   options: z.array(z.string()).describe('[] for every type but SELECT'),
-  required: z.boolean(),
-  help: z.string().nullable(),
+  required: z.boolean().describe('A booking must answer it (a CHECKBOX: true)'),
+  help: z.string().nullable().describe('Shown under the field; null when none'),
 });
 export type Question = z.infer<typeof Question>;
 
@@ -91,13 +91,13 @@ export const ExtrasInput = z
   .describe('Replaces the whole list (up to 20); [] sells nothing beside the tickets');
 
 export const Extra = z.object({
-  id: z.string(),
-  name: z.string(),
+  id: z.string().describe('ex_…: bookings name the extra by it'),
+  name: z.string().describe('Unique within the experience'),
   description: z.string().nullable(),
   price: z.int().describe('Integer cents per unit'),
-  per: ExtraPer,
-  maxQuantity: z.int(),
-  active: z.boolean(),
+  per: ExtraPer.describe('BOOKING: any quantity up to maxQuantity; PERSON: also at most the booking’s totalParticipants'),
+  maxQuantity: z.int().describe('The most one booking may take'),
+  active: z.boolean().describe('false: kept, but neither offered nor bookable (not shown on /public/v1)'),
 });
 export type Extra = z.infer<typeof Extra>;
 
@@ -112,29 +112,37 @@ export type AnswerInput = z.infer<typeof AnswerInput>;
 export const AnswersInput = z
   .array(AnswerInput)
   .max(20)
-  .describe("One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []");
+  .describe(
+    'One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. ' +
+      'Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question',
+  );
 
 export const BookingExtraInput = z.strictObject({
   extraId: EntryId,
   quantity: z.int().min(1).max(99).describe("At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants"),
 });
 export type BookingExtraInput = z.infer<typeof BookingExtraInput>;
-export const BookingExtrasInput = z.array(BookingExtraInput).max(20).describe('Active extras of the experience, each at most once. Default []');
+export const BookingExtrasInput = z
+  .array(BookingExtraInput)
+  .max(20)
+  .describe(
+    'Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total',
+  );
 
 /** An answer as the booking keeps it: the question's label and type as at booking time. */
 export const Answer = z.object({
   questionId: z.string(),
-  label: z.string(),
+  label: z.string().describe('The question’s label when answered'),
   type: QuestionType,
-  value: z.union([z.string(), z.boolean(), z.number()]),
+  value: z.union([z.string(), z.boolean(), z.number()]).describe('A string (TEXT, LONG_TEXT, PHONE trimmed; SELECT, DATE as sent), a boolean (CHECKBOX) or a number (NUMBER)'),
 });
 export type Answer = z.infer<typeof Answer>;
 
 /** An extra as the booking keeps it: name, `per` and unit price as at booking time. */
 export const BookingExtra = z.object({
   extraId: z.string(),
-  name: z.string(),
-  per: ExtraPer,
+  name: z.string().describe('The extra’s name when booked'),
+  per: ExtraPer.describe('As when booked'),
   quantity: z.int(),
   unitPrice: z.int().describe('Cents per unit, as when booked'),
 });
