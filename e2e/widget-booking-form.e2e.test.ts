@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
@@ -13,6 +15,7 @@ import { heading, widgetOn } from './widget-steps.js';
  * the keyboard alone at 320 px, in English and in Portuguese, axe-core clean with and without the
  * step's errors; and an experience with neither, whose guest loads no chunk of the step.
  */
+const artifacts = resolve(import.meta.dirname, '../test-results');
 let outing: OutingServer;
 let host: HostSite;
 let browser: Browser;
@@ -20,6 +23,7 @@ let withForm = '';
 let plain = '';
 
 beforeAll(async () => {
+  await mkdir(artifacts, { recursive: true });
   outing = await startOuting();
   host = await startHostSite();
   browser = await launchChromium();
@@ -32,6 +36,8 @@ beforeAll(async () => {
       questions: [
         { label: 'Dietary needs', type: 'TEXT', required: true, help: 'Allergies, vegetarian…' },
         { label: 'T-shirt size', type: 'SELECT', options: ['S', 'M', 'L'] },
+        { label: 'Anything else', type: 'LONG_TEXT' },
+        { label: 'I can swim', type: 'CHECKBOX', help: 'For the boat part' },
       ],
       extras: [{ name: 'Lunch', description: 'Sandwich and fruit', price: 1200, per: 'PERSON', maxQuantity: 10 }],
     }),
@@ -148,6 +154,7 @@ async function bookByKeyboard(words: Words): Promise<void> {
   await w.getByText(words.error).waitFor();
   expect(await focused(page)).toMatch(/^input#q-q_\w+: Dietary needs/);
   expect(await violations(page), `${words.locale} step with its error`).toEqual([]);
+  await page.screenshot({ path: `${artifacts}/widget-booking-form-${words.locale}-320.png`, fullPage: true });
   expect(await overflow(page), `${words.locale} error at 320 px`).toBeLessThanOrEqual(0);
 
   await page.keyboard.type('Vegetarian');

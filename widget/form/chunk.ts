@@ -28,6 +28,34 @@ export interface Parts {
 
 const fill = (text: string, name: string): string => text.replace('{0}', name);
 
+/**
+ * The step's own styles, beside widget.js's (which style inputs alone): selects and text areas as
+ * its inputs, a checkbox beside its label. Adopted by the widget's shadow root as a constructed
+ * sheet, which a strict CSP allows as it does widget.js's own.
+ */
+const CSS = `select,textarea{font:inherit;color:inherit;width:100%;min-height:2.75em;padding:.5em .75em;border:1px solid #76767c;border-radius:var(--r);background:#fff}
+select[aria-invalid="true"],textarea[aria-invalid="true"]{border:2px solid #b42318}
+.check{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;align-items:center}
+.check input{width:1.5em;height:1.5em;min-height:0;margin:0}
+.check label{margin:0}
+.check p{grid-column:1/-1}`;
+let sheet: CSSStyleSheet | undefined;
+
+/** Adds the step's styles to the shadow root the step renders in, once. */
+function adopt(el: Element | null): void {
+  const root = el?.getRootNode();
+  if (!(root instanceof ShadowRoot)) return;
+  try {
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(CSS);
+    }
+    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  } catch {
+    // An engine without constructed sheets: the fields work unstyled.
+  }
+}
+
 /** What is wrong with a question's answer as it stands, if anything the guest can see is. */
 function problemOf(q: Question, value: AnswerValue | undefined): Problem | undefined {
   if (q.type === 'CHECKBOX') return q.required && value !== true ? 'tick' : undefined;
@@ -272,6 +300,7 @@ export function step(h: typeof H, w: Widget, Tickets: Parts['Tickets'], Stepper:
     'form',
     {
       noValidate: true,
+      ref: adopt,
       onSubmit: (e: Event) => {
         e.preventDefault();
         next(m);
