@@ -279,6 +279,26 @@ describe('the booking form step', () => {
     expect(described(s, 'q-q_born')).toEqual(['Answer “Date of birth”']);
   });
 
+  it('prices the extras anew when the server says the total changed, and books at the new total', async () => {
+    const s = kayakTrip();
+    await toForm(s);
+    press(s, 'Photos: one more');
+    answerRequired(s);
+    cont(s);
+    await s.ui.findByRole('heading', { name: 'Your details' });
+    expect(total(s)).toBe('Total: €55.00');
+    s.outing.repriceExtra('exp_kayak', 'ex_photos', 2000);
+    fill(s, { Name: 'Ana Lima', 'E-mail': 'ana@example.com' });
+    fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
+    await s.ui.findByText(/the total is now €60\.00\./);
+    expect(total(s)).toBe('Total: €60.00');
+    expect(lines(s)).toEqual(['1 × Photos €20.00']);
+    fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
+    await s.ui.findByRole('heading', { name: 'Booking confirmed' });
+    const posts = s.outing.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => (r.body as { expectedTotal: string }).expectedTotal)).toEqual(['55.00', '60.00']);
+  });
+
   it('speaks Portuguese', async () => {
     const s = kayakTrip('pt');
     await toForm(s, 'Extras e perguntas');

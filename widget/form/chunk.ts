@@ -126,6 +126,13 @@ function refused(m: BookingModel, e: unknown): boolean {
   return show(m, problems, true);
 }
 
+/** The party: every ticket, or the participants (a booking's totalParticipants). */
+const partyOf = (m: BookingModel): number =>
+  m.tickets.value.length ? m.tickets.value.reduce((n, c) => n + c.quantity, 0) : m.participants.value;
+
+/** The extras chosen as they stand now: today's names and prices (after a 409 PRICE_CHANGED too), within today's limits. */
+const chosen = (m: BookingModel): Extras => (m.experience.value ? fitted(m, m.experience.value, partyOf(m)) : []);
+
 /** What a booking sends of the form: the answers in the questions' order, the extras chosen. */
 function body(m: BookingModel): Pick<PublicBookingCreate, 'answers' | 'extras'> {
   const exp = m.experience.value;
@@ -133,7 +140,7 @@ function body(m: BookingModel): Pick<PublicBookingCreate, 'answers' | 'extras'> 
   if (!exp || !m.hasForm.value) return {};
   return {
     answers: exp.questions.filter((q) => q.id in answers).map((q) => ({ questionId: q.id, value: answers[q.id]! })),
-    extras: extrasOf(m).map(({ extraId, quantity }) => ({ extraId, quantity })),
+    extras: chosen(m).map(({ extraId, quantity }) => ({ extraId, quantity })),
   };
 }
 
@@ -143,7 +150,7 @@ function lines(m: BookingModel): BookingLines {
     tickets: m.tickets.value.map((c) => ({ categoryId: c.id, name: c.name, quantity: c.quantity, unitPrice: c.price })),
     participants: m.participants.value,
     unitPrice: m.experience.value?.price ?? 0,
-    extras: extrasOf(m),
+    extras: chosen(m),
   });
   // Participants at the experience's price are said beside the total, not as a line.
   return { ...made, lines: made.lines.filter((l) => l.name) };
@@ -178,7 +185,7 @@ export function step(h: typeof H, w: Widget, Tickets: Parts['Tickets'], Stepper:
   m.session.form = { body: () => body(m), refused: (e) => refused(m, e), lines: () => lines(m) };
   const problems = problemsOf(m);
   const answers = answersOf(m);
-  const party = m.tickets.value.length ? m.tickets.value.reduce((n, c) => n + c.quantity, 0) : m.participants.value;
+  const party = partyOf(m);
   // A party made smaller than a per-person extra's quantity lowers it (this render then runs again).
   const fit = fitted(m, exp, party);
   if (JSON.stringify(fit) !== JSON.stringify(extrasOf(m))) m.form.value = { ...m.form.value, extras: fit };

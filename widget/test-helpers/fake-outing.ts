@@ -337,6 +337,10 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       if (categoryId) experience.priceCategories.find((c) => c.id === categoryId)!.price = cents;
       else experience.price = cents;
     },
+    /** The operator changes an extra's price while the guest looks. */
+    repriceExtra(experienceId: string, extraId: string, cents: number) {
+      experiences.find((e) => e.id === experienceId)!.extras.find((x) => x.id === extraId)!.price = cents;
+    },
     /** Someone else books places, as another browser would. */
     take(startTime: string, experienceId: string, places: number) {
       const id = `ts_${experienceId}_${new Date(startTime).getTime()}`;
