@@ -268,7 +268,7 @@ describe('the booking form step', () => {
       status: 400,
       code: 'VALIDATION_ERROR',
       details: [
-        { path: 'extras.0.quantity', message: 'Too many' },
+        { path: 'extras[0].quantity', message: 'Too many' },
         { path: 'answers.q_born', message: 'Required' },
       ],
     });

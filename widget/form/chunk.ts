@@ -105,7 +105,7 @@ function next(m: BookingModel): void {
 /**
  * A booking refused with details on `answers…` or `extras…` (400 VALIDATION_ERROR): back on this
  * step, each beside its field. A path names the question or extra by id (`answers.q_…`), or by its
- * place in the lists sent (`extras.0.quantity`).
+ * place in the lists sent (`extras[0].quantity`); one that names neither points at the first.
  */
 function refused(m: BookingModel, e: unknown): boolean {
   const details = (e as { details?: unknown } | null)?.details;
@@ -114,12 +114,13 @@ function refused(m: BookingModel, e: unknown): boolean {
   const answers = answersOf(m);
   const problems: Record<string, Problem> = {};
   for (const d of details as { path?: unknown }[]) {
-    const [head, key = ''] = String(d.path).split('.');
+    // `answers.q_…`, `answers[0].questionId`, `extras[1].quantity`, `extras` (the server's), `extras.1.quantity` (a body's).
+    const [head, key = ''] = String(d.path).split(/[.[\]]+/);
     if (head === 'answers') {
       const q = exp.questions.find((x) => x.id === key) ?? exp.questions.filter((x) => x.id in answers)[+key] ?? exp.questions[0];
       if (q) problems[`q-${q.id}`] = problemOf({ ...q, required: true }, answers[q.id]) ?? 'invalid';
     } else if (head === 'extras') {
-      const id = exp.extras.find((x) => x.id === key)?.id ?? extrasOf(m)[+key]?.extraId ?? exp.extras[0]?.id;
+      const id = exp.extras.find((x) => x.id === key)?.id ?? chosen(m)[+key]?.extraId ?? exp.extras[0]?.id;
       if (id) problems[`x-${id}`] = 'extra';
     }
   }

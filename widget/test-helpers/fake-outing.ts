@@ -276,7 +276,7 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       const extras: BookingExtra[] = [];
       for (const [i, chosen] of (b.extras ?? []).entries()) {
         const x = experience.extras.find((e) => e.id === chosen.extraId);
-        if (!x || chosen.quantity > x.maxQuantity || (x.per === 'PERSON' && chosen.quantity > partySize)) return invalid(`extras.${i}.quantity`);
+        if (!x || chosen.quantity > x.maxQuantity || (x.per === 'PERSON' && chosen.quantity > partySize)) return invalid(`extras[${i}].quantity`);
         extras.push({ extraId: x.id, name: x.name, per: x.per, quantity: chosen.quantity, unitPrice: x.price });
       }
       const cents =
