@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
 import { launchChromium, openPage } from './browser.js';
-import { apiAs, overflow } from './dashboard-helpers.js';
+import { apiAs, dashboardPage, overflow } from './dashboard-helpers.js';
 import { embedPage, startHostSite, type HostSite } from './host-page.js';
 import { startOuting, type OutingServer } from './outing-server.js';
 import { heading, widgetOn } from './widget-steps.js';
@@ -202,6 +202,28 @@ describe('the booking form step in the widget', () => {
 
   it('does the same in Portuguese', async () => {
     await bookByKeyboard(pt);
+  });
+
+  it('loads and styles the step under the strict policy README gives host pages', async () => {
+    // dashboardPage reports every CSP violation as a console error.
+    const { page, problems } = await dashboardPage(browser, { viewport: { width: 320, height: 800 } });
+    const csp = `default-src 'self'; script-src 'self' ${outing.origin}; connect-src ${outing.origin}; style-src 'self'`;
+    const html = embedPage(outing.origin, { key: outing.publishableKey, experience: withForm, locale: 'en' }).replace(
+      '<meta charset="utf-8">',
+      `<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    );
+    await page.goto(host.page('/form-strict', html));
+    const w = widgetOn(page);
+    await heading(w, 'Choose a date');
+    await w.locator('button.day.free').first().click();
+    await heading(w, 'Choose a time');
+    await w.locator('button.time:not([disabled])').first().click();
+    await heading(w, 'Extras and questions');
+    // The step's own sheet reached the shadow root: the select is as wide as the inputs.
+    const select = w.locator('select');
+    expect((await select.boundingBox())!.width).toBeGreaterThan(200);
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 
   it('loads nothing but widget.js for an experience without questions or extras', async () => {
