@@ -17,32 +17,41 @@ const languageFiles: Plugin = {
 };
 
 /**
- * The confirmation chunk (widget/confirm/chunk.ts), written beside widget.js as `confirmation.js`:
- * a second classic script, which widget.js adds to the page once a booking is confirmed
- * (widget/confirm/load.ts). A build of its own: widget.js is one IIFE, which cannot be split.
+ * The widget's chunks, each written beside widget.js as a classic script of its own, which widget.js
+ * adds to the page only when a step needs it: the confirmation's (widget/confirm/chunk.ts, once a
+ * booking is confirmed) and the booking form's (widget/form/chunk.ts, for an experience that asks
+ * questions or sells extras). Builds of their own: widget.js is one IIFE, which cannot be split.
  */
-const confirmationChunk: Plugin = {
-  name: 'outing-widget-confirmation',
+const WIDGET_CHUNKS: Record<string, string> = {
+  'confirmation.js': 'widget/confirm/chunk.ts',
+  'booking-form.js': 'widget/form/chunk.ts',
+};
+
+const widgetChunks: Plugin = {
+  name: 'outing-widget-chunks',
   async generateBundle() {
-    const built = (await build({
-      configFile: false,
-      root: import.meta.dirname,
-      publicDir: false,
-      logLevel: 'silent',
-      mode: 'production',
-      build: {
-        write: false,
-        target: 'es2022',
-        minify: true,
-        modulePreload: false,
-        reportCompressedSize: false,
-        rolldownOptions: {
-          input: resolve(import.meta.dirname, 'widget/confirm/chunk.ts'),
-          output: { format: 'iife', entryFileNames: 'confirmation.js', codeSplitting: false },
+    for (const [fileName, entry] of Object.entries(WIDGET_CHUNKS)) {
+      const built = (await build({
+        configFile: false,
+        root: import.meta.dirname,
+        publicDir: false,
+        logLevel: 'silent',
+        mode: 'production',
+        oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
+        build: {
+          write: false,
+          target: 'es2022',
+          minify: true,
+          modulePreload: false,
+          reportCompressedSize: false,
+          rolldownOptions: {
+            input: resolve(import.meta.dirname, entry),
+            output: { format: 'iife', entryFileNames: fileName, codeSplitting: false },
+          },
         },
-      },
-    })) as Rolldown.RolldownOutput;
-    this.emitFile({ type: 'asset', fileName: 'confirmation.js', source: built.output[0].code });
+      })) as Rolldown.RolldownOutput;
+      this.emitFile({ type: 'asset', fileName, source: built.output[0].code });
+    }
   },
 };
 
@@ -54,7 +63,7 @@ const confirmationChunk: Plugin = {
  */
 const widget: UserConfig = {
   publicDir: false,
-  plugins: [languageFiles, confirmationChunk],
+  plugins: [languageFiles, widgetChunks],
   // Production JSX whatever NODE_ENV says: under vitest (NODE_ENV=test) oxc would otherwise emit
   // jsxDEV calls with file names and line numbers, 5 KB more.
   mode: 'production',

@@ -1,6 +1,7 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import { confirmation, type ChunkScript } from './confirm/chunk.js';
+import type { ChunkScript } from './chunks.js';
+import { confirmation, type ConfirmationChunk } from './confirm/chunk.js';
 import { googleCalendarUrl, icsFile, utcStamp } from './confirm/calendar.js';
 import { fill, mountForTest as setup, pinned, toDetails, useWidgetTests, type WidgetUnderTest } from './test-helpers/widget-under-test.js';
 import { walk } from './test-helpers/fake-outing.js';
@@ -19,9 +20,9 @@ const guided = {
  * (the chunk hands its function to its <script>) and fires `load`. happy-dom runs no fetched script,
  * so the test plays that part with the chunk's own function; widget.js's side is the real one.
  */
-async function chunkArrives(): Promise<ChunkScript> {
+async function chunkArrives(): Promise<ChunkScript<ConfirmationChunk>> {
   const script = await waitFor(() => {
-    const found = document.head.querySelector<ChunkScript>('script[src="https://outing.test/widget/confirmation.js"]');
+    const found = document.head.querySelector<ChunkScript<ConfirmationChunk>>('script[src="https://outing.test/widget/confirmation.js"]');
     if (!found) throw new Error('widget.js has not asked for its confirmation chunk');
     return found;
   });

@@ -37,14 +37,16 @@ describe('widget.js', () => {
     expect(gzipped).toBeLessThanOrEqual(BUDGET);
   });
 
-  it('is one self-contained script, beside its language files and its confirmation chunk: no module syntax, no zod', async () => {
-    expect(await readdir(outDir)).toEqual(['confirmation.js', 'pt.json', 'widget.js']);
+  it('is one self-contained script, beside its language files and its chunks: no module syntax, no zod', async () => {
+    expect(await readdir(outDir)).toEqual(['booking-form.js', 'confirmation.js', 'pt.json', 'widget.js']);
     expect(bundle.startsWith('(function(')).toBe(true);
     expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
     expect(bundle).not.toMatch(/\bimport\(/);
     expect(bundle).not.toContain('ZodError');
-    // The chunk is asked for by its name, from the server widget.js came from.
-    expect(bundle).toContain('/widget/confirmation.js');
+    // Each chunk is asked for by its name, from the server widget.js came from (widget/chunks.ts).
+    expect(bundle).toContain('/widget/${');
+    expect(bundle).toContain('`confirmation`');
+    expect(bundle).toContain('`booking-form`');
   });
 
   it('loads the confirmation chunk as a classic script that adds no global and carries no Preact of its own', async () => {
@@ -57,6 +59,22 @@ describe('widget.js', () => {
     // Preact's renderer would be several KB; the chunk renders with the h widget.js hands it.
     expect(gzipSync(chunk, { level: 9 }).length).toBeLessThan(2_500);
     expect(chunk).not.toContain('__H');
+  });
+
+  it('loads the booking form as a classic script that adds no global, carries no Preact and speaks English and Portuguese', async () => {
+    const chunk = await readFile(join(outDir, 'booking-form.js'), 'utf8');
+    expect(chunk.startsWith('(function(')).toBe(true);
+    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
+    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
+    expect(chunk).toContain('Extras and questions');
+    expect(chunk).toContain('Extras e perguntas');
+    expect(chunk).not.toContain('__H');
+    expect(chunk).not.toContain('ZodError');
+    const gzipped = gzipSync(chunk, { level: 9 }).length;
+    console.log(`booking-form.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
+    expect(gzipped).toBeLessThan(4_000);
+    // widget.js carries none of the step's words.
+    expect(bundle).not.toContain('Extras and questions');
   });
 
   it(`loads no more than ${ALL_SCRIPTS_BUDGET} bytes of script in all, gzipped`, async () => {

@@ -8,11 +8,13 @@ import { createTestApp, expectError, repoRoot, type TestApp } from '../test-help
 // The widget bundle is a build output; a stand-in keeps this test independent of `npm run build`.
 const WIDGET = Buffer.from('/* widget */ window.Outing = {};\n'.repeat(50));
 const CHUNK = Buffer.from('(function(){/* confirmation */})();\n'.repeat(20));
+const FORM = Buffer.from('(function(){/* booking form */})();\n'.repeat(20));
 const PT = Buffer.from(JSON.stringify({ book: 'Reservar', step: 'Passo {0} de {1}', tickets: 'Bilhetes'.repeat(40) }));
 useAssetReader((path) => {
   if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
   if (path === join('dist', 'widget', 'pt.json')) return PT;
   if (path === join('dist', 'widget', 'confirmation.js')) return CHUNK;
+  if (path === join('dist', 'widget', 'booking-form.js')) return FORM;
   try {
     return readFileSync(join(repoRoot, path));
   } catch {
@@ -51,6 +53,22 @@ describe('/widget/confirmation.js', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(CHUNK);
     expectError(await t.request('GET', '/widget/chunk.js', { key: null }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('/widget/booking-form.js', () => {
+  it('serves the booking form’s chunk as the confirmation’s is, compressed, with an ETag', async () => {
+    const res = await t.app.request('/widget/booking-form.js', { headers: { 'accept-encoding': 'gzip', origin: 'https://tours.example.com' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await res.arrayBuffer()))).toEqual(FORM);
+    const again = await t.request('GET', '/widget/booking-form.js', { key: null, headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
+    expect(again.status).toBe(304);
   });
 });
 

@@ -37,7 +37,10 @@ export function demoCsp(apiOrigin: string): string {
   return `${strictCsp(apiOrigin)}; frame-ancestors 'none'`;
 }
 
-/** `/widget.js`, its language files, its confirmation chunk and the demo site: no key needed. */
+/** The scripts widget.js may load after itself, beside it under `/widget/`. */
+const WIDGET_CHUNKS = ['confirmation.js', 'booking-form.js'];
+
+/** `/widget.js`, its language files, its chunks and the demo site: no key needed. */
 export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Each built file encoded once, when first asked for (a file not built yet is looked for again).
@@ -68,13 +71,15 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
   app.get('/widget/:file', (c) => {
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Access-Control-Allow-Origin', '*');
-    // The confirmation's chunk (widget/confirm/chunk.ts), a script widget.js adds once a booking is confirmed.
-    if (c.req.param('file') === 'confirmation.js') {
-      const chunk = builtFile('dist/widget/confirmation.js');
-      if (!chunk) throw new Refusal('NOT_FOUND', 'confirmation.js is not built: run npm run build');
+    // The widget's chunks (vite.config.ts), scripts widget.js adds when a step needs them: the
+    // confirmation's (widget/confirm/chunk.ts) and the booking form's (widget/form/chunk.ts).
+    const file = c.req.param('file');
+    if (WIDGET_CHUNKS.includes(file)) {
+      const chunk = builtFile(`dist/widget/${file}`);
+      if (!chunk) throw new Refusal('NOT_FOUND', `${file} is not built: run npm run build`);
       return sendWidgetFile(c, chunk, 'text/javascript; charset=utf-8');
     }
-    const code = /^([a-z]{2})\.json$/.exec(c.req.param('file'))?.[1];
+    const code = /^([a-z]{2})\.json$/.exec(file)?.[1];
     const texts = code && WIDGET_LANGUAGES.includes(code) ? builtFile(`dist/widget/${code}.json`) : undefined;
     if (!texts) throw new Refusal('NOT_FOUND', 'The widget has no texts in this language');
     return sendWidgetFile(c, texts, 'application/json; charset=utf-8');

@@ -7,18 +7,27 @@ import { h } from 'preact';
 import type { JSX } from 'preact';
 import { fill } from '../i18n/format.js';
 import type { Step } from '../state/booking.js';
+import { chunk } from '../chunks.js';
+import type { BookingFormChunk } from '../form/chunk.js';
 import { Alerts } from './Alerts.js';
 import { CalendarStep } from './CalendarStep.js';
 import { Confirmation } from './Confirmation.js';
 import { DetailsStep } from './DetailsStep.js';
 import { ExperienceList } from './ExperienceList.js';
+import { Stepper } from './Stepper.js';
+import { limitNote, Tickets } from './Tickets.js';
 import { TimesStep } from './TimesStep.js';
-import type { Props } from './widget.js';
+import type { Props, Widget } from './widget.js';
+
+/** The booking form's chunk (widget/form/chunk.ts), asked for once an experience with questions or extras is chosen. */
+const form = (w: Widget) => chunk<BookingFormChunk>(w, 'booking-form');
 
 const bodies: Record<Step, (props: Props) => JSX.Element | null> = {
   experiences: ExperienceList,
   calendar: CalendarStep,
   times: TimesStep,
+  // Nothing until the chunk is here (it is asked for with the experience, so it seldom keeps the guest waiting).
+  form: ({ w }) => form(w)?.step(h, w, Tickets, Stepper, limitNote) as JSX.Element,
   details: DetailsStep,
   done: Confirmation,
 };
@@ -36,10 +45,11 @@ export function App({ w }: Props) {
     experiences: t.chooseExperience,
     calendar: t.chooseDate,
     times: t.chooseTime,
+    form: (model.hasForm.value && form(w)?.title(locale)) || '',
     details: t.yourDetails,
     done: payment ? t.returned[payment] : model.booking.value?.checkoutUrl ? t.paymentDue : t.confirmed,
   };
-  const position = fill(t.step, model.steps.indexOf(step) + 1, model.steps.length);
+  const position = fill(t.step, model.steps.value.indexOf(step) + 1, model.steps.value.length);
   const Body = bodies[step];
   return (
     <div class="outing" lang={locale} role="region" aria-label={t.widget}>

@@ -49,8 +49,8 @@ function Field({ w: { model, t }, field, label, type, autoComplete, required, ma
 }
 
 /**
- * Party size (or tickets), the guest's name and e-mail (and phone), then what it costs: a line per
- * category and the total, which follow the party as the guest types and are what "Book" sends as
+ * Party size (or tickets, unless the booking form's step asked them), the guest's name and e-mail
+ * (and phone), then what it costs: a line per category and extra, and the total, which follow the party as the guest types and are what "Book" sends as
  * the expected total. A price changed meanwhile is said beside them, with the new total.
  */
 export function DetailsStep({ w }: Props) {
@@ -59,11 +59,12 @@ export function DetailsStep({ w }: Props) {
   const experience = model.experience.value;
   if (!slot || !experience) return null;
   const participants = model.participants.value;
-  const tickets = model.tickets.value;
   const busy = model.busy.value;
   const changed = model.priceChanged.value;
   const note = limitNote(w, participants);
   const money = (cents: number) => fmt.money(cents / 100, experience.currency);
+  // With a booking form, its lines (extras included); else a line per ticket category.
+  const lines = model.session.form?.lines().lines ?? model.tickets.value;
 
   return (
     <form
@@ -74,7 +75,8 @@ export function DetailsStep({ w }: Props) {
       }}
     >
       <Summary w={w} experience={experience.name} startTime={slot.startTime} />
-      {tickets.length ? (
+      {/* The booking form's step asks the party when there is one (widget/form/chunk.ts). */}
+      {model.hasForm.value ? null : model.tickets.value.length ? (
         <Tickets w={w} />
       ) : (
         <div class="field">
@@ -114,13 +116,13 @@ export function DetailsStep({ w }: Props) {
           onInput={(e) => model.setContact('website', e.currentTarget.value)}
         />
       </div>
-      {tickets.length > 0 && (
+      {lines.length > 0 && (
         <ul class="lines">
-          {tickets.map(
-            (c) =>
-              c.quantity > 0 && (
-                <li key={c.id}>
-                  <span>{`${c.quantity} × ${c.name}`}</span> <span>{money(c.quantity * c.price)}</span>
+          {lines.map(
+            (l) =>
+              l.quantity > 0 && (
+                <li>
+                  <span>{`${l.quantity} × ${l.name}`}</span> <span>{money(l.amount)}</span>
                 </li>
               ),
           )}

@@ -4,6 +4,7 @@
  * @jsxFrag Fragment
  */
 import { Fragment, h } from 'preact';
+import type { ComponentChildren } from 'preact';
 import type { ManagedBooking } from '../../shared/index.js';
 import { Alerts } from '../components/Alerts.js';
 import { CalendarStep } from '../components/CalendarStep.js';
@@ -76,7 +77,10 @@ function Booking({ model, managed, lang }: BookingProps) {
   const start = booking.timeSlot.startTime;
   const notice = model.notice.value;
   const mode = model.mode.value;
-  const rows: [string, string][] = [
+  // An answer as the guest gave it: a checkbox's as yes or no, a date as the page writes dates.
+  const answer = ({ type, value }: (typeof booking.answers)[number]): string =>
+    typeof value === 'boolean' ? (value ? m.yes : m.no) : type === 'DATE' && typeof value === 'string' ? fmt.longDate(value) : String(value);
+  const rows: [string, ComponentChildren][] = [
     [m.bookingNumber, booking.bookingNumber],
     [m.status, m.statuses[booking.status]],
     [m.experience, booking.experience.title],
@@ -85,6 +89,19 @@ function Booking({ model, managed, lang }: BookingProps) {
     booking.tickets.length
       ? [m.tickets, booking.tickets.map((c) => `${c.quantity} × ${c.name}`).join(', ')]
       : [m.participants, String(booking.totalParticipants)],
+    ...(booking.extras.length ? [[m.extras, booking.extras.map((e) => `${e.quantity} × ${e.name}`).join(', ')] as [string, string]] : []),
+    ...(booking.answers.length
+      ? [
+          [
+            m.answers,
+            <ul class="answers">
+              {booking.answers.map((a) => (
+                <li key={a.questionId}>{`${a.label}: ${answer(a)}`}</li>
+              ))}
+            </ul>,
+          ] as [string, ComponentChildren],
+        ]
+      : []),
     [m.total, fmt.money(Number(booking.total), booking.currency)],
     [m.guest, booking.guestName],
     ...(booking.guestPhone ? [[m.phoneLabel, booking.guestPhone] as [string, string]] : []),

@@ -86,6 +86,45 @@ describe('the manage page', () => {
     expect(screen.queryByText('Participants', { selector: 'dt' })).toBeNull();
   });
 
+  it('lists the extras booked and the guest’s answers, label and value', async () => {
+    const withForm = (locale?: 'pt') => {
+      const booking = managedBooking(locale ? { locale } : {});
+      booking.booking.extras = [
+        { extraId: 'ex_lunch', name: 'Lunch', per: 'PERSON', quantity: 2, unitPrice: 1200 },
+        { extraId: 'ex_photos', name: 'Photos', per: 'BOOKING', quantity: 1, unitPrice: 1500 },
+      ];
+      booking.booking.answers = [
+        { questionId: 'q_diet', label: 'Dietary needs', type: 'TEXT', value: 'Vegetarian' },
+        { questionId: 'q_waiver', label: 'I accept the safety rules', type: 'CHECKBOX', value: true },
+        { questionId: 'q_age', label: 'Age of the youngest', type: 'NUMBER', value: 12 },
+        { questionId: 'q_born', label: 'Date of birth', type: 'DATE', value: '2014-05-01' },
+      ];
+      return booking;
+    };
+    const answers = () => [...document.querySelectorAll('.answers li')].map((li) => li.textContent);
+    open(withForm());
+    await screen.findByText('BK-7QX2M4');
+    expect(detail('Extras')).toBe('2 × Lunch, 1 × Photos');
+    expect(answers()).toEqual(['Dietary needs: Vegetarian', 'I accept the safety rules: Yes', 'Age of the youngest: 12', 'Date of birth: Thursday, May 1, 2014']);
+    expect(screen.getByText('Your answers', { selector: 'dt' })).toBeTruthy();
+    mounted.forEach((m) => m.unmount());
+    mounted = [];
+    document.body.replaceChildren();
+
+    open(withForm('pt'));
+    await screen.findByText('BK-7QX2M4');
+    expect(detail('Extras')).toBe('2 × Lunch, 1 × Photos');
+    expect(screen.getByText('As suas respostas', { selector: 'dt' })).toBeTruthy();
+    expect(answers()).toEqual(['Dietary needs: Vegetarian', 'I accept the safety rules: Sim', 'Age of the youngest: 12', 'Date of birth: quinta-feira, 1 de maio de 2014']);
+  });
+
+  it('shows no extras or answers when the booking has none', async () => {
+    open();
+    await screen.findByText('BK-7QX2M4');
+    expect(screen.queryByText('Extras', { selector: 'dt' })).toBeNull();
+    expect(screen.queryByText('Your answers', { selector: 'dt' })).toBeNull();
+  });
+
   it('cancels after asking, with the reason given, and then shows the cancelled booking', async () => {
     const { outing } = open();
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking' }));

@@ -19,6 +19,11 @@ export interface ManageMessages {
   time: string;
   participants: string;
   tickets: string;
+  /** The booking form (docs/booking-form.md): the extras booked, the guest's answers, a checkbox's answer. */
+  extras: string;
+  answers: string;
+  yes: string;
+  no: string;
   total: string;
   guest: string;
   cancelBooking: string;
@@ -92,6 +97,10 @@ export const en: ManageMessages = {
   time: 'Time',
   participants: 'Participants',
   tickets: 'Tickets',
+  extras: 'Extras',
+  answers: 'Your answers',
+  yes: 'Yes',
+  no: 'No',
   total: 'Total',
   guest: 'Name',
   cancelBooking: 'Cancel booking',
@@ -170,6 +179,10 @@ export const pt: ManageMessages = {
   time: 'Hora',
   participants: 'Participantes',
   tickets: 'Bilhetes',
+  extras: 'Extras',
+  answers: 'As suas respostas',
+  yes: 'Sim',
+  no: 'Não',
   total: 'Total',
   guest: 'Nome',
   cancelBooking: 'Cancelar reserva',

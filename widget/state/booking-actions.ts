@@ -60,7 +60,7 @@ export function createBookingActions(
     batch(() => {
       s.slot.value = chosen;
       s.trouble.value = null;
-      go(s, 'details');
+      go(s, s.hasForm.value ? 'form' : 'details');
       s.participants.value = Math.min(s.participants.value, s.maxParticipants.value);
       // Fewer places at this time than the tickets chosen take: the last categories give way.
       for (const c of [...s.tickets.value].reverse()) setTicket(c, c.quantity);
@@ -108,6 +108,7 @@ export function createBookingActions(
       ...(tickets.length
         ? { tickets: tickets.filter((c) => c.quantity).map((c) => ({ categoryId: c.id, quantity: c.quantity })) }
         : { participants: s.participants.value }),
+      ...s.session.form?.body(),
       customerName: name.trim(),
       customerEmail: email.trim(),
       ...(phone.trim() ? { customerPhone: phone.trim() } : {}),
@@ -181,7 +182,8 @@ export function createBookingActions(
             s.priceChanged.value = ((e as ApiError).details as PriceChangedDetails).total;
           });
         }
-      } else if (!showFieldProblems(fieldsOf(e))) {
+        // A 400 on answers or extras goes back to the booking form's step, which says it beside its fields.
+      } else if (!s.session.form?.refused(e) && !showFieldProblems(fieldsOf(e))) {
         s.trouble.value = { problem: problemOf(e), retry: () => void submit() };
       }
     } finally {

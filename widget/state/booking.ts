@@ -34,13 +34,14 @@ export function createBookingModel({ api, experienceId, onBooked, lang, now = ()
   const payment = createPaymentActions(s, api, calendar.loadExperience, booking.show);
 
   function back(): void {
-    const i = s.steps.indexOf(s.step.value);
+    const steps = s.steps.value;
+    const i = steps.indexOf(s.step.value);
     batch(() => {
       s.trouble.value = null;
-      if (i > 0) go(s, s.steps[i - 1]!);
+      if (i > 0) go(s, steps[i - 1]!);
     });
     // Back to a list never loaded: the guest came back from paying and booked again.
-    if (s.steps[i - 1] === 'experiences' && !s.experiences.value) void calendar.start();
+    if (steps[i - 1] === 'experiences' && !s.experiences.value) void calendar.start();
   }
 
   /**
@@ -57,6 +58,7 @@ export function createBookingModel({ api, experienceId, onBooked, lang, now = ()
       s.date.value = null;
       s.contact.value = emptyContact;
       s.fieldProblems.value = {};
+      s.form.value = {};
       s.participants.value = 1;
       s.quantities.value = {};
       if (same) s.calendar.value = null;

@@ -2,20 +2,32 @@
  * The booking model's state: signals components read, values derived from them, and the few
  * plain variables actions share (which request is current, where focus goes next).
  */
-import type { PublicBooking, PublicBookingStatus, PublicExperience } from '../../shared/index.js';
+import type { AnswerInput, PublicBooking, PublicBookingCreate, PublicBookingStatus, PublicExperience } from '../../shared/index.js';
+import type { BookingLines, LinesInput } from '../../shared/lines.js';
 import type { Messages } from '../i18n/messages.js';
 import type { Calendar, Slot } from './availability.js';
 import { addMonths, monthOf } from './dates.js';
 import { computed, signal } from './signals.js';
 import type { Contact, FieldProblems } from './validate.js';
 
-export type Step = 'experiences' | 'calendar' | 'times' | 'details' | 'done';
+/** `form`: the experience's extras and questions, with the party (widget/form/chunk.ts); only when it has any. */
+export type Step = 'experiences' | 'calendar' | 'times' | 'form' | 'details' | 'done';
 /**
  * The guest back from the payment page (docs/payments.md), on the done step: the payment being
  * confirmed, still not confirmed after a while, not made, or no such booking.
  */
 export type Payment = keyof Messages['returned'];
 export type Problem = keyof Messages['errors'];
+
+/**
+ * The booking form's extras (those of the experience, each at least one), answers by question id
+ * (none when unanswered), and the problems it shows by field id.
+ */
+export interface FormState {
+  extras?: LinesInput['extras'];
+  answers?: Record<string, AnswerInput['value']>;
+  problems?: Record<string, string | undefined>;
+}
 
 export interface Trouble {
   problem: Problem;
@@ -28,6 +40,21 @@ const MONTHS_AHEAD = 24;
 
 
 export const emptyContact: Contact = { name: '', email: '', phone: '', website: '' };
+
+/** Not signals: nothing renders from these. */
+interface Session {
+  /** Answers to superseded requests (and any after unmount) are dropped by comparing this. */
+  generation: number;
+  disposed: boolean;
+  /** Where keyboard focus goes after the next render (an element id). */
+  focusId: string | null;
+  /**
+   * What the booking form's chunk adds once it shows (widget/form/chunk.ts): the answers and
+   * extras a booking sends, a refusal of them shown on its step (true when it was), and the
+   * booking's money lines, its extras included (shared/lines.ts), listing only what is bought.
+   */
+  form?: { body(): Pick<PublicBookingCreate, 'answers' | 'extras'>; refused(e: unknown): boolean; lines(): BookingLines };
+}
 
 export function createBookingState(experienceId: string | undefined, now: () => Date) {
   const firstStep: Step = experienceId ? 'calendar' : 'experiences';
@@ -43,9 +70,23 @@ export function createBookingState(experienceId: string | undefined, now: () => 
   const tickets = computed(() => {
     const categories = experience.value?.priceCategories ?? [];
     const first = categories.find((c) => c.occupiesPlace);
-    return categories.map((c) => ({ ...c, quantity: quantities.value[c.id] ?? +(c === first) }));
+    return categories.map((c) => {
+      const quantity = quantities.value[c.id] ?? +(c === first);
+      // amount: read as a money line is (shared/lines.ts) where no booking form makes the lines.
+      return { ...c, quantity, amount: quantity * c.price };
+    });
   });
   const participants = signal(1);
+  /** Whether the experience asks questions or sells extras: then the booking form's step shows. */
+  const hasForm = computed(() => experience.value?.questions.length || experience.value?.extras.length);
+  const form = signal<FormState>({});
+  const session: Session = {
+    /** Answers to superseded requests (and any after unmount) are dropped by comparing this. */
+    generation: 0,
+    disposed: false,
+    /** Where keyboard focus goes after the next render (an element id). */
+    focusId: null as string | null,
+  };
 
   /** The places the tickets take: infants on a lap take none (server/domain/tickets.ts). */
   const places = computed(() => tickets.value.reduce((n, c) => n + (c.occupiesPlace ? c.quantity : 0), 0));
@@ -54,7 +95,7 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     experienceId,
     now,
     firstStep,
-    steps: (experienceId ? ['calendar', 'times', 'details', 'done'] : ['experiences', 'calendar', 'times', 'details', 'done']) as Step[],
+    steps: computed((): Step[] => [...(experienceId ? [] : ['experiences' as const]), 'calendar', 'times', ...(hasForm.value ? ['form' as const] : []), 'details', 'done']),
     step,
     experiences: signal<PublicExperience[] | null>(null),
     experience,
@@ -81,11 +122,20 @@ export function createBookingState(experienceId: string | undefined, now: () => 
       const cap = (experience.value?.maxParticipants ?? 1) - all + c.quantity;
       return c.occupiesPlace ? Math.min(cap, maxParticipants.value - places.value + c.quantity) : cap;
     },
-    /** What the party costs, in cents: the tickets' total, or the price per participant. It is sent as `expectedTotal`. */
-    totalCents: computed(() =>
-      tickets.value.length
-        ? tickets.value.reduce((sum, c) => sum + c.quantity * c.price, 0)
-        : (experience.value?.price ?? 0) * participants.value,
+    hasForm,
+    /** What the booking form's step holds (widget/form/chunk.ts): the extras chosen, the answers, the problems shown. */
+    form,
+    /**
+     * What the party costs, in cents, sent as `expectedTotal`: with a booking form, the total of its
+     * lines, extras included (shared/lines.ts, made by its chunk); else the tickets' total, or the
+     * price per participant.
+     */
+    totalCents: computed(
+      () =>
+        session.form?.lines().total ??
+        (tickets.value.length
+          ? tickets.value.reduce((sum, c) => sum + c.amount, 0)
+          : (experience.value?.price ?? 0) * participants.value),
     ),
     /** The total the server quoted when the price changed before the guest booked (409 PRICE_CHANGED). */
     priceChanged: signal<string | null>(null),
@@ -106,13 +156,8 @@ export function createBookingState(experienceId: string | undefined, now: () => 
     canShowNextMonth: computed(() => !!calendar.value && month.value < addMonths(monthOf(calendar.value.today), MONTHS_AHEAD)),
 
     // Not signals: nothing renders from these.
-    session: {
-      /** Answers to superseded requests (and any after unmount) are dropped by comparing this. */
-      generation: 0,
-      disposed: false,
-      /** Where keyboard focus goes after the next render (an element id). */
-      focusId: null as string | null,
-    },
+    session,
+
   };
 }
 

@@ -3,7 +3,7 @@
  * It answers like the real one from a small in-memory schedule: every day but Monday at 09:00 and
  * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
  */
-import type { BookingStatus, PublicBooking, PublicExperience, Ticket, TicketInput, TimeSlotAvailability } from '../../shared/index.js';
+import type { BookingExtra, BookingStatus, PublicBooking, PublicExperience, Ticket, TicketInput, TimeSlotAvailability } from '../../shared/index.js';
 import pt from '../i18n/pt.json' with { type: 'json' };
 
 export interface FakeOutingOptions {
@@ -65,6 +65,28 @@ export const tram: PublicExperience = {
   priceCategories: [],
 };
 
+/** Asks questions of every type and sells extras (docs/booking-form.md): lunch per person, photos per booking. */
+export const kayak: PublicExperience = {
+  ...walk,
+  id: 'exp_kayak',
+  name: 'Kayak the Tagus',
+  price: 4000,
+  maxPerBooking: 6,
+  questions: [
+    { id: 'q_diet', label: 'Dietary needs', type: 'TEXT', options: [], required: true, help: 'Allergies, vegetarian…' },
+    { id: 'q_notes', label: 'Anything else', type: 'LONG_TEXT', options: [], required: false, help: null },
+    { id: 'q_size', label: 'Wetsuit size', type: 'SELECT', options: ['S', 'M', 'L'], required: false, help: null },
+    { id: 'q_waiver', label: 'I accept the safety rules', type: 'CHECKBOX', options: [], required: true, help: null },
+    { id: 'q_age', label: 'Age of the youngest', type: 'NUMBER', options: [], required: false, help: null },
+    { id: 'q_born', label: 'Date of birth', type: 'DATE', options: [], required: false, help: null },
+    { id: 'q_phone', label: 'Phone on the day', type: 'PHONE', options: [], required: false, help: null },
+  ],
+  extras: [
+    { id: 'ex_lunch', name: 'Lunch', description: 'Sandwich and fruit', price: 1200, per: 'PERSON', maxQuantity: 10, active: true },
+    { id: 'ex_photos', name: 'Photos', description: null, price: 1500, per: 'BOOKING', maxQuantity: 2, active: true },
+  ],
+};
+
 /** Sold in price categories (docs/price-categories.md): an infant on a lap takes no place. */
 export const family: PublicExperience = {
   meetingPoint: null,
@@ -114,8 +136,11 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
     guestEmail: string,
     status: BookingStatus,
     tickets: Ticket[] = [],
+    extras: BookingExtra[] = [],
   ) {
-    const cents = tickets.length ? tickets.reduce((sum, t) => sum + t.quantity * t.unitPrice, 0) : experience.price * participants;
+    const cents =
+      (tickets.length ? tickets.reduce((sum, t) => sum + t.quantity * t.unitPrice, 0) : experience.price * participants) +
+      extras.reduce((sum, e) => sum + e.quantity * e.unitPrice, 0);
     const id = `ts_${experience.id}_${new Date(startTime).getTime()}`;
     const data: PublicBooking = {
       bookingNumber: `BK-TEST${String(++bookingSeq).padStart(4, '0')}`,
@@ -125,7 +150,7 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       totalParticipants: participants,
       tickets,
       answers: [],
-      extras: [],
+      extras,
       total: (cents / 100).toFixed(2),
       currency: experience.currency,
       guestName,
@@ -225,6 +250,8 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
         customerName: string;
         customerEmail: string;
         expectedTotal?: string;
+        answers?: { questionId: string; value: string | number | boolean }[];
+        extras?: { extraId: string; quantity: number }[];
       };
       const experience = experiences.find((e) => e.id === b.experienceId)!;
       const invalid = (path: string) => json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: [{ path, message: 'Invalid' }] } });
@@ -239,7 +266,22 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       const places = tickets.length ? tickets.reduce((n, t) => n + placesOf(t), 0) : b.participants!;
       if (!places) return invalid('tickets');
       // The total at today's prices against the one the guest was shown, before the slot and the places.
-      const cents = tickets.length ? tickets.reduce((sum, t) => sum + t.quantity * t.unitPrice, 0) : experience.price * places;
+      // Answers and extras as the server checks them (§ booking form): a required question answered
+      // (a required checkbox ticked), a per-person extra at most one each.
+      const partySize = tickets.length ? tickets.reduce((n, t) => n + t.quantity, 0) : places;
+      const unanswered = experience.questions
+        .filter((q) => q.required && !(b.answers ?? []).some((a) => a.questionId === q.id && (q.type !== 'CHECKBOX' || a.value === true)))
+        .map((q) => ({ path: `answers.${q.id}`, message: 'This question needs an answer' }));
+      if (unanswered.length) return json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: unanswered } });
+      const extras: BookingExtra[] = [];
+      for (const [i, chosen] of (b.extras ?? []).entries()) {
+        const x = experience.extras.find((e) => e.id === chosen.extraId);
+        if (!x || chosen.quantity > x.maxQuantity || (x.per === 'PERSON' && chosen.quantity > partySize)) return invalid(`extras[${i}].quantity`);
+        extras.push({ extraId: x.id, name: x.name, per: x.per, quantity: chosen.quantity, unitPrice: x.price });
+      }
+      const cents =
+        (tickets.length ? tickets.reduce((sum, t) => sum + t.quantity * t.unitPrice, 0) : experience.price * places) +
+        extras.reduce((sum, e) => sum + e.quantity * e.unitPrice, 0);
       const total = (cents / 100).toFixed(2);
       if (b.expectedTotal !== undefined && b.expectedTotal !== total) {
         return json(409, { success: false, error: { code: 'PRICE_CHANGED', message: `The total is now ${total}`, details: { total } } });
@@ -255,7 +297,11 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       booked.set(id, taken + places);
       const participants = tickets.length ? tickets.reduce((n, t) => n + t.quantity, 0) : places;
       const status = options.checkoutUrl ? 'PENDING' : 'CONFIRMED';
-      const data = store(experience, b.startTime, participants, b.customerName, b.customerEmail, status, tickets);
+      const data = store(experience, b.startTime, participants, b.customerName, b.customerEmail, status, tickets, extras);
+      data.answers = (b.answers ?? []).map((a) => {
+        const q = experience.questions.find((x) => x.id === a.questionId)!;
+        return { questionId: q.id, label: q.label, type: q.type, value: a.value };
+      });
       return json(201, { success: true, data });
     }
     const number = /^bookings\/([^/]+)$/.exec(path)?.[1];
@@ -290,6 +336,10 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       const experience = experiences.find((e) => e.id === experienceId)!;
       if (categoryId) experience.priceCategories.find((c) => c.id === categoryId)!.price = cents;
       else experience.price = cents;
+    },
+    /** The operator changes an extra's price while the guest looks. */
+    repriceExtra(experienceId: string, extraId: string, cents: number) {
+      experiences.find((e) => e.id === experienceId)!.extras.find((x) => x.id === extraId)!.price = cents;
     },
     /** Someone else books places, as another browser would. */
     take(startTime: string, experienceId: string, places: number) {
