@@ -12,10 +12,8 @@ import { guestActor, type Actor } from './domain/actor.js';
 import { bookingTotalCents, maxPartySize } from './domain/bookings.js';
 import { formatMoney } from './domain/money.js';
 import { categoriesOf } from './domain/tickets.js';
-import { extrasOf, questionsOf } from './domain/booking-form.js';
 import { MINUTE_MS, DAY_MS, addDays, localTodayOf, startOfLocalDay } from './domain/time.js';
 import type { ExperienceRow } from './store/experiences.js';
-import type { AnswerInput, BookingExtraInput } from '../shared/index.js';
 import type { Store } from './store/index.js';
 import { zoneOf } from './services/availability.js';
 import { cancelBooking, createBooking, updateBooking } from './services/bookings.js';
@@ -146,23 +144,6 @@ interface PlannedBooking {
  * (a child in a party of two or more, now and then), and sometimes a baby on a lap, who takes no
  * place. Undefined for an experience that books by participants.
  */
-/**
- * What a guest fills in on the booking form of an experience that has one: every required question
- * answered (a waiver ticked), now and then an allergy, and some parties taking an extra. It reads no
- * random numbers (`pick` comes from the guest's name), so the rest of the history stays as it was.
- */
-function formFor(exp: ExperienceRow, participants: number, pick: number): { answers?: AnswerInput[]; extras?: BookingExtraInput[] } {
-  const questions = questionsOf(exp.questions);
-  const extras = extrasOf(exp.extras).filter((e) => e.active);
-  const answers = questions.flatMap((q): AnswerInput[] => {
-    if (q.type === 'CHECKBOX') return q.required ? [{ questionId: q.id, value: true }] : [];
-    if (q.type === 'TEXT' && pick % 5 === 0) return [{ questionId: q.id, value: 'No shellfish, please' }];
-    return [];
-  });
-  const chosen = extras.flatMap((e, i) => ((pick >> i) % 3 === 0 ? [{ extraId: e.id, quantity: e.per === 'PERSON' ? participants : 1 }] : []));
-  return { ...(answers.length ? { answers } : {}), ...(chosen.length ? { extras: chosen } : {}) };
-}
-
 function ticketsFor(random: () => number, exp: ExperienceRow, places: number): { categoryId: string; quantity: number }[] | undefined {
   const categories = categoriesOf(exp.priceCategories);
   if (!categories.length) return undefined;
@@ -260,7 +241,6 @@ export async function seedDemoHistory(store: Store, orgId: string, experiences: 
           experienceId: row.id,
           startTime: new Date(start).toISOString(),
           ...(tickets ? { tickets } : { participants }),
-          ...formFor(row, participants, [...guest.name].reduce((sum, c) => sum + c.charCodeAt(0), 0)),
           customerName: guest.name,
           customerEmail: guest.email,
           ...(guest.phone ? { customerPhone: guest.phone } : {}),

@@ -12,7 +12,6 @@ import { manifestFor } from './services/manifest.js';
 import type { BookingView } from './store/bookings.js';
 import { bookingTotalCents } from './domain/bookings.js';
 import { categoriesOf, storedTicketsOf } from './domain/tickets.js';
-import { answersOf, bookingExtrasOf, extrasOf, questionsOf } from './domain/booking-form.js';
 
 const ZONE = 'Europe/Lisbon';
 const ALL = { limit: 100_000, offset: 0 };
@@ -232,26 +231,6 @@ describe('the demo', () => {
     expect(all.some((t) => t.name === 'Child')).toBe(true);
     expect(all.some((t) => t.name === 'Infant')).toBe(true);
     expect(booked.some((b) => b.places! < b.participants)).toBe(true);
-  });
-
-  it('asks the sail’s guests its questions and sells its extras, and its history answers and takes them', async () => {
-    const { store, orgId } = await planted(MOMENTS['a Monday evening, every tour of the day under way or over']);
-    const sail = (await store.experiences.listAllExperiences(orgId)).find((x) => x.name === 'Sunset Sail on the Tagus')!;
-    expect(questionsOf(sail.questions).map((q) => [q.type, q.required])).toEqual([['TEXT', false], ['CHECKBOX', true]]);
-    expect(extrasOf(sail.extras).map((e) => [e.name, e.price, e.per])).toEqual([
-      ['Cheese and charcuterie board', 1800, 'BOOKING'],
-      ['Souvenir photo', 800, 'PERSON'],
-    ]);
-    const booked = (await bookingsOf(store, orgId)).filter((b) => b.experienceId === sail.id);
-    expect(booked.length).toBeGreaterThan(5);
-    // Every guest ticked the waiver; the total is the seats plus what each party added.
-    for (const b of booked) {
-      expect(answersOf(b.answers).filter((a) => a.type === 'CHECKBOX').map((a) => a.value), b.bookingNumber).toEqual([true]);
-      const extras = bookingExtrasOf(b.extras);
-      expect(bookingTotalCents(b)).toBe(b.participants * b.unitPrice + extras.reduce((n, e) => n + e.quantity * e.unitPrice, 0));
-    }
-    expect(booked.some((b) => bookingExtrasOf(b.extras).length > 0)).toBe(true);
-    expect(booked.some((b) => bookingExtrasOf(b.extras).length === 0)).toBe(true);
   });
 
   it('still plants a history on a day the walk does not run (Christmas), with nothing open taken beyond its share', async () => {

@@ -81,17 +81,6 @@ export async function plantDemo(store: Store, publicUrl: string, passwordHash: s
       maxParticipants: 8,
       minNoticeMinutes: 120,
       schedule: { weekly: { wed: ['18:30'], fri: ['18:30'], sat: ['18:00'], sun: ['18:00'] } },
-      meetingPoint: 'Doca de Santo Amaro, pier 3',
-      guestInstructions: 'Bring a warm layer: the river is cool after sunset.',
-      // The booking form in the demo: what a skipper asks, and what the boat sells beside the seat.
-      questions: [
-        { label: 'Any food allergies we should know about?', type: 'TEXT' },
-        { label: 'I can swim and accept the safety briefing', type: 'CHECKBOX', required: true },
-      ],
-      extras: [
-        { name: 'Cheese and charcuterie board', description: 'Portuguese cheeses and chouriço for two', price: 1800, per: 'BOOKING', maxQuantity: 4 },
-        { name: 'Souvenir photo', price: 800, per: 'PERSON' },
-      ],
     }, opened + 2, SYSTEM);
     // Sold in price categories, so a newcomer sees tickets at once: children pay less, and babies
     // on a parent's lap come free and take no place at the counter.
