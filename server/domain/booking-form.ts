@@ -2,7 +2,8 @@
  * The booking form: the questions an experience asks its guests and the extras it sells beside the
  * ticket, and what a booking keeps of them (answers and extras as at booking time).
  */
-import { Refusal, invalid } from './refusal.js';
+import { Refusal } from './refusal.js';
+import { keepEntries } from './kept-entries.js';
 import { ticketsOf } from './tickets.js';
 import {
   bookingLines,
@@ -38,39 +39,27 @@ const noteOf = (text: string | null | undefined): string | null => (text == null
  * it); any other id is refused at `questions[i].id`.
  */
 export function resolveQuestions(sent: readonly QuestionInput[], current: readonly Question[], newId: () => string): Question[] {
-  const known = new Set(current.map((q) => q.id));
-  return sent.map((q, i) => {
-    if (q.id !== undefined && !known.has(q.id)) {
-      throw invalid(`questions[${i}].id`, 'Not a question of this experience; leave id out to add a new one');
-    }
-    return {
-      id: q.id ?? newId(),
-      label: q.label.trim(),
-      type: q.type,
-      options: q.type === 'SELECT' ? [...(q.options ?? [])] : [],
-      required: q.required ?? false,
-      help: noteOf(q.help),
-    };
-  });
+  return keepEntries(sent, current, newId, { list: 'questions', noun: 'a question' }, (q, id) => ({
+    id,
+    label: q.label.trim(),
+    type: q.type,
+    options: q.type === 'SELECT' ? [...(q.options ?? [])] : [],
+    required: q.required ?? false,
+    help: noteOf(q.help),
+  }));
 }
 
 /** An experience's extras to store from the list sent, ids kept as `resolveQuestions` keeps them. */
 export function resolveExtras(sent: readonly ExtraInput[], current: readonly Extra[], newId: () => string): Extra[] {
-  const known = new Set(current.map((e) => e.id));
-  return sent.map((e, i) => {
-    if (e.id !== undefined && !known.has(e.id)) {
-      throw invalid(`extras[${i}].id`, 'Not an extra of this experience; leave id out to add a new one');
-    }
-    return {
-      id: e.id ?? newId(),
-      name: e.name.trim(),
-      description: noteOf(e.description),
-      price: e.price,
-      per: e.per ?? 'BOOKING',
-      maxQuantity: e.maxQuantity ?? 10,
-      active: e.active ?? true,
-    };
-  });
+  return keepEntries(sent, current, newId, { list: 'extras', noun: 'an extra' }, (e, id) => ({
+    id,
+    name: e.name.trim(),
+    description: noteOf(e.description),
+    price: e.price,
+    per: e.per ?? 'BOOKING',
+    maxQuantity: e.maxQuantity ?? 10,
+    active: e.active ?? true,
+  }));
 }
 
 /** One field at fault; several of them make one refusal, so a form can show every one at once. */

@@ -4,6 +4,7 @@
  * occupies, and which requests are refused before anything is written.
  */
 import { invalid } from './refusal.js';
+import { keepEntries } from './kept-entries.js';
 import type { PriceCategory, PriceCategoryInput, Ticket, TicketInput } from '../../shared/index.js';
 
 /** An experience's categories from their stored JSON; `[]`: it books by participants at its price. */
@@ -30,21 +31,15 @@ export const ticketsOf = (json: string | null): Ticket[] =>
  * id must name a category of this experience (they keep it, so bookings keep pointing at it).
  */
 export function resolveCategories(sent: readonly PriceCategoryInput[], current: readonly PriceCategory[], newId: () => string): PriceCategory[] {
-  const known = new Set(current.map((c) => c.id));
-  return sent.map((c, i) => {
-    if (c.id !== undefined && !known.has(c.id)) {
-      throw invalid(`priceCategories[${i}].id`, 'Not a price category of this experience; leave id out to add a new one');
-    }
-    return {
-      id: c.id ?? newId(),
-      name: c.name.trim(),
-      price: c.price,
-      type: c.type ?? 'OTHER',
-      occupiesPlace: c.occupiesPlace ?? true,
-      minAge: c.minAge ?? null,
-      maxAge: c.maxAge ?? null,
-    };
-  });
+  return keepEntries(sent, current, newId, { list: 'priceCategories', noun: 'a price category' }, (c, id) => ({
+    id,
+    name: c.name.trim(),
+    price: c.price,
+    type: c.type ?? 'OTHER',
+    occupiesPlace: c.occupiesPlace ?? true,
+    minAge: c.minAge ?? null,
+    maxAge: c.maxAge ?? null,
+  }));
 }
 
 /** A priced list of tickets: what it stores and what it counts. */
