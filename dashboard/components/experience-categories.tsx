@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { PRICE_CATEGORY_TYPES, type PriceCategory } from '../../shared/index.js';
 import { categoryField } from '../state/experiences.js';
 import type { Model } from '../state/model.js';
-import { CheckField, FieldError, TextInput } from './experience-fields.js';
+import { CheckField, EntryList, FieldError, PriceInput, TextInput } from './experience-fields.js';
 
 const TYPE_LABELS: Record<(typeof PRICE_CATEGORY_TYPES)[number], string> = {
   ADULT: 'Adult',
@@ -25,14 +25,7 @@ function Row({ m, rowKey, saved, index, currency }: { m: Model; rowKey: number; 
       <legend>Category {index + 1}</legend>
       <div class="exp-pair">
         <TextInput name={id('name')} label="Name" value={saved?.name ?? ''} error={fields[id('name')]} hint="As guests see it, such as Adult or Child." />
-        <TextInput
-          name={id('price')}
-          label="Price"
-          inputMode="decimal"
-          value={saved ? (saved.price / 100).toFixed(2) : ''}
-          error={fields[id('price')]}
-          hint={`Per ticket${currency ? `, in ${currency}` : ''} (0 for free).`}
-        />
+        <PriceInput name={id('price')} cents={saved?.price} error={fields[id('price')]} per="ticket" currency={currency} />
       </div>
       <div class="exp-pair">
         <div class={`field${fields[type] ? ' invalid' : ''}`}>
@@ -73,22 +66,19 @@ export function PriceCategories({ m, currency }: { m: Model; currency: string | 
   const rows = m.experiences.draft.value.categories;
   const error = m.experiences.form.value.fields['add-category'];
   return (
-    <section class="exp-categories" aria-labelledby="categories-title">
-      <h2 id="categories-title">Price categories</h2>
-      <p class="hint" id="categories-hint">
-        {rows.length
+    <EntryList
+      list="categories"
+      one="category"
+      title="Price categories"
+      hint={
+        rows.length
           ? 'Guests choose how many tickets of each category they want; places count the categories that take one.'
-          : 'None: every guest pays the price above. Add categories to sell adult, child or infant tickets at their own prices.'}
-      </p>
-      {rows.map((r, i) => (
-        <Row key={r.key} m={m} rowKey={r.key} saved={r.saved} index={i} currency={currency} />
-      ))}
-      <FieldError id="add-category" error={error} />
-      {rows.length < 10 ? (
-        <button type="button" id="add-category" aria-describedby="categories-hint" onClick={() => m.experiences.editor.addCategory()}>
-          Add category
-        </button>
-      ) : null}
-    </section>
+          : 'None: every guest pays the price above. Add categories to sell adult, child or infant tickets at their own prices.'
+      }
+      entries={rows.map((r, i) => <Row key={r.key} m={m} rowKey={r.key} saved={r.saved} index={i} currency={currency} />)}
+      max={10}
+      error={error}
+      onAdd={() => m.experiences.editor.addCategory()}
+    />
   );
 }

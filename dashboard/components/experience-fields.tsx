@@ -122,3 +122,49 @@ export function ErrorSummary({ fields, labelOf }: { fields: Record<string, strin
     </section>
   );
 }
+
+/** A price in the organization's currency, typed as `12.50` (or `12,5`), shown from its cents. */
+export function PriceInput(p: { name: string; cents: number | undefined; error: string | undefined; per: string; currency: string | undefined }): JSX.Element {
+  return (
+    <TextInput
+      name={p.name}
+      label="Price"
+      inputMode="decimal"
+      value={p.cents === undefined ? '' : (p.cents / 100).toFixed(2)}
+      error={p.error}
+      hint={`Per ${p.per}${p.currency ? `, in ${p.currency}` : ''} (0 for free).`}
+    />
+  );
+}
+
+/**
+ * A list the experience keeps entry by entry (price categories, questions, extras): its heading, a
+ * hint, its entries, and the button that adds one while there is room. Ids follow the list's name
+ * (`{list}-title`, `{list}-hint`) and the button's is `add-{one}`, where an error about adding shows.
+ */
+export function EntryList(p: {
+  list: string;
+  one: string;
+  title: string;
+  hint: string;
+  entries: JSX.Element[];
+  max: number;
+  error: string | undefined;
+  onAdd: () => void;
+}): JSX.Element {
+  return (
+    <section class="exp-categories" aria-labelledby={`${p.list}-title`}>
+      <h2 id={`${p.list}-title`}>{p.title}</h2>
+      <p class="hint" id={`${p.list}-hint`}>
+        {p.hint}
+      </p>
+      {p.entries}
+      <FieldError id={`add-${p.one}`} error={p.error} />
+      {p.entries.length < p.max ? (
+        <button type="button" id={`add-${p.one}`} aria-describedby={`${p.list}-hint`} onClick={p.onAdd}>
+          Add {p.one}
+        </button>
+      ) : null}
+    </section>
+  );
+}

@@ -8,7 +8,7 @@ import type { JSX } from 'preact';
 import { QUESTION_TYPES, type QuestionType } from '../../shared/index.js';
 import { extraField, questionField, type ExtraRow, type QuestionRow } from '../state/experiences.js';
 import type { Model } from '../state/model.js';
-import { CheckField, FieldError, TextBox, TextInput } from './experience-fields.js';
+import { CheckField, EntryList, FieldError, PriceInput, TextBox, TextInput } from './experience-fields.js';
 
 /** The seven kinds of question, as the editor names them. */
 export const QUESTION_TYPE_WORDS: Record<QuestionType, string> = {
@@ -114,14 +114,7 @@ function ExtraEntry({ m, row, index, currency }: { m: Model; row: ExtraRow; inde
       <TextInput name={id('name')} label="Name" value={saved?.name ?? ''} error={fields[id('name')]} hint="As guests see it, such as Lunch or Photos." />
       <TextBox name={id('description')} label="Description" rows={2} value={saved?.description ?? ''} error={fields[id('description')]} hint="Optional. Up to 300 characters." />
       <div class="exp-pair">
-        <TextInput
-          name={id('price')}
-          label="Price"
-          inputMode="decimal"
-          value={saved ? (saved.price / 100).toFixed(2) : ''}
-          error={fields[id('price')]}
-          hint={`Per unit${currency ? `, in ${currency}` : ''} (0 for free).`}
-        />
+        <PriceInput name={id('price')} cents={saved?.price} error={fields[id('price')]} per="unit" currency={currency} />
         <Select
           id={id('per')}
           label="Counted"
@@ -157,23 +150,20 @@ function ExtraEntry({ m, row, index, currency }: { m: Model; row: ExtraRow; inde
 export function Questions({ m }: { m: Model }): JSX.Element {
   const rows = m.experiences.draft.value.questions;
   return (
-    <section class="exp-categories" aria-labelledby="questions-title">
-      <h2 id="questions-title">Questions</h2>
-      <p class="hint" id="questions-hint">
-        {rows.length
+    <EntryList
+      list="questions"
+      one="question"
+      title="Questions"
+      hint={
+        rows.length
           ? 'Asked in the widget and in the New booking form, in this order. Bookings keep their answers when a question changes or goes.'
-          : 'None: guests are asked only for their name and e-mail. Add a question for allergies, sizes, a pickup point or a waiver.'}
-      </p>
-      {rows.map((r, i) => (
-        <QuestionEntry key={r.key} m={m} row={r} index={i} />
-      ))}
-      <FieldError id="add-question" error={m.experiences.form.value.fields['add-question']} />
-      {rows.length < MAX_ENTRIES ? (
-        <button type="button" id="add-question" aria-describedby="questions-hint" onClick={() => m.experiences.editor.addQuestion()}>
-          Add question
-        </button>
-      ) : null}
-    </section>
+          : 'None: guests are asked only for their name and e-mail. Add a question for allergies, sizes, a pickup point or a waiver.'
+      }
+      entries={rows.map((r, i) => <QuestionEntry key={r.key} m={m} row={r} index={i} />)}
+      max={MAX_ENTRIES}
+      error={m.experiences.form.value.fields['add-question']}
+      onAdd={() => m.experiences.editor.addQuestion()}
+    />
   );
 }
 
@@ -181,22 +171,19 @@ export function Questions({ m }: { m: Model }): JSX.Element {
 export function Extras({ m, currency }: { m: Model; currency: string | undefined }): JSX.Element {
   const rows = m.experiences.draft.value.extras;
   return (
-    <section class="exp-categories" aria-labelledby="extras-title">
-      <h2 id="extras-title">Extras</h2>
-      <p class="hint" id="extras-hint">
-        {rows.length
+    <EntryList
+      list="extras"
+      one="extra"
+      title="Extras"
+      hint={
+        rows.length
           ? 'Offered with a quantity beside the tickets; they take no places. Bookings keep the name and price they were booked at.'
-          : 'None. Add extras to sell lunch, photos or gear with the booking.'}
-      </p>
-      {rows.map((r, i) => (
-        <ExtraEntry key={r.key} m={m} row={r} index={i} currency={currency} />
-      ))}
-      <FieldError id="add-extra" error={m.experiences.form.value.fields['add-extra']} />
-      {rows.length < MAX_ENTRIES ? (
-        <button type="button" id="add-extra" aria-describedby="extras-hint" onClick={() => m.experiences.editor.addExtra()}>
-          Add extra
-        </button>
-      ) : null}
-    </section>
+          : 'None. Add extras to sell lunch, photos or gear with the booking.'
+      }
+      entries={rows.map((r, i) => <ExtraEntry key={r.key} m={m} row={r} index={i} currency={currency} />)}
+      max={MAX_ENTRIES}
+      error={m.experiences.form.value.fields['add-extra']}
+      onAdd={() => m.experiences.editor.addExtra()}
+    />
   );
 }
