@@ -257,15 +257,7 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
         For money taken outside Outing: at the desk, by card terminal or by transfer. Total {money(booking.total, booking.currency)}, paid so far{' '}
         {money(paid, booking.currency)}.
       </p>
-      <Field
-        name="amount"
-        type="text"
-        inputMode="decimal"
-        label={`Amount (${booking.currency})`}
-        hint="For example 25.00"
-        value={v['amount'] ?? fromCents(due > 0 ? due : Math.round(Number(booking.total) * 100))}
-        error={d.form.fields['amount']}
-      />
+      <AmountField currency={booking.currency} value={v['amount'] ?? fromCents(due > 0 ? due : Math.round(Number(booking.total) * 100))} error={d.form.fields['amount']} />
       <Select
         name="status"
         label="Payment status"
@@ -284,6 +276,11 @@ function PaymentDialog({ m, d, booking }: Props): JSX.Element {
       ) : null}
     </Confirm>
   );
+}
+
+/** An amount of money typed in major units, as Record payment and Refund take it. */
+function AmountField(p: { currency: string; value: string; error: string | undefined }): JSX.Element {
+  return <Field name="amount" type="text" inputMode="decimal" label={`Amount (${p.currency})`} hint="For example 25.00" value={p.value} error={p.error} />;
 }
 
 function RefundDialog({ m, d, booking }: Props): JSX.Element {
@@ -309,15 +306,7 @@ function RefundDialog({ m, d, booking }: Props): JSX.Element {
         Paid {money(paidOf(payments), booking.currency)}, left to refund {money(fromCents(Math.max(left, 0)), booking.currency)}. The booking itself does
         not change; cancel it separately if the guest is not coming.
       </p>
-      <Field
-        name="amount"
-        type="text"
-        inputMode="decimal"
-        label={`Amount (${booking.currency})`}
-        hint="For example 25.00"
-        value={v['amount'] ?? fromCents(Math.max(left, 0))}
-        error={d.form.fields['amount']}
-      />
+      <AmountField currency={booking.currency} value={v['amount'] ?? fromCents(Math.max(left, 0))} error={d.form.fields['amount']} />
       <Select
         name="method"
         label="Method"
