@@ -20,8 +20,8 @@ export {
   QUESTION_TYPES, QuestionType, EXTRA_PER, ExtraPer, QuestionInput, QuestionsInput, Question, ExtraInput, ExtrasInput, Extra,
   AnswerValue, AnswerInput, AnswersInput, BookingExtraInput, BookingExtrasInput, Answer, BookingExtra,
 } from './schemas/booking-form.js';
-export { bookingLines } from './lines.js';
-export type { LineKind, MoneyLine, BookingLines, LinesInput } from './lines.js';
+export { bookingLines, percentOf } from './lines.js';
+export type { LineKind, MoneyLine, BookingLines, LinesInput, DiscountRule } from './lines.js';
 export type { BookingInput } from './schemas/booking.js';
 export { AvailabilityQuery, OperatorAvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
 export {
