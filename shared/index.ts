@@ -20,8 +20,13 @@ export {
   QUESTION_TYPES, QuestionType, EXTRA_PER, ExtraPer, QuestionInput, QuestionsInput, Question, ExtraInput, ExtrasInput, Extra,
   AnswerValue, AnswerInput, AnswersInput, BookingExtraInput, BookingExtrasInput, Answer, BookingExtra,
 } from './schemas/booking-form.js';
-export { bookingLines } from './lines.js';
-export type { LineKind, MoneyLine, BookingLines, LinesInput } from './lines.js';
+export { bookingLines, percentOf } from './lines.js';
+export {
+  DISCOUNT_TYPES, DiscountType, CodeInput, GIFT_VOUCHER_CODE, PromoCodeText, promoCodeRules, PromoCodeCreate, PromoCodePatch, PromoCode,
+  PromoCodeListQuery, PROMO_CODE_REASONS, VOUCHER_REASONS, GIFT_VOUCHER_STATUSES, GiftVoucherStatus, GiftVoucherCreate, GiftVoucherPatch,
+  GiftVoucherRedemption, GiftVoucher, GiftVoucherListQuery, maskVoucherCode,
+} from './schemas/promotions.js';
+export type { LineKind, MoneyLine, BookingLines, LinesInput, DiscountRule } from './lines.js';
 export type { BookingInput } from './schemas/booking.js';
 export { AvailabilityQuery, OperatorAvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
 export {
