@@ -87,7 +87,7 @@ export async function addOperatorLoad(s: SeedResult, now: number): Promise<Opera
       unitPrice: exp.price, currency: 'EUR', source: 'API', metadata: n % 5 === 0 ? '{"channel":"partner"}' : '{}',
       cancellationReason: cancelled ? 'Changed plans' : null, cancelledAt: cancelled ? createdAt + 3_600_000 : null,
       holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, checkedInAt: null, sequence: cancelled ? 1 : 0,
-      tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null,
+      tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, promoCodeId: null, discountCode: null, discountType: null, discountValue: null, voucherId: null, voucherMask: null, voucherCents: null,
       createdAt, updatedAt: cancelled ? createdAt + 3_600_000 : createdAt,
     };
     await store.bookings.insertBooking(row);

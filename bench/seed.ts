@@ -228,6 +228,13 @@ export async function seed(dbPath: string, bookings: number, now = Date.now()): 
           internalNote: null,
           answers: null,
           extras: null,
+          promoCodeId: null,
+          discountCode: null,
+          discountType: null,
+          discountValue: null,
+          voucherId: null,
+          voucherMask: null,
+          voucherCents: null,
           createdAt: at,
           updatedAt: cancelled ? at + 3_600_000 : at,
         };

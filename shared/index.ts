@@ -9,7 +9,7 @@ export {
   MAX_AMOUNT_CENTS,
 } from './schemas/common.js';
 export type { IdKind } from './schemas/common.js';
-export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorDetails, ErrorEnvelope, PriceChangedDetails } from './schemas/error.js';
+export { ERROR_CODES, ErrorCode, ErrorDetail, ErrorDetails, ErrorEnvelope, PriceChangedDetails, CodeRefusedDetails } from './schemas/error.js';
 export { Organization, OrganizationPatch, CurrencyCode, TWO_DECIMAL_CURRENCIES, NOTICE_EVENTS, NoticeEvent, DEFAULT_NOTICE_EVENTS, MAX_NOTIFICATION_EMAILS } from './schemas/organization.js';
 export {
   WEEKDAYS, ScheduleInput, Schedule, ExperienceCreate, ExperiencePatch, Experience, ExperienceListQuery,
@@ -27,12 +27,13 @@ export {
   GiftVoucherRedemption, GiftVoucher, GiftVoucherListQuery, maskVoucherCode,
 } from './schemas/promotions.js';
 export type { LineKind, MoneyLine, BookingLines, LinesInput, DiscountRule } from './lines.js';
+export { QuoteRequest, QUOTE_LINE_KINDS, QuoteLine, Quote } from './schemas/quote.js';
 export type { BookingInput } from './schemas/booking.js';
 export { AvailabilityQuery, OperatorAvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';
 export {
   BOOKING_STATUSES, BookingStatus, BOOKING_SOURCES, Metadata, InternalNote, BookingPaymentInput, BookingCreate, PublicBookingCreate, BookingPatch,
   BOOKING_PATCH_ALIASES, BookingCancel, Booking, BookingExperienceRef, BookingTimeSlotRef, BookingListQuery, BOOKING_SORTS, BookingSort,
-  PublicBooking,
+  PublicBooking, BookingDiscount, BookingVoucher,
   PublicBookingStatus, TicketInput, TicketsInput, Ticket, LOCALES, Locale,
 } from './schemas/booking.js';
 export { Customer, CustomerDetail, CustomerListQuery, CustomerErased } from './schemas/customer.js';

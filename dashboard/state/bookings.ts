@@ -195,6 +195,7 @@ export const KIND_WORDS: Record<MessageKind, string> = {
   BOOKING_REMINDER: 'Reminder',
   OPERATOR_NOTICE: 'Notice to you',
   USER_INVITE: 'Invitation',
+  GIFT_VOUCHER: 'Gift voucher',
 };
 
 export interface MailState {
@@ -247,8 +248,9 @@ export const refundableCents = (payments: readonly Payment[], refunds: readonly 
   refunds.reduce((n, r) => n + (r.status === 'FAILED' ? 0 : cents(r.amount)), 0);
 
 /** How money came in or went back (a payment's or a refund's method), in words. */
-export const METHOD_WORDS: Record<Refund['method'], string> = {
+export const METHOD_WORDS: Record<Payment['method'], string> = {
   STRIPE: 'Stripe',
+  VOUCHER: 'Gift voucher',
   CASH: 'Cash',
   CARD: 'Card',
   BANK_TRANSFER: 'Bank transfer',

@@ -262,9 +262,60 @@ export const answerValueText = (a: Pick<Answer, 'value'>, yes = 'yes', no = 'no'
 export const answersLine = (answers: readonly Answer[], between = '; ', yes = 'yes', no = 'no'): string =>
   answers.map((a) => `${a.label}: ${answerValueText(a, yes, no)}`).join(between);
 
+/** The fields of a stored booking its money lines are made from. */
+export interface StoredMoney {
+  tickets: string | null;
+  participants: number;
+  unitPrice: number | null;
+  extras: string | null;
+  discountCode?: string | null;
+  discountType?: 'PERCENT' | 'AMOUNT' | null;
+  discountValue?: number | null;
+  voucherMask?: string | null;
+  voucherCents?: number | null;
+}
+
 /**
  * The money lines of a booking as stored (tickets and extras as JSON, null as none): `bookingLines()`
- * over the record's own fields, for every reader that shows or charges a booking's amounts.
+ * over the record's own fields, its own copy of its promo code's rule and what its voucher paid, for
+ * every reader that shows or charges a booking's amounts.
  */
-export const storedBookingLines = (b: { tickets: string | null; participants: number; unitPrice: number | null; extras: string | null }): BookingLines =>
-  bookingLines({ tickets: ticketsOf(b.tickets), participants: b.participants, unitPrice: b.unitPrice, extras: bookingExtrasOf(b.extras) });
+export const storedBookingLines = (b: StoredMoney): BookingLines =>
+  bookingLines({
+    tickets: ticketsOf(b.tickets),
+    participants: b.participants,
+    unitPrice: b.unitPrice,
+    extras: bookingExtrasOf(b.extras),
+    discount: b.discountCode && b.discountType && b.discountValue ? { code: b.discountCode, type: b.discountType, value: b.discountValue } : null,
+    voucher: b.voucherMask && b.voucherCents ? { mask: b.voucherMask, balance: b.voucherCents } : null,
+  });
+
+/** A booking's figures in cents, as its record shows them (§19): subtotal, discount, total, voucher and due. */
+export interface BookingFigures {
+  subtotal: number;
+  /** What its promo code took off, with the code; null without one. */
+  discount: { code: string; cents: number } | null;
+  total: number;
+  /** What its voucher paid, with the voucher's mask; null without one. */
+  voucher: { mask: string; cents: number } | null;
+  /** total − its SUCCEEDED payments, at least 0; 0 once CANCELLED. */
+  due: number;
+}
+
+/**
+ * A stored booking's figures. The total is the stored one (kept from the lines by every writer); a
+ * booking without a code is its own subtotal, so its JSON is read only when it took a code.
+ */
+export function bookingFigures(
+  b: StoredMoney & { status: string; totalCents: number | null; unitPrice: number; amountPaid: number },
+): BookingFigures {
+  const total = b.totalCents ?? b.unitPrice * b.participants;
+  const lines = b.discountCode ? storedBookingLines(b) : null;
+  return {
+    subtotal: lines ? lines.subtotal : total,
+    discount: lines && b.discountCode ? { code: b.discountCode, cents: lines.discount } : null,
+    total,
+    voucher: b.voucherMask && b.voucherCents ? { mask: b.voucherMask, cents: b.voucherCents } : null,
+    due: b.status === 'CANCELLED' ? 0 : Math.max(0, total - b.amountPaid),
+  };
+}

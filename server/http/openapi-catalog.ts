@@ -149,6 +149,8 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   refund: 're_6Hs2KwP9vB4nTq',
   question: 'q_3Tb8MwK1xR5nGe',
   extra: 'ex_6Jp2VsD9qL4cWa',
+  promoCode: 'promo_4Kd9TwQ2xB7mLs',
+  giftVoucher: 'gv_8Nc3RpV6zH1kWt',
 };
 const id = EXAMPLE_IDS;
 
@@ -168,6 +170,8 @@ const bookingForm = {
 };
 const formInput = { answers: [{ questionId: question.id, value: true }], extras: [{ extraId: extra.id, quantity: 1 }] };
 
+const bookingMoney = { subtotal: '105.00', discount: null, voucher: null, total: '105.00', amountDue: '105.00' };
+
 const eventBooking = {
   id: id.booking,
   bookingNumber: 'BK-7K3M9Q2D',
@@ -180,7 +184,7 @@ const eventBooking = {
   tickets: [],
   ...bookingForm,
   unitPrice: 4500,
-  total: '105.00',
+  ...bookingMoney,
   currency: 'EUR',
   amountRefunded: '0.00',
   source: 'API',
@@ -203,7 +207,7 @@ const publicBooking = {
   totalParticipants: 2,
   tickets: [],
   ...bookingForm,
-  total: '105.00',
+  ...bookingMoney,
   currency: 'EUR',
   guestName: guest.customerName,
   guestEmail: guest.customerEmail,
@@ -294,7 +298,7 @@ export const EVENT_EXAMPLES: Record<S.EventKind, unknown> = {
     timestamp: '2026-06-02T08:03:11.504Z',
     data: {
       ...eventData,
-      booking: { ...eventBooking, totalParticipants: 3, total: '150.00', updatedAt: '2026-06-02T08:03:11.504Z' },
+      booking: { ...eventBooking, totalParticipants: 3, subtotal: '150.00', total: '150.00', amountDue: '150.00', updatedAt: '2026-06-02T08:03:11.504Z' },
       changes: { totalParticipants: { from: 2, to: 3 }, total: { from: '105.00', to: '150.00' } },
     },
   },
@@ -360,6 +364,7 @@ export const EXAMPLES: Record<string, unknown> = {
     notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'],
     brandColor: '#0b7285',
     logoUrl: 'https://cliffside.example.com/logo.png',
+    giftVoucherAmounts: ['25.00', '50.00', '100.00'],
     createdAt: '2026-01-12T08:00:00.000Z',
     updatedAt: created,
   },
@@ -441,7 +446,7 @@ export const EXAMPLES: Record<string, unknown> = {
     totalParticipants: 2,
     tickets: [],
     ...bookingForm,
-    total: '105.00',
+    ...bookingMoney,
     currency: 'EUR',
     checkoutUrl: null,
     holdExpiresAt: null,
@@ -683,6 +688,9 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: S.Er
   CAPACITY_EXCEEDED: { message: 'Not enough places left', details: [{ path: 'participants', message: '1 remaining' }] },
   CAPACITY_BELOW_BOOKED: { message: '6 places are already booked in this departure: its capacity cannot be 4; nothing was changed' },
   PRICE_CHANGED: { message: 'The total is now 99.99, not the expected 25.00: a price changed; nothing was booked', details: { total: '99.99' } },
+  PROMO_CODE_INVALID: { message: 'The promo code SUMMER10 has expired', details: { reason: 'EXPIRED' } },
+  VOUCHER_INVALID: { message: 'This gift voucher has been used up', details: { reason: 'USED' } },
+  PAYMENTS_NOT_CONFIGURED: { message: 'Gift vouchers are not sold online here: online payments, e-mail or the amounts are not set up' },
   INVALID_STATUS_TRANSITION: { message: 'A CANCELLED booking cannot become CONFIRMED' },
   CHANGE_NOT_ALLOWED: { message: 'This booking can no longer be changed online: the cutoff was 2026-06-12T16:30:00.000Z' },
   REFUND_EXCEEDS_PAID: { message: 'At most 70.00 EUR of this booking can be refunded: 90.00 was paid and 20.00 refunded already' },

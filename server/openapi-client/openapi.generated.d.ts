@@ -1345,6 +1345,8 @@ export interface components {
             brandColor: string | null;
             /** @description https URL of the logo shown in HTML e-mails and on the manage page */
             logoUrl: string | null;
+            /** @description The gift voucher amounts sold online (money strings); [] sells none */
+            giftVoucherAmounts: string[];
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1381,6 +1383,8 @@ export interface components {
              * @description An https address of the logo; the server never fetches it
              */
             logoUrl?: string | null;
+            /** @description 0–6 distinct amounts (money strings, at least "1.00") the widget sells gift vouchers for; [] sells none online */
+            giftVoucherAmounts?: string[];
         };
         /** @description A bookable tour or activity with its weekly schedule. */
         Experience: {
@@ -1808,8 +1812,24 @@ export interface components {
             }[];
             /** @description Cents, the experience price when booked; null for a booking with tickets */
             unitPrice: number | null;
-            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, plus the sum of quantity × unitPrice of the extras, in major units, two decimals */
+            /** @description Its tickets or participants plus its extras, in major units, two decimals */
+            subtotal: string;
+            /** @description What its promo code took off; null without one */
+            discount: {
+                code: string;
+                /** @description Major units, two decimals */
+                amount: string;
+            } | null;
+            /** @description What a gift voucher paid; null without one, or when nothing was redeemed */
+            voucher: {
+                /** @description Masked: GV-••••-••••- and the last four characters */
+                code: string;
+                amount: string;
+            } | null;
+            /** @description subtotal − discount, in major units, two decimals */
             total: string;
+            /** @description total − its SUCCEEDED payments, at least "0.00"; "0.00" once CANCELLED */
+            amountDue: string;
             currency: string;
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
             amountRefunded: string;
@@ -1909,6 +1929,10 @@ export interface components {
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
                 quantity: number;
             }[];
+            /** @description A promo code (1–64 characters; case and surrounding spaces do not matter): 400 PROMO_CODE_INVALID with details.reason when it does not apply */
+            promoCode?: string;
+            /** @description A gift voucher’s code: it pays up to its balance of the total; 400 VOUCHER_INVALID with details.reason when it cannot */
+            voucherCode?: string;
             /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             customerName: string;
             /** Format: email */
@@ -1919,7 +1943,7 @@ export interface components {
              * @enum {string}
              */
             locale?: "en" | "pt";
-            /** @description The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
+            /** @description The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             metadata?: components["schemas"]["Metadata"];
             /** @description Default false. true: the start may lie inside the notice period, or be under way until the slot ends (a walk-in); every other check stays */
@@ -1972,7 +1996,7 @@ export interface components {
             createdAt: string;
         };
         /** @enum {string} */
-        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE";
+        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE" | "GIFT_VOUCHER";
         /** @enum {string} */
         MessageStatus: "PENDING" | "SENT" | "FAILED" | "SKIPPED";
         ManageCancel: {
@@ -2240,8 +2264,24 @@ export interface components {
             }[];
             /** @description Cents, the experience price when booked; null for a booking with tickets */
             unitPrice: number | null;
-            /** @description unitPrice × participants, or the sum of quantity × unitPrice of the tickets, plus the sum of quantity × unitPrice of the extras, in major units, two decimals */
+            /** @description Its tickets or participants plus its extras, in major units, two decimals */
+            subtotal: string;
+            /** @description What its promo code took off; null without one */
+            discount: {
+                code: string;
+                /** @description Major units, two decimals */
+                amount: string;
+            } | null;
+            /** @description What a gift voucher paid; null without one, or when nothing was redeemed */
+            voucher: {
+                /** @description Masked: GV-••••-••••- and the last four characters */
+                code: string;
+                amount: string;
+            } | null;
+            /** @description subtotal − discount, in major units, two decimals */
             total: string;
+            /** @description total − its SUCCEEDED payments, at least "0.00"; "0.00" once CANCELLED */
+            amountDue: string;
             currency: string;
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
             amountRefunded: string;
@@ -2291,13 +2331,13 @@ export interface components {
             amount: string;
             currency: string;
             status: components["schemas"]["PaymentStatus"];
-            /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout */
+            /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout, `voucher` for a gift voucher */
             provider: string;
             /**
-             * @description `STRIPE` for Stripe Checkout; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
+             * @description `STRIPE` for Stripe Checkout; `VOUCHER` for a gift voucher; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
              * @enum {string}
              */
-            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
+            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER" | "VOUCHER";
             /** @description `expired` when an online payment hold lapsed */
             failureReason: string | null;
         };
@@ -2407,14 +2447,14 @@ export interface components {
             amount: string;
             currency: string;
             status: components["schemas"]["PaymentStatus"];
-            /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout */
+            /** @description `manual` for payments recorded by hand, `stripe` for Stripe Checkout, `voucher` for a gift voucher */
             provider: string;
             /**
-             * @description `STRIPE` for Stripe Checkout; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
+             * @description `STRIPE` for Stripe Checkout; `VOUCHER` for a gift voucher; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)
              * @enum {string}
              */
-            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER";
-            /** @description The provider’s reference (a Stripe PaymentIntent or Checkout Session id) or yours */
+            method: "CASH" | "CARD" | "BANK_TRANSFER" | "STRIPE" | "OTHER" | "VOUCHER";
+            /** @description The provider’s reference (a Stripe PaymentIntent or Checkout Session id, a gift voucher’s masked code) or yours */
             reference: string | null;
             /** @description `expired` when an online payment hold lapsed */
             failureReason: string | null;
@@ -2524,7 +2564,7 @@ export interface components {
              * @enum {string}
              */
             type: "secret" | "publishable";
-            scopes?: ("experiences:read" | "experiences:write" | "bookings:read" | "bookings:write" | "customers:read" | "customers:write" | "organization:read" | "organization:write" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "keys:read" | "keys:write" | "users:read" | "users:write")[];
+            scopes?: ("experiences:read" | "experiences:write" | "bookings:read" | "bookings:write" | "customers:read" | "customers:write" | "organization:read" | "organization:write" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "keys:read" | "keys:write" | "users:read" | "users:write" | "promotions:read" | "promotions:write")[];
         };
         ApiKeyRevoked: {
             id: string;
@@ -2828,7 +2868,19 @@ export interface components {
                 /** @description Cents per unit, as when booked */
                 unitPrice: number;
             }[];
+            subtotal: string;
+            discount: {
+                code: string;
+                /** @description Major units, two decimals */
+                amount: string;
+            } | null;
+            voucher: {
+                /** @description Masked: GV-••••-••••- and the last four characters */
+                code: string;
+                amount: string;
+            } | null;
             total: string;
+            amountDue: string;
             currency: string;
             guestName: string;
             /** Format: email */
@@ -2866,6 +2918,10 @@ export interface components {
                 /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
                 quantity: number;
             }[];
+            /** @description A promo code (1–64 characters; case and surrounding spaces do not matter): 400 PROMO_CODE_INVALID with details.reason when it does not apply */
+            promoCode?: string;
+            /** @description A gift voucher’s code: it pays up to its balance of the total; 400 VOUCHER_INVALID with details.reason when it cannot */
+            voucherCode?: string;
             /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
             customerName: string;
             /** Format: email */
@@ -2876,7 +2932,7 @@ export interface components {
              * @enum {string}
              */
             locale?: "en" | "pt";
-            /** @description The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
+            /** @description The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
             website?: string;
@@ -2911,7 +2967,19 @@ export interface components {
                 /** @description Cents per unit, as when booked */
                 unitPrice: number;
             }[];
+            subtotal: string;
+            discount: {
+                code: string;
+                /** @description Major units, two decimals */
+                amount: string;
+            } | null;
+            voucher: {
+                /** @description Masked: GV-••••-••••- and the last four characters */
+                code: string;
+                amount: string;
+            } | null;
             total: string;
+            amountDue: string;
             currency: string;
             checkoutUrl: string | null;
             /**
@@ -2989,7 +3057,19 @@ export interface components {
                 /** @description Cents per unit, as when booked */
                 unitPrice: number;
             }[];
+            subtotal: string;
+            discount: {
+                code: string;
+                /** @description Major units, two decimals */
+                amount: string;
+            } | null;
+            voucher: {
+                /** @description Masked: GV-••••-••••- and the last four characters */
+                code: string;
+                amount: string;
+            } | null;
             total: string;
+            amountDue: string;
             currency: string;
             guestName: string;
             /** Format: email */
@@ -3051,12 +3131,15 @@ export interface components {
             error: {
                 code: components["schemas"]["ErrorCode"];
                 message: string;
-                /** @description A list of fields on VALIDATION_ERROR and CAPACITY_EXCEEDED; an object on PRICE_CHANGED */
-                details?: components["schemas"]["ErrorDetail"][] | components["schemas"]["PriceChangedDetails"];
+                /** @description A list of fields on VALIDATION_ERROR and CAPACITY_EXCEEDED; an object on PRICE_CHANGED ({total}), PROMO_CODE_INVALID and VOUCHER_INVALID ({reason}) */
+                details?: components["schemas"]["ErrorDetail"][] | components["schemas"]["PriceChangedDetails"] | {
+                    /** @description PROMO_CODE_INVALID: NOT_FOUND, INACTIVE, NOT_YET_VALID, EXPIRED, NOT_FOR_EXPERIENCE or USED_UP; VOUCHER_INVALID: NOT_FOUND, DISABLED, EXPIRED, USED or CURRENCY */
+                    reason: string;
+                };
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "CAPACITY_BELOW_BOOKED" | "PRICE_CHANGED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "CAPACITY_BELOW_BOOKED" | "PRICE_CHANGED" | "PROMO_CODE_INVALID" | "VOUCHER_INVALID" | "PAYMENTS_NOT_CONFIGURED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -4210,7 +4293,11 @@ export interface operations {
                      *             }
                      *           ],
                      *           "unitPrice": 4500,
+                     *           "subtotal": "105.00",
+                     *           "discount": null,
+                     *           "voucher": null,
                      *           "total": "105.00",
+                     *           "amountDue": "105.00",
                      *           "currency": "EUR",
                      *           "amountRefunded": "0.00",
                      *           "source": "API",
@@ -4352,7 +4439,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "unitPrice": 4500,
+                     *         "subtotal": "105.00",
+                     *         "discount": null,
+                     *         "voucher": null,
                      *         "total": "105.00",
+                     *         "amountDue": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4454,7 +4545,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "unitPrice": 4500,
+                     *         "subtotal": "105.00",
+                     *         "discount": null,
+                     *         "voucher": null,
                      *         "total": "105.00",
+                     *         "amountDue": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4562,7 +4657,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "unitPrice": 4500,
+                     *         "subtotal": "105.00",
+                     *         "discount": null,
+                     *         "voucher": null,
                      *         "total": "105.00",
+                     *         "amountDue": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4816,7 +4915,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "unitPrice": 4500,
+                     *         "subtotal": "105.00",
+                     *         "discount": null,
+                     *         "voucher": null,
                      *         "total": "105.00",
+                     *         "amountDue": "105.00",
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
@@ -4998,7 +5101,11 @@ export interface operations {
                      *               }
                      *             ],
                      *             "unitPrice": 4500,
+                     *             "subtotal": "105.00",
+                     *             "discount": null,
+                     *             "voucher": null,
                      *             "total": "105.00",
+                     *             "amountDue": "105.00",
                      *             "currency": "EUR",
                      *             "amountRefunded": "0.00",
                      *             "source": "API",
@@ -5680,7 +5787,11 @@ export interface operations {
                      *                 }
                      *               ],
                      *               "unitPrice": 4500,
+                     *               "subtotal": "105.00",
+                     *               "discount": null,
+                     *               "voucher": null,
                      *               "total": "105.00",
+                     *               "amountDue": "105.00",
                      *               "currency": "EUR",
                      *               "amountRefunded": "0.00",
                      *               "source": "API",
@@ -7806,7 +7917,11 @@ export interface operations {
                      *             "unitPrice": 1500
                      *           }
                      *         ],
+                     *         "subtotal": "105.00",
+                     *         "discount": null,
+                     *         "voucher": null,
                      *         "total": "105.00",
+                     *         "amountDue": "105.00",
                      *         "currency": "EUR",
                      *         "guestName": "Ana Costa",
                      *         "guestEmail": "ana.costa@example.com",
@@ -7890,7 +8005,11 @@ export interface operations {
                      *             "unitPrice": 1500
                      *           }
                      *         ],
+                     *         "subtotal": "105.00",
+                     *         "discount": null,
+                     *         "voucher": null,
                      *         "total": "105.00",
+                     *         "amountDue": "105.00",
                      *         "currency": "EUR",
                      *         "checkoutUrl": null,
                      *         "holdExpiresAt": null
@@ -7962,7 +8081,11 @@ export interface operations {
                      *               "unitPrice": 1500
                      *             }
                      *           ],
+                     *           "subtotal": "105.00",
+                     *           "discount": null,
+                     *           "voucher": null,
                      *           "total": "105.00",
+                     *           "amountDue": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8192,7 +8315,11 @@ export interface operations {
                      *               "unitPrice": 1500
                      *             }
                      *           ],
+                     *           "subtotal": "105.00",
+                     *           "discount": null,
+                     *           "voucher": null,
                      *           "total": "105.00",
+                     *           "amountDue": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8309,7 +8436,11 @@ export interface operations {
                      *               "unitPrice": 1500
                      *             }
                      *           ],
+                     *           "subtotal": "105.00",
+                     *           "discount": null,
+                     *           "voucher": null,
                      *           "total": "105.00",
+                     *           "amountDue": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8427,7 +8558,11 @@ export interface operations {
                      *               "unitPrice": 1500
                      *             }
                      *           ],
+                     *           "subtotal": "105.00",
+                     *           "discount": null,
+                     *           "voucher": null,
                      *           "total": "105.00",
+                     *           "amountDue": "105.00",
                      *           "currency": "EUR",
                      *           "guestName": "Ana Costa",
                      *           "guestEmail": "ana.costa@example.com",
@@ -8774,7 +8909,11 @@ export interface operations {
                  *             }
                  *           ],
                  *           "unitPrice": 4500,
+                 *           "subtotal": "105.00",
+                 *           "discount": null,
+                 *           "voucher": null,
                  *           "total": "105.00",
+                 *           "amountDue": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -8884,7 +9023,11 @@ export interface operations {
                  *             }
                  *           ],
                  *           "unitPrice": 4500,
+                 *           "subtotal": "150.00",
+                 *           "discount": null,
+                 *           "voucher": null,
                  *           "total": "150.00",
+                 *           "amountDue": "150.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -9004,7 +9147,11 @@ export interface operations {
                  *             }
                  *           ],
                  *           "unitPrice": 4500,
+                 *           "subtotal": "105.00",
+                 *           "discount": null,
+                 *           "voucher": null,
                  *           "total": "105.00",
+                 *           "amountDue": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -9114,7 +9261,11 @@ export interface operations {
                  *             }
                  *           ],
                  *           "unitPrice": 4500,
+                 *           "subtotal": "105.00",
+                 *           "discount": null,
+                 *           "voucher": null,
                  *           "total": "105.00",
+                 *           "amountDue": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -9233,7 +9384,11 @@ export interface operations {
                  *             }
                  *           ],
                  *           "unitPrice": 4500,
+                 *           "subtotal": "105.00",
+                 *           "discount": null,
+                 *           "voucher": null,
                  *           "total": "105.00",
+                 *           "amountDue": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
@@ -9352,7 +9507,11 @@ export interface operations {
                  *             }
                  *           ],
                  *           "unitPrice": 4500,
+                 *           "subtotal": "105.00",
+                 *           "discount": null,
+                 *           "voucher": null,
                  *           "total": "105.00",
+                 *           "amountDue": "105.00",
                  *           "currency": "EUR",
                  *           "amountRefunded": "20.00",
                  *           "source": "API",

@@ -31,12 +31,13 @@ describe('organization', () => {
       notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'],
       brandColor: null,
       logoUrl: null,
+      giftVoucherAmounts: [],
       createdAt: '2026-03-01T09:00:00.000Z',
       updatedAt: '2026-03-01T09:00:00.000Z',
     });
     expect(Object.keys(org).sort()).toEqual(
       ['id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService',
-        'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'createdAt', 'updatedAt'].sort(),
+        'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'createdAt', 'updatedAt'].sort(),
     );
   });
 

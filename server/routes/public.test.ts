@@ -104,7 +104,11 @@ describe('POST /public/v1/bookings', () => {
       tickets: [],
       answers: [],
       extras: [],
+      subtotal: '40.00',
+      discount: null,
+      voucher: null,
       total: '40.00',
+      amountDue: '40.00',
       currency: 'EUR',
       guestName: 'Web Guest',
       guestEmail: 'guest@example.com',
@@ -112,7 +116,7 @@ describe('POST /public/v1/bookings', () => {
       holdExpiresAt: null,
     });
     expect(Object.keys(b).sort()).toEqual(
-      ['bookingNumber', 'status', 'experience', 'timeSlot', 'totalParticipants', 'tickets', 'answers', 'extras', 'total', 'currency', 'guestName', 'guestEmail', 'checkoutUrl', 'holdExpiresAt'].sort(),
+      ['bookingNumber', 'status', 'experience', 'timeSlot', 'totalParticipants', 'tickets', 'answers', 'extras', 'subtotal', 'discount', 'voucher', 'total', 'amountDue', 'currency', 'guestName', 'guestEmail', 'checkoutUrl', 'holdExpiresAt'].sort(),
     );
     const full = expectData(await t.request('GET', `/v1/bookings/${b.bookingNumber}`), Booking);
     expect(full).toMatchObject({ source: 'WIDGET', status: 'CONFIRMED', guestPhone: '+351 1', metadata: {} });

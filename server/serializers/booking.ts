@@ -1,7 +1,6 @@
 import type { BookingView } from '../store/bookings.js';
-import { bookingTotalCents } from '../domain/bookings.js';
 import { ticketsOf } from '../domain/tickets.js';
-import { answersOf, bookingExtrasOf } from '../domain/booking-form.js';
+import { answersOf, bookingExtrasOf, bookingFigures, type BookingFigures } from '../domain/booking-form.js';
 import { formatMoney } from '../domain/money.js';
 import { slotId } from '../domain/slots.js';
 import { iso, isoOrNull } from './instant.js';
@@ -9,6 +8,17 @@ import type { Booking, PublicBooking } from '../../shared/index.js';
 
 export function serializeTimeSlot(b: Pick<BookingView, 'experienceId' | 'slotStart' | 'slotEnd'>): Booking['timeSlot'] {
   return { id: slotId(b.experienceId, b.slotStart), startTime: iso(b.slotStart), endTime: iso(b.slotEnd) };
+}
+
+/** The money fields of a booking's record (§19), from its figures. */
+function moneyFields(f: BookingFigures): Pick<Booking, 'subtotal' | 'discount' | 'voucher' | 'total' | 'amountDue'> {
+  return {
+    subtotal: formatMoney(f.subtotal),
+    discount: f.discount && { code: f.discount.code, amount: formatMoney(f.discount.cents) },
+    voucher: f.voucher && { code: f.voucher.mask, amount: formatMoney(f.voucher.cents) },
+    total: formatMoney(f.total),
+    amountDue: formatMoney(f.due),
+  };
 }
 
 export function serializeBooking(b: BookingView): Booking {
@@ -27,7 +37,7 @@ export function serializeBooking(b: BookingView): Booking {
     answers: answersOf(b.answers),
     extras: bookingExtrasOf(b.extras),
     unitPrice: b.tickets === null ? b.unitPrice : null,
-    total: formatMoney(bookingTotalCents(b)),
+    ...moneyFields(bookingFigures(b)),
     currency: b.currency,
     amountRefunded: formatMoney(b.amountRefunded),
     source: b.source,
@@ -54,7 +64,7 @@ export function serializePublicBooking(b: BookingView): PublicBooking {
     tickets: ticketsOf(b.tickets),
     answers: answersOf(b.answers),
     extras: bookingExtrasOf(b.extras),
-    total: formatMoney(bookingTotalCents(b)),
+    ...moneyFields(bookingFigures(b)),
     currency: b.currency,
     guestName: b.guestName,
     guestEmail: b.guestEmail,

@@ -18,6 +18,7 @@ export function serializeOrganization(row: OrganizationRow): Organization {
     notifyOn: notifyOnOf(row),
     brandColor: row.brandColor,
     logoUrl: row.logoUrl,
+    giftVoucherAmounts: JSON.parse(row.giftVoucherAmounts) as string[],
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

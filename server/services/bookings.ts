@@ -35,6 +35,7 @@ import { recordActivity, type ActivityEntry } from './activity.js';
 import type { Actor } from '../domain/actor.js';
 import { assertBookableSlot, assertBookableSlotBeside, busyAround } from './availability.js';
 import { getOrganization } from './organizations.js';
+import { checkCodes, codeFields, recordCodes, releaseCodes, takeCodes } from './booking-codes.js';
 import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
 import {
@@ -219,10 +220,17 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
       assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
       // Answers and extras once the party is known (a PERSON extra counts its participants), before any 409.
       const form = checkBookingForm(exp, input, party.participants);
-      const totalCents = totalOf(party, exp.price, form.extras);
-      if (form.extras.length) assertTotalWithin(totalCents, org.currency, 'extras');
+      if (form.extras.length) assertTotalWithin(totalOf(party, exp.price, form.extras), org.currency, 'extras');
+      // Then the codes, the promo code before the voucher; the total compared is after the discount.
+      const codes = await checkCodes(store, org, exp, input, now);
+      const lines = bookingLines({
+        tickets: party.priced?.tickets ?? [], participants: party.participants, unitPrice: exp.price, extras: form.extras,
+        discount: codes.promo?.rule ?? null, voucher: codes.voucher,
+      });
+      const totalCents = lines.total;
       assertExpectedTotal(input.expectedTotal, totalCents);
-      const paidCents = paymentCentsOf(input.payment, totalCents);
+      // A payment taken with the booking is at most what the voucher leaves to pay.
+      const paidCents = paymentCentsOf(input.payment, lines.due);
       const end = await assertBookableSlotBeside(store, exp, org.timezone, start, now, busy, input.ignoreNotice === true);
 
       for (let tries = 1; ; tries++) {
@@ -244,8 +252,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               guestEmail: guest.email,
               guestPhone: guest.phone,
               ...partyFields(party),
-              // With extras the total is stored: the party's lines and the extras' together.
-              ...(form.extras.length ? { totalCents } : {}),
+              // With extras or a discount the total is stored: its lines together.
+              ...(form.extras.length || codes.promo ? { totalCents } : {}),
               // A ticketed booking's prices are its tickets'; the record shows its unitPrice as null.
               unitPrice: party.priced ? 0 : exp.price,
               currency: org.currency,
@@ -255,6 +263,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               internalNote: input.internalNote ?? null,
               answers: formJson(form.answers),
               extras: formJson(form.extras),
+              ...codeFields(codes, lines),
               cancellationReason: null,
               cancelledAt: null,
               holdExpiresAt: options.holdExpiresAt ?? null,
@@ -265,11 +274,13 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               createdAt: now,
               updatedAt: now,
             };
-            const view: BookingView = { ...row, experienceName: exp.name, amountRefunded: 0 };
+            const view: BookingView = { ...row, experienceName: exp.name, amountRefunded: 0, amountPaid: (paidCents ?? 0) + (row.voucherCents ?? 0) };
             // The places and a new customer, sent together, with every write whose answer nobody
             // reads kept for the commit (on PostgreSQL, see Store.later): so the locks those take (an
             // event's position, the list counters' rows) are held for the commit's round trip only.
             // A slot already full refuses below, and the transaction rolls back what went with it.
+            // The code's use and the voucher's part first: refused here, nothing is written.
+            await takeCodes(store, row);
             const [, took] = await together([
               existing ? store.later(() => saveGuestCustomer(store, existing, customer)) : saveGuestCustomer(store, existing, customer),
               store.bookings.takePlaces(exp.id, start, placesOf(row), exp.maxParticipants),
@@ -280,6 +291,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
                 if (input.sendConfirmation !== false) await queueMessageForChange(store, undefined, row, now);
                 await queueOperatorNotices(store, org, 'BOOKING_CREATED', row, [], now);
                 await recordActivity(store, orgId, options.actor, { action: 'booking.create', targetType: 'booking', targetId: view.id, summary: `Booked ${describe(view)}` }, now);
+                await recordCodes(store, view, now);
                 if (paidCents !== null && input.payment) await recordPaymentTaken(store, view, paidCents, input.payment, options.actor, now);
               }),
             ] as const);
@@ -445,11 +457,21 @@ export async function saveBookingChange(
 ): Promise<BookingView> {
   const changes = changesBetween(before, after);
   if (Object.keys(changes).length === 0) return before;
-  const next: BookingView = { ...after, experienceName: before.experienceName, amountRefunded: before.amountRefunded, sequence: before.sequence + 1, updatedAt: now };
+  const paid = extra.payment?.status === 'SUCCEEDED' ? extra.payment.amount : 0;
+  const next: BookingView = {
+    ...after,
+    experienceName: before.experienceName,
+    amountRefunded: before.amountRefunded,
+    amountPaid: before.amountPaid + paid,
+    sequence: before.sequence + 1,
+    updatedAt: now,
+  };
   // The slots' counters first, the booking (and the list counters its triggers keep) after: the
   // order a new booking takes its locks in too, so two transactions side by side never wait for
   // each other in a circle.
   if (holdsPlaces(before.status)) await store.bookings.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
+  // Cancelled (any cause): the code's use is freed and the voucher's part returned, in this transaction.
+  if (holdsPlaces(before.status) && next.status === 'CANCELLED') await releaseCodes(store, before, now);
   if (holdsPlaces(next.status)) {
     // With a capacity, the places are taken only if they fit (the check and the write in one statement).
     if (extra.capacity === undefined) await store.bookings.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));

@@ -26,6 +26,7 @@ export async function createOrganization(store: Store, input: NewOrganization, p
       notifyOn: DEFAULT_NOTIFY_ON,
       brandColor: null,
       logoUrl: null,
+      giftVoucherAmounts: '[]',
       id: newId('organization'),
       name: input.name,
       email: input.email,
@@ -75,6 +76,7 @@ export async function updateOrganization(store: Store, orgId: string, patch: Org
       notifyOn: patch.notifyOn === undefined ? current.notifyOn : JSON.stringify(patch.notifyOn),
       brandColor: patch.brandColor === undefined ? current.brandColor : patch.brandColor,
       logoUrl: patch.logoUrl === undefined ? current.logoUrl : patch.logoUrl,
+      giftVoucherAmounts: patch.giftVoucherAmounts === undefined ? current.giftVoucherAmounts : JSON.stringify(patch.giftVoucherAmounts),
       updatedAt: now,
     };
     await store.organizations.updateOrganization(next);

@@ -45,7 +45,7 @@ describe(`booking store (${testEngine()})`, () => {
     orgId, experienceId: 'exp_x', customerId: 'cus_1', slotStart: SLOT, slotEnd: SLOT + HOUR, status: 'CONFIRMED', guestName: 'Ada Lovelace',
     guestEmail: 'ada@example.com', guestPhone: null, participants: 2, unitPrice: 4500, currency: 'EUR', source: 'API', metadata: '{}',
     cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0,
-    checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, createdAt: T0, updatedAt: T0, ...fields,
+    checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, promoCodeId: null, discountCode: null, discountType: null, discountValue: null, voucherId: null, voucherMask: null, voucherCents: null, createdAt: T0, updatedAt: T0, ...fields,
   });
   const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 
@@ -60,7 +60,7 @@ describe(`booking store (${testEngine()})`, () => {
     });
     await store.bookings.insertBooking(full);
     await store.bookings.insertBooking(booking({ id: 'bk_later', bookingNumber: 'BK-LATER001', checkoutSessionId: 'cs_1' }));
-    expect(await store.bookings.getBooking(orgId, 'bk_full')).toStrictEqual({ ...full, experienceName: 'Tour exp_x', amountRefunded: 0 });
+    expect(await store.bookings.getBooking(orgId, 'bk_full')).toStrictEqual({ ...full, experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0 });
     expect(await store.bookings.getBooking(otherOrg, 'bk_full')).toBeUndefined();
     expect((await store.bookings.getBookingByNumber(orgId, 'BK-FULL0001'))?.id).toBe('bk_full');
     expect(await store.bookings.getBookingByNumber(orgId, 'bk-full0001')).toBeUndefined(); // exact
@@ -85,7 +85,7 @@ describe(`booking store (${testEngine()})`, () => {
     });
     await store.bookings.updateBooking(changed);
     expect(await store.bookings.getBooking(orgId, 'bk_a')).toStrictEqual({
-      ...changed, bookingNumber: 'BK-A0000001', unitPrice: 4500, currency: 'EUR', source: 'API', createdAt: T0, experienceName: 'Tour exp_x', amountRefunded: 0,
+      ...changed, bookingNumber: 'BK-A0000001', unitPrice: 4500, currency: 'EUR', source: 'API', createdAt: T0, experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0,
     });
   });
 
@@ -147,7 +147,7 @@ describe(`booking store (${testEngine()})`, () => {
       expect(all.total).toBe(6);
       expect(all.rows[0]).toStrictEqual({
         ...booking({ id: 'bk_02', bookingNumber: 'BK-00000002', slotStart: SLOT, createdAt: T0 + 1, status: 'CANCELLED', guestName: '50% off_\\' }),
-        experienceName: 'Tour exp_x', amountRefunded: 0,
+        experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0,
       });
       expect(await list({}, 2, 1)).toMatchObject({ total: 6, rows: [{ id: 'bk_03' }, { id: 'bk_04' }] });
       // A page past the end answers the total with no rows.

@@ -39,6 +39,18 @@ export interface BookingRow {
   /** JSON arrays of the answers and extras as booked (migration 017); null: none. */
   answers: string | null;
   extras: string | null;
+  /**
+   * The promo code it took (migration 018): the code's id (null without one, or once the code is
+   * deleted) to free its use on cancellation, and the booking's own copy of the rule. Set at creation only.
+   */
+  promoCodeId: string | null;
+  discountCode: string | null;
+  discountType: 'PERCENT' | 'AMOUNT' | null;
+  discountValue: number | null;
+  /** The gift voucher that paid part of it, its mask and the cents it paid; null without one. Set at creation only. */
+  voucherId: string | null;
+  voucherMask: string | null;
+  voucherCents: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -48,6 +60,8 @@ export interface BookingView extends BookingRow {
   experienceName: string;
   /** Cents of its SUCCEEDED refunds (migration 015), kept by the refunds store alone. */
   amountRefunded: number;
+  /** Cents of its SUCCEEDED payments (a voucher's included), summed when read. */
+  amountPaid: number;
 }
 
 export interface BookingFilter {
@@ -122,12 +136,15 @@ const COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_i
   b.guest_name, b.guest_email, b.guest_phone, b.participants, b.unit_price, b.currency, b.source, b.metadata,
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
   b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale,
-  b.internal_note, b.amount_refunded, b.answers, b.extras`;
+  b.internal_note, b.amount_refunded, b.answers, b.extras, b.promo_code_id, b.discount_code, b.discount_type, b.discount_value,
+  b.voucher_id, b.voucher_mask, b.voucher_cents,
+  (SELECT CAST(sum(p.amount) AS BIGINT) FROM payments p WHERE p.booking_id = b.id AND p.status = 'SUCCEEDED')`;
 type RawBooking = [
   string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
   string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
   number, number, string, number | null, string | null, number | null, number | null, BookingRow['locale'],
-  string | null, number, string | null, string | null,
+  string | null, number, string | null, string | null, string | null, string | null, BookingRow['discountType'], number | null,
+  string | null, string | null, number | null, number | null,
 ];
 function viewOf(r: RawBooking): BookingView {
   return {
@@ -136,11 +153,12 @@ function viewOf(r: RawBooking): BookingView {
     currency: r[13], source: r[14], metadata: r[15], cancellationReason: r[16], cancelledAt: r[17], holdExpiresAt: r[18],
     checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24], checkedInAt: r[25],
     tickets: r[26], places: r[27], totalCents: r[28], locale: r[29], internalNote: r[30],
-    amountRefunded: Number(r[31]), answers: r[32], extras: r[33],
+    amountRefunded: Number(r[31]), answers: r[32], extras: r[33], promoCodeId: r[34], discountCode: r[35], discountType: r[36],
+    discountValue: r[37], voucherId: r[38], voucherMask: r[39], voucherCents: r[40] === null ? null : Number(r[40]), amountPaid: Number(r[41] ?? 0),
   };
 }
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
-// The columns read, counted from their list: the total comes right after them.
+// The columns read, counted from their list (no column's expression holds a comma): the total comes right after them.
 const COLUMN_COUNT = COLUMNS.split(',').length;
 
 /** The columns a booking is inserted into, each with the field of BookingRow it holds. */
@@ -153,6 +171,8 @@ const INSERTED: readonly (readonly [string, keyof BookingRow])[] = [
   ['checkout_session_id', 'checkoutSessionId'], ['checkout_url', 'checkoutUrl'], ['sequence', 'sequence'],
   ['checked_in_at', 'checkedInAt'], ['tickets', 'tickets'], ['places', 'places'], ['total_cents', 'totalCents'],
   ['locale', 'locale'], ['internal_note', 'internalNote'], ['answers', 'answers'], ['extras', 'extras'],
+  ['promo_code_id', 'promoCodeId'], ['discount_code', 'discountCode'], ['discount_type', 'discountType'], ['discount_value', 'discountValue'],
+  ['voucher_id', 'voucherId'], ['voucher_mask', 'voucherMask'], ['voucher_cents', 'voucherCents'],
   ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
 ];
 /** What updateBooking may change. */

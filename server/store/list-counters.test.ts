@@ -123,7 +123,7 @@ function booking(orgId: string, n: number, experienceId: string, customerId: str
     id: `bk_${orgId}_${n}`, orgId, bookingNumber: `BK-${orgId.slice(-1).toUpperCase()}${String(n).padStart(7, '0')}`, experienceId, customerId,
     slotStart, slotEnd: slotStart + 3_600_000, status, guestName: `Guest ${n}`, guestEmail: `g${n}@example.com`, guestPhone: null,
     participants: 1 + (n % 3), unitPrice: 1000, currency: 'EUR', source: 'API', metadata: '{}', cancellationReason: null, cancelledAt: null,
-    holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, createdAt: T0 + n, updatedAt: T0 + n,
+    holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null, sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, promoCodeId: null, discountCode: null, discountType: null, discountValue: null, voucherId: null, voucherMask: null, voucherCents: null, createdAt: T0 + n, updatedAt: T0 + n,
   };
 }
 

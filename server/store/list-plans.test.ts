@@ -193,7 +193,7 @@ describe('list query plans', () => {
           slotStart: DAY + (n % 37) * 3_600_000, slotEnd: DAY + (n % 37) * 3_600_000 + 1, status: n % 7 === 0 ? 'CANCELLED' : 'CONFIRMED',
           guestName: 'G', guestEmail: 'g@example.com', guestPhone: null, participants: 1, unitPrice: 100, currency: 'EUR', source: 'API',
           metadata: '{}', cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkoutSessionId: null, checkoutUrl: null,
-          sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, createdAt: n % 5, updatedAt: 0,
+          sequence: 0, checkedInAt: null, tickets: null, places: null, totalCents: null, locale: null, internalNote: null, answers: null, extras: null, promoCodeId: null, discountCode: null, discountType: null, discountValue: null, voucherId: null, voucherMask: null, voucherCents: null, createdAt: n % 5, updatedAt: 0,
         });
       }
     });

@@ -13,7 +13,7 @@ const refusal = (why: keyof typeof REFUSALS) => ({
 const org = (id: string, fields: Partial<OrganizationRow> = {}): OrganizationRow => ({
   id, name: `Org ${id}`, email: `${id}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR',
   onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1,
-  notificationEmails: '[]', notifyOn: '["BOOKING_CREATED","BOOKING_CANCELED"]', brandColor: null, logoUrl: null,
+  notificationEmails: '[]', notifyOn: '["BOOKING_CREATED","BOOKING_CANCELED"]', brandColor: null, logoUrl: null, giftVoucherAmounts: '[]',
   createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000,
   ...fields,
 });
@@ -39,13 +39,13 @@ describe(`organization store (${testEngine()})`, () => {
     expect(found).toStrictEqual({
       id: 'org_A', name: 'Org org_A', email: 'org_A@example.com', phone: '+351 210 000 000', timezone: 'Europe/Lisbon',
       currency: 'EUR', onlinePayments: 1, cancellationCutoffHours: 24, guestSelfService: 1,
-      notificationEmails: '[]', notifyOn: '["BOOKING_CREATED","BOOKING_CANCELED"]', brandColor: null, logoUrl: null,
+      notificationEmails: '[]', notifyOn: '["BOOKING_CREATED","BOOKING_CANCELED"]', brandColor: null, logoUrl: null, giftVoucherAmounts: '[]',
       createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000,
     });
     // The order of the row's keys is the order of the JSON written from it.
     expect(Object.keys(found!)).toEqual([
       'id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService',
-      'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'createdAt', 'updatedAt',
+      'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'createdAt', 'updatedAt',
     ]);
     expect(await store.organizations.getOrganization('org_a')).toStrictEqual(
       org('org_a', { currency: 'USD', guestSelfService: 0, cancellationCutoffHours: 0 }),
@@ -68,7 +68,7 @@ describe(`organization store (${testEngine()})`, () => {
     const changed = org('org_A', {
       name: 'Renamed', email: 'new@example.com', phone: '+1 212 555 0100', timezone: 'America/New_York', currency: 'USD',
       onlinePayments: 1, cancellationCutoffHours: 720, guestSelfService: 0, createdAt: 1, updatedAt: 1_800_000_000_000,
-      notificationEmails: '["ops@example.com"]', notifyOn: '["BOOKING_UPDATED"]', brandColor: '#0b7285', logoUrl: 'https://example.com/logo.png',
+      notificationEmails: '["ops@example.com"]', notifyOn: '["BOOKING_UPDATED"]', brandColor: '#0b7285', logoUrl: 'https://example.com/logo.png', giftVoucherAmounts: '["25.00"]',
     });
     await store.organizations.updateOrganization(changed);
     expect(await store.organizations.getOrganization('org_A')).toStrictEqual({ ...changed, createdAt: 1_700_000_000_000 });
@@ -91,7 +91,7 @@ describe(`organization store (${testEngine()})`, () => {
 
   it('sees an organization changed through the same store, inside and after its transaction', async () => {
     // Inserted without the notice and brand settings: they start at their defaults.
-    const { notificationEmails: _n, notifyOn: _o, brandColor: _b, logoUrl: _l, ...bare } = org('org_A');
+    const { notificationEmails: _n, notifyOn: _o, brandColor: _b, logoUrl: _l, giftVoucherAmounts: _g, ...bare } = org('org_A');
     await store.organizations.insertOrganization(bare);
     expect(await store.organizations.getOrganization('org_A')).toStrictEqual(org('org_A'));
     const before = (await store.organizations.getOrganization('org_A'))!;

@@ -18,12 +18,14 @@ export interface OrganizationRow {
   brandColor: string | null;
   /** An https URL of the logo; never fetched by the server. */
   logoUrl: string | null;
+  /** JSON array of the money strings gift vouchers are sold online for (migration 018); '[]' sells none. */
+  giftVoucherAmounts: string;
   createdAt: number;
   updatedAt: number;
 }
 
 /** The fields a new organization starts with its defaults for (notices, brand). */
-export type OrganizationDefaults = 'notificationEmails' | 'notifyOn' | 'brandColor' | 'logoUrl';
+export type OrganizationDefaults = 'notificationEmails' | 'notifyOn' | 'brandColor' | 'logoUrl' | 'giftVoucherAmounts';
 
 /** The organizations (tenants) a server holds. */
 export interface OrganizationStore {
@@ -43,7 +45,7 @@ export const DEFAULT_NOTIFY_ON = '["BOOKING_CREATED","BOOKING_CANCELED"]';
 const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS "onlinePayments",
   cancellation_cutoff_hours AS "cancellationCutoffHours", guest_self_service AS "guestSelfService",
   notification_emails AS "notificationEmails", notify_on AS "notifyOn", brand_color AS "brandColor", logo_url AS "logoUrl",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+  gift_voucher_amounts AS "giftVoucherAmounts", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export function organizationStore(sql: Sql): OrganizationStore {
   return {
@@ -51,11 +53,11 @@ export function organizationStore(sql: Sql): OrganizationStore {
       await sql.run(
         `INSERT INTO organizations
           (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service,
-            notification_emails, notify_on, brand_color, logo_url, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            notification_emails, notify_on, brand_color, logo_url, gift_voucher_amounts, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [row.id, row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
           row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails ?? '[]',
-          row.notifyOn ?? DEFAULT_NOTIFY_ON, row.brandColor ?? null, row.logoUrl ?? null, row.createdAt, row.updatedAt],
+          row.notifyOn ?? DEFAULT_NOTIFY_ON, row.brandColor ?? null, row.logoUrl ?? null, row.giftVoucherAmounts ?? '[]', row.createdAt, row.updatedAt],
       );
     },
     getOrganization: (id) => sql.getCached<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`, [id]),
@@ -63,11 +65,11 @@ export function organizationStore(sql: Sql): OrganizationStore {
       await sql.run(
         `UPDATE organizations SET name = ?, email = ?, phone = ?, timezone = ?, currency = ?, online_payments = ?,
           cancellation_cutoff_hours = ?, guest_self_service = ?, notification_emails = ?, notify_on = ?,
-          brand_color = ?, logo_url = ?, updated_at = ?
+          brand_color = ?, logo_url = ?, gift_voucher_amounts = ?, updated_at = ?
           WHERE id = ?`,
         [row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
           row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails, row.notifyOn,
-          row.brandColor, row.logoUrl, row.updatedAt, row.id],
+          row.brandColor, row.logoUrl, row.giftVoucherAmounts, row.updatedAt, row.id],
       );
     },
     async countOrganizations() {

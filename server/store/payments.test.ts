@@ -37,7 +37,7 @@ describe(`payment store (${testEngine()})`, () => {
   const ALL = { limit: 20, offset: 0 };
 
   it('keeps each payment’s method; one stored without (before migration 012) reads as its provider made it', async () => {
-    const methods = ['CASH', 'CARD', 'BANK_TRANSFER', 'STRIPE', 'OTHER'] as const;
+    const methods = ['CASH', 'CARD', 'BANK_TRANSFER', 'STRIPE', 'OTHER', 'VOUCHER'] as const;
     for (const [i, method] of methods.entries()) {
       await store.payments.insertPayment(payment(`pay_${i}`, 'bk_1', 10 + i, { method, provider: method === 'STRIPE' ? 'stripe' : 'manual' }));
     }
@@ -50,7 +50,7 @@ describe(`payment store (${testEngine()})`, () => {
       ['pay_old_manual', 'OTHER'],
     ]);
     expect((await store.payments.getPaymentByReference('bk_2', 'stripe', 'pi_pay_old_stripe', 'SUCCEEDED'))?.method).toBe('STRIPE');
-    await expect(store.payments.insertPayment(payment('pay_bad', 'bk_3', 1, { method: 'VOUCHER' as PaymentRow['method'] }))).rejects.toMatchObject(refusal('check'));
+    await expect(store.payments.insertPayment(payment('pay_bad', 'bk_3', 1, { method: 'CHEQUE' as PaymentRow['method'] }))).rejects.toMatchObject(refusal('check'));
   });
 
   it('records payments and pages a booking’s oldest first, ties by id byte-wise, with the total', async () => {

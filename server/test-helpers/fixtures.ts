@@ -22,6 +22,13 @@ export const UNTOUCHED_BOOKING = {
   internalNote: null,
   answers: null,
   extras: null,
+  promoCodeId: null,
+  discountCode: null,
+  discountType: null,
+  discountValue: null,
+  voucherId: null,
+  voucherMask: null,
+  voucherCents: null,
 } satisfies Partial<BookingRow>;
 
 /** Writes a plain experience ("Cruise", `exp_1` unless told, 10 places, no schedule) straight into the store. */

@@ -19,6 +19,8 @@ export const SCOPES = [
   'keys:write',
   'users:read',
   'users:write',
+  'promotions:read',
+  'promotions:write',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

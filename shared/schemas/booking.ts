@@ -3,6 +3,7 @@ import { DisplayName, Email, EmailString, Instant, InstantInput, LocalDate, Mone
 import { PriceCategoryType } from './experience.js';
 import { ManualPaymentMethod } from './payment.js';
 import { Answer, AnswersInput, BookingExtra, BookingExtrasInput } from './booking-form.js';
+import { CodeInput } from './promotions.js';
 
 /** Booking states. The contract spells the state CANCELLED and the event BOOKING_CANCELED. */
 export const BOOKING_STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
@@ -78,7 +79,7 @@ export const Ticket = z.object({
 });
 export type Ticket = z.infer<typeof Ticket>;
 
-const bookingCreateFields = {
+export const bookingCreateFields = {
   experienceId: z.string().min(1).max(100),
   startTime: InstantInput,
   participants: z
@@ -92,16 +93,18 @@ const bookingCreateFields = {
   tickets: TicketsInput.optional(),
   answers: AnswersInput.optional(),
   extras: BookingExtrasInput.optional(),
+  promoCode: CodeInput.optional().describe('A promo code (1–64 characters; case and surrounding spaces do not matter): 400 PROMO_CODE_INVALID with details.reason when it does not apply'),
+  voucherCode: CodeInput.optional().describe('A gift voucher’s code: it pays up to its balance of the total; 400 VOUCHER_INVALID with details.reason when it cannot'),
   customerName: guestFields.customerName,
   customerEmail: guestFields.customerEmail,
   customerPhone: guestFields.customerPhone.optional(),
   locale: Locale.optional().describe('Default en; the widget sends its own language'),
   expectedTotal: MoneyString.optional().describe(
-    'The total the guest was shown ("90.00"). When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked',
+    'The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked',
   ),
 };
 
-function participantsOrTickets(b: { participants?: number | undefined; tickets?: TicketInput[] | undefined }, ctx: z.RefinementCtx) {
+export function participantsOrTickets(b: { participants?: number | undefined; tickets?: TicketInput[] | undefined }, ctx: z.RefinementCtx) {
   if (b.participants === undefined && b.tickets === undefined) {
     ctx.addIssue({ code: 'custom', path: ['participants'], message: 'Send participants, or tickets for an experience with price categories' });
   }
@@ -192,6 +195,11 @@ export type BookingPatch = z.infer<typeof BookingPatch>;
 
 export const BookingCancel = z.strictObject({ reason: z.string().max(500).optional() });
 
+/** The promo code a booking took and what it took off (the booking keeps its own copy of the rule). */
+export const BookingDiscount = z.object({ code: z.string(), amount: z.string().describe('Major units, two decimals') });
+/** What a gift voucher paid of a booking: its code masked (GV-••••-••••- and its last four). */
+export const BookingVoucher = z.object({ code: z.string().describe('Masked: GV-••••-••••- and the last four characters'), amount: z.string() });
+
 export const BookingExperienceRef = z.object({ id: z.string(), title: z.string() });
 export const BookingTimeSlotRef = z.object({ id: z.string(), startTime: Instant, endTime: Instant });
 
@@ -210,7 +218,11 @@ export const Booking = z.object({
   answers: z.array(Answer).describe('Its answers, in the experience’s question order; [] when none'),
   extras: z.array(BookingExtra).describe('Its extras, in the experience’s order; [] when none'),
   unitPrice: z.int().nullable().describe('Cents, the experience price when booked; null for a booking with tickets'),
-  total: z.string().describe('unitPrice × participants, or the sum of quantity × unitPrice of the tickets, plus the sum of quantity × unitPrice of the extras, in major units, two decimals'),
+  subtotal: z.string().describe('Its tickets or participants plus its extras, in major units, two decimals'),
+  discount: BookingDiscount.nullable().describe('What its promo code took off; null without one'),
+  voucher: BookingVoucher.nullable().describe('What a gift voucher paid; null without one, or when nothing was redeemed'),
+  total: z.string().describe('subtotal − discount, in major units, two decimals'),
+  amountDue: z.string().describe('total − its SUCCEEDED payments, at least "0.00"; "0.00" once CANCELLED'),
   currency: z.string(),
   amountRefunded: z.string().describe('The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none)'),
   source: z.enum(BOOKING_SOURCES),
@@ -256,7 +268,11 @@ export const PublicBooking = z.object({
   tickets: z.array(Ticket),
   answers: z.array(Answer),
   extras: z.array(BookingExtra),
+  subtotal: z.string(),
+  discount: BookingDiscount.nullable(),
+  voucher: BookingVoucher.nullable(),
   total: z.string(),
+  amountDue: z.string(),
   currency: z.string(),
   guestName: z.string(),
   guestEmail: EmailString,

@@ -23,6 +23,8 @@ export const ID_PREFIXES = {
   refund: 're',
   question: 'q',
   extra: 'ex',
+  promoCode: 'promo',
+  giftVoucher: 'gv',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

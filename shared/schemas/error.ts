@@ -14,6 +14,9 @@ export const ERROR_CODES = [
   'CAPACITY_EXCEEDED',
   'CAPACITY_BELOW_BOOKED',
   'PRICE_CHANGED',
+  'PROMO_CODE_INVALID',
+  'VOUCHER_INVALID',
+  'PAYMENTS_NOT_CONFIGURED',
   'INVALID_STATUS_TRANSITION',
   'CHANGE_NOT_ALLOWED',
   'REFUND_EXCEEDS_PAID',
@@ -36,13 +39,19 @@ export type ErrorDetail = z.infer<typeof ErrorDetail>;
 export const PriceChangedDetails = z.object({ total: z.string().describe('The total the booking costs now, e.g. "99.99"') });
 export type PriceChangedDetails = z.infer<typeof PriceChangedDetails>;
 
+/** `details` of `PROMO_CODE_INVALID` and `VOUCHER_INVALID`: why the code was refused. */
+export const CodeRefusedDetails = z.object({
+  reason: z.string().describe('PROMO_CODE_INVALID: NOT_FOUND, INACTIVE, NOT_YET_VALID, EXPIRED, NOT_FOR_EXPERIENCE or USED_UP; VOUCHER_INVALID: NOT_FOUND, DISABLED, EXPIRED, USED or CURRENCY'),
+});
+export type CodeRefusedDetails = z.infer<typeof CodeRefusedDetails>;
+
 /**
  * An error's `details`: a list of fields at fault on `VALIDATION_ERROR` and `CAPACITY_EXCEEDED`,
- * an object on `PRICE_CHANGED`.
+ * an object on `PRICE_CHANGED` (`{total}`), `PROMO_CODE_INVALID` and `VOUCHER_INVALID` (`{reason}`).
  */
 export const ErrorDetails = z
-  .union([z.array(ErrorDetail), PriceChangedDetails])
-  .describe('A list of fields on VALIDATION_ERROR and CAPACITY_EXCEEDED; an object on PRICE_CHANGED');
+  .union([z.array(ErrorDetail), PriceChangedDetails, CodeRefusedDetails])
+  .describe('A list of fields on VALIDATION_ERROR and CAPACITY_EXCEEDED; an object on PRICE_CHANGED ({total}), PROMO_CODE_INVALID and VOUCHER_INVALID ({reason})');
 export type ErrorDetails = z.infer<typeof ErrorDetails>;
 
 export const ErrorEnvelope = z.object({

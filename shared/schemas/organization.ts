@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DisplayName, Email, EmailString, Instant, TimeZone } from './common.js';
+import { DisplayName, Email, EmailString, Instant, MoneyString, TimeZone } from './common.js';
 
 /** ISO 4217 codes with two minor digits. Zero- and three-decimal currencies (JPY, KWD…) are refused. */
 export const TWO_DECIMAL_CURRENCIES = [
@@ -52,6 +52,12 @@ const LogoUrl = z
   .max(500)
   .describe('An https address of the logo; the server never fetches it');
 
+const GiftVoucherAmounts = z
+  .array(MoneyString.refine((a) => Number(a) >= 1, { message: 'At least 1.00' }))
+  .max(6)
+  .superRefine(distinct((a: string) => Number(a).toFixed(2), 'This amount'))
+  .describe('0–6 distinct amounts (money strings, at least "1.00") the widget sells gift vouchers for; [] sells none online');
+
 export const Organization = z.object({
   id: z.string(),
   name: z.string(),
@@ -66,6 +72,7 @@ export const Organization = z.object({
   notifyOn: z.array(NoticeEvent).describe('The booking events that send a notice to each of `notificationEmails`'),
   brandColor: z.string().nullable().describe('#rrggbb, lower-case: the accent of HTML e-mails and the manage page'),
   logoUrl: z.string().nullable().describe('https URL of the logo shown in HTML e-mails and on the manage page'),
+  giftVoucherAmounts: z.array(z.string()).describe('The gift voucher amounts sold online (money strings); [] sells none'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -85,6 +92,7 @@ export const OrganizationPatch = z
     notifyOn: NotifyOn,
     brandColor: BrandColor.nullable(),
     logoUrl: LogoUrl.nullable(),
+    giftVoucherAmounts: GiftVoucherAmounts,
   })
   .partial()
   .refine((o) => Object.keys(o).length > 0, { message: 'Send at least one field to change' });

@@ -5,11 +5,14 @@ export const PAYMENT_STATUSES = ['SUCCEEDED', 'FAILED'] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
-/** How a payment was made: by Stripe Checkout (`STRIPE`), or by hand in one of the other ways. */
-export const PAYMENT_METHODS = ['CASH', 'CARD', 'BANK_TRANSFER', 'STRIPE', 'OTHER'] as const;
+/**
+ * How a payment was made: by Stripe Checkout (`STRIPE`), by a gift voucher at booking (`VOUCHER`:
+ * returned by cancellation, never refunded), or by hand in one of the other ways.
+ */
+export const PAYMENT_METHODS = ['CASH', 'CARD', 'BANK_TRANSFER', 'STRIPE', 'OTHER', 'VOUCHER'] as const;
 export const PaymentMethod = z.enum(PAYMENT_METHODS);
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
-/** The methods of a payment recorded by hand: every one but `STRIPE`. */
+/** The methods of a payment recorded by hand: every one but `STRIPE` and `VOUCHER`. */
 export const MANUAL_PAYMENT_METHODS = ['CASH', 'CARD', 'BANK_TRANSFER', 'OTHER'] as const;
 export const ManualPaymentMethod = z.enum(MANUAL_PAYMENT_METHODS).describe('How the money was taken; `STRIPE` is for Stripe Checkout alone');
 export type ManualPaymentMethod = z.infer<typeof ManualPaymentMethod>;
@@ -40,9 +43,9 @@ export const Payment = z.object({
   amount: z.string().describe('Major units with two decimals, e.g. "90.00"'),
   currency: z.string(),
   status: PaymentStatus,
-  provider: z.string().describe('`manual` for payments recorded by hand, `stripe` for Stripe Checkout'),
-  method: PaymentMethod.describe('`STRIPE` for Stripe Checkout; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)'),
-  reference: z.string().nullable().describe('The provider’s reference (a Stripe PaymentIntent or Checkout Session id) or yours'),
+  provider: z.string().describe('`manual` for payments recorded by hand, `stripe` for Stripe Checkout, `voucher` for a gift voucher'),
+  method: PaymentMethod.describe('`STRIPE` for Stripe Checkout; `VOUCHER` for a gift voucher; a payment recorded by hand says how it was made (`OTHER` for those recorded before methods existed)'),
+  reference: z.string().nullable().describe('The provider’s reference (a Stripe PaymentIntent or Checkout Session id, a gift voucher’s masked code) or yours'),
   failureReason: z.string().nullable().describe('`expired` when an online payment hold lapsed'),
   refundRequired: z.boolean().describe('True when the money came for a booking that stays cancelled: refund it'),
   createdAt: Instant,

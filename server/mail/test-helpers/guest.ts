@@ -32,6 +32,7 @@ export function bookingView(overrides: Partial<BookingView> = {}): BookingView {
     updatedAt: Date.parse('2027-06-01T12:00:00Z'),
     experienceName: 'Alfama Walk',
     amountRefunded: 0,
+    amountPaid: 0,
     ...overrides,
   };
 }

@@ -1,0 +1,114 @@
+-- PostgreSQL form of migration 018_promotions.sql: promo codes and gift vouchers.
+-- Promo codes and gift vouchers (§19 of the contract): the codes, the vouchers and their spends and
+-- returns, what a booking took of each, the failures a code guesser makes, and the vouchers sold
+-- online while their checkout is open.
+
+-- A promo code of an organization. `code` is stored upper-case and unique in the org; `uses` counts
+-- the CONFIRMED and PENDING bookings that took it and is moved only by a conditional UPDATE (taken
+-- while uses < max_uses), so two bookings at once cannot pass the limit. `experience_ids` is a JSON
+-- array of experience ids, or NULL for every experience.
+CREATE TABLE promo_codes (
+  id              TEXT PRIMARY KEY,
+  org_id          TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  code            TEXT NOT NULL,
+  discount_type   TEXT NOT NULL CHECK (discount_type IN ('PERCENT', 'AMOUNT')),
+  discount_value  INTEGER NOT NULL CHECK (discount_value >= 1),
+  experience_ids  TEXT,
+  valid_from      BIGINT,
+  valid_until     BIGINT,
+  max_uses        INTEGER CHECK (max_uses IS NULL OR max_uses >= 1),
+  uses            INTEGER NOT NULL DEFAULT 0 CHECK (uses >= 0),
+  active          INTEGER NOT NULL DEFAULT 1,
+  created_at      BIGINT NOT NULL,
+  updated_at      BIGINT NOT NULL,
+  UNIQUE (org_id, code)
+);
+CREATE INDEX promo_codes_list ON promo_codes(org_id, created_at, id);
+
+-- A gift voucher. `code` (GV-XXXX-XXXX-XXXX) is unique on the server. `balance` is moved only by a
+-- conditional UPDATE (spent while balance >= the amount) and can never go below zero or above the
+-- amount. `disabled` is the one status stored; EXPIRED and USED follow from expires_at and balance.
+-- A voucher sold online records its purchase (provider, reference, amount); one per reference.
+CREATE TABLE gift_vouchers (
+  id                 TEXT PRIMARY KEY,
+  org_id             TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  code               TEXT NOT NULL UNIQUE,
+  amount             BIGINT NOT NULL CHECK (amount >= 100),
+  balance            BIGINT NOT NULL CHECK (balance >= 0 AND balance <= amount),
+  currency           TEXT NOT NULL,
+  expires_at         BIGINT,
+  disabled           INTEGER NOT NULL DEFAULT 0,
+  recipient_name     TEXT,
+  recipient_email    TEXT,
+  message            TEXT,
+  buyer_name         TEXT,
+  buyer_email        TEXT,
+  purchase_provider  TEXT,
+  purchase_reference TEXT,
+  purchase_amount    BIGINT,
+  created_at         BIGINT NOT NULL,
+  updated_at         BIGINT NOT NULL,
+  UNIQUE (purchase_provider, purchase_reference)
+);
+CREATE INDEX gift_vouchers_list ON gift_vouchers(org_id, created_at, id);
+
+-- Each spend of a voucher by a booking (amount > 0) and each return by its cancellation (amount < 0).
+CREATE TABLE voucher_redemptions (
+  id          TEXT PRIMARY KEY,
+  org_id      TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  voucher_id  TEXT NOT NULL REFERENCES gift_vouchers(id) ON DELETE CASCADE,
+  booking_id  TEXT NOT NULL REFERENCES bookings(id),
+  amount      BIGINT NOT NULL CHECK (amount <> 0),
+  created_at  BIGINT NOT NULL
+);
+CREATE INDEX voucher_redemptions_voucher ON voucher_redemptions(voucher_id, created_at, id);
+CREATE INDEX voucher_redemptions_booking ON voucher_redemptions(booking_id);
+
+-- A gift voucher bought online while its checkout is open: the voucher is made from this row when the
+-- provider reports the payment (once: voucher_id is then set), never when the checkout is abandoned.
+CREATE TABLE gift_voucher_purchases (
+  id                  TEXT PRIMARY KEY,
+  org_id              TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  checkout_session_id TEXT UNIQUE,
+  amount              BIGINT NOT NULL,
+  currency            TEXT NOT NULL,
+  buyer_name          TEXT NOT NULL,
+  buyer_email         TEXT NOT NULL,
+  recipient_name      TEXT,
+  recipient_email     TEXT,
+  message             TEXT,
+  voucher_id          TEXT REFERENCES gift_vouchers(id),
+  created_at          BIGINT NOT NULL
+);
+
+-- Codes refused on /public/v1, per client IP: ten within ten minutes stop that IP's codes. Shared by
+-- every process of one database; rows older than the window are deleted as new ones come.
+CREATE TABLE code_failures (
+  ip  TEXT NOT NULL,
+  at  BIGINT NOT NULL
+);
+CREATE INDEX code_failures_ip ON code_failures(ip, at);
+
+-- What a booking took: the promo code (its id, to free the use on cancellation; and its own copy of
+-- the rule, kept whatever becomes of the code) and the voucher (its id, its mask, the cents spent).
+ALTER TABLE bookings ADD COLUMN promo_code_id TEXT REFERENCES promo_codes(id) ON DELETE SET NULL;
+ALTER TABLE bookings ADD COLUMN discount_code TEXT;
+ALTER TABLE bookings ADD COLUMN discount_type TEXT CHECK (discount_type IS NULL OR discount_type IN ('PERCENT', 'AMOUNT'));
+ALTER TABLE bookings ADD COLUMN discount_value INTEGER;
+ALTER TABLE bookings ADD COLUMN voucher_id TEXT REFERENCES gift_vouchers(id);
+ALTER TABLE bookings ADD COLUMN voucher_mask TEXT;
+ALTER TABLE bookings ADD COLUMN voucher_cents BIGINT;
+
+-- The amounts sold online as gift vouchers: a JSON array of money strings, '[]' for none.
+ALTER TABLE organizations ADD COLUMN gift_voucher_amounts TEXT NOT NULL DEFAULT '[]';
+
+-- A voucher's part of a booking is a payment of method VOUCHER; the outbox gains GIFT_VOUCHER and, for
+-- the waitlist to come, WAITLIST_JOINED and WAITLIST_OFFER. PostgreSQL changes the constraints in place.
+ALTER TABLE payments DROP CONSTRAINT payments_method_check;
+ALTER TABLE payments ADD CONSTRAINT payments_method_check
+  CHECK (method IS NULL OR method IN ('CASH', 'CARD', 'BANK_TRANSFER', 'STRIPE', 'OTHER', 'VOUCHER'));
+ALTER TABLE messages DROP CONSTRAINT messages_kind_check;
+ALTER TABLE messages ADD CONSTRAINT messages_kind_check CHECK (kind IN ('BOOKING_CONFIRMED', 'BOOKING_CHANGED',
+  'BOOKING_CANCELLED', 'BOOKING_REMINDER', 'OPERATOR_NOTICE', 'USER_INVITE', 'GIFT_VOUCHER', 'WAITLIST_JOINED', 'WAITLIST_OFFER'));
+ALTER TABLE messages ADD COLUMN gift_voucher_id TEXT REFERENCES gift_vouchers(id) ON DELETE CASCADE;
+CREATE INDEX messages_gift_voucher ON messages(gift_voucher_id, created_at, id) WHERE gift_voucher_id IS NOT NULL;
