@@ -24,8 +24,12 @@ import {
   PublicBookingCreate,
   PublicBookingStatus,
   PublicExperience,
+  Quote,
+  QuoteRequest,
 } from '../../shared/index.js';
 import { z } from 'zod';
+import { QUOTE_DESCRIPTION } from './quote.js';
+import { quoteBooking } from '../services/quote.js';
 
 export interface PublicLimits {
   bookingsPerMinute: number;
@@ -138,6 +142,20 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         }
         return created(serializePublicBooking(await createBooking(store, caller.orgId, booking, { source: 'WIDGET', actor }, now)));
       },
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/quote',
+        summary: 'Price a booking without making it (the widget’s code box)',
+        description: `${QUOTE_DESCRIPTION} An inactive experience is a 404, as for bookings. Counts against PUBLIC_REQUESTS_PER_MINUTE.`,
+        tag,
+        auth: 'publishable',
+        body: QuoteRequest,
+        response: Quote,
+        errors: ['PROMO_CODE_INVALID', 'VOUCHER_INVALID'],
+      },
+      async ({ caller, body }) => ok(await quoteBooking(store, caller.orgId, body, ctx.now(), { activeOnly: true })),
     )
     .op(
       {
