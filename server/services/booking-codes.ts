@@ -78,3 +78,20 @@ export async function recordCodes(_store: Store, _booking: BookingView, _now: nu
 
 /** A booking that stops holding its places (cancelled, any cause): frees its code's use and returns its voucher's part. */
 export async function releaseCodes(_store: Store, _before: BookingView, _now: number): Promise<void> {}
+
+/**
+ * A booking paid after its hold lapsed (it was cancelled, its codes given back) takes its codes
+ * again as it is confirmed again: the promo code's use and the voucher's part, by the same
+ * conditional statements as `takeCodes`, in a savepoint. Answers false, with nothing taken, when
+ * either is gone meanwhile (used up, spent elsewhere, disabled): the booking then stays cancelled.
+ */
+export async function retakeCodes(store: Store, booking: BookingView): Promise<boolean> {
+  if (booking.promoCodeId === null && booking.voucherId === null) return true;
+  try {
+    await store.transaction(async () => await takeCodes(store, booking));
+    return true;
+  } catch (err) {
+    if (err instanceof Refusal) return false;
+    throw err;
+  }
+}

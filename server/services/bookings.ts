@@ -283,7 +283,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               customerId: customer.id,
               slotStart: start,
               slotEnd: end,
-              status: options.holdExpiresAt === undefined ? 'CONFIRMED' : 'PENDING',
+              // A hold waits for online payment: a booking that owes nothing (a voucher pays it all) has none.
+              status: options.holdExpiresAt === undefined || lines.due === 0 ? 'CONFIRMED' : 'PENDING',
               guestName: guest.name,
               guestEmail: guest.email,
               guestPhone: guest.phone,
@@ -302,7 +303,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               ...codeFields(codes, lines),
               cancellationReason: null,
               cancelledAt: null,
-              holdExpiresAt: options.holdExpiresAt ?? null,
+              holdExpiresAt: lines.due === 0 ? null : options.holdExpiresAt ?? null,
               checkoutSessionId: null,
               checkoutUrl: null,
               sequence: 0,
