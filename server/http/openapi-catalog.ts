@@ -154,6 +154,7 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   extra: 'ex_6Jp2VsD9qL4cWa',
   promoCode: 'promo_4Kd9TwQ2xB7mLs',
   giftVoucher: 'gv_8Nc3RpV6zH1kWt',
+  giftVoucherPurchase: 'gvp_5Tq8WmR3xK7nLd',
 };
 const id = EXAMPLE_IDS;
 
