@@ -19,6 +19,7 @@ import { activityStore, type ActivityStore } from './activity.js';
 import { customerStore, type CustomerStore } from './customers.js';
 import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 import { slotStore, type SlotStore } from './slots.js';
+import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -45,6 +46,7 @@ export interface WrittenOnce {
   bookings: BookingStore;
   slots: SlotStore;
   events: EventStore;
+  giftVouchers: GiftVoucherStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -70,5 +72,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     bookings: bookingStore(sql),
     slots: slotStore(sql),
     events: eventStore(sql),
+    giftVouchers: giftVoucherStore(sql),
   };
 }
