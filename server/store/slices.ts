@@ -19,6 +19,7 @@ import { activityStore, type ActivityStore } from './activity.js';
 import { customerStore, type CustomerStore } from './customers.js';
 import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 import { slotStore, type SlotStore } from './slots.js';
+import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
 import { giftVoucherPurchaseStore, type GiftVoucherPurchaseStore } from './gift-voucher-purchases.js';
 
 /**
@@ -46,6 +47,7 @@ export interface WrittenOnce {
   bookings: BookingStore;
   slots: SlotStore;
   events: EventStore;
+  giftVouchers: GiftVoucherStore;
   giftVoucherPurchases: GiftVoucherPurchaseStore;
 }
 
@@ -72,6 +74,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     bookings: bookingStore(sql),
     slots: slotStore(sql),
     events: eventStore(sql),
+    giftVouchers: giftVoucherStore(sql),
     giftVoucherPurchases: giftVoucherPurchaseStore(sql),
   };
 }
