@@ -1130,6 +1130,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/gift-vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a gift voucher online
+         * @description For one of the organization’s `giftVoucherAmounts`: answers the payment page (`checkoutUrl`). The voucher is made, ACTIVE, only when the provider reports the payment (once per payment), and its code goes by e-mail (GIFT_VOUCHER) to the recipient and to the buyer, or to the buyer alone without `recipientEmail`. An abandoned checkout makes nothing. Without online payment (Stripe and the org’s `onlinePayments`), without e-mail on the server, or without amounts: 409 PAYMENTS_NOT_CONFIGURED; another amount: 400. After paying (or giving up) the buyer returns to the page that made the request with `outing_booking={purchase id}&outing_status=success|cancel` appended.
+         *
+         *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
+         */
+        post: operations["postPublicGiftVouchers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/bookings/{bookingNumber}": {
         parameters: {
             query?: never;
@@ -3219,6 +3241,31 @@ export interface components {
             expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
             website?: string;
+        };
+        /** @description Where the buyer pays. */
+        GiftVoucherCheckout: {
+            /** @description The payment page (Stripe Checkout) */
+            checkoutUrl: string;
+        };
+        /** @description A gift voucher bought online: one of the organization’s amounts, the buyer, and whom it is for. */
+        GiftVoucherPurchaseCreate: {
+            /** @description Amount in major units with two decimals */
+            amount: string;
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            buyerName: string;
+            /**
+             * Format: email
+             * @description Gets the GIFT_VOUCHER e-mail too, or alone without recipientEmail
+             */
+            buyerEmail: string;
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            recipientName?: string;
+            /**
+             * Format: email
+             * @description Gets the GIFT_VOUCHER e-mail with the code
+             */
+            recipientEmail?: string;
+            message?: string;
         };
         /** @description What anyone with the booking number may see: no personal data. */
         PublicBookingStatus: {
@@ -8878,6 +8925,70 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["Quote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicGiftVouchers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "50.00",
+                 *       "buyerName": "Ana Costa",
+                 *       "buyerEmail": "ana.costa@example.com",
+                 *       "recipientName": "Rui Costa",
+                 *       "recipientEmail": "rui.costa@example.com",
+                 *       "message": "Happy birthday! A sunset on the water, on us."
+                 *     }
+                 */
+                "application/json": components["schemas"]["GiftVoucherPurchaseCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: GiftVoucherCheckout */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "checkoutUrl": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4e5F6g7H8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucherCheckout"];
                     };
                 };
             };

@@ -26,10 +26,13 @@ import {
   PublicExperience,
   Quote,
   QuoteRequest,
+  GiftVoucherCheckout,
+  GiftVoucherPurchaseCreate,
 } from '../../shared/index.js';
 import { z } from 'zod';
 import { QUOTE_DESCRIPTION } from './quote.js';
 import { quoteBooking } from '../services/quote.js';
+import { sellGiftVoucher } from '../services/gift-voucher-sales.js';
 
 export interface PublicLimits {
   bookingsPerMinute: number;
@@ -156,6 +159,31 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         errors: ['PROMO_CODE_INVALID', 'VOUCHER_INVALID'],
       },
       async ({ caller, body }) => ok(await quoteBooking(store, caller.orgId, body, ctx.now(), { activeOnly: true })),
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/gift-vouchers',
+        summary: 'Buy a gift voucher online',
+        description:
+          'For one of the organization’s `giftVoucherAmounts`: answers the payment page (`checkoutUrl`). The voucher is made, ' +
+          'ACTIVE, only when the provider reports the payment (once per payment), and its code goes by e-mail (GIFT_VOUCHER) to ' +
+          'the recipient and to the buyer, or to the buyer alone without `recipientEmail`. An abandoned checkout makes nothing. ' +
+          'Without online payment (Stripe and the org’s `onlinePayments`), without e-mail on the server, or without amounts: ' +
+          '409 PAYMENTS_NOT_CONFIGURED; another amount: 400. After paying (or giving up) the buyer returns to the page that ' +
+          'made the request with `outing_booking={purchase id}&outing_status=success|cancel` appended.',
+        tag,
+        auth: 'publishable',
+        body: GiftVoucherPurchaseCreate,
+        response: GiftVoucherCheckout,
+        status: 201,
+        errors: ['PAYMENTS_NOT_CONFIGURED'],
+        async: true,
+      },
+      async ({ caller, body, c }) => {
+        const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), `${config.publicUrl}/demo`);
+        return created(await sellGiftVoucher(store, online, config.smtpUrl !== undefined, caller.orgId, body, page, ctx.now()));
+      },
     )
     .op(
       {

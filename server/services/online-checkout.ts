@@ -10,6 +10,7 @@ import type { CallbackNotice, CheckoutLineItem, PaymentProvider } from '../payme
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import { bookingExtrasOf, extrasLine, extrasOf, storedBookingLines } from '../domain/booking-form.js';
 import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
+import { applyVoucherPayment } from './gift-voucher-sales.js';
 import { applyRefundReports, sendRefund, type RefundOrder } from './refunds.js';
 import type { BookingInput } from '../../shared/index.js';
 
@@ -174,6 +175,9 @@ async function applyNotice(store: Store, provider: PaymentProvider, notice: Excl
   return await store.transaction(async () => {
     if (!await store.payments.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
     if (notice.kind === 'refund') return await applyRefundReports(store, notice.refunds, now);
+    // A gift voucher bought online: made when paid; a checkout that ends otherwise makes nothing.
+    const purchase = await store.giftVoucherPurchases.getPurchaseBySession(notice.sessionId);
+    if (purchase) return notice.outcome.state === 'paid' ? await applyVoucherPayment(store, provider.name, purchase, notice.outcome.payment, now) : 'ignored';
     const booking =
       await store.bookings.getBookingByCheckoutSession(notice.sessionId) ??
       (notice.booking ? await store.bookings.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);
