@@ -3363,6 +3363,11 @@ export interface operations {
                      *         ],
                      *         "brandColor": "#0b7285",
                      *         "logoUrl": "https://cliffside.example.com/logo.png",
+                     *         "giftVoucherAmounts": [
+                     *           "25.00",
+                     *           "50.00",
+                     *           "100.00"
+                     *         ],
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -3437,6 +3442,11 @@ export interface operations {
                      *         ],
                      *         "brandColor": "#0b7285",
                      *         "logoUrl": "https://cliffside.example.com/logo.png",
+                     *         "giftVoucherAmounts": [
+                     *           "25.00",
+                     *           "50.00",
+                     *           "100.00"
+                     *         ],
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
