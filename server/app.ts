@@ -19,6 +19,7 @@ import { availabilityRoutes } from './routes/availability.js';
 import { slotRoutes } from './routes/slots.js';
 import { bookingRoutes } from './routes/bookings.js';
 import { quoteRoutes } from './routes/quote.js';
+import { promoCodeRoutes } from './routes/promo-codes.js';
 import { customerRoutes } from './routes/customers.js';
 import { giftVoucherRoutes } from './routes/gift-vouchers.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -68,6 +69,7 @@ const V1_ROUTES = [
   slotRoutes,
   bookingRoutes,
   quoteRoutes,
+  promoCodeRoutes,
   customerRoutes,
   webhookRoutes,
   eventRoutes,

@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time slot
-         * @description Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment in the same transaction (`amount` default the total, more than 0.00 and at most the total, else 400 on `payment.amount`; PAYMENT_SUCCEEDED follows BOOKING_CREATED); `sendConfirmation: false` sends the guest no confirmation e-mail; `internalNote` is for the operator only. None of these exist on /public/v1. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
+         * @description Checks, in order: the body (400), the experience (404), the party (400), the answers and extras (400), `promoCode` (400 PROMO_CODE_INVALID, `details.reason` NOT_FOUND, INACTIVE, NOT_YET_VALID, EXPIRED, NOT_FOR_EXPERIENCE or USED_UP), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now, after the discount), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment in the same transaction (`amount` default the total, more than 0.00 and at most the total, else 400 on `payment.amount`; PAYMENT_SUCCEEDED follows BOOKING_CREATED); `sendConfirmation: false` sends the guest no confirmation e-mail; `internalNote` is for the operator only. None of these exist on /public/v1. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -254,26 +254,64 @@ export interface paths {
         patch: operations["patchBookingsIdCancel"];
         trace?: never;
     };
-    "/v1/quote": {
+    "/v1/promo-codes": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List promo codes, newest first
+         * @description `active` keeps only active (true) or inactive (false) codes.
+         *
+         *     Needs a secret key with the scope `promotions:read`.
+         */
+        get: operations["getPromoCodes"];
         put?: never;
         /**
-         * Price a booking without making it
-         * @description Prices a booking of these parts as if it were made now: checked as POST /bookings checks it (the party, the extras, the promo code then the voucher; 400s and 404) but never against the slot or its places. The lines come in a receipt’s order: TICKETS (one per `tickets` entry as sent, or one for `participants` labelled with the experience’s name), EXTRA (in the experience’s order), DISCOUNT (labelled with the code) and VOUCHER (labelled with its mask), the last two with negative `unitPrice` and `amount`. `amountDue` = `total` − `voucherAmount` = the sum of the lines. A booking of the same parts made at once has the same amounts. Nothing is stored: no code is used, no voucher spent.
+         * Create a promo code
+         * @description `code`: 3–32 of A–Z, 0–9, `-` and `_`, stored upper-case, unique in the organization whatever its case (409 CONFLICT), never starting with `GV-` (those are gift vouchers). `discountType` `PERCENT` takes a `discountValue` of 1–100, `AMOUNT` integer cents in the organization’s currency. `experienceIds`: null for every experience, or 1–100 of the organization’s experience ids. `validFrom` must be before `validUntil` (exclusive). `maxUses`: null for unlimited. `uses` starts at 0 and counts the CONFIRMED and PENDING bookings that took the code.
          *
-         *     Needs a secret key with the scope `bookings:read`.
+         *     Needs a secret key with the scope `promotions:write`.
          */
-        post: operations["postQuote"];
+        post: operations["postPromoCodes"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/promo-codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a promo code
+         * @description Needs a secret key with the scope `promotions:read`.
+         */
+        get: operations["getPromoCodesId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a promo code
+         * @description Bookings that took it keep their discount. To stop new bookings taking a code while keeping it listed, set `active` to false.
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        delete: operations["deletePromoCodesId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a promo code
+         * @description Any create field; the record it makes is checked as a create. `code`: 3–32 of A–Z, 0–9, `-` and `_`, stored upper-case, unique in the organization whatever its case (409 CONFLICT), never starting with `GV-` (those are gift vouchers). `discountType` `PERCENT` takes a `discountValue` of 1–100, `AMOUNT` integer cents in the organization’s currency. `experienceIds`: null for every experience, or 1–100 of the organization’s experience ids. `validFrom` must be before `validUntil` (exclusive). `maxUses`: null for unlimited. Bookings that took the code keep their own copy of its rule: a change applies to later bookings only.
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        patch: operations["patchPromoCodesId"];
         trace?: never;
     };
     "/v1/customers": {
@@ -928,104 +966,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/gift-vouchers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List gift vouchers, newest first
-         * @description `status` keeps the vouchers of one status as it stands now: `DISABLED` (by PATCH), else `EXPIRED` (from `expiresAt` on), else `USED` (balance 0.00), else `ACTIVE`.
-         *
-         *     Needs a secret key with the scope `promotions:read`.
-         */
-        get: operations["getGiftVouchers"];
-        put?: never;
-        /**
-         * Create a gift voucher
-         * @description A voucher of `amount` (1.00–999999.99) in the organization’s currency, with a new code `GV-XXXX-XXXX-XXXX` shown in full only by these `/v1/gift-vouchers` answers. `expiresAt` defaults to three years from now; null means no expiry. With `recipientEmail`, a GIFT_VOUCHER e-mail with the code is sent to it (SKIPPED without a mail server).
-         *
-         *     Needs a secret key with the scope `promotions:write`.
-         */
-        post: operations["postGiftVouchers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/gift-vouchers/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a gift voucher with its redemptions
-         * @description Needs a secret key with the scope `promotions:read`.
-         */
-        get: operations["getGiftVouchersId"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Disable or enable a gift voucher, or change its expiry
-         * @description `status` `DISABLED` stops the voucher being redeemed; `ACTIVE` lifts that (it may then read `USED` or `EXPIRED`). `expiresAt` may be any instant, or null for no expiry. Spent amounts are never changed here.
-         *
-         *     Needs a secret key with the scope `promotions:write`.
-         */
-        patch: operations["patchGiftVouchersId"];
-        trace?: never;
-    };
-    "/v1/gift-vouchers/{id}/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The e-mails sent with a gift voucher’s code
-         * @description Oldest first, with their delivery status; `SKIPPED` ones were not sent because no mail server is configured.
-         *
-         *     Needs a secret key with the scope `promotions:read`.
-         */
-        get: operations["getGiftVouchersIdMessages"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/gift-vouchers/{id}/messages/{messageId}/resend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a gift voucher’s e-mail again
-         * @description Queues a new GIFT_VOUCHER message to the address the original went to, sent at once; the original stays as it was. A message still PENDING is tried again on its own and cannot be resent (409 CONFLICT).
-         *
-         *     Needs a secret key with the scope `promotions:write`.
-         */
-        post: operations["postGiftVouchersIdMessagesMessageIdResend"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/public/v1/experiences": {
         parameters: {
             query?: never;
@@ -1102,50 +1042,6 @@ export interface paths {
          *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
          */
         post: operations["postPublicBookings"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/public/v1/quote": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Price a booking without making it (the widget’s code box)
-         * @description Prices a booking of these parts as if it were made now: checked as POST /bookings checks it (the party, the extras, the promo code then the voucher; 400s and 404) but never against the slot or its places. The lines come in a receipt’s order: TICKETS (one per `tickets` entry as sent, or one for `participants` labelled with the experience’s name), EXTRA (in the experience’s order), DISCOUNT (labelled with the code) and VOUCHER (labelled with its mask), the last two with negative `unitPrice` and `amount`. `amountDue` = `total` − `voucherAmount` = the sum of the lines. A booking of the same parts made at once has the same amounts. Nothing is stored: no code is used, no voucher spent. An inactive experience is a 404, as for bookings. Counts against PUBLIC_REQUESTS_PER_MINUTE.
-         *
-         *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
-         */
-        post: operations["postPublicQuote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/public/v1/gift-vouchers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Buy a gift voucher online
-         * @description For one of the organization’s `giftVoucherAmounts`: answers the payment page (`checkoutUrl`). The voucher is made, ACTIVE, only when the provider reports the payment (once per payment), and its code goes by e-mail (GIFT_VOUCHER) to the recipient and to the buyer, or to the buyer alone without `recipientEmail`. An abandoned checkout makes nothing. Without online payment (Stripe and the org’s `onlinePayments`), without e-mail on the server, or without amounts: 409 PAYMENTS_NOT_CONFIGURED; another amount: 400. After paying (or giving up) the buyer returns to the page that made the request with `outing_booking={purchase id}&outing_status=success|cancel` appended.
-         *
-         *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
-         */
-        post: operations["postPublicGiftVouchers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2214,57 +2110,80 @@ export interface components {
             /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
             internalNote?: string | null;
         };
-        /** @description What a booking of these parts made now would cost, line by line. Nothing is stored. */
-        Quote: {
-            currency: string;
-            lines: components["schemas"]["QuoteLine"][];
-            subtotal: string;
-            /** @description "0.00" without a promo code */
-            discount: string;
-            /** @description "0.00" without a voucher */
-            voucherAmount: string;
-            /** @description subtotal − discount: what a booking of the same parts made now would have as its total */
-            total: string;
-            /** @description total − voucherAmount: the sum of the line amounts */
-            amountDue: string;
-        };
-        /** @description One money line of a quote. */
-        QuoteLine: {
+        /** @description A discount code bookings may take with `promoCode`. */
+        PromoCode: {
+            id: string;
+            code: string;
             /** @enum {string} */
-            kind: "TICKETS" | "EXTRA" | "DISCOUNT" | "VOUCHER";
-            /** @description The category’s name (or the experience’s for participants), the extra’s name, the promo code, or the voucher’s mask */
-            label: string;
-            quantity: number;
-            /** @description Cents per unit; negative on DISCOUNT and VOUCHER lines */
-            unitPrice: number;
-            /** @description quantity × unitPrice in major units, two decimals; negative on DISCOUNT and VOUCHER lines */
-            amount: string;
-        };
-        /** @description The parts of a booking to price: no guest, no answers. */
-        QuoteRequest: {
-            experienceId: string;
+            discountType: "PERCENT" | "AMOUNT";
+            discountValue: number;
+            experienceIds: string[] | null;
             /**
              * Format: date-time
-             * @description Optional: prices do not depend on it today; checked as an instant when sent
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
              */
-            startTime?: string;
-            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99 */
-            participants?: number;
-            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
-            tickets?: {
-                categoryId: string;
-                quantity: number;
-            }[];
-            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
-            extras?: {
-                extraId: string;
-                /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
-                quantity: number;
-            }[];
-            /** @description A promo code (1–64 characters; case and surrounding spaces do not matter): 400 PROMO_CODE_INVALID with details.reason when it does not apply */
-            promoCode?: string;
-            /** @description A gift voucher’s code: it pays up to its balance of the total; 400 VOUCHER_INVALID with details.reason when it cannot */
-            voucherCode?: string;
+            validFrom: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            validUntil: string | null;
+            maxUses: number | null;
+            /** @description The CONFIRMED and PENDING bookings that took the code */
+            uses: number;
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+        };
+        PromoCodeCreate: {
+            /** @description 3–32 of A–Z, 0–9, - and _; stored upper-case, unique in the organization; may not start with GV- */
+            code: string;
+            /** @enum {string} */
+            discountType: "PERCENT" | "AMOUNT";
+            /** @description PERCENT: 1–100; AMOUNT: integer cents off */
+            discountValue: number;
+            /** @description null (default): every experience */
+            experienceIds?: string[] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            validFrom?: string | null;
+            /**
+             * Format: date-time
+             * @description Exclusive: from this instant the code is EXPIRED
+             */
+            validUntil?: string | null;
+            /** @description null (default): unlimited */
+            maxUses?: number | null;
+            active?: boolean;
+        };
+        /** @description Any create field; at least one. The resulting record is checked as a create. */
+        PromoCodePatch: {
+            /** @description 3–32 of A–Z, 0–9, - and _; stored upper-case, unique in the organization; may not start with GV- */
+            code?: string;
+            /** @enum {string} */
+            discountType?: "PERCENT" | "AMOUNT";
+            /** @description PERCENT: 1–100; AMOUNT: integer cents off */
+            discountValue?: number;
+            /** @description null (default): every experience */
+            experienceIds?: string[] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            validFrom?: string | null;
+            /**
+             * Format: date-time
+             * @description Exclusive: from this instant the code is EXPIRED
+             */
+            validUntil?: string | null;
+            /** @description null (default): unlimited */
+            maxUses?: number | null;
+            active?: boolean;
         };
         /** @description A guest, as the bookings made with one e-mail address. */
         Customer: {
@@ -3001,95 +2920,6 @@ export interface components {
             /** @description booked / capacity, rounded to 4 decimals; 0 without slots */
             occupancy: number;
         };
-        /** @description A gift voucher: its code (in full only in `/v1/gift-vouchers` answers), balance, status and redemptions. */
-        GiftVoucher: {
-            id: string;
-            /** @description In full here only; everywhere else masked, GV-••••-••••- and its last four */
-            code: string;
-            amount: string;
-            balance: string;
-            currency: string;
-            /**
-             * Format: date-time
-             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-             */
-            expiresAt: string | null;
-            status: components["schemas"]["GiftVoucherStatus"];
-            recipientName: string | null;
-            recipientEmail: string | null;
-            message: string | null;
-            /**
-             * Format: date-time
-             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-             */
-            createdAt: string;
-            /** @description Oldest first */
-            redemptions: {
-                bookingId: string;
-                /** @description Spent (positive), or returned by a cancellation (negative) */
-                amount: string;
-                /**
-                 * Format: date-time
-                 * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-                 */
-                at: string;
-            }[];
-        };
-        /** @enum {string} */
-        GiftVoucherStatus: "ACTIVE" | "USED" | "EXPIRED" | "DISABLED";
-        GiftVoucherCreate: {
-            /** @description Amount in major units with two decimals */
-            amount: string;
-            /**
-             * Format: date-time
-             * @description A future instant, or null for no expiry; default three years from now
-             */
-            expiresAt?: string | null;
-            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
-            recipientName?: string;
-            /**
-             * Format: email
-             * @description Gets the GIFT_VOUCHER e-mail with the code
-             */
-            recipientEmail?: string;
-            message?: string;
-        };
-        /** @description The fields to change; at least one. */
-        GiftVoucherPatch: {
-            /** @enum {string} */
-            status?: "ACTIVE" | "DISABLED";
-            /**
-             * Format: date-time
-             * @description ISO 8601 instant with Z or an offset
-             */
-            expiresAt?: string | null;
-        };
-        /** @description An e-mail that carried a gift voucher’s code (GIFT_VOUCHER) and how its sending went. */
-        GiftVoucherMessage: {
-            id: string;
-            kind: components["schemas"]["MessageKind"];
-            /** Format: email */
-            to: string;
-            status: components["schemas"]["MessageStatus"];
-            attempts: number;
-            lastError: string | null;
-            /**
-             * Format: date-time
-             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-             */
-            nextAttemptAt: string | null;
-            /**
-             * Format: date-time
-             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-             */
-            sentAt: string | null;
-            /**
-             * Format: date-time
-             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-             */
-            createdAt: string;
-            giftVoucherId: string;
-        };
         /** @description What the widget API shows of an experience. */
         PublicExperience: {
             id: string;
@@ -3241,31 +3071,6 @@ export interface components {
             expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
             website?: string;
-        };
-        /** @description Where the buyer pays. */
-        GiftVoucherCheckout: {
-            /** @description The payment page (Stripe Checkout) */
-            checkoutUrl: string;
-        };
-        /** @description A gift voucher bought online: one of the organization’s amounts, the buyer, and whom it is for. */
-        GiftVoucherPurchaseCreate: {
-            /** @description Amount in major units with two decimals */
-            amount: string;
-            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
-            buyerName: string;
-            /**
-             * Format: email
-             * @description Gets the GIFT_VOUCHER e-mail too, or alone without recipientEmail
-             */
-            buyerEmail: string;
-            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
-            recipientName?: string;
-            /**
-             * Format: email
-             * @description Gets the GIFT_VOUCHER e-mail with the code
-             */
-            recipientEmail?: string;
-            message?: string;
         };
         /** @description What anyone with the booking number may see: no personal data. */
         PublicBookingStatus: {
@@ -5305,7 +5110,74 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postQuote: {
+    getPromoCodes: {
+        parameters: {
+            query?: {
+                active?: boolean;
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of PromoCode */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "promo_4Kd9TwQ2xB7mLs",
+                     *           "code": "SUMMER10",
+                     *           "discountType": "PERCENT",
+                     *           "discountValue": 10,
+                     *           "experienceIds": null,
+                     *           "validFrom": "2026-06-01T00:00:00.000Z",
+                     *           "validUntil": "2026-09-01T00:00:00.000Z",
+                     *           "maxUses": 200,
+                     *           "uses": 37,
+                     *           "active": true,
+                     *           "createdAt": "2026-05-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromoCode"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPromoCodes: {
         parameters: {
             query?: never;
             header?: {
@@ -5322,25 +5194,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "experienceId": "exp_5Hk2PqW9sLm3Xa",
-                 *       "startTime": "2026-06-13T17:30:00+01:00",
-                 *       "participants": 2,
-                 *       "extras": [
-                 *         {
-                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *           "quantity": 1
-                 *         }
-                 *       ],
-                 *       "promoCode": "SUMMER10",
-                 *       "voucherCode": "GV-7K3M-9Q2D-X4TB"
+                 *       "code": "summer10",
+                 *       "discountType": "PERCENT",
+                 *       "discountValue": 10,
+                 *       "validFrom": "2026-06-01T00:00:00Z",
+                 *       "validUntil": "2026-09-01T00:00:00Z",
+                 *       "maxUses": 200
                  *     }
                  */
-                "application/json": components["schemas"]["QuoteRequest"];
+                "application/json": components["schemas"]["PromoCodeCreate"];
             };
         };
         responses: {
-            /** @description Quote */
-            200: {
+            /** @description Created: PromoCode */
+            201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -5353,49 +5220,24 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "currency": "EUR",
-                     *         "lines": [
-                     *           {
-                     *             "kind": "TICKETS",
-                     *             "label": "Sunset kayak tour",
-                     *             "quantity": 2,
-                     *             "unitPrice": 4500,
-                     *             "amount": "90.00"
-                     *           },
-                     *           {
-                     *             "kind": "EXTRA",
-                     *             "label": "Photo pack",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500,
-                     *             "amount": "15.00"
-                     *           },
-                     *           {
-                     *             "kind": "DISCOUNT",
-                     *             "label": "SUMMER10",
-                     *             "quantity": 1,
-                     *             "unitPrice": -1050,
-                     *             "amount": "-10.50"
-                     *           },
-                     *           {
-                     *             "kind": "VOUCHER",
-                     *             "label": "GV-••••-••••-X4TB",
-                     *             "quantity": 1,
-                     *             "unitPrice": -5000,
-                     *             "amount": "-50.00"
-                     *           }
-                     *         ],
-                     *         "subtotal": "105.00",
-                     *         "discount": "10.50",
-                     *         "voucherAmount": "50.00",
-                     *         "total": "94.50",
-                     *         "amountDue": "44.50"
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "code": "SUMMER10",
+                     *         "discountType": "PERCENT",
+                     *         "discountValue": 10,
+                     *         "experienceIds": null,
+                     *         "validFrom": "2026-06-01T00:00:00.000Z",
+                     *         "validUntil": "2026-09-01T00:00:00.000Z",
+                     *         "maxUses": 200,
+                     *         "uses": 37,
+                     *         "active": true,
+                     *         "createdAt": "2026-05-20T09:30:00.000Z"
                      *       }
                      *     }
                      */
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Quote"];
+                        data: components["schemas"]["PromoCode"];
                     };
                 };
             };
@@ -5407,6 +5249,184 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPromoCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Promo code id (`promo_…`)
+                 * @example promo_4Kd9TwQ2xB7mLs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PromoCode */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "code": "SUMMER10",
+                     *         "discountType": "PERCENT",
+                     *         "discountValue": 10,
+                     *         "experienceIds": null,
+                     *         "validFrom": "2026-06-01T00:00:00.000Z",
+                     *         "validUntil": "2026-09-01T00:00:00.000Z",
+                     *         "maxUses": 200,
+                     *         "uses": 37,
+                     *         "active": true,
+                     *         "createdAt": "2026-05-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromoCode"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePromoCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Promo code id (`promo_…`)
+                 * @example promo_4Kd9TwQ2xB7mLs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchPromoCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Promo code id (`promo_…`)
+                 * @example promo_4Kd9TwQ2xB7mLs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["PromoCodePatch"];
+            };
+        };
+        responses: {
+            /** @description PromoCode */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "code": "SUMMER10",
+                     *         "discountType": "PERCENT",
+                     *         "discountValue": 10,
+                     *         "experienceIds": null,
+                     *         "validFrom": "2026-06-01T00:00:00.000Z",
+                     *         "validUntil": "2026-09-01T00:00:00.000Z",
+                     *         "maxUses": 200,
+                     *         "uses": 37,
+                     *         "active": true,
+                     *         "createdAt": "2026-05-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromoCode"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8048,446 +8068,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getGiftVouchers: {
-        parameters: {
-            query?: {
-                status?: components["schemas"]["GiftVoucherStatus"];
-                /** @description Page size, 1–100 */
-                limit?: number;
-                /** @description Records to skip */
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of GiftVoucher */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "gv_8Nc3RpV6zH1kWt",
-                     *           "code": "GV-7K2M-Q9XD-4HTR",
-                     *           "amount": "50.00",
-                     *           "balance": "20.00",
-                     *           "currency": "EUR",
-                     *           "expiresAt": "2029-06-01T10:15:42.120Z",
-                     *           "status": "ACTIVE",
-                     *           "recipientName": "Rui Costa",
-                     *           "recipientEmail": "rui.costa@example.com",
-                     *           "message": "Happy birthday! Enjoy the sea.",
-                     *           "createdAt": "2026-06-01T10:15:42.120Z",
-                     *           "redemptions": [
-                     *             {
-                     *               "bookingId": "bk_2Lq8VxN4cR7wTz",
-                     *               "amount": "30.00",
-                     *               "at": "2026-06-05T08:40:11.000Z"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "total": 1,
-                     *         "limit": 20,
-                     *         "offset": 0,
-                     *         "hasMore": false
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["GiftVoucher"][];
-                        pagination: components["schemas"]["Pagination"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    postGiftVouchers: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
-                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "amount": "50.00",
-                 *       "recipientName": "Rui Costa",
-                 *       "recipientEmail": "rui.costa@example.com",
-                 *       "message": "Happy birthday! Enjoy the sea."
-                 *     }
-                 */
-                "application/json": components["schemas"]["GiftVoucherCreate"];
-            };
-        };
-        responses: {
-            /** @description Created: GiftVoucher */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "gv_8Nc3RpV6zH1kWt",
-                     *         "code": "GV-7K2M-Q9XD-4HTR",
-                     *         "amount": "50.00",
-                     *         "balance": "20.00",
-                     *         "currency": "EUR",
-                     *         "expiresAt": "2029-06-01T10:15:42.120Z",
-                     *         "status": "ACTIVE",
-                     *         "recipientName": "Rui Costa",
-                     *         "recipientEmail": "rui.costa@example.com",
-                     *         "message": "Happy birthday! Enjoy the sea.",
-                     *         "createdAt": "2026-06-01T10:15:42.120Z",
-                     *         "redemptions": [
-                     *           {
-                     *             "bookingId": "bk_2Lq8VxN4cR7wTz",
-                     *             "amount": "30.00",
-                     *             "at": "2026-06-05T08:40:11.000Z"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["GiftVoucher"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getGiftVouchersId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Gift voucher id (`gv_…`)
-                 * @example gv_8Nc3RpV6zH1kWt
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description GiftVoucher */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "gv_8Nc3RpV6zH1kWt",
-                     *         "code": "GV-7K2M-Q9XD-4HTR",
-                     *         "amount": "50.00",
-                     *         "balance": "20.00",
-                     *         "currency": "EUR",
-                     *         "expiresAt": "2029-06-01T10:15:42.120Z",
-                     *         "status": "ACTIVE",
-                     *         "recipientName": "Rui Costa",
-                     *         "recipientEmail": "rui.costa@example.com",
-                     *         "message": "Happy birthday! Enjoy the sea.",
-                     *         "createdAt": "2026-06-01T10:15:42.120Z",
-                     *         "redemptions": [
-                     *           {
-                     *             "bookingId": "bk_2Lq8VxN4cR7wTz",
-                     *             "amount": "30.00",
-                     *             "at": "2026-06-05T08:40:11.000Z"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["GiftVoucher"];
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    patchGiftVouchersId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Gift voucher id (`gv_…`)
-                 * @example gv_8Nc3RpV6zH1kWt
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "status": "DISABLED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["GiftVoucherPatch"];
-            };
-        };
-        responses: {
-            /** @description GiftVoucher */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "gv_8Nc3RpV6zH1kWt",
-                     *         "code": "GV-7K2M-Q9XD-4HTR",
-                     *         "amount": "50.00",
-                     *         "balance": "20.00",
-                     *         "currency": "EUR",
-                     *         "expiresAt": "2029-06-01T10:15:42.120Z",
-                     *         "status": "ACTIVE",
-                     *         "recipientName": "Rui Costa",
-                     *         "recipientEmail": "rui.costa@example.com",
-                     *         "message": "Happy birthday! Enjoy the sea.",
-                     *         "createdAt": "2026-06-01T10:15:42.120Z",
-                     *         "redemptions": [
-                     *           {
-                     *             "bookingId": "bk_2Lq8VxN4cR7wTz",
-                     *             "amount": "30.00",
-                     *             "at": "2026-06-05T08:40:11.000Z"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["GiftVoucher"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getGiftVouchersIdMessages: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1–100 */
-                limit?: number;
-                /** @description Records to skip */
-                offset?: number;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description Gift voucher id (`gv_…`)
-                 * @example gv_8Nc3RpV6zH1kWt
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of GiftVoucherMessage */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "msg_9Xc4TbL7qW2mRk",
-                     *           "giftVoucherId": "gv_8Nc3RpV6zH1kWt",
-                     *           "kind": "GIFT_VOUCHER",
-                     *           "to": "rui.costa@example.com",
-                     *           "status": "SENT",
-                     *           "attempts": 1,
-                     *           "lastError": null,
-                     *           "nextAttemptAt": null,
-                     *           "sentAt": "2026-06-01T10:15:43.050Z",
-                     *           "createdAt": "2026-06-01T10:15:42.120Z"
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "total": 1,
-                     *         "limit": 20,
-                     *         "offset": 0,
-                     *         "hasMore": false
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["GiftVoucherMessage"][];
-                        pagination: components["schemas"]["Pagination"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    postGiftVouchersIdMessagesMessageIdResend: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
-                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path: {
-                /**
-                 * @description Gift voucher id (`gv_…`)
-                 * @example gv_8Nc3RpV6zH1kWt
-                 */
-                id: string;
-                /**
-                 * @description Message id (`msg_…`)
-                 * @example msg_9Xc4TbL7qW2mRk
-                 */
-                messageId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Accepted: GiftVoucherMessage */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "msg_9Xc4TbL7qW2mRk",
-                     *         "giftVoucherId": "gv_8Nc3RpV6zH1kWt",
-                     *         "kind": "GIFT_VOUCHER",
-                     *         "to": "rui.costa@example.com",
-                     *         "status": "SENT",
-                     *         "attempts": 1,
-                     *         "lastError": null,
-                     *         "nextAttemptAt": null,
-                     *         "sentAt": "2026-06-01T10:15:43.050Z",
-                     *         "createdAt": "2026-06-01T10:15:42.120Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["GiftVoucherMessage"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     getPublicExperiences: {
         parameters: {
             query?: {
@@ -8821,174 +8401,6 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["PublicBooking"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    postPublicQuote: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
-                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "experienceId": "exp_5Hk2PqW9sLm3Xa",
-                 *       "startTime": "2026-06-13T17:30:00+01:00",
-                 *       "participants": 2,
-                 *       "extras": [
-                 *         {
-                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
-                 *           "quantity": 1
-                 *         }
-                 *       ],
-                 *       "promoCode": "SUMMER10",
-                 *       "voucherCode": "GV-7K3M-9Q2D-X4TB"
-                 *     }
-                 */
-                "application/json": components["schemas"]["QuoteRequest"];
-            };
-        };
-        responses: {
-            /** @description Quote */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "currency": "EUR",
-                     *         "lines": [
-                     *           {
-                     *             "kind": "TICKETS",
-                     *             "label": "Sunset kayak tour",
-                     *             "quantity": 2,
-                     *             "unitPrice": 4500,
-                     *             "amount": "90.00"
-                     *           },
-                     *           {
-                     *             "kind": "EXTRA",
-                     *             "label": "Photo pack",
-                     *             "quantity": 1,
-                     *             "unitPrice": 1500,
-                     *             "amount": "15.00"
-                     *           },
-                     *           {
-                     *             "kind": "DISCOUNT",
-                     *             "label": "SUMMER10",
-                     *             "quantity": 1,
-                     *             "unitPrice": -1050,
-                     *             "amount": "-10.50"
-                     *           },
-                     *           {
-                     *             "kind": "VOUCHER",
-                     *             "label": "GV-••••-••••-X4TB",
-                     *             "quantity": 1,
-                     *             "unitPrice": -5000,
-                     *             "amount": "-50.00"
-                     *           }
-                     *         ],
-                     *         "subtotal": "105.00",
-                     *         "discount": "10.50",
-                     *         "voucherAmount": "50.00",
-                     *         "total": "94.50",
-                     *         "amountDue": "44.50"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Quote"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    postPublicGiftVouchers: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
-                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "amount": "50.00",
-                 *       "buyerName": "Ana Costa",
-                 *       "buyerEmail": "ana.costa@example.com",
-                 *       "recipientName": "Rui Costa",
-                 *       "recipientEmail": "rui.costa@example.com",
-                 *       "message": "Happy birthday! A sunset on the water, on us."
-                 *     }
-                 */
-                "application/json": components["schemas"]["GiftVoucherPurchaseCreate"];
-            };
-        };
-        responses: {
-            /** @description Created: GiftVoucherCheckout */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "checkoutUrl": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4e5F6g7H8"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["GiftVoucherCheckout"];
                     };
                 };
             };

@@ -21,6 +21,7 @@ import { calendarImportStore, type CalendarImportStore } from './calendar-import
 import { slotStore, type SlotStore } from './slots.js';
 import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
 import { giftVoucherPurchaseStore, type GiftVoucherPurchaseStore } from './gift-voucher-purchases.js';
+import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -46,6 +47,7 @@ export interface WrittenOnce {
   calendarImports: CalendarImportStore;
   bookings: BookingStore;
   slots: SlotStore;
+  promoCodes: PromoCodeStore;
   events: EventStore;
   giftVouchers: GiftVoucherStore;
   giftVoucherPurchases: GiftVoucherPurchaseStore;
@@ -73,6 +75,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     calendarImports: calendarImportStore(sql),
     bookings: bookingStore(sql),
     slots: slotStore(sql),
+    promoCodes: promoCodeStore(sql),
     events: eventStore(sql),
     giftVouchers: giftVoucherStore(sql),
     giftVoucherPurchases: giftVoucherPurchaseStore(sql),
