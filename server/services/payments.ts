@@ -130,7 +130,7 @@ export async function applyProviderSuccess(
       // A closed departure takes no places back; otherwise they must fit under its capacity (its override when set).
       const slot = exp ? await store.slots.getSlot(exp.id, booking.slotStart) : undefined;
       const free = exp && !slot?.closed ? remainingPlaces(slotCapacity(exp.maxParticipants, slot), slot?.booked ?? 0) : 0;
-      if (free >= placesOf(booking) && await retakeCodes(store, booking)) next = confirmed(booking);
+      if (free >= placesOf(booking) && await retakeCodes(store, booking, now)) next = confirmed(booking);
       else refundRequired = giveBack = true;
     } else {
       // Already CONFIRMED: money beyond what was already paid in full is to be given back.
