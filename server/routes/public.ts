@@ -12,6 +12,7 @@ import { serializePublicBooking } from '../serializers/booking.js';
 import { serializePublicExperience } from '../serializers/experience.js';
 import { availabilityFor } from '../services/availability.js';
 import { AnswerCache, cachedAvailability } from '../http/answer-cache.js';
+import { countCodeGuesses, refuseCodeGuesser } from '../http/code-guessing.js';
 import { createBooking, findBookingByNumber } from '../services/bookings.js';
 import { getActiveExperience, listExperiences } from '../services/experiences.js';
 import { getOrganization } from '../services/organizations.js';
@@ -88,6 +89,8 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
 
   return new ApiRoutes(ctx)
     .use(publicCors, publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.limiter, 'public'))
+    // Refused promo and voucher codes count against the client's address (the guessing limit).
+    .use(countCodeGuesses(ctx))
     .op(
       { method: 'get', path: '/experiences', summary: 'Active experiences of the key’s organization', tag, auth: 'publishable', query: PublicExperienceQuery, response: PublicExperience, list: true },
       async ({ caller, query }) => {
@@ -133,6 +136,7 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         async: true,
       },
       async ({ caller, body, c }) => {
+        await refuseCodeGuesser(ctx, c, body);
         if (body.website !== undefined && body.website.trim() !== '') throw invalid('website', 'Must be empty');
         const { website: _honeypot, ...booking } = body;
         const exp = await getActiveExperience(store, caller.orgId, booking.experienceId);
@@ -151,14 +155,18 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         method: 'post',
         path: '/quote',
         summary: 'Price a booking without making it (the widget’s code box)',
-        description: `${QUOTE_DESCRIPTION} An inactive experience is a 404, as for bookings. Counts against PUBLIC_REQUESTS_PER_MINUTE.`,
+        description: `${QUOTE_DESCRIPTION} An inactive experience is a 404, as for bookings. Counts against PUBLIC_REQUESTS_PER_MINUTE; a refused code counts toward the guessing limit of /public/v1 (429 RATE_LIMITED with Retry-After once reached, codes unchecked).`,
         tag,
         auth: 'publishable',
         body: QuoteRequest,
         response: Quote,
         errors: ['PROMO_CODE_INVALID', 'VOUCHER_INVALID'],
       },
-      async ({ caller, body }) => ok(await quoteBooking(store, caller.orgId, body, ctx.now(), { activeOnly: true })),
+      async ({ caller, body, c }) => {
+        // Codes guessed too often from this address: 429 before any is checked (a refused one counts).
+        await refuseCodeGuesser(ctx, c, body);
+        return ok(await quoteBooking(store, caller.orgId, body, ctx.now(), { activeOnly: true }));
+      },
     )
     .op(
       {

@@ -22,6 +22,7 @@ import { slotStore, type SlotStore } from './slots.js';
 import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
 import { giftVoucherPurchaseStore, type GiftVoucherPurchaseStore } from './gift-voucher-purchases.js';
 import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
+import { codeFailureStore, type CodeFailureStore } from './code-failures.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -51,6 +52,7 @@ export interface WrittenOnce {
   events: EventStore;
   giftVouchers: GiftVoucherStore;
   giftVoucherPurchases: GiftVoucherPurchaseStore;
+  codeFailures: CodeFailureStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -79,5 +81,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     events: eventStore(sql),
     giftVouchers: giftVoucherStore(sql),
     giftVoucherPurchases: giftVoucherPurchaseStore(sql),
+    codeFailures: codeFailureStore(sql),
   };
 }
