@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { everyDay, createTestApp, expectData, expectError, expectValidationError, manualClock, type TestApp } from '../test-helpers/index.js';
-import { Booking, Experience, Quote } from '../../shared/index.js';
+import { everyDay, createTestApp, expectData, expectError, expectValidationError, manualClock, type TestApp, type TestResponse } from '../test-helpers/index.js';
+import { Booking, CodeRefusedDetails, ErrorEnvelope, Experience, GiftVoucher, PromoCode, Quote } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon.
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
@@ -144,5 +144,83 @@ describe('POST /v1/quote and /public/v1/quote', () => {
       ),
       { numRuns: 25 },
     );
+  });
+});
+
+/** A 400 of a refused code (PROMO_CODE_INVALID or VOUCHER_INVALID) and its reason. */
+function expectCodeRefused(res: TestResponse, code: 'PROMO_CODE_INVALID' | 'VOUCHER_INVALID', reason: string): void {
+  expect({ status: res.status, body: res.body }).toMatchObject({ status: 400, body: { success: false, error: { code, details: { reason } } } });
+  expect(CodeRefusedDetails.strict().parse(ErrorEnvelope.parse(res.body).error.details)).toEqual({ reason });
+}
+
+describe('quotes with codes', () => {
+  const promo = async (body: Record<string, unknown>) => expectData(await t.request('POST', '/v1/promo-codes', { body }), PromoCode, 201);
+  const voucher = async (amount: string) => expectData(await t.request('POST', '/v1/gift-vouchers', { body: { amount } }), GiftVoucher, 201);
+
+  it('shows the discount and the voucher as negative lines, labelled with the code and the mask; nothing is used or spent', async () => {
+    await promo({ code: 'SUMMER10', discountType: 'PERCENT', discountValue: 10, maxUses: 1 });
+    const gv = await voucher('30.00');
+    const body = { experienceId: plain.id, participants: 2, extras: [{ extraId: extraId(plain, 'Photos'), quantity: 1 }], promoCode: ' summer10 ', voucherCode: gv.code.toLowerCase() };
+    const mask = `GV-••••-••••-${gv.code.slice(-4)}`;
+    const q = expectData(await quote(body, '/public/v1/quote'), Quote);
+    expect(q).toEqual({
+      currency: 'EUR',
+      lines: [
+        { kind: 'TICKETS', label: 'Alfama walk', quantity: 2, unitPrice: 2000, amount: '40.00' },
+        { kind: 'EXTRA', label: 'Photos', quantity: 1, unitPrice: 1500, amount: '15.00' },
+        { kind: 'DISCOUNT', label: 'SUMMER10', quantity: 1, unitPrice: -550, amount: '-5.50' },
+        { kind: 'VOUCHER', label: mask, quantity: 1, unitPrice: -3000, amount: '-30.00' },
+      ],
+      subtotal: '55.00',
+      discount: '5.50',
+      voucherAmount: '30.00',
+      total: '49.50',
+      amountDue: '19.50',
+    });
+    expect(expectData(await quote(body), Quote)).toEqual(q);
+    // A quote takes nothing: the single use is still there, the balance whole.
+    const codes = (await t.request('GET', '/v1/promo-codes')).body as { data: { uses: number }[] };
+    expect(codes.data[0]!.uses).toBe(0);
+    expect(expectData(await t.request('GET', `/v1/gift-vouchers/${gv.id}`), GiftVoucher).balance).toBe('30.00');
+
+    // The booking made next has the quote's amounts.
+    const booked = expectData(
+      await t.request('POST', '/v1/bookings', {
+        body: { ...body, answers: [{ questionId: plain.questions[0]!.id, value: 40 }], startTime: S1, customerName: 'Ana Costa', customerEmail: 'ana@example.com', expectedTotal: q.total },
+      }),
+      Booking,
+      201,
+    );
+    expect([booked.subtotal, booked.discount, booked.voucher, booked.total, booked.amountDue]).toEqual([
+      q.subtotal, { code: 'SUMMER10', amount: q.discount }, { code: mask, amount: q.voucherAmount }, q.total, q.amountDue,
+    ]);
+  });
+
+  it('has no voucher line when the voucher pays nothing, and pays at most the total', async () => {
+    await promo({ code: 'FREE', discountType: 'PERCENT', discountValue: 100 });
+    const gv = await voucher('500.00');
+    const free = expectData(await quote({ experienceId: plain.id, participants: 1, promoCode: 'FREE', voucherCode: gv.code }), Quote);
+    expect(free.lines.map((l) => [l.kind, l.amount])).toEqual([['TICKETS', '20.00'], ['DISCOUNT', '-20.00']]);
+    expect([free.total, free.voucherAmount, free.amountDue]).toEqual(['0.00', '0.00', '0.00']);
+    const all = expectData(await quote({ experienceId: plain.id, participants: 2, voucherCode: gv.code }), Quote);
+    expect([all.discount, all.voucherAmount, all.amountDue]).toEqual(['0.00', '40.00', '0.00']);
+  });
+
+  it('refuses codes as a booking does, with their reasons', async () => {
+    await promo({ code: 'BOATS', discountType: 'AMOUNT', discountValue: 500, experienceIds: [ticketed.id] });
+    expectCodeRefused(await quote({ experienceId: plain.id, participants: 1, promoCode: 'NOPE' }), 'PROMO_CODE_INVALID', 'NOT_FOUND');
+    expectCodeRefused(await quote({ experienceId: plain.id, participants: 1, promoCode: 'boats' }, '/public/v1/quote'), 'PROMO_CODE_INVALID', 'NOT_FOR_EXPERIENCE');
+    expectCodeRefused(await quote({ experienceId: plain.id, participants: 1, voucherCode: 'GV-AAAA-BBBB-CCCC' }), 'VOUCHER_INVALID', 'NOT_FOUND');
+  });
+
+  it('counts refused codes toward the guessing limit on /public/v1 only', async () => {
+    const body = { experienceId: plain.id, participants: 1, promoCode: 'GUESS' };
+    for (let i = 0; i < 10; i++) expectCodeRefused(await quote(body, '/public/v1/quote'), 'PROMO_CODE_INVALID', 'NOT_FOUND');
+    const limited = await quote(body, '/public/v1/quote');
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Without a code, and on /v1, nothing is limited.
+    expectData(await quote({ experienceId: plain.id, participants: 1 }, '/public/v1/quote'), Quote);
+    expectCodeRefused(await quote(body), 'PROMO_CODE_INVALID', 'NOT_FOUND');
   });
 });
