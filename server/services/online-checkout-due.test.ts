@@ -6,7 +6,7 @@ import { bookWithCheckout, lineItemsOf } from './online-checkout.js';
 import { paymentProviderFrom } from '../payments/configure.js';
 import { createLogger } from '../logger.js';
 import { guestActor } from '../domain/actor.js';
-import { Booking, Experience, PublicBooking, Refund } from '../../shared/index.js';
+import { Booking, Experience, GiftVoucher, PublicBooking, Refund } from '../../shared/index.js';
 
 const MINUTE = 60_000;
 
@@ -99,5 +99,70 @@ describe('online payment for what is due', () => {
     await h.callback('checkout.session.completed', stripe.pay(session.id));
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CONFIRMED');
     expect(stripe.refunds.size).toBe(0);
+  });
+});
+
+describe('online payment with a gift voucher', () => {
+  const harness = usePaymentsHarness();
+  let stripe: FakeStripe;
+  let h: PaymentsHarness;
+  beforeEach(() => ({ stripe, h } = harness()));
+
+  const voucher = async (amount: string) => expectData(await h.t.request('POST', '/v1/gift-vouchers', { body: { amount } }), GiftVoucher, 201);
+  const book = (participants: number, voucherCode: string) =>
+    h.t.request('POST', '/public/v1/bookings', {
+      body: { experienceId: h.experienceId, startTime: h.startTime, participants, customerName: 'Ana Lima', customerEmail: 'ana@example.com', voucherCode },
+      headers: { origin: 'https://tours.example.com', referer: 'https://tours.example.com/book' },
+    });
+  const balance = async (id: string) => expectData(await h.t.request('GET', `/v1/gift-vouchers/${id}`), GiftVoucher).balance;
+
+  it('confirms at once, with no checkout, a booking the voucher pays in full', async () => {
+    const gv = await voucher('100.00');
+    const booking = expectData(await book(2, gv.code), PublicBooking, 201);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', checkoutUrl: null, holdExpiresAt: null, total: '90.00', amountDue: '0.00' });
+    expect(stripe.sessions.size).toBe(0);
+    expect(await balance(gv.id)).toBe('10.00');
+  });
+
+  it('charges only what is due, in one line, and a lapsed hold returns the voucher’s part', async () => {
+    const gv = await voucher('50.00');
+    const booking = expectData(await book(2, gv.code), PublicBooking, 201);
+    expect(booking).toMatchObject({ status: 'PENDING', total: '90.00', amountDue: '40.00' });
+    const session = stripe.lastSession();
+    expect(session.amount_total).toBe(4000);
+    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    expect(create?.params).toMatchObject({ line_items: [{ quantity: '1', price_data: { unit_amount: '4000', product_data: { name: 'Sunset kayak' } } }] });
+    expect(await balance(gv.id)).toBe('0.00');
+
+    await h.callback('checkout.session.expired', { ...session, status: 'expired' });
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
+    expect(await balance(gv.id)).toBe('50.00');
+
+    // Paid late, with the voucher still whole: confirmed again, the part spent again.
+    await h.callback('checkout.session.completed', stripe.pay(session.id));
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CONFIRMED');
+    expect(await balance(gv.id)).toBe('0.00');
+    expect(stripe.refunds.size).toBe(0);
+  });
+
+  it('stays cancelled and refunds through Stripe a late payment whose voucher part was spent meanwhile', async () => {
+    const gv = await voucher('50.00');
+    const booking = expectData(await book(2, gv.code), PublicBooking, 201);
+    const session = stripe.lastSession();
+    await h.callback('checkout.session.expired', { ...session, status: 'expired' });
+    // Another booking spends the returned balance (at the desk, on another slot).
+    expectData(
+      await h.t.request('POST', '/v1/bookings', {
+        body: { experienceId: h.experienceId, startTime: h.startTime, participants: 1, customerName: 'Rui', customerEmail: 'rui@example.com', voucherCode: gv.code },
+      }),
+      Booking,
+      201,
+    );
+    expect(await balance(gv.id)).toBe('5.00');
+    const paid = stripe.pay(session.id);
+    await h.callback('checkout.session.completed', paid);
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
+    expect(await balance(gv.id)).toBe('5.00');
+    expect([...stripe.refunds.values()].map((r) => [r.amount, r.payment_intent])).toEqual([[4000, paid.payment_intent]]);
   });
 });
