@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectData, expectError, expectList, harbourCruise, manualClock, type ManualClock, type TestApp, type TestResponse } from '../test-helpers/index.js';
+import { startSmtpServer } from '../test-helpers/smtp.js';
+import { guestMailJob } from '../jobs/guest-mail.js';
+import { smtpTransport } from '../mail/smtp.js';
+import { createLogger } from '../logger.js';
 import { Booking, GiftVoucher, Payment, PublicBooking, Refund, WebhookEvent, type Experience } from '../../shared/index.js';
 
 // The clock starts on Monday 5 January 2026, 12:00 in Lisbon; the cruise costs 45.00 a person.
@@ -150,5 +154,25 @@ describe('redeeming gift vouchers on bookings', { timeout: 60_000 }, () => {
       expect((await payments(b.id)).filter((p) => p.method === 'VOUCHER').map((p) => p.amount)).toEqual([b.voucher!.amount]);
     }
     expect(made.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the guest’s confirmation shows the voucher by its mask and the amount due, never the code', async () => {
+    const smtp = await startSmtpServer();
+    const job = guestMailJob({
+      store: t.store, config: t.config, logger: createLogger('silent'), now: clock.now, random: () => 0.5,
+      transport: smtpTransport({ url: smtp.url, from: 'Outing <book@test-tours.example>', greetingTimeoutMs: 500 }),
+    });
+    try {
+      const v = await voucher('50.00');
+      expectData(await book({ voucherCode: v.code }), Booking, 201);
+      await job.runOnce();
+      const { mail } = (await smtp.waitFor(1))[0]!;
+      expect(mail.text).toContain(`Gift voucher: ${mask(v.code)} (-50.00 EUR)`);
+      expect(mail.text).toContain('Amount due: 40.00 EUR');
+      expect(`${mail.text} ${String(mail.html)} ${mail.subject}`).not.toContain(v.code);
+    } finally {
+      await job.stop();
+      await smtp.close();
+    }
   });
 });

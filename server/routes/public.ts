@@ -125,7 +125,9 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
           '`checkoutUrl` is null unless online payment is due. With online payment (a priced experience or a priced extra chosen, Stripe configured, ' +
           'the org’s `onlinePayments` on) the booking is PENDING, holds its places until `holdExpiresAt`, and `checkoutUrl` ' +
           'is the payment page; after paying (or giving up) the guest returns to the page that made the request (its ' +
-          '`Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.',
+          '`Referer`, else its `Origin`) with `outing_booking={bookingNumber}&outing_status=success|cancel` appended.' +
+          ' Guessing limit: after 10 bookings refused PROMO_CODE_INVALID or VOUCHER_INVALID within 10 minutes from one address, its ' +
+          'requests carrying `promoCode` or `voucherCode` are answered 429 RATE_LIMITED (codes unchecked) until `Retry-After`.',
         tag,
         auth: 'publishable',
         body: PublicBookingCreate,

@@ -106,7 +106,7 @@ export async function takeCodes(store: Store, row: BookingRow): Promise<void> {
  * Takes the booking's voucher part off the balance by one conditional UPDATE: when bookings side by
  * side (in any process) spent it meanwhile, this one is refused as USED and writes nothing.
  */
-async function spendVoucher(store: Store, row: BookingRow): Promise<void> {
+export async function spendVoucher(store: Store, row: BookingRow): Promise<void> {
   if (row.voucherId === null || row.voucherCents === null || row.voucherCents <= 0) return;
   if (!(await store.giftVouchers.spend(row.voucherId, row.voucherCents, row.createdAt))) {
     throw voucherRefusal('USED', 'This gift voucher has been used up');
