@@ -6,6 +6,8 @@ export const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['calendars', 'Calendars'],
   ['team', 'Team'],
+  ['promo-codes', 'Promo codes'],
+  ['gift-vouchers', 'Gift vouchers'],
   ['activity', 'Activity'],
 ] as const;
 export type Section = (typeof SECTIONS)[number][0];
