@@ -16,6 +16,9 @@ import { Experiences } from './Experiences.js';
 import { Insights } from './Insights.js';
 import { Settings } from './Settings.js';
 
+/** What Settings reads for its promo codes and gift vouchers, loaded with these screens. */
+export { promoCodesOf, vouchersOf } from '../state/promotions.js';
+
 export const VIEWS: Partial<Record<Screen, (props: { m: Model }) => JSX.Element>> = {
   bookings: Bookings,
   booking: Booking,

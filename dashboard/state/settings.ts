@@ -42,6 +42,8 @@ export interface SectionView {
   error: string | null;
 }
 
+/** Promo codes' and gift vouchers' reads come with the other screens' chunk (screens/lazy.ts), never with Today. */
+const promotions = () => import('../screens/lazy.js');
 const sectionOf = (id: string): Section | null => (id === '' ? 'organization' : (SECTIONS.find(([s]) => s === id)?.[0] ?? null));
 const offsetOf = (search: URLSearchParams): number => Math.max(0, Math.floor(Number(search.get('offset')) || 0));
 
@@ -116,11 +118,11 @@ export function createSettingsModel(ctx: AreaContext) {
       case 'activity':
         return { key: `${section}:${offset}`, work: () => [fetches.activity(offset)] };
       case 'promo-codes':
-        return { key: `${section}:${search}`, work: () => [fetches.experiences(), import('./promotions.js').then((p) => p.promoCodesOf(http, search)).then((list): Apply => () => (promoCodes.value = list))] };
+        return { key: `${section}:${search}`, work: () => [fetches.experiences(), promotions().then((p) => p.promoCodesOf(http, search)).then((list): Apply => () => (promoCodes.value = list))] };
       case 'gift-vouchers':
         return {
           key: `${section}:${search}`,
-          work: () => [import('./promotions.js').then((p) => p.vouchersOf(http, search)).then((r): Apply => () => ([vouchers.value, voucher.value] = r))],
+          work: () => [promotions().then((p) => p.vouchersOf(http, search)).then((r): Apply => () => ([vouchers.value, voucher.value] = r))],
         };
     }
   }
