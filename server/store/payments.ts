@@ -12,7 +12,7 @@ export interface PaymentRow {
    * How it was made (migration 012): STRIPE for the Stripe provider's, else what was recorded by
    * hand. Payments stored before the column existed read as STRIPE (the Stripe provider's) or OTHER.
    */
-  method: 'CASH' | 'CARD' | 'BANK_TRANSFER' | 'STRIPE' | 'OTHER';
+  method: 'CASH' | 'CARD' | 'BANK_TRANSFER' | 'STRIPE' | 'OTHER' | 'VOUCHER';
   reference: string | null;
   failureReason: string | null;
   refundRequired: number; // 0 or 1

@@ -20,6 +20,7 @@ import { customerStore, type CustomerStore } from './customers.js';
 import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 import { slotStore, type SlotStore } from './slots.js';
 import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
+import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -47,6 +48,7 @@ export interface WrittenOnce {
   slots: SlotStore;
   promoCodes: PromoCodeStore;
   events: EventStore;
+  giftVouchers: GiftVoucherStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -73,5 +75,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     slots: slotStore(sql),
     promoCodes: promoCodeStore(sql),
     events: eventStore(sql),
+    giftVouchers: giftVoucherStore(sql),
   };
 }
