@@ -112,7 +112,7 @@ describe('Settings › Promo codes', () => {
     await screen.findByRole('heading', { name: 'New promo code' });
     expect(location.search).toBe('');
     expect(t.fake.calls.find((c) => c.method === 'PATCH')!.body).toMatchObject({ code: 'SUMMER15', discountValue: 20, validUntil: '2026-12-31T23:00:00.000Z', maxUses: 10 });
-    expect(factsOf(cardOf('SUMMER15'))['Discount']).toBe('20%');
+    await waitFor(() => expect(factsOf(cardOf('SUMMER15'))['Discount']).toBe('20%'));
   });
 });
 

@@ -9,20 +9,14 @@ import { ApiError, type Http, type ListPage } from '../api.js';
 import { idleForm, sentenceFor } from './context.js';
 import { amountOf } from './bookings.js';
 import type { SettingsModel } from './settings.js';
+import type { VoucherMessage, VoucherPanel } from './settings-types.js';
 
 /** Gift vouchers per page of the list. */
 export const VOUCHER_PAGE = 20;
 
 /** A gift voucher's e-mail is about no booking. */
-const VoucherMessage = Message.extend({ bookingId: z.string().nullable().optional() });
-export type VoucherMessage = z.infer<typeof VoucherMessage>;
-
-/** One voucher opened from the list: the record, and its e-mails (null with the reason when they could not be read). */
-export interface VoucherPanel {
-  voucher: GiftVoucher;
-  messages: VoucherMessage[] | null;
-  messagesError: string | null;
-}
+const VoucherMessageRecord = Message.extend({ bookingId: z.string().nullable().optional() });
+export type { VoucherMessage, VoucherPanel };
 
 const path = (...parts: string[]) => `/v1/${parts.map(encodeURIComponent).join('/')}`;
 const STATUSES: readonly string[] = ['ACTIVE', 'USED', 'EXPIRED', 'DISABLED'];
@@ -33,7 +27,7 @@ export function promoCodesOf(http: Http, search: URLSearchParams): Promise<Promo
 }
 
 const messagesOf = (http: Http, id: string): Promise<Pick<VoucherPanel, 'messages' | 'messagesError'>> =>
-  http.list(VoucherMessage, path('gift-vouchers', id, 'messages'), { limit: 100 }).then(
+  http.list(VoucherMessageRecord, path('gift-vouchers', id, 'messages'), { limit: 100 }).then(
     (p) => ({ messages: p.data, messagesError: null }),
     (e: unknown) => {
       if (e instanceof ApiError && e.code === 'UNAUTHORIZED') throw e;
@@ -242,7 +236,7 @@ export function promotionActions(s: SettingsModel) {
     /** A new copy of the voucher's e-mail, sent at once; the e-mails read again. */
     resend: (v: GiftVoucher, message: VoucherMessage): Promise<void> =>
       core.act(message.id, 'The e-mail could not be resent', async () => {
-        const queued = await http.send(VoucherMessage, 'POST', path('gift-vouchers', v.id, 'messages', message.id, 'resend'));
+        const queued = await http.send(VoucherMessageRecord, 'POST', path('gift-vouchers', v.id, 'messages', message.id, 'resend'));
         const mail = await messagesOf(http, v.id);
         const panel = core.voucher.peek();
         if (panel?.voucher.id === v.id) core.voucher.value = { ...panel, ...mail };

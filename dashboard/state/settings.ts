@@ -17,7 +17,6 @@ import {
 } from '../../shared/index.js';
 import type { ListPage, Query } from '../api.js';
 import type { GiftVoucher, PromoCode } from '../../shared/index.js';
-import type { VoucherPanel } from './promotions.js';
 import type { Location } from '../router.js';
 import { batch, signal } from './signals.js';
 import { formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
@@ -26,7 +25,7 @@ import { settingsActions, type OrganizationDraft } from './settings-actions.js';
 /** The sections in the order the section navigation lists them: [address segment, label]. */
 export { SECTIONS } from './settings-types.js';
 export type { Section, Revealed, Asking } from './settings-types.js';
-import { SECTIONS, type Section, type Revealed, type Asking } from './settings-types.js';
+import { SECTIONS, promotionReads, type Section, type Revealed, type Asking, type VoucherPanel } from './settings-types.js';
 
 /** Entries of the activity log and of a delivery log per page. */
 export const PAGE = 20;
@@ -42,8 +41,6 @@ export interface SectionView {
   error: string | null;
 }
 
-/** Promo codes' and gift vouchers' reads come with the other screens' chunk (screens/lazy.ts), never with Today. */
-const promotions = () => import('../screens/lazy.js');
 const sectionOf = (id: string): Section | null => (id === '' ? 'organization' : (SECTIONS.find(([s]) => s === id)?.[0] ?? null));
 const offsetOf = (search: URLSearchParams): number => Math.max(0, Math.floor(Number(search.get('offset')) || 0));
 
@@ -118,11 +115,11 @@ export function createSettingsModel(ctx: AreaContext) {
       case 'activity':
         return { key: `${section}:${offset}`, work: () => [fetches.activity(offset)] };
       case 'promo-codes':
-        return { key: `${section}:${search}`, work: () => [fetches.experiences(), promotions().then((p) => p.promoCodesOf(http, search)).then((list): Apply => () => (promoCodes.value = list))] };
+        return { key: `${section}:${search}`, work: () => [fetches.experiences(), promotionReads.then((p) => p.promoCodesOf(http, search)).then((list): Apply => () => (promoCodes.value = list))] };
       case 'gift-vouchers':
         return {
           key: `${section}:${search}`,
-          work: () => [promotions().then((p) => p.vouchersOf(http, search)).then((r): Apply => () => ([vouchers.value, voucher.value] = r))],
+          work: () => [promotionReads.then((p) => p.vouchersOf(http, search)).then((r): Apply => () => ([vouchers.value, voucher.value] = r))],
         };
     }
   }
