@@ -21,6 +21,7 @@ import { calendarImportStore, type CalendarImportStore } from './calendar-import
 import { slotStore, type SlotStore } from './slots.js';
 import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
 import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
+import { codeFailureStore, type CodeFailureStore } from './code-failures.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -49,6 +50,7 @@ export interface WrittenOnce {
   promoCodes: PromoCodeStore;
   events: EventStore;
   giftVouchers: GiftVoucherStore;
+  codeFailures: CodeFailureStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -76,5 +78,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     promoCodes: promoCodeStore(sql),
     events: eventStore(sql),
     giftVouchers: giftVoucherStore(sql),
+    codeFailures: codeFailureStore(sql),
   };
 }
