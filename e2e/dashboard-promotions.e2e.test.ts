@@ -153,4 +153,70 @@ describe('promotions in the dashboard', () => {
     expect(unexpected(problems, 401, 400, 409)).toEqual([]);
     await page.context().close();
   });
+
+  it('books at the desk with a promo code and a gift voucher by keyboard at 375 px, a refused code said beside it, and the booking shows the figures', async () => {
+    const walk = (await api<{ id: string; name: string; price: number }[]>('/v1/experiences')).data.find((x) => x.name === 'Alfama Old Town Walk')!;
+    const lisbonDate = (instant: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date(instant));
+    const from = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
+    const { data: open } = await api<{ slots: { startTime: string; available: boolean }[] }>(`/v1/availability?experienceId=${walk.id}&startDate=${from}&endDate=${to}&participants=2`);
+    const dates = [...new Set(open.slots.map((s) => lisbonDate(s.startTime)))];
+    const date = dates.find((d) => open.slots.filter((s) => lisbonDate(s.startTime) === d).every((s) => s.available))!;
+    expect((await api('/v1/promo-codes', { method: 'POST', body: JSON.stringify({ code: 'DESK10', discountType: 'PERCENT', discountValue: 10 }) })).status).toBe(201);
+    const voucher = await api<{ id: string; code: string }>('/v1/gift-vouchers', { method: 'POST', body: JSON.stringify({ amount: '20.00' }) });
+    expect(voucher.status).toBe(201);
+
+    const { page, problems } = await narrow(browser, 375);
+    await openSignedIn(page, outing, owner, `/dashboard/bookings/new?experienceId=${walk.id}&date=${date}`, 'New booking');
+    await page.locator('#time option').first().waitFor({ state: 'attached' });
+    const k = keyboardOf(page, 200);
+    await k.tabTo(/^select\|/);
+    await k.tabTo(/^select\|.*left/);
+    await page.keyboard.press('ArrowDown');
+    await k.tabTo(/^input\|participants\|/);
+    await typeOver(page, '2');
+    await k.tabTo(/^input\|name\|/);
+    await page.keyboard.type('Desk Guest');
+    await k.tabTo(/^input\|email\|/);
+    await page.keyboard.type('desk.codes@e2e.example');
+    await k.tabTo(/^input\|promoCode\|/);
+    await page.keyboard.type('NOPE99');
+    await k.tabTo(/^input\|voucherCode\|/);
+    await page.keyboard.type(voucher.data.code.toLowerCase());
+    await k.tabTo(/^button\|Create booking\|/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#promoCode').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#promoCode-error').innerText()).toBe('There is no promo code like this one. Check its spelling.');
+    expect(await violations(page, 'html'), 'New booking with a refused code').toEqual([]);
+
+    // The summary's link takes focus to the field.
+    await k.tabTo(/^a\|Promo code:/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => k.focused()).toMatch(/^input\|promoCode\|/);
+    await typeOver(page, 'desk10');
+    await k.tabTo(/^button\|Create booking\|/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: /^Booking BK-/ }).waitFor();
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const b = (await api<{ subtotal: string; discount: { code: string; amount: string }; total: string; voucher: { code: string; amount: string }; amountDue: string }>(`/v1/bookings/${id}`)).data;
+    const subtotal = (2 * walk.price) / 100;
+    const discount = Math.round(2 * walk.price * 0.1) / 100;
+    expect(b).toMatchObject({ subtotal: subtotal.toFixed(2), discount: { code: 'DESK10', amount: discount.toFixed(2) }, total: (subtotal - discount).toFixed(2) });
+    expect(b.voucher).toEqual({ code: `GV-\u2022\u2022\u2022\u2022-\u2022\u2022\u2022\u2022-${voucher.data.code.slice(-4)}`, amount: Math.min(20, subtotal - discount).toFixed(2) });
+
+    const details = await page.locator('.bk-details').innerText();
+    const euros = (x: string) => `€${x}`;
+    expect(details).toContain(`Subtotal\n${euros(b.subtotal)}`);
+    expect(details).toContain(`−${euros(b.discount.amount)} (code DESK10)`);
+    expect(details).toContain(`−${euros(b.voucher.amount)} (${b.voucher.code})`);
+    expect(details).toContain(`Amount due\n${euros(b.amountDue)}`);
+    expect(details).not.toContain(voucher.data.code);
+    await page.getByRole('table', { name: 'Payments' }).getByText('Gift voucher', { exact: true }).waitFor();
+    // Only the voucher paid: nothing to refund in money.
+    expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(0);
+    expect(await violations(page, 'html'), 'a booking with a code and a voucher').toEqual([]);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    expect(unexpected(problems, 401, 400)).toEqual([]);
+    await page.context().close();
+  });
 });
