@@ -19,6 +19,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: ErrorDetail[] = [],
+    /** Why a promo code or a gift voucher was refused (`details.reason`). */
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -108,8 +110,10 @@ export function createApi(csrfToken: () => string | undefined, fetchImpl: typeof
     const parsed = ErrorEnvelope.safeParse(body);
     if (parsed.success) {
       const { code, message, details } = parsed.data.error;
-      // The dashboard reads listed fields only; PRICE_CHANGED's object names no field.
-      return new ApiError(res.status, code, message, Array.isArray(details) ? details : undefined);
+      // Listed fields, or a refused code's reason (PROMO_CODE_INVALID, VOUCHER_INVALID); PRICE_CHANGED's total is not read.
+      return Array.isArray(details)
+        ? new ApiError(res.status, code, message, details)
+        : new ApiError(res.status, code, message, undefined, details && 'reason' in details ? details.reason : undefined);
     }
     // A code this version does not know is still the server's word.
     if (isRecord(body) && isRecord(body['error']) && typeof body['error']['code'] === 'string') {

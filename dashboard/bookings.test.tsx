@@ -746,3 +746,76 @@ describe('a booking’s e-mails', () => {
     expect(buttons.map((x) => x.getAttribute('aria-describedby'))).toEqual(['mail-msg_2']);
   });
 });
+
+describe('promo codes and gift vouchers on bookings', () => {
+  const detailsOf = () => Object.fromEntries([...document.querySelectorAll('.bk-details > div')].map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent]));
+
+  it('shows the subtotal, the discount and its code, the voucher’s mask and part, and the amount due; refunds leave the voucher out', async () => {
+    const outing = fakeOuting();
+    Object.assign(outing.bookings.get('bk_ana')!, {
+      subtotal: '50.00',
+      discount: { code: 'SUMMER15', amount: '7.50' },
+      total: '42.50',
+      voucher: { code: 'GV-••••-••••-4T2W', amount: '30.00' },
+      amountDue: '7.50',
+    });
+    const pay = (id: string, amount: string, method: Payment['method'], provider: string, reference: string | null): Payment => ({
+      id, bookingId: 'bk_ana', amount, currency: 'EUR', status: 'SUCCEEDED', provider, method, reference, failureReason: null, refundRequired: false, createdAt: NOW,
+    });
+    outing.payments.push(pay('pay_v', '30.00', 'VOUCHER', 'voucher', 'GV-••••-••••-4T2W'), pay('pay_c', '5.00', 'CASH', 'manual', null));
+    mountAt('/dashboard/bookings/bk_ana', { signedIn: true, http: outing.http, session });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ }, { timeout: 5000 });
+    await waitFor(() => expect(detailsOf()['Paid']).toBe('€35.00'));
+    expect(detailsOf()).toMatchObject({
+      Subtotal: '€50.00',
+      Discount: '−€7.50 (code SUMMER15)',
+      Total: '€42.50',
+      'Gift voucher': '−€30.00 (GV-••••-••••-4T2W)',
+      'Amount due': '€7.50',
+    });
+    const payments = screen.getByRole('table', { name: 'Payments' });
+    expect(within(payments).getByText('Gift voucher')).toBeTruthy();
+    expect(within(payments).getByText('Cash, recorded by hand')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Refund' }));
+    // Only the cash is money to give back; the voucher's part goes back to the voucher on a cancellation.
+    expect((dialog().getByLabelText('Amount (EUR)') as HTMLInputElement).value).toBe('5.00');
+    expect(screen.getByRole('dialog').textContent).toContain('Paid €5.00 (and €30.00 by gift voucher');
+  });
+
+  it('offers no Refund when a gift voucher paid it all', async () => {
+    const outing = fakeOuting();
+    Object.assign(outing.bookings.get('bk_ana')!, { voucher: { code: 'GV-••••-••••-4T2W', amount: '50.00' }, amountDue: '0.00' });
+    outing.payments.push({ id: 'pay_v', bookingId: 'bk_ana', amount: '50.00', currency: 'EUR', status: 'SUCCEEDED', provider: 'voucher', method: 'VOUCHER', reference: 'GV-••••-••••-4T2W', failureReason: null, refundRequired: false, createdAt: NOW });
+    mountAt('/dashboard/bookings/bk_ana', { signedIn: true, http: outing.http, session });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ }, { timeout: 5000 });
+    await waitFor(() => expect(detailsOf()['Paid']).toBe('€50.00'));
+    expect(detailsOf()['Amount due']).toBe('€0.00');
+    expect(screen.queryByRole('button', { name: 'Refund' })).toBeNull();
+  });
+
+  it('takes a promo code and a gift voucher code at the desk, and says why one is refused beside it', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings/new?date=2026-12-01', { signedIn: true, http: outing.http, session });
+    await screen.findByRole('heading', { level: 1, name: 'New booking' }, { timeout: 5000 });
+    await waitFor(() => expect(screen.getAllByRole('option', { name: /places? left$/ }).length).toBeGreaterThan(0));
+    fireEvent.change(screen.getByLabelText('Time'), { target: { value: '2026-12-01T10:00:00.000Z' } });
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Walk-in Guest' } });
+    fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'walkin@example.com' } });
+    fireEvent.input(screen.getByLabelText('Promo code'), { target: { value: ' summer15 ' } });
+    fireEvent.input(screen.getByLabelText('Gift voucher code'), { target: { value: 'GV-7K3M-Q9PX-4T2W' } });
+    outing.refusals.set('POST /v1/bookings', new ApiError(400, 'PROMO_CODE_INVALID', 'The promo code has expired', [], 'EXPIRED'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create booking' }));
+    const summary = await screen.findByRole('region', { name: 'There is a problem' });
+    expect(within(summary).getByRole('link', { name: 'Promo code: This promo code has expired.' })).toBeTruthy();
+    expect(screen.getByLabelText('Promo code').getAttribute('aria-invalid')).toBe('true');
+
+    outing.refusals.set('POST /v1/bookings', new ApiError(400, 'VOUCHER_INVALID', 'The voucher has no balance left', [], 'USED'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create booking' }));
+    await waitFor(() => expect(document.getElementById('voucherCode-error')?.textContent).toBe('This gift voucher has no balance left.'));
+    expect(screen.getByLabelText('Promo code').getAttribute('aria-invalid')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Create booking' }));
+    await waitFor(() => expect(outing.posted.at(-1)).toMatchObject({ promoCode: 'summer15', voucherCode: 'GV-7K3M-Q9PX-4T2W' }));
+  });
+});

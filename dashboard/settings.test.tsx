@@ -127,7 +127,7 @@ describe('the Settings screen', () => {
   it('opens on Organization, names the section in the title and marks it in its own navigation', async () => {
     await open('/dashboard/settings', 'Organization');
     const sections = screen.getByRole('navigation', { name: 'Settings sections' });
-    expect(within(sections).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organization', 'API keys', 'Webhooks', 'Calendars', 'Team', 'Activity']);
+    expect(within(sections).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organization', 'API keys', 'Webhooks', 'Calendars', 'Team', 'Promo codes', 'Gift vouchers', 'Activity']);
     expect(within(sections).getByRole('link', { name: 'Organization' }).getAttribute('aria-current')).toBe('page');
     expect(document.title).toBe('Organization · Settings · Outing');
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Lisbon Walks');

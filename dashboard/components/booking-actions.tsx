@@ -303,7 +303,8 @@ function RefundDialog({ m, d, booking }: Props): JSX.Element {
       }}
     >
       <p>
-        Paid {money(paidOf(payments), booking.currency)}, left to refund {money(fromCents(Math.max(left, 0)), booking.currency)}. The booking itself does
+        Paid {money(paidOf(payments, true), booking.currency)}
+        {booking.voucher ? ` (and ${money(booking.voucher.amount, booking.currency)} by gift voucher, which goes back to the voucher if the booking is cancelled)` : ''}, left to refund {money(fromCents(Math.max(left, 0)), booking.currency)}. The booking itself does
         not change; cancel it separately if the guest is not coming.
       </p>
       <AmountField currency={booking.currency} value={v['amount'] ?? fromCents(Math.max(left, 0))} error={d.form.fields['amount']} />

@@ -71,6 +71,8 @@ function Row({ term, children }: { term: string; children: ComponentChildren }):
 function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; places: number; paid: string | null; zone: string }): JSX.Element {
   const meta = Object.entries(b.metadata);
   const due = paid === null ? 0 : Math.round(Number(b.total) * 100) - Math.round(Number(paid) * 100);
+  // A code changed the figures: each one is shown, down to what is still owed.
+  const coded = b.discount !== null || b.voucher !== null;
   return (
     <dl class="bk-details">
       <Row term="Status">
@@ -94,14 +96,26 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
         ) : null}
       </Row>
       <Row term="Guests">{guestsText(b.totalParticipants, places)}</Row>
+      {coded ? <Row term="Subtotal">{money(b.subtotal, b.currency)}</Row> : null}
+      {b.discount ? (
+        <Row term="Discount">
+          −{money(b.discount.amount, b.currency)} <span class="quiet">(code {b.discount.code})</span>
+        </Row>
+      ) : null}
       <Row term="Total">
         {money(b.total, b.currency)}
-        {b.unitPrice !== null && !b.extras.length ? <span class="quiet"> ({b.totalParticipants} × {money((b.unitPrice / 100).toFixed(2), b.currency)})</span> : null}
+        {b.unitPrice !== null && !b.extras.length && !b.discount ? <span class="quiet"> ({b.totalParticipants} × {money((b.unitPrice / 100).toFixed(2), b.currency)})</span> : null}
       </Row>
+      {b.voucher ? (
+        <Row term="Gift voucher">
+          −{money(b.voucher.amount, b.currency)} <span class="quiet">({b.voucher.code})</span>
+        </Row>
+      ) : null}
       <Row term="Paid">
         {paid === null ? '…' : money(paid, b.currency)}
-        {due > 0 && b.status !== 'CANCELLED' ? <span class="owed"> · {money((due / 100).toFixed(2), b.currency)} still due</span> : null}
+        {due > 0 && b.status !== 'CANCELLED' && !coded ? <span class="owed"> · {money((due / 100).toFixed(2), b.currency)} still due</span> : null}
       </Row>
+      {coded ? <Row term="Amount due">{money(b.amountDue, b.currency)}</Row> : null}
       <Row term="Refunded">{money(b.amountRefunded, b.currency)}</Row>
       <Row term="Source">{SOURCES[b.source]}</Row>
       <Row term="Checked in">{b.checkedInAt ? dateTimeIn(b.checkedInAt, zone) : 'Not yet'}</Row>

@@ -34,6 +34,8 @@ const LABELS: Record<string, string> = {
   email: 'Email',
   phone: 'Phone',
   internalNote: 'Internal note',
+  promoCode: 'Promo code',
+  voucherCode: 'Gift voucher code',
   method: 'Payment method',
   amount: 'Amount',
 };
@@ -47,6 +49,8 @@ const FIELD_OF: Record<string, string> = {
   customerEmail: 'email',
   customerPhone: 'phone',
   internalNote: 'internalNote',
+  promoCode: 'promoCode',
+  voucherCode: 'voucherCode',
   'payment.amount': 'amount',
   'payment.method': 'method',
 };
@@ -160,8 +164,27 @@ async function start(ctx: AreaContext, key: string, search: URLSearchParams): Pr
   }
 }
 
-/** A refusal as this form's fields: the contract's paths renamed, a full or closed slot on its field. */
+/** Why a code was refused (`details.reason`), in words. */
+const PROMO_WORDS: Record<string, string> = {
+  NOT_FOUND: 'There is no promo code like this one. Check its spelling.',
+  INACTIVE: 'This promo code is not active.',
+  NOT_YET_VALID: 'This promo code is not valid yet.',
+  EXPIRED: 'This promo code has expired.',
+  NOT_FOR_EXPERIENCE: 'This promo code is not for this experience.',
+  USED_UP: 'This promo code has been used as many times as it may be.',
+};
+const VOUCHER_WORDS: Record<string, string> = {
+  NOT_FOUND: 'There is no gift voucher with this code. Check its spelling.',
+  DISABLED: 'This gift voucher is disabled.',
+  EXPIRED: 'This gift voucher has expired.',
+  USED: 'This gift voucher has no balance left.',
+  CURRENCY: 'This gift voucher is in another currency.',
+};
+
+/** A refusal as this form's fields: the contract's paths renamed, a full or closed slot on its field, a refused code on its own. */
 function failureOf(e: unknown, ticketed: boolean, sent: { answers: AnswerInput[]; extras: BookingExtraInput[] }): FormState {
+  if (e instanceof ApiError && e.code === 'PROMO_CODE_INVALID') return { ...idleForm, fields: { promoCode: PROMO_WORDS[e.reason ?? ''] ?? sentenceFor(e) } };
+  if (e instanceof ApiError && e.code === 'VOUCHER_INVALID') return { ...idleForm, fields: { voucherCode: VOUCHER_WORDS[e.reason ?? ''] ?? sentenceFor(e) } };
   if (e instanceof ApiError && e.code === 'SLOT_UNAVAILABLE') return { ...idleForm, fields: { time: sentenceFor(e) } };
   if (e instanceof ApiError && e.code === 'CAPACITY_EXCEEDED') return { ...idleForm, fields: { [ticketed ? 'tickets' : 'participants']: sentenceFor(e) } };
   if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR') return { ...idleForm, error: sentenceFor(e) };
@@ -207,6 +230,10 @@ async function submit(ctx: AreaContext, e: Event): Promise<void> {
   if (phone) body['customerPhone'] = phone;
   const note = f.value('internalNote').trim();
   if (note) body['internalNote'] = note;
+  for (const code of ['promoCode', 'voucherCode']) {
+    const typed = f.value(code).trim();
+    if (typed) body[code] = typed;
+  }
   if (f.checked('paidNow')) {
     const amount = amountOf(f.value('amount'));
     if (!amount) fields['amount'] = 'Enter an amount such as 25.00.';
@@ -372,6 +399,8 @@ function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
       <p class="quiet" id="new-booking-total">
         Total: {money(total, x.currency)}
       </p>
+      <Field name="promoCode" label="Promo code" type="text" required={false} error={s.form.fields['promoCode']} hint="Optional. Its discount is taken off the total." />
+      <Field name="voucherCode" label="Gift voucher code" type="text" required={false} error={s.form.fields['voucherCode']} hint="Optional, like GV-XXXX-XXXX-XXXX. It pays up to its balance." />
       <Field name="name" label="Name" type="text" autoComplete="off" error={s.form.fields['name']} />
       <Field name="email" label="Email" type="email" error={s.form.fields['email']} />
       <Field name="phone" label="Phone" type="text" required={false} error={s.form.fields['phone']} hint="Optional." />

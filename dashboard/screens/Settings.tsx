@@ -8,6 +8,7 @@ import { KeysSection } from './settings-keys.js';
 import { ActivitySection, OrganizationSection } from './settings-organization.js';
 import { Revealed } from './settings-parts.js';
 import { TeamSection } from './settings-team.js';
+import { GiftVouchersSection, PromoCodesSection } from './settings-promotions.js';
 import { WebhooksSection } from './settings-webhooks.js';
 import '../styles/settings.css';
 import { RetryAlert } from '../components/RetryAlert.js';
@@ -18,6 +19,8 @@ const VIEWS: Record<Section, (p: { m: Model }) => JSX.Element | null> = {
   webhooks: WebhooksSection,
   calendars: CalendarsSection,
   team: TeamSection,
+  'promo-codes': PromoCodesSection,
+  'gift-vouchers': GiftVouchersSection,
   activity: ActivitySection,
 };
 

@@ -15,6 +15,11 @@ import { Experience } from './Experience.js';
 import { Experiences } from './Experiences.js';
 import { Insights } from './Insights.js';
 import { Settings } from './Settings.js';
+import { promoCodesOf, vouchersOf } from '../state/promotions.js';
+import { providePromotionReads } from '../state/settings-types.js';
+
+// Settings reads promo codes and gift vouchers with code that loads here, never with Today.
+providePromotionReads({ promoCodesOf, vouchersOf });
 
 export const VIEWS: Partial<Record<Screen, (props: { m: Model }) => JSX.Element>> = {
   bookings: Bookings,

@@ -242,10 +242,12 @@ const extrasRefusal = (message: string): string =>
 
 export const fromCents = (n: number): string => (n / 100).toFixed(2);
 
-/** What can still be refunded, in cents: the succeeded payments less the refunds not FAILED (the server's rule). */
+/**
+ * What can still be refunded, in cents: the succeeded payments less the refunds not FAILED (the
+ * server's rule). A gift voucher's part is no money to give back: a cancellation returns it to the voucher.
+ */
 export const refundableCents = (payments: readonly Payment[], refunds: readonly Refund[]): number =>
-  payments.reduce((n, p) => n + (p.status === 'SUCCEEDED' ? cents(p.amount) : 0), 0) -
-  refunds.reduce((n, r) => n + (r.status === 'FAILED' ? 0 : cents(r.amount)), 0);
+  cents(paidOf(payments, true)) - refunds.reduce((n, r) => n + (r.status === 'FAILED' ? 0 : cents(r.amount)), 0);
 
 /** How money came in or went back (a payment's or a refund's method), in words. */
 export const METHOD_WORDS: Record<Payment['method'], string> = {
@@ -257,9 +259,9 @@ export const METHOD_WORDS: Record<Payment['method'], string> = {
   OTHER: 'Other',
 };
 
-/** The sum of the succeeded payments, in major units. */
-export const paidOf = (payments: readonly Payment[]): string =>
-  fromCents(payments.reduce((n, p) => n + (p.status === 'SUCCEEDED' ? cents(p.amount) : 0), 0));
+/** The sum of the succeeded payments, in major units; `money`: only those in money, not by gift voucher. */
+export const paidOf = (payments: readonly Payment[], money = false): string =>
+  fromCents(payments.reduce((n, p) => n + (p.status === 'SUCCEEDED' && !(money && p.method === 'VOUCHER') ? cents(p.amount) : 0), 0));
 
 export function createBookingsModel(ctx: AreaContext) {
   const zones = createZones(ctx);

@@ -1,4 +1,6 @@
 /** The Settings sections, and the shapes that settings.ts and settings-actions.ts share (one file, so neither imports the other). */
+import type { GiftVoucher, Message, PromoCode } from '../../shared/index.js';
+import type { Http, ListPage } from '../api.js';
 
 export const SECTIONS = [
   ['organization', 'Organization'],
@@ -6,6 +8,8 @@ export const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['calendars', 'Calendars'],
   ['team', 'Team'],
+  ['promo-codes', 'Promo codes'],
+  ['gift-vouchers', 'Gift vouchers'],
   ['activity', 'Activity'],
 ] as const;
 export type Section = (typeof SECTIONS)[number][0];
@@ -31,3 +35,27 @@ export interface Asking {
   busy: boolean;
   error: string | null;
 }
+
+/** A gift voucher's e-mail: about no booking. */
+export type VoucherMessage = Omit<Message, 'bookingId'> & { bookingId?: string | null | undefined };
+
+/** One voucher opened from the list: the record, and its e-mails (null with the reason when they could not be read). */
+export interface VoucherPanel {
+  voucher: GiftVoucher;
+  messages: VoucherMessage[] | null;
+  messagesError: string | null;
+}
+
+/** What Settings reads for its promo codes and gift vouchers (state/promotions.ts). */
+export interface PromotionReads {
+  promoCodesOf(http: Http, search: URLSearchParams): Promise<PromoCode[]>;
+  vouchersOf(http: Http, search: URLSearchParams): Promise<[ListPage<GiftVoucher> | null, VoucherPanel | null]>;
+}
+
+let provide: (reads: PromotionReads) => void = () => {};
+/**
+ * Those reads, once the other screens' chunk has loaded (screens/lazy.ts hands them over): their
+ * code never loads with Today, and the Settings screen cannot show before that chunk anyway.
+ */
+export const promotionReads = new Promise<PromotionReads>((resolve) => (provide = resolve));
+export const providePromotionReads = (reads: PromotionReads): void => provide(reads);

@@ -16,6 +16,7 @@ import {
   WebhookEndpoint,
 } from '../../shared/index.js';
 import type { ListPage, Query } from '../api.js';
+import type { GiftVoucher, PromoCode } from '../../shared/index.js';
 import type { Location } from '../router.js';
 import { batch, signal } from './signals.js';
 import { formFailure, idleForm, sentenceFor, type Area, type AreaContext, type FormState } from './context.js';
@@ -24,7 +25,7 @@ import { settingsActions, type OrganizationDraft } from './settings-actions.js';
 /** The sections in the order the section navigation lists them: [address segment, label]. */
 export { SECTIONS } from './settings-types.js';
 export type { Section, Revealed, Asking } from './settings-types.js';
-import { SECTIONS, type Section, type Revealed, type Asking } from './settings-types.js';
+import { SECTIONS, promotionReads, type Section, type Revealed, type Asking, type VoucherPanel } from './settings-types.js';
 
 /** Entries of the activity log and of a delivery log per page. */
 export const PAGE = 20;
@@ -58,6 +59,12 @@ export function createSettingsModel(ctx: AreaContext) {
   const experiences = signal<Experience[] | null>(null);
   const users = signal<User[] | null>(null);
   const activity = signal<ListPage<Activity> | null>(null);
+  // Promo codes and gift vouchers: their reads and writes load with their screens (promotions.ts).
+  const promoCodes = signal<PromoCode[] | null>(null);
+  const vouchers = signal<ListPage<GiftVoucher> | null>(null);
+  const voucher = signal<VoucherPanel | null>(null);
+  /** The voucher just made, its code on show with a Copy button. */
+  const made = signal<GiftVoucher | null>(null);
 
   const forms = signal<Record<string, FormState>>({});
   const revealed = signal<Revealed | null>(null);
@@ -107,6 +114,13 @@ export function createSettingsModel(ctx: AreaContext) {
         return { key: section, work: () => [fetches.users()] };
       case 'activity':
         return { key: `${section}:${offset}`, work: () => [fetches.activity(offset)] };
+      case 'promo-codes':
+        return { key: `${section}:${search}`, work: () => [fetches.experiences(), promotionReads.then((p) => p.promoCodesOf(http, search)).then((list): Apply => () => (promoCodes.value = list))] };
+      case 'gift-vouchers':
+        return {
+          key: `${section}:${search}`,
+          work: () => [promotionReads.then((p) => p.vouchersOf(http, search)).then((r): Apply => () => ([vouchers.value, voucher.value] = r))],
+        };
     }
   }
 
@@ -126,7 +140,7 @@ export function createSettingsModel(ctx: AreaContext) {
     const mine = ++generation;
     batch(() => {
       // A value shown once goes as soon as the person moves on, even within the section.
-      revealed.value = asking.value = alert.value = notice.value = orgDraft.value = null;
+      revealed.value = asking.value = alert.value = notice.value = orgDraft.value = made.value = null;
       forms.value = {};
       view.value = { section, key, loading: true, error: null };
     });
@@ -215,7 +229,7 @@ export function createSettingsModel(ctx: AreaContext) {
       generation++;
       batch(() => {
         view.value = { section: null, key: '', loading: false, error: null };
-        for (const s of [org, orgDraft, keys, endpoints, deliveries, feeds, imports, experiences, users, activity, revealed, asking, alert, notice]) {
+        for (const s of [org, orgDraft, keys, endpoints, deliveries, feeds, imports, experiences, users, activity, promoCodes, vouchers, voucher, made, revealed, asking, alert, notice]) {
           s.value = null;
         }
         forms.value = {};
@@ -224,7 +238,7 @@ export function createSettingsModel(ctx: AreaContext) {
     },
   } satisfies Area;
 
-  const core = { ctx, org, orgDraft, keys, endpoints, deliveries, feeds, imports, users, fetches, refresh, submit, act, reveal, ask, notice };
+  const core = { ctx, org, orgDraft, keys, endpoints, deliveries, feeds, imports, users, fetches, refresh, submit, act, reveal, ask, notice, alert, promoCodes, vouchers, voucher, made, setForm };
 
   return {
     ...area,
@@ -239,6 +253,12 @@ export function createSettingsModel(ctx: AreaContext) {
     experiences,
     users,
     activity,
+    promoCodes,
+    vouchers,
+    voucher,
+    made,
+    /** What promotions.ts writes with. */
+    core,
     revealed,
     asking,
     working,
