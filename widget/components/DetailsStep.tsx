@@ -5,6 +5,8 @@
  */
 import { h } from 'preact';
 import type { ContactField } from '../state/validate.js';
+import { chunk } from '../chunks.js';
+import type { CodesChunk } from '../codes/chunk.js';
 import { fill } from '../i18n/format.js';
 import { Stepper } from './Stepper.js';
 import { Summary } from './Summary.js';
@@ -63,7 +65,10 @@ export function DetailsStep({ w }: Props) {
   const changed = model.priceChanged.value;
   const note = limitNote(w, participants);
   const money = (cents: number) => fmt.money(cents / 100, experience.currency);
-  // With a booking form, its lines (extras included); else a line per ticket category.
+  // The code box once "Have a code?" is pressed and its chunk is here (widget/codes/chunk.ts); first,
+  // as it takes over the lines below, adding the discount.
+  const codes = model.form.value.code && chunk<CodesChunk>(w, 'codes')?.(h, w);
+  // With a booking form or a code, their lines (extras, discount included); else a line per ticket category.
   const lines = model.session.form?.lines().lines ?? model.tickets.value;
 
   return (
@@ -122,7 +127,8 @@ export function DetailsStep({ w }: Props) {
             (l) =>
               l.quantity > 0 && (
                 <li>
-                  <span>{`${l.quantity} × ${l.name}`}</span> <span>{money(l.amount)}</span>
+                  {/* A discount is named alone: "Discount (SUMMER10)". */}
+                  <span>{l.amount < 0 ? l.name : `${l.quantity} × ${l.name}`}</span> <span>{money(l.amount)}</span>
                 </li>
               ),
           )}
@@ -131,6 +137,11 @@ export function DetailsStep({ w }: Props) {
       <p class="total" aria-live="polite" aria-atomic="true">
         {t.total}: <strong>{money(model.totalCents.value)}</strong>
       </p>
+      {codes || (
+        <button type="button" class="link" onClick={() => (model.form.value = { ...model.form.value, code: {} })}>
+          {t.haveCode}
+        </button>
+      )}
       {/* Focused when it appears: the guest hears the new total, then "Book" is the next stop. */}
       {changed && (
         <p id="changed" class="error" tabIndex={-1}>
