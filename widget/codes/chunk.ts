@@ -114,8 +114,8 @@ export function codes(h: typeof H, w: Widget) {
   const money = (c: number) => fmt.money(c / 100, exp.currency);
 
   // Take over the booking's hook (again, after the booking form's step has set its own).
-  let own = hooks.get(m.session)!;
-  if (m.session.form !== own?.mine) {
+  let own = hooks.get(m.session);
+  if (!own || m.session.form !== own.mine) {
     const inner = m.session.form;
     const mine: Hook = {
       body: () => ({ ...inner?.body(), ...codesOf(stateOf(m)) }),
@@ -140,8 +140,10 @@ export function codes(h: typeof H, w: Widget) {
     };
     hooks.set(m.session, (own = { n: own?.n ?? 0, mine, inner }));
     m.session.form = mine;
-    // The first time the box shows, the guest is taken into it.
+    // The first time the box shows, the guest is taken into it; with a code taken, the total
+    // widget.js keeps (a computed value) is made again through this hook.
     if (!st.key && !st.error) m.session.focusId = 'code';
+    else set(m, {});
   }
 
   const taken = codesOf(st);
