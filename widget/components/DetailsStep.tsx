@@ -8,9 +8,8 @@ import type { ContactField } from '../state/validate.js';
 import { chunk } from '../chunks.js';
 import type { CodesChunk } from '../codes/chunk.js';
 import { fill } from '../i18n/format.js';
-import { Stepper } from './Stepper.js';
 import { Summary } from './Summary.js';
-import { limitNote, Tickets } from './Tickets.js';
+import { Tickets } from './Tickets.js';
 import type { Props } from './widget.js';
 
 interface FieldProps extends Props {
@@ -60,14 +59,9 @@ export function DetailsStep({ w }: Props) {
   const slot = model.slot.value;
   const experience = model.experience.value;
   if (!slot || !experience) return null;
-  const participants = model.participants.value;
   const busy = model.busy.value;
   const changed = model.priceChanged.value;
-  const note = limitNote(w, participants);
   const money = (cents: number) => fmt.money(cents / 100, experience.currency);
-  // The code box once "Have a code?" is pressed and its chunk is here (widget/codes/chunk.ts); first,
-  // as it takes over the lines below, adding the discount.
-  const codes = model.form.value.code && chunk<CodesChunk>(w, 'codes')?.(h, w);
   // With a booking form or a code, their lines (extras, discount included); else a line per ticket category.
   const lines = model.session.form?.lines().lines ?? model.tickets.value;
 
@@ -81,31 +75,7 @@ export function DetailsStep({ w }: Props) {
     >
       <Summary w={w} experience={experience.name} startTime={slot.startTime} />
       {/* The booking form's step asks the party when there is one (widget/form/chunk.ts). */}
-      {model.hasForm.value ? null : model.tickets.value.length ? (
-        <Tickets w={w} />
-      ) : (
-        <div class="field">
-          <label for="participants">{t.participants}</label>
-          <Stepper
-            id="participants"
-            value={participants}
-            min={1}
-            max={model.maxParticipants.value}
-            fewer={t.fewer}
-            more={t.more}
-            set={model.setParticipants}
-            describedBy={note ? 'party-note' : undefined}
-            note={note ? 'party-note' : undefined}
-          />
-          <div aria-live="polite">
-            {note && (
-              <p id="party-note" class="hint">
-                {note}
-              </p>
-            )}
-          </div>
-        </div>
-      )}
+      {!model.hasForm.value && <Tickets w={w} />}
       <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required maxLength={200} />
       <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required maxLength={254} />
       <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" maxLength={40} />
@@ -137,7 +107,9 @@ export function DetailsStep({ w }: Props) {
       <p class="total" aria-live="polite" aria-atomic="true">
         {t.total}: <strong>{money(model.totalCents.value)}</strong>
       </p>
-      {codes || (
+      {/* The code box once "Have a code?" is pressed and its chunk is here (widget/codes/chunk.ts): it
+          takes over the lines and the total above, adding the discount. */}
+      {(model.form.value.code && chunk<CodesChunk>(w, 'codes')?.(h, w)) || (
         <button type="button" class="link" onClick={() => (model.form.value = { ...model.form.value, code: {} })}>
           {t.haveCode}
         </button>

@@ -116,8 +116,9 @@ export function createBookingActions(
       ...s.session.form?.body(),
       customerName: name.trim(),
       customerEmail: email.trim(),
-      ...(phone.trim() ? { customerPhone: phone.trim() } : {}),
-      ...(lang ? { locale: lang() } : {}),
+      // Left out when empty or unknown: JSON drops an undefined field.
+      customerPhone: phone.trim() || undefined,
+      locale: lang?.(),
       // The total the guest sees: a price changed meanwhile is refused, not charged (409 PRICE_CHANGED).
       expectedTotal: (s.totalCents.value / 100).toFixed(2),
       website,
