@@ -18,6 +18,7 @@ import { experienceRoutes } from './routes/experiences.js';
 import { availabilityRoutes } from './routes/availability.js';
 import { slotRoutes } from './routes/slots.js';
 import { bookingRoutes } from './routes/bookings.js';
+import { promoCodeRoutes } from './routes/promo-codes.js';
 import { customerRoutes } from './routes/customers.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
@@ -65,6 +66,7 @@ const V1_ROUTES = [
   availabilityRoutes,
   slotRoutes,
   bookingRoutes,
+  promoCodeRoutes,
   customerRoutes,
   webhookRoutes,
   eventRoutes,

@@ -14,6 +14,7 @@ import {
   type BookingExtra,
   type BookingExtraInput,
   type BookingLines,
+  type DiscountRule,
   type ErrorDetail,
   type Extra,
   type ExtraInput,
@@ -275,6 +276,10 @@ export interface StoredMoney {
   voucherCents?: number | null;
 }
 
+/** The booking's own copy of its promo code's rule (kept whatever becomes of the code); null without one. */
+export const discountRuleOf = (b: Pick<StoredMoney, 'discountCode' | 'discountType' | 'discountValue'>): DiscountRule | null =>
+  b.discountCode && b.discountType && b.discountValue ? { code: b.discountCode, type: b.discountType, value: b.discountValue } : null;
+
 /**
  * The money lines of a booking as stored (tickets and extras as JSON, null as none): `bookingLines()`
  * over the record's own fields, its own copy of its promo code's rule and what its voucher paid, for
@@ -286,7 +291,7 @@ export const storedBookingLines = (b: StoredMoney): BookingLines =>
     participants: b.participants,
     unitPrice: b.unitPrice,
     extras: bookingExtrasOf(b.extras),
-    discount: b.discountCode && b.discountType && b.discountValue ? { code: b.discountCode, type: b.discountType, value: b.discountValue } : null,
+    discount: discountRuleOf(b),
     voucher: b.voucherMask && b.voucherCents ? { mask: b.voucherMask, balance: b.voucherCents } : null,
   });
 

@@ -3,6 +3,8 @@ import { SCOPES, type Role, type Scope } from '../../shared/index.js';
 /**
  * What each role may do. Staff run the day's tours (bookings, the guests, the calendars they read)
  * but not the settings: keys, users, webhooks, the organization and the catalogue stay with owners.
+ * So do promotions (`promotions:read`/`write`): a gift voucher's full code is money, and staff take a
+ * promo or voucher code on a booking without them (the booking checks the code, not the scope).
  */
 const ROLE_SCOPES: Record<Role, readonly (Scope | '*')[]> = {
   owner: ['*'],

@@ -59,6 +59,10 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.CustomerDetail, name: 'CustomerDetail' },
   { schema: S.CustomerErased, name: 'CustomerErased' },
 
+  { schema: S.PromoCode, name: 'PromoCode', description: 'A discount code bookings may take with `promoCode`.' },
+  { schema: S.PromoCodeCreate, name: 'PromoCodeCreate' },
+  { schema: S.PromoCodePatch, name: 'PromoCodePatch', description: 'Any create field; at least one. The resulting record is checked as a create.' },
+
   { schema: S.Payment, name: 'Payment', description: 'A payment recorded for a booking, by hand or by the online provider.' },
   { schema: S.PaymentCreate, name: 'PaymentCreate' },
   { schema: S.PaymentStatus, name: 'PaymentStatus' },
@@ -455,6 +459,22 @@ export const EXAMPLES: Record<string, unknown> = {
   Customer: customer,
   CustomerDetail: { ...customer, bookings: [booking] },
   CustomerErased: { id: id.customer, erased: true },
+
+  PromoCode: {
+    id: id.promoCode,
+    code: 'SUMMER10',
+    discountType: 'PERCENT',
+    discountValue: 10,
+    experienceIds: null,
+    validFrom: '2026-06-01T00:00:00.000Z',
+    validUntil: '2026-09-01T00:00:00.000Z',
+    maxUses: 200,
+    uses: 37,
+    active: true,
+    createdAt: '2026-05-20T09:30:00.000Z',
+  },
+  PromoCodeCreate: { code: 'summer10', discountType: 'PERCENT', discountValue: 10, validFrom: '2026-06-01T00:00:00Z', validUntil: '2026-09-01T00:00:00Z', maxUses: 200 },
+  PromoCodePatch: { active: false },
 
   Payment: {
     ...payment,

@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time slot
-         * @description Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment in the same transaction (`amount` default the total, more than 0.00 and at most the total, else 400 on `payment.amount`; PAYMENT_SUCCEEDED follows BOOKING_CREATED); `sendConfirmation: false` sends the guest no confirmation e-mail; `internalNote` is for the operator only. None of these exist on /public/v1. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
+         * @description Checks, in order: the body (400), the experience (404), the party (400), the answers and extras (400), `promoCode` (400 PROMO_CODE_INVALID, `details.reason` NOT_FOUND, INACTIVE, NOT_YET_VALID, EXPIRED, NOT_FOR_EXPERIENCE or USED_UP), the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now, after the discount), the slot (409 SLOT_UNAVAILABLE), the places left (409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment in the same transaction (`amount` default the total, more than 0.00 and at most the total, else 400 on `payment.amount`; PAYMENT_SUCCEEDED follows BOOKING_CREATED); `sendConfirmation: false` sends the guest no confirmation e-mail; `internalNote` is for the operator only. None of these exist on /public/v1. An experience with price categories books `tickets` (one entry per category) instead of `participants`; places count the categories that occupy one.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -252,6 +252,66 @@ export interface paths {
          *     Needs a secret key with the scope `bookings:write`.
          */
         patch: operations["patchBookingsIdCancel"];
+        trace?: never;
+    };
+    "/v1/promo-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List promo codes, newest first
+         * @description `active` keeps only active (true) or inactive (false) codes.
+         *
+         *     Needs a secret key with the scope `promotions:read`.
+         */
+        get: operations["getPromoCodes"];
+        put?: never;
+        /**
+         * Create a promo code
+         * @description `code`: 3–32 of A–Z, 0–9, `-` and `_`, stored upper-case, unique in the organization whatever its case (409 CONFLICT), never starting with `GV-` (those are gift vouchers). `discountType` `PERCENT` takes a `discountValue` of 1–100, `AMOUNT` integer cents in the organization’s currency. `experienceIds`: null for every experience, or 1–100 of the organization’s experience ids. `validFrom` must be before `validUntil` (exclusive). `maxUses`: null for unlimited. `uses` starts at 0 and counts the CONFIRMED and PENDING bookings that took the code.
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        post: operations["postPromoCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promo-codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a promo code
+         * @description Needs a secret key with the scope `promotions:read`.
+         */
+        get: operations["getPromoCodesId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a promo code
+         * @description Bookings that took it keep their discount. To stop new bookings taking a code while keeping it listed, set `active` to false.
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        delete: operations["deletePromoCodesId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a promo code
+         * @description Any create field; the record it makes is checked as a create. `code`: 3–32 of A–Z, 0–9, `-` and `_`, stored upper-case, unique in the organization whatever its case (409 CONFLICT), never starting with `GV-` (those are gift vouchers). `discountType` `PERCENT` takes a `discountValue` of 1–100, `AMOUNT` integer cents in the organization’s currency. `experienceIds`: null for every experience, or 1–100 of the organization’s experience ids. `validFrom` must be before `validUntil` (exclusive). `maxUses`: null for unlimited. Bookings that took the code keep their own copy of its rule: a change applies to later bookings only.
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        patch: operations["patchPromoCodesId"];
         trace?: never;
     };
     "/v1/customers": {
@@ -2050,6 +2110,81 @@ export interface components {
             /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
             internalNote?: string | null;
         };
+        /** @description A discount code bookings may take with `promoCode`. */
+        PromoCode: {
+            id: string;
+            code: string;
+            /** @enum {string} */
+            discountType: "PERCENT" | "AMOUNT";
+            discountValue: number;
+            experienceIds: string[] | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            validFrom: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            validUntil: string | null;
+            maxUses: number | null;
+            /** @description The CONFIRMED and PENDING bookings that took the code */
+            uses: number;
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+        };
+        PromoCodeCreate: {
+            /** @description 3–32 of A–Z, 0–9, - and _; stored upper-case, unique in the organization; may not start with GV- */
+            code: string;
+            /** @enum {string} */
+            discountType: "PERCENT" | "AMOUNT";
+            /** @description PERCENT: 1–100; AMOUNT: integer cents off */
+            discountValue: number;
+            /** @description null (default): every experience */
+            experienceIds?: string[] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            validFrom?: string | null;
+            /**
+             * Format: date-time
+             * @description Exclusive: from this instant the code is EXPIRED
+             */
+            validUntil?: string | null;
+            /** @description null (default): unlimited */
+            maxUses?: number | null;
+            active?: boolean;
+        };
+        /** @description Any create field; at least one. The resulting record is checked as a create. */
+        PromoCodePatch: {
+            /** @description 3–32 of A–Z, 0–9, - and _; stored upper-case, unique in the organization; may not start with GV- */
+            code?: string;
+            /** @enum {string} */
+            discountType?: "PERCENT" | "AMOUNT";
+            /** @description PERCENT: 1–100; AMOUNT: integer cents off */
+            discountValue?: number;
+            /** @description null (default): every experience */
+            experienceIds?: string[] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            validFrom?: string | null;
+            /**
+             * Format: date-time
+             * @description Exclusive: from this instant the code is EXPIRED
+             */
+            validUntil?: string | null;
+            /** @description null (default): unlimited */
+            maxUses?: number | null;
+            active?: boolean;
+        };
         /** @description A guest, as the bookings made with one e-mail address. */
         Customer: {
             id: string;
@@ -3363,6 +3498,11 @@ export interface operations {
                      *         ],
                      *         "brandColor": "#0b7285",
                      *         "logoUrl": "https://cliffside.example.com/logo.png",
+                     *         "giftVoucherAmounts": [
+                     *           "25.00",
+                     *           "50.00",
+                     *           "100.00"
+                     *         ],
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -3437,6 +3577,11 @@ export interface operations {
                      *         ],
                      *         "brandColor": "#0b7285",
                      *         "logoUrl": "https://cliffside.example.com/logo.png",
+                     *         "giftVoucherAmounts": [
+                     *           "25.00",
+                     *           "50.00",
+                     *           "100.00"
+                     *         ],
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -4950,6 +5095,328 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["Booking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPromoCodes: {
+        parameters: {
+            query?: {
+                active?: boolean;
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of PromoCode */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "promo_4Kd9TwQ2xB7mLs",
+                     *           "code": "SUMMER10",
+                     *           "discountType": "PERCENT",
+                     *           "discountValue": 10,
+                     *           "experienceIds": null,
+                     *           "validFrom": "2026-06-01T00:00:00.000Z",
+                     *           "validUntil": "2026-09-01T00:00:00.000Z",
+                     *           "maxUses": 200,
+                     *           "uses": 37,
+                     *           "active": true,
+                     *           "createdAt": "2026-05-20T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromoCode"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPromoCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "summer10",
+                 *       "discountType": "PERCENT",
+                 *       "discountValue": 10,
+                 *       "validFrom": "2026-06-01T00:00:00Z",
+                 *       "validUntil": "2026-09-01T00:00:00Z",
+                 *       "maxUses": 200
+                 *     }
+                 */
+                "application/json": components["schemas"]["PromoCodeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: PromoCode */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "code": "SUMMER10",
+                     *         "discountType": "PERCENT",
+                     *         "discountValue": 10,
+                     *         "experienceIds": null,
+                     *         "validFrom": "2026-06-01T00:00:00.000Z",
+                     *         "validUntil": "2026-09-01T00:00:00.000Z",
+                     *         "maxUses": 200,
+                     *         "uses": 37,
+                     *         "active": true,
+                     *         "createdAt": "2026-05-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromoCode"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPromoCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Promo code id (`promo_…`)
+                 * @example promo_4Kd9TwQ2xB7mLs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PromoCode */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "code": "SUMMER10",
+                     *         "discountType": "PERCENT",
+                     *         "discountValue": 10,
+                     *         "experienceIds": null,
+                     *         "validFrom": "2026-06-01T00:00:00.000Z",
+                     *         "validUntil": "2026-09-01T00:00:00.000Z",
+                     *         "maxUses": 200,
+                     *         "uses": 37,
+                     *         "active": true,
+                     *         "createdAt": "2026-05-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromoCode"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePromoCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Promo code id (`promo_…`)
+                 * @example promo_4Kd9TwQ2xB7mLs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchPromoCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Promo code id (`promo_…`)
+                 * @example promo_4Kd9TwQ2xB7mLs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["PromoCodePatch"];
+            };
+        };
+        responses: {
+            /** @description PromoCode */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "promo_4Kd9TwQ2xB7mLs",
+                     *         "code": "SUMMER10",
+                     *         "discountType": "PERCENT",
+                     *         "discountValue": 10,
+                     *         "experienceIds": null,
+                     *         "validFrom": "2026-06-01T00:00:00.000Z",
+                     *         "validUntil": "2026-09-01T00:00:00.000Z",
+                     *         "maxUses": 200,
+                     *         "uses": 37,
+                     *         "active": true,
+                     *         "createdAt": "2026-05-20T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromoCode"];
                     };
                 };
             };

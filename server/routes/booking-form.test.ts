@@ -483,7 +483,9 @@ describe('PATCH /v1/bookings/{id} with answers and extras', () => {
     expect(event!.data.changes).toEqual({
       answers: { from: b.answers, to: changed.answers },
       extras: { from: b.extras, to: changed.extras },
+      subtotal: { from: '84.00', to: '122.00' },
       total: { from: '84.00', to: '122.00' },
+      amountDue: { from: '84.00', to: '122.00' },
     });
     expect(expectData(await t.request('GET', `/v1/bookings/${b.id}`), Booking)).toEqual(changed);
 
@@ -495,7 +497,12 @@ describe('PATCH /v1/bookings/{id} with answers and extras', () => {
     // [] removes them all; the total goes back to the party's.
     const bare = expectData(await patch(b.id, { extras: [] }), Booking);
     expect(bare).toMatchObject({ extras: [], total: '60.00' });
-    expect((await updates(b.id))[1]!.data.changes).toEqual({ extras: { from: changed.extras, to: [] }, total: { from: '122.00', to: '60.00' } });
+    expect((await updates(b.id))[1]!.data.changes).toEqual({
+      extras: { from: changed.extras, to: [] },
+      subtotal: { from: '122.00', to: '60.00' },
+      total: { from: '122.00', to: '60.00' },
+      amountDue: { from: '122.00', to: '60.00' },
+    });
   });
 
   it('checks the lists as a new booking’s, required questions included, and changes nothing when refused', async () => {

@@ -849,7 +849,9 @@ describe('PATCH /v1/bookings/{id}', () => {
       expect(changed).toMatchObject({ unitPrice: 4500, total: '225.00' });
       expect((await lastEvent()).data.changes).toEqual({
         totalParticipants: { from: 2, to: 5 },
+        subtotal: { from: '90.00', to: '225.00' },
         total: { from: '90.00', to: '225.00' },
+        amountDue: { from: '90.00', to: '225.00' },
       });
     });
 
@@ -886,7 +888,13 @@ describe('PATCH /v1/bookings/{id}', () => {
         [{ metadata: { b: '2' } }, { metadata: { from: { a: '1' }, to: { b: '2' } } }],
         [
           { participants: 3, metadata: {} },
-          { totalParticipants: { from: 2, to: 3 }, total: { from: '90.00', to: '135.00' }, metadata: { from: { b: '2' }, to: {} } },
+          {
+            totalParticipants: { from: 2, to: 3 },
+            subtotal: { from: '90.00', to: '135.00' },
+            total: { from: '90.00', to: '135.00' },
+            amountDue: { from: '90.00', to: '135.00' },
+            metadata: { from: { b: '2' }, to: {} },
+          },
         ],
       ];
       let sequence = 1;

@@ -24,8 +24,9 @@ export function bookingRoutes(ctx: RouteContext): ApiRoutes {
         path: '/bookings',
         summary: 'Book a time slot',
         description:
-          'Checks, in order: the body (400), the experience (404), the party (400), the `expectedTotal` when sent (409 ' +
-          'PRICE_CHANGED, `details.total` the total now), the slot (409 SLOT_UNAVAILABLE), the places left ' +
+          'Checks, in order: the body (400), the experience (404), the party (400), the answers and extras (400), `promoCode` ' +
+          '(400 PROMO_CODE_INVALID, `details.reason` NOT_FOUND, INACTIVE, NOT_YET_VALID, EXPIRED, NOT_FOR_EXPERIENCE or USED_UP), ' +
+          'the `expectedTotal` when sent (409 PRICE_CHANGED, `details.total` the total now, after the discount), the slot (409 SLOT_UNAVAILABLE), the places left ' +
           '(409 CAPACITY_EXCEEDED with details). Under any concurrency a slot is never overbooked. Bookings made here are CONFIRMED, ' +
           'with `source` DASHBOARD when made with a dashboard session, else API. For bookings taken at the desk: `ignoreNotice` books ' +
           'a slot inside the notice period or under way (until it ends); `payment` records the money taken as a SUCCEEDED payment ' +

@@ -67,7 +67,8 @@ describe('payments recorded by hand', () => {
     expect(await h.bookingOf(pending.id)).toMatchObject({ status: 'CONFIRMED', holdExpiresAt: null });
     const events = (await h.events()).filter((e) => e.data.booking.id === pending.id);
     expect(events.map((e) => e.event)).toEqual(['PAYMENT_SUCCEEDED', 'BOOKING_UPDATED']);
-    expect(events[1]?.data.changes).toEqual({ status: { from: 'PENDING', to: 'CONFIRMED' } });
+    // Paid in full: nothing is due any more.
+    expect(events[1]?.data.changes).toEqual({ status: { from: 'PENDING', to: 'CONFIRMED' }, amountDue: { from: '90.00', to: '0.00' } });
     expect(events[1]?.data.payment?.id).toBe(payment.id);
   });
 

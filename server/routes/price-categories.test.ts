@@ -211,7 +211,7 @@ describe('changing tickets', () => {
 
     const events = expectList(await t.request('GET', '/v1/events?type=BOOKING_UPDATED'), WebhookEvent).data;
     const changes = events[0]!.data.changes!;
-    expect(Object.keys(changes).sort()).toEqual(['tickets', 'total', 'totalParticipants']);
+    expect(Object.keys(changes).sort()).toEqual(['amountDue', 'subtotal', 'tickets', 'total', 'totalParticipants']);
     expect(changes['tickets']).toEqual({ from: b.tickets, to: next.tickets });
     expect(changes['total']).toEqual({ from: '50.00', to: '90.00' });
     expect(events[0]!.data.booking.tickets).toEqual(next.tickets);

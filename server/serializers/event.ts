@@ -3,10 +3,9 @@ import { serializeBooking, serializeTimeSlot } from './booking.js';
 import { serializeEventPayment } from './payment.js';
 import { serializeEventRefund } from './refund.js';
 import { iso, isoOrNull } from './instant.js';
-import { bookingTotalCents } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
 import { ticketsOf } from '../domain/tickets.js';
-import { answersOf, bookingExtrasOf } from '../domain/booking-form.js';
+import { answersOf, bookingExtrasOf, bookingFigures } from '../domain/booking-form.js';
 import type { EventRow } from '../store/events.js';
 import type { PaymentRow } from '../store/payments.js';
 import type { RefundRow } from '../store/refunds.js';
@@ -42,8 +41,22 @@ export const serializeNewEvent = (id: string, event: EventKind, data: EventData,
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** A version of a booking with the cents its SUCCEEDED payments came to: what its `amountDue` is made from. */
+export type PaidBooking = BookingRow & { amountPaid: number };
+
+/** A booking's money as its record shows it, for `changes`. */
+function moneyOf(b: PaidBooking) {
+  const f = bookingFigures(b);
+  return {
+    subtotal: formatMoney(f.subtotal),
+    discount: f.discount && { code: f.discount.code, amount: formatMoney(f.discount.cents) },
+    total: formatMoney(f.total),
+    amountDue: formatMoney(f.due),
+  };
+}
+
 /** What changed between two versions of a booking, in the record's names (`changes` of BOOKING_UPDATED). */
-export function bookingChanges(before: BookingRow, after: BookingRow): Changes {
+export function bookingChanges(before: PaidBooking, after: PaidBooking): Changes {
   const changes: Changes = {};
   const note = (field: string, from: unknown, to: unknown) => {
     if (!sameJson(from, to)) changes[field] = { from, to };
@@ -54,7 +67,11 @@ export function bookingChanges(before: BookingRow, after: BookingRow): Changes {
   note('totalParticipants', before.participants, after.participants);
   note('answers', answersOf(before.answers), answersOf(after.answers));
   note('extras', bookingExtrasOf(before.extras), bookingExtrasOf(after.extras));
-  note('total', formatMoney(bookingTotalCents(before)), formatMoney(bookingTotalCents(after)));
+  const [from, to] = [moneyOf(before), moneyOf(after)];
+  note('subtotal', from.subtotal, to.subtotal);
+  note('discount', from.discount, to.discount);
+  note('total', from.total, to.total);
+  note('amountDue', from.amountDue, to.amountDue);
   note('guestName', before.guestName, after.guestName);
   note('guestEmail', before.guestEmail, after.guestEmail);
   note('guestPhone', before.guestPhone, after.guestPhone);

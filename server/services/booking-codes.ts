@@ -4,7 +4,7 @@
  * The quote checks them the same way and takes nothing.
  */
 import { Refusal } from '../domain/refusal.js';
-import type { BookingLines, DiscountRule } from '../../shared/index.js';
+import type { BookingLines, DiscountRule, PROMO_CODE_REASONS } from '../../shared/index.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { OrganizationRow } from '../store/organizations.js';
@@ -33,9 +33,22 @@ export async function checkCodes(
   return { promo, voucher };
 }
 
-/** A promo code as a booking of `exp` made `now` may take it. */
-async function checkPromoCode(_store: Store, _org: OrganizationRow, _exp: ExperienceRow, _code: string, _now: number): Promise<CheckedCodes['promo']> {
-  throw new Refusal('PROMO_CODE_INVALID', 'This promo code does not exist', { reason: 'NOT_FOUND' });
+/** A promo code as a booking of `exp` made `now` may take it; the first rule it breaks refuses, in the contract's order. */
+async function checkPromoCode(store: Store, org: OrganizationRow, exp: ExperienceRow, input: string, now: number): Promise<CheckedCodes['promo']> {
+  const text = input.trim().toUpperCase();
+  const refuse = (reason: (typeof PROMO_CODE_REASONS)[number], message: string): never => {
+    throw new Refusal('PROMO_CODE_INVALID', message, { reason });
+  };
+  const code = text === '' ? undefined : await store.promoCodes.getPromoCodeByCode(org.id, text);
+  if (!code) return refuse('NOT_FOUND', 'This promo code does not exist');
+  if (code.active !== 1) return refuse('INACTIVE', `The promo code ${code.code} is no longer active`);
+  if (code.validFrom !== null && now < code.validFrom) return refuse('NOT_YET_VALID', `The promo code ${code.code} is not valid yet`);
+  if (code.validUntil !== null && now >= code.validUntil) return refuse('EXPIRED', `The promo code ${code.code} has expired`);
+  if (code.experienceIds !== null && !(JSON.parse(code.experienceIds) as string[]).includes(exp.id)) {
+    return refuse('NOT_FOR_EXPERIENCE', `The promo code ${code.code} does not apply to ${exp.name}`);
+  }
+  if (code.maxUses !== null && code.uses >= code.maxUses) return refuse('USED_UP', `The promo code ${code.code} has been used up`);
+  return { id: code.id, rule: { code: code.code, type: code.discountType, value: code.discountValue } };
 }
 
 /** A gift voucher as a booking made `now` may spend it. */
@@ -65,8 +78,8 @@ export function codeFields(codes: CheckedCodes, lines: BookingLines): Pick<
  * part, each by one conditional statement; refuses (the transaction rolls back) when another booking
  * took the last use or the balance meanwhile.
  */
-export async function takeCodes(_store: Store, row: BookingRow): Promise<void> {
-  if (row.promoCodeId !== null) throw new Refusal('PROMO_CODE_INVALID', 'This promo code does not exist', { reason: 'NOT_FOUND' });
+export async function takeCodes(store: Store, row: BookingRow): Promise<void> {
+  await takePromoUse(store, row);
   if (row.voucherId !== null) throw new Refusal('VOUCHER_INVALID', 'This gift voucher does not exist', { reason: 'NOT_FOUND' });
 }
 
@@ -77,4 +90,22 @@ export async function takeCodes(_store: Store, row: BookingRow): Promise<void> {
 export async function recordCodes(_store: Store, _booking: BookingView, _now: number): Promise<void> {}
 
 /** A booking that stops holding its places (cancelled, any cause): frees its code's use and returns its voucher's part. */
-export async function releaseCodes(_store: Store, _before: BookingView, _now: number): Promise<void> {}
+export async function releaseCodes(store: Store, before: BookingView, _now: number): Promise<void> {
+  await freePromoUse(store, before);
+}
+
+/**
+ * The booking's use of its promo code, by one conditional UPDATE: of bookings racing for the last
+ * use exactly one gets it, on either engine and across processes; the others are refused USED_UP.
+ */
+async function takePromoUse(store: Store, row: BookingRow): Promise<void> {
+  if (row.promoCodeId === null) return;
+  if (!(await store.promoCodes.takeUse(row.promoCodeId))) {
+    throw new Refusal('PROMO_CODE_INVALID', `The promo code ${row.discountCode ?? ''} has been used up`, { reason: 'USED_UP' });
+  }
+}
+
+/** Gives the use back (a code deleted since is gone: nothing to give); the booking keeps its discount. */
+async function freePromoUse(store: Store, before: BookingRow): Promise<void> {
+  if (before.promoCodeId !== null) await store.promoCodes.freeUse(before.promoCodeId);
+}

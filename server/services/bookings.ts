@@ -6,7 +6,6 @@ import {
   assertStatusMove,
   assertSlotOpen,
   assertTotalWithin,
-  bookingTotalCents,
   holdsPlaces,
   maxPartySize,
   placesOf,
@@ -19,9 +18,11 @@ import {
   bookingExtrasOf,
   checkBookingForm,
   checkFormChange,
+  discountRuleOf,
   formJson,
   lowerPersonExtras,
   personExtrasAbove,
+  storedBookingLines,
 } from '../domain/booking-form.js';
 import { addDays, startOfLocalDay } from '../domain/time.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
@@ -455,9 +456,9 @@ export async function saveBookingChange(
   actor: Actor,
   extra: { payment?: PaymentRow; capacity?: number } = {},
 ): Promise<BookingView> {
-  const changes = changesBetween(before, after);
-  if (Object.keys(changes).length === 0) return before;
   const paid = extra.payment?.status === 'SUCCEEDED' ? extra.payment.amount : 0;
+  const changes = changesBetween(before, { ...after, amountPaid: before.amountPaid + paid });
+  if (Object.keys(changes).length === 0) return before;
   const next: BookingView = {
     ...after,
     experienceName: before.experienceName,
@@ -466,12 +467,12 @@ export async function saveBookingChange(
     sequence: before.sequence + 1,
     updatedAt: now,
   };
-  // The slots' counters first, the booking (and the list counters its triggers keep) after: the
-  // order a new booking takes its locks in too, so two transactions side by side never wait for
-  // each other in a circle.
-  if (holdsPlaces(before.status)) await store.bookings.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
+  // The codes' rows first, then the slots' counters, the booking (and the list counters its triggers
+  // keep) after: the order a new booking takes its locks in too, so two transactions side by side
+  // never wait for each other in a circle.
   // Cancelled (any cause): the code's use is freed and the voucher's part returned, in this transaction.
   if (holdsPlaces(before.status) && next.status === 'CANCELLED') await releaseCodes(store, before, now);
+  if (holdsPlaces(before.status)) await store.bookings.addBookedPlaces(before.experienceId, before.slotStart, -placesOf(before));
   if (holdsPlaces(next.status)) {
     // With a capacity, the places are taken only if they fit (the check and the write in one statement).
     if (extra.capacity === undefined) await store.bookings.addBookedPlaces(next.experienceId, next.slotStart, placesOf(next));
@@ -607,15 +608,17 @@ export async function updateBooking(
     // The party's lines (its tickets, or the unit price it was booked at per participant) and its extras.
     const ticketsAfter = party.priced?.tickets ?? storedTicketsOf(before.tickets);
     const extrasAfter = form.extras ?? bookingExtrasOf(before.extras);
-    const totalAfter = bookingLines({ tickets: ticketsAfter, participants: party.participants, unitPrice: before.unitPrice, extras: extrasAfter }).total;
+    // Its discount is recomputed by its own rule (whatever became of the code since) when the subtotal changes.
+    const discount = discountRuleOf(before);
+    const linesAfter = bookingLines({ tickets: ticketsAfter, participants: party.participants, unitPrice: before.unitPrice, extras: extrasAfter, discount });
     // The party's limits hold where it grows, never against a decrease (a booking made before them may exceed them).
     const participantsGrow = party.participants > before.participants;
-    const totalGrows = totalAfter > bookingTotalCents(before);
+    const totalGrows = linesAfter.subtotal > storedBookingLines(before).subtotal;
     if (moves || grows || participantsGrow || totalGrows) {
       const exp = await experience();
       if (moves || grows) assertPartySize(exp, party.places, path);
       if (participantsGrow) assertParticipantsWithin(exp.maxParticipants, party.participants, path);
-      if (totalGrows) assertTotalWithin(totalAfter, before.currency, p.extras === undefined ? path : 'extras');
+      if (totalGrows) assertTotalWithin(linesAfter.subtotal, before.currency, p.extras === undefined ? path : 'extras');
     }
     let capacity: number | undefined;
     if (moves || grows) {
@@ -633,8 +636,8 @@ export async function updateBooking(
     if (partyChanges) next = { ...next, ...partyFields(party) };
     if (form.answers !== undefined) next.answers = formJson(form.answers);
     if (form.extras !== undefined) next.extras = formJson(form.extras);
-    // A total is stored for tickets or extras; a booking of participants alone keeps unitPrice × participants.
-    if (partyChanges || form.extras !== undefined) next.totalCents = ticketsAfter.length || extrasAfter.length ? totalAfter : null;
+    // A total is stored for tickets, extras or a discount; a booking of participants alone keeps unitPrice × participants.
+    if (partyChanges || form.extras !== undefined) next.totalCents = ticketsAfter.length || extrasAfter.length || discount ? linesAfter.total : null;
     if (p.name !== undefined) next.guestName = p.name;
     if (p.phone !== undefined) next.guestPhone = p.phone;
     if (p.email !== undefined && p.email !== before.guestEmail) {

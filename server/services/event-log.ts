@@ -1,7 +1,7 @@
 import { newId } from '../domain/ids.js';
 import { invalid } from '../domain/refusal.js';
-import { bookingChanges, serializeBookingEvent, serializeNewEvent, type Changes } from '../serializers/event.js';
-import type { BookingRow, BookingView } from '../store/bookings.js';
+import { bookingChanges, serializeBookingEvent, serializeNewEvent, type Changes, type PaidBooking } from '../serializers/event.js';
+import type { BookingView } from '../store/bookings.js';
 import type { EventRow } from '../store/events.js';
 import type { PaymentRow } from '../store/payments.js';
 import type { RefundRow } from '../store/refunds.js';
@@ -44,8 +44,8 @@ export async function recordBookingEvent(
 
 export type { Changes };
 
-/** What changed between two versions of a booking, in the names its BOOKING_UPDATED event carries. */
-export const changesBetween = (before: BookingRow, after: BookingRow): Changes => bookingChanges(before, after);
+/** What changed between two versions of a booking (with what was paid of each), in the names its BOOKING_UPDATED event carries. */
+export const changesBetween = (before: PaidBooking, after: PaidBooking): Changes => bookingChanges(before, after);
 
 /** The org's events, oldest first; `after` (an event id of the org) reads only later ones. */
 export async function listEvents(

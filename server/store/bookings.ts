@@ -60,7 +60,7 @@ export interface BookingView extends BookingRow {
   experienceName: string;
   /** Cents of its SUCCEEDED refunds (migration 015), kept by the refunds store alone. */
   amountRefunded: number;
-  /** Cents of its SUCCEEDED payments (a voucher's included), summed when read. */
+  /** Cents of its SUCCEEDED payments, a voucher's included (migration 018), kept by the payments store alone. */
   amountPaid: number;
 }
 
@@ -137,14 +137,13 @@ const COLUMNS = `b.id, b.org_id, b.booking_number, b.experience_id, b.customer_i
   b.cancellation_reason, b.cancelled_at, b.hold_expires_at, b.checkout_session_id, b.checkout_url, b.sequence,
   b.created_at, b.updated_at, e.name, b.checked_in_at, b.tickets, b.places, b.total_cents, b.locale,
   b.internal_note, b.amount_refunded, b.answers, b.extras, b.promo_code_id, b.discount_code, b.discount_type, b.discount_value,
-  b.voucher_id, b.voucher_mask, b.voucher_cents,
-  (SELECT CAST(sum(p.amount) AS BIGINT) FROM payments p WHERE p.booking_id = b.id AND p.status = 'SUCCEEDED')`;
+  b.voucher_id, b.voucher_mask, b.voucher_cents, b.amount_paid`;
 type RawBooking = [
   string, string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
   string, BookingRow['source'], string, string | null, number | null, number | null, string | null, string | null, number,
   number, number, string, number | null, string | null, number | null, number | null, BookingRow['locale'],
   string | null, number, string | null, string | null, string | null, string | null, BookingRow['discountType'], number | null,
-  string | null, string | null, number | null, number | null,
+  string | null, string | null, number | null, number,
 ];
 function viewOf(r: RawBooking): BookingView {
   return {
@@ -154,11 +153,11 @@ function viewOf(r: RawBooking): BookingView {
     checkoutSessionId: r[19], checkoutUrl: r[20], sequence: r[21], createdAt: r[22], updatedAt: r[23], experienceName: r[24], checkedInAt: r[25],
     tickets: r[26], places: r[27], totalCents: r[28], locale: r[29], internalNote: r[30],
     amountRefunded: Number(r[31]), answers: r[32], extras: r[33], promoCodeId: r[34], discountCode: r[35], discountType: r[36],
-    discountValue: r[37], voucherId: r[38], voucherMask: r[39], voucherCents: r[40] === null ? null : Number(r[40]), amountPaid: Number(r[41] ?? 0),
+    discountValue: r[37], voucherId: r[38], voucherMask: r[39], voucherCents: r[40] === null ? null : Number(r[40]), amountPaid: Number(r[41]),
   };
 }
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
-// The columns read, counted from their list (no column's expression holds a comma): the total comes right after them.
+// The columns read, counted from their list: the total comes right after them.
 const COLUMN_COUNT = COLUMNS.split(',').length;
 
 /** The columns a booking is inserted into, each with the field of BookingRow it holds. */

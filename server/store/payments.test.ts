@@ -53,6 +53,14 @@ describe(`payment store (${testEngine()})`, () => {
     await expect(store.payments.insertPayment(payment('pay_bad', 'bk_3', 1, { method: 'CHEQUE' as PaymentRow['method'] }))).rejects.toMatchObject(refusal('check'));
   });
 
+  it('adds each SUCCEEDED payment to its booking’s paid sum, and no FAILED one', async () => {
+    await store.payments.insertPayment(payment('pay_1', 'bk_1', 1, { amount: 2000 }));
+    await store.payments.insertPayment(payment('pay_2', 'bk_1', 2, { amount: 700, status: 'FAILED' }));
+    await store.payments.insertPayment(payment('pay_3', 'bk_1', 3, { amount: 500, method: 'VOUCHER', provider: 'voucher', reference: 'GV-••••-••••-7QX2' }));
+    expect((await store.bookings.getBooking(orgId, 'bk_1'))?.amountPaid).toBe(2500);
+    expect((await store.bookings.getBooking(orgId, 'bk_2'))?.amountPaid).toBe(0);
+  });
+
   it('records payments and pages a booking’s oldest first, ties by id byte-wise, with the total', async () => {
     expect(await store.payments.listPayments('bk_1', ALL)).toEqual({ rows: [], total: 0 });
 

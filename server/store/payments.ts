@@ -12,7 +12,7 @@ export interface PaymentRow {
    * How it was made (migration 012): STRIPE for the Stripe provider's, else what was recorded by
    * hand. Payments stored before the column existed read as STRIPE (the Stripe provider's) or OTHER.
    */
-  method: 'CASH' | 'CARD' | 'BANK_TRANSFER' | 'STRIPE' | 'OTHER';
+  method: 'CASH' | 'CARD' | 'BANK_TRANSFER' | 'STRIPE' | 'OTHER' | 'VOUCHER';
   reference: string | null;
   failureReason: string | null;
   refundRequired: number; // 0 or 1
@@ -21,6 +21,7 @@ export interface PaymentRow {
 
 /** Payments recorded against bookings, and the provider callbacks already handled. */
 export interface PaymentStore {
+  /** Records a payment; a SUCCEEDED one adds its cents to its booking's `amount_paid`. */
   insertPayment(row: PaymentRow): Promise<void>;
   /** A booking's payments, oldest first (id breaking ties), with how many it has in all. */
   listPayments(bookingId: string, p: Page): Promise<PageResult<PaymentRow>>;
@@ -55,6 +56,8 @@ export function paymentStore(sql: Sql): PaymentStore {
         [row.id, row.orgId, row.bookingId, row.amount, row.currency, row.status, row.provider, row.method, row.reference,
           row.failureReason, row.refundRequired, row.createdAt],
       );
+      // The booking's paid sum moves with it, in the same transaction: its amount due reads it.
+      if (row.status === 'SUCCEEDED') await sql.run('UPDATE bookings SET amount_paid = amount_paid + ? WHERE id = ?', [row.amount, row.bookingId]);
     },
     async listPayments(bookingId, p) {
       const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM payments WHERE booking_id = ?', [bookingId]);

@@ -19,6 +19,7 @@ import { activityStore, type ActivityStore } from './activity.js';
 import { customerStore, type CustomerStore } from './customers.js';
 import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 import { slotStore, type SlotStore } from './slots.js';
+import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -44,6 +45,7 @@ export interface WrittenOnce {
   calendarImports: CalendarImportStore;
   bookings: BookingStore;
   slots: SlotStore;
+  promoCodes: PromoCodeStore;
   events: EventStore;
 }
 
@@ -69,6 +71,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     calendarImports: calendarImportStore(sql),
     bookings: bookingStore(sql),
     slots: slotStore(sql),
+    promoCodes: promoCodeStore(sql),
     events: eventStore(sql),
   };
 }

@@ -24,6 +24,9 @@ describe('upgrades', () => {
       // The rebuilds allowed (012 bookings, 014 messages): SQLite's own procedure for a changed CHECK, with foreign keys off
       // and checked before the commit (sqlite/db.ts, migrate). Every row is copied: the test below.
       if (m.sql.startsWith('-- outing: foreign keys off')) code = code.replace(/DROP TABLE (\w+);\s*ALTER TABLE \1_rebuilt RENAME TO \1;/g, '');
+      // One more kind of UPDATE only adds: filling a column the same migration adds (018's amount_paid).
+      code = code.replace(/UPDATE\s+(\w+)\s+SET\s+(\w+)\s*=[^;]*;/gi, (statement, table: string, column: string) =>
+        new RegExp(`ALTER\\s+TABLE\\s+${table}\\s+ADD\\s+COLUMN\\s+${column}\\b`, 'i').test(code) ? '' : statement);
       expect(destructive.exec(code)?.[0], m.name).toBeUndefined();
     }
   });
@@ -152,6 +155,40 @@ describe('upgrades', () => {
     // The copy keeps its indexes: one reminder per booking and start.
     insert.run('msg_3', 'BOOKING_REMINDER', 'PENDING', 0, null, 9, null, 11, null, null, 7);
     expect(() => insert.run('msg_4', 'BOOKING_REMINDER', 'PENDING', 0, null, 9, null, 11, null, null, 7)).toThrow(/UNIQUE/);
+    db.close();
+  });
+});
+
+describe('migration 018', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fills each booking’s paid sum from its SUCCEEDED payments, and copies every payment and message', () => {
+    dir = mkdtempSync(join(tmpdir(), 'outing-upgrade-'));
+    const db = openDatabase(join(dir, 'outing.db'));
+    const all = readMigrations();
+    migrate(db, all.filter((m) => m.version < 18));
+    db.exec(`INSERT INTO organizations (id, name, email, timezone, currency, created_at, updated_at) VALUES ('org_1', 'O', 'o@example.com', 'UTC', 'EUR', 1, 1);
+      INSERT INTO experiences (id, org_id, name, description, duration, price, max_participants, created_at, updated_at) VALUES ('exp_1', 'org_1', 'E', '', 60, 100, 10, 1, 1);
+      INSERT INTO customers (id, org_id, name, email, created_at, updated_at) VALUES ('cus_1', 'org_1', 'C', 'c@example.com', 1, 1);`);
+    for (const n of [1, 2]) {
+      db.prepare(`INSERT INTO bookings (id, org_id, booking_number, experience_id, customer_id, slot_start, slot_end, status, guest_name, guest_email,
+        participants, unit_price, currency, source, created_at, updated_at)
+        VALUES (?, 'org_1', ?, 'exp_1', 'cus_1', 10, 20, 'CONFIRMED', 'G', 'g@example.com', 1, 9000, 'EUR', 'API', 1, 1)`).run(`bk_${n}`, `BK-${n}`);
+    }
+    db.exec(`INSERT INTO payments (id, org_id, booking_id, amount, currency, status, provider, method, created_at) VALUES
+      ('pay_1', 'org_1', 'bk_1', 2000, 'EUR', 'SUCCEEDED', 'manual', 'CASH', 1), ('pay_2', 'org_1', 'bk_1', 500, 'EUR', 'SUCCEEDED', 'stripe', NULL, 2),
+      ('pay_3', 'org_1', 'bk_1', 700, 'EUR', 'FAILED', 'stripe', NULL, 3);
+      INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, created_at) VALUES ('msg_1', 'org_1', 'bk_1', 'BOOKING_CONFIRMED', 'g@example.com', 'SENT', 1);`);
+    const payments = db.prepare('SELECT * FROM payments ORDER BY id').all();
+    const messages = db.prepare('SELECT * FROM messages').all() as Record<string, unknown>[];
+    expect(migrate(db, all)).toEqual([18]);
+    expect(db.prepare('SELECT id, amount_paid FROM bookings ORDER BY id').all()).toEqual([{ id: 'bk_1', amount_paid: 2500 }, { id: 'bk_2', amount_paid: 0 }]);
+    expect(db.prepare('SELECT * FROM payments ORDER BY id').all()).toEqual(payments);
+    expect(db.prepare('SELECT * FROM messages').all()).toEqual(messages.map((m) => ({ ...m, gift_voucher_id: null })));
+    expect(db.pragma('foreign_key_check')).toEqual([]);
     db.close();
   });
 });

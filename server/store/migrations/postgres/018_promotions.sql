@@ -99,6 +99,12 @@ ALTER TABLE bookings ADD COLUMN voucher_id TEXT REFERENCES gift_vouchers(id);
 ALTER TABLE bookings ADD COLUMN voucher_mask TEXT;
 ALTER TABLE bookings ADD COLUMN voucher_cents BIGINT;
 
+-- The sum of a booking's SUCCEEDED payments (a voucher's part included), kept by the payments store as
+-- each is recorded: a booking's amount due is its total less this. Filled here for the payments made before.
+ALTER TABLE bookings ADD COLUMN amount_paid BIGINT NOT NULL DEFAULT 0;
+UPDATE bookings SET amount_paid = (SELECT sum(p.amount) FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'SUCCEEDED')
+  WHERE id IN (SELECT booking_id FROM payments WHERE status = 'SUCCEEDED');
+
 -- The amounts sold online as gift vouchers: a JSON array of money strings, '[]' for none.
 ALTER TABLE organizations ADD COLUMN gift_voucher_amounts TEXT NOT NULL DEFAULT '[]';
 
