@@ -20,6 +20,7 @@ import { slotRoutes } from './routes/slots.js';
 import { bookingRoutes } from './routes/bookings.js';
 import { promoCodeRoutes } from './routes/promo-codes.js';
 import { customerRoutes } from './routes/customers.js';
+import { giftVoucherRoutes } from './routes/gift-vouchers.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
 import { activityRoutes } from './routes/activity.js';
@@ -78,6 +79,7 @@ const V1_ROUTES = [
   userRoutes,
   manifestRoutes,
   reportRoutes,
+  giftVoucherRoutes,
 ];
 /** What sits at the root: the widget and demo pages, the iCal feeds, the payment provider's callbacks, the dashboard's and the manage page. */
 const ROOT_ROUTES = [staticRoutes, icalFeedRoutes, paymentCallbackRoutes, dashboardAppRoutes, managePageRoutes];

@@ -40,6 +40,16 @@ describe('redactDatabaseUrl', () => {
 });
 
 describe('redactTarget', () => {
+  it('hides promo and voucher codes, and anything that reads as a gift voucher code, in the query or the path', () => {
+    expect(redactTarget('/public/v1/quote?promoCode=SUMMER10&voucherCode=GV-7K2M-Q9XD-4HTR&x=1')).toBe(
+      '/public/v1/quote?promoCode=[redacted]&voucherCode=[redacted]&x=1',
+    );
+    expect(redactTarget('/public/v1/experiences?PROMOCODE=abc&note=gv-7k2m-q9xd-4htr')).toBe('/public/v1/experiences?PROMOCODE=[redacted]&note=[redacted]');
+    expect(redactTarget('/v1/bookings/GV-7K2M-Q9XD-4HTR/x?c=GV%207K2M%20Q9XD%204HTR')).toBe('/v1/bookings/[redacted]/x?c=[redacted]');
+    expect(redactTarget('/v1/gift-vouchers/gv_8Nc3RpV6zH1kWt')).toBe('/v1/gift-vouchers/gv_8Nc3RpV6zH1kWt');
+    expect(redactTarget('/v1/bookings/bk_2Lq8gvN4cR7wTzAbCdEf')).toBe('/v1/bookings/bk_2Lq8gvN4cR7wTzAbCdEf');
+  });
+
   it('hides search terms, whatever they hold', () => {
     expect(redactTarget('/v1/customers?search=guest@example.com&limit=10')).toBe('/v1/customers?search=[redacted]&limit=10');
     expect(redactTarget('/v1/bookings?q=Ana+Silva&status=CONFIRMED')).toBe('/v1/bookings?q=[redacted]&status=CONFIRMED');

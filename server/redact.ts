@@ -74,13 +74,19 @@ export function redactDatabaseUrl(connection: string): string {
 /** Something that reads as an e-mail address: a local part, `@`, and a domain. */
 const EMAIL_LIKE = /[^\s@]+@[^\s@]+/;
 
-/** Query parameters logged without their value: secrets (`key`, `token`) and search terms, which name guests. */
-const UNLOGGED_PARAMETERS = new Set(['key', 'token', 'search', 'q']);
+/** Something that reads as a gift voucher's code (GV, a dash or space, 12 more characters; any case or spacing). */
+const VOUCHER_LIKE = /gv[\s-]+[0-9a-z]{4}[\s-]*[0-9a-z]{4}[\s-]*[0-9a-z]{4}/i;
 
 /**
- * The request target as it may be logged: iCal feed tokens, the values of `key`, `token`, `search`
- * and `q`, and every path segment or query value that reads as an e-mail address (percent-encoded or
- * not) are replaced by `[redacted]`.
+ * Query parameters logged without their value: secrets (`key`, `token`), search terms, which name
+ * guests, and the codes a guest may type (a gift voucher's code is money).
+ */
+const UNLOGGED_PARAMETERS = new Set(['key', 'token', 'search', 'q', 'promocode', 'vouchercode']);
+
+/**
+ * The request target as it may be logged: iCal feed tokens, the values of `key`, `token`, `search`,
+ * `q`, `promoCode` and `voucherCode`, and every path segment or query value that reads as an e-mail
+ * address or a gift voucher's code (percent-encoded or not) are replaced by `[redacted]`.
  */
 export function redactTarget(pathWithQuery: string): string {
   const question = pathWithQuery.indexOf('?');
@@ -89,13 +95,14 @@ export function redactTarget(pathWithQuery: string): string {
   const safePath = path
     .replace(/(\/api\/ical\/)[^/]+/i, `$1${REDACTED}`)
     .split('/')
-    .map((segment) => (EMAIL_LIKE.test(decode(segment)) ? REDACTED : segment))
+    .map((segment) => (EMAIL_LIKE.test(decode(segment)) || VOUCHER_LIKE.test(decode(segment)) ? REDACTED : segment))
     .join('/');
   if (query === undefined) return safePath;
   const safeQuery = redactParameters(
     query,
-    (name, value) => UNLOGGED_PARAMETERS.has(name.toLowerCase()) || EMAIL_LIKE.test(value) || EMAIL_LIKE.test(name),
-    (name) => EMAIL_LIKE.test(name),
+    (name, value) =>
+      UNLOGGED_PARAMETERS.has(name.toLowerCase()) || EMAIL_LIKE.test(value) || EMAIL_LIKE.test(name) || VOUCHER_LIKE.test(value) || VOUCHER_LIKE.test(name),
+    (name) => EMAIL_LIKE.test(name) || VOUCHER_LIKE.test(name),
   );
   return `${safePath}?${safeQuery}`;
 }

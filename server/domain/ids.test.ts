@@ -47,3 +47,13 @@ describe('ids', () => {
     }
   });
 });
+
+describe('gift voucher codes', () => {
+  it('are GV- and three groups of four Crockford base32 characters, and do not repeat', async () => {
+    const { newGiftVoucherCode } = await import('./ids.js');
+    const { GIFT_VOUCHER_CODE } = await import('../../shared/index.js');
+    const codes = new Set(Array.from({ length: 2000 }, () => newGiftVoucherCode()));
+    expect(codes.size).toBe(2000);
+    for (const code of codes) expect(code).toMatch(GIFT_VOUCHER_CODE);
+  });
+});

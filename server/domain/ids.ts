@@ -60,3 +60,13 @@ const BOOKING_NUMBER = 'BK-[0-9A-HJKMNP-TV-Z]{8}';
 export const BOOKING_NUMBER_RE = new RegExp(`^${BOOKING_NUMBER}$`);
 /** What a path may name a booking by: its id, or its booking number in any case. */
 export const BOOKING_REF_RE = new RegExp(`^(bk_[A-Za-z0-9]{1,64}|${BOOKING_NUMBER})$`, 'i');
+
+/**
+ * A gift voucher's code, `GV-XXXX-XXXX-XXXX`: 12 Crockford base32 characters (60 random bits) in
+ * three groups. Unique on the server: the store refuses a clash and the caller draws again.
+ */
+export function newGiftVoucherCode(): string {
+  let out = 'GV';
+  for (let i = 0; i < 12; i++) out += (i % 4 === 0 ? '-' : '') + CROCKFORD[nextRandomByte() & 31];
+  return out;
+}

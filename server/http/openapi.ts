@@ -124,6 +124,7 @@ const TAGS: Record<string, string> = {
   Bookings: 'Bookings of time slots: create, list, search, change and cancel them.',
   Customers: 'Guests, as the bookings made with one e-mail address; erasure of their personal data.',
   'Promo codes': 'Discount codes a booking may take with `promoCode`: a percentage or an amount off, for some or every experience, within dates and a number of uses.',
+  'Gift vouchers': 'Gift vouchers: their codes (in full only here), balances, redemptions by bookings, and the e-mails that carry them.',
   Payments: 'Payments recorded for bookings, by hand or by the online payment provider.',
   Webhooks: 'Signed HTTP deliveries of booking and payment events (Standard Webhooks), their endpoints and their history.',
   Manifest: "A day's time slots with their guests, for the people running the tours; also as a CSV file.",

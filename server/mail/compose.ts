@@ -7,7 +7,7 @@
 import { bookingTotalCents } from '../domain/bookings.js';
 import { formatMoney } from '../domain/money.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
-import { answersOf, answerValueText, bookingExtrasOf, extrasLine, storedBookingLines } from '../domain/booking-form.js';
+import { answersOf, answerValueText, bookingExtrasOf, bookingFigures, extrasLine, storedBookingLines } from '../domain/booking-form.js';
 import { zoneOffsetMs } from '../domain/time.js';
 import { guestBookingIcs } from '../ical/guest-event.js';
 import type { BookingView } from '../store/bookings.js';
@@ -183,6 +183,7 @@ function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
         : [texts.label.participants, texts.participants(b.participants)],
       ...(extras.length === 0 ? [] : [[texts.label.extras, oneLine(extras.join(', '))] as [string, string]]),
       [texts.label.total, total],
+      ...voucherRows(b, texts),
       [texts.label.bookingNumber, oneLine(number)],
     ],
     answers: answersOf(b.answers).map((a) => [oneLine(a.label), oneLine(answerValueText(a, texts.yes, texts.no))]),
@@ -190,6 +191,16 @@ function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
     manageUrl: input.kind !== 'BOOKING_CANCELLED' && input.manageUrl !== undefined ? manageLink(input.manageUrl) : null,
     ...guestInfoOf(input),
   };
+}
+
+/** The gift voucher's part (by its mask) and the amount left to pay, for a booking that spent one. */
+function voucherRows(b: BookingView, texts: GuestTexts): [string, string][] {
+  const figures = bookingFigures(b);
+  if (!figures.voucher) return [];
+  return [
+    [texts.voucher.label, `${oneLine(figures.voucher.mask)} (${texts.money(formatMoney(-figures.voucher.cents), b.currency)})`],
+    [texts.voucher.amountDue, texts.money(formatMoney(figures.due), b.currency)],
+  ];
 }
 
 function guestInfoOf(input: GuestMessageInput): Pick<Details, 'meetingPoint' | 'mapUrl' | 'instructions'> {

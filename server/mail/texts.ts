@@ -29,6 +29,8 @@ export interface GuestTexts {
   questions: string;
   /** Money as the language writes it; the amount arrives as the contract's "90.00". */
   money: (amount: string, currency: string) => string;
+  /** A booking paid in part with a gift voucher: its line (the mask, never the code) and what is left to pay. */
+  voucher: { label: string; amountDue: string };
 }
 
 const en: GuestTexts = {
@@ -71,6 +73,7 @@ const en: GuestTexts = {
   guestInfo: { meetingPoint: 'Meeting point', map: 'Open the map', instructions: 'Before you come' },
   questions: 'Questions? Reply to this e-mail or contact us:',
   money: (amount, currency) => `${amount} ${currency}`,
+  voucher: { label: 'Gift voucher', amountDue: 'Amount due' },
 };
 
 // European Portuguese, as the widget speaks it.
@@ -114,6 +117,7 @@ const pt: GuestTexts = {
   guestInfo: { meetingPoint: 'Ponto de encontro', map: 'Abrir o mapa', instructions: 'Antes de vir' },
   questions: 'Alguma dúvida? Responda a este e-mail ou contacte-nos:',
   money: (amount, currency) => `${amount.replace('.', ',')} ${currency}`,
+  voucher: { label: 'Vale de oferta', amountDue: 'Valor em dívida' },
 };
 
 export const GUEST_TEXTS: Record<GuestLocale, GuestTexts> = { en, pt };

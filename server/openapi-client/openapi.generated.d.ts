@@ -966,6 +966,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gift-vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gift vouchers, newest first
+         * @description `status` keeps the vouchers of one status as it stands now: `DISABLED` (by PATCH), else `EXPIRED` (from `expiresAt` on), else `USED` (balance 0.00), else `ACTIVE`.
+         *
+         *     Needs a secret key with the scope `promotions:read`.
+         */
+        get: operations["getGiftVouchers"];
+        put?: never;
+        /**
+         * Create a gift voucher
+         * @description A voucher of `amount` (1.00–999999.99) in the organization’s currency, with a new code `GV-XXXX-XXXX-XXXX` shown in full only by these `/v1/gift-vouchers` answers. `expiresAt` defaults to three years from now; null means no expiry. With `recipientEmail`, a GIFT_VOUCHER e-mail with the code is sent to it (SKIPPED without a mail server).
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        post: operations["postGiftVouchers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gift-vouchers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a gift voucher with its redemptions
+         * @description Needs a secret key with the scope `promotions:read`.
+         */
+        get: operations["getGiftVouchersId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Disable or enable a gift voucher, or change its expiry
+         * @description `status` `DISABLED` stops the voucher being redeemed; `ACTIVE` lifts that (it may then read `USED` or `EXPIRED`). `expiresAt` may be any instant, or null for no expiry. Spent amounts are never changed here.
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        patch: operations["patchGiftVouchersId"];
+        trace?: never;
+    };
+    "/v1/gift-vouchers/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mails sent with a gift voucher’s code
+         * @description Oldest first, with their delivery status; `SKIPPED` ones were not sent because no mail server is configured.
+         *
+         *     Needs a secret key with the scope `promotions:read`.
+         */
+        get: operations["getGiftVouchersIdMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gift-vouchers/{id}/messages/{messageId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a gift voucher’s e-mail again
+         * @description Queues a new GIFT_VOUCHER message to the address the original went to, sent at once; the original stays as it was. A message still PENDING is tried again on its own and cannot be resent (409 CONFLICT).
+         *
+         *     Needs a secret key with the scope `promotions:write`.
+         */
+        post: operations["postGiftVouchersIdMessagesMessageIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/experiences": {
         parameters: {
             query?: never;
@@ -2919,6 +3017,95 @@ export interface components {
             booked: number;
             /** @description booked / capacity, rounded to 4 decimals; 0 without slots */
             occupancy: number;
+        };
+        /** @description A gift voucher: its code (in full only in `/v1/gift-vouchers` answers), balance, status and redemptions. */
+        GiftVoucher: {
+            id: string;
+            /** @description In full here only; everywhere else masked, GV-••••-••••- and its last four */
+            code: string;
+            amount: string;
+            balance: string;
+            currency: string;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            expiresAt: string | null;
+            status: components["schemas"]["GiftVoucherStatus"];
+            recipientName: string | null;
+            recipientEmail: string | null;
+            message: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+            /** @description Oldest first */
+            redemptions: {
+                bookingId: string;
+                /** @description Spent (positive), or returned by a cancellation (negative) */
+                amount: string;
+                /**
+                 * Format: date-time
+                 * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+                 */
+                at: string;
+            }[];
+        };
+        /** @enum {string} */
+        GiftVoucherStatus: "ACTIVE" | "USED" | "EXPIRED" | "DISABLED";
+        GiftVoucherCreate: {
+            /** @description Amount in major units with two decimals */
+            amount: string;
+            /**
+             * Format: date-time
+             * @description A future instant, or null for no expiry; default three years from now
+             */
+            expiresAt?: string | null;
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            recipientName?: string;
+            /**
+             * Format: email
+             * @description Gets the GIFT_VOUCHER e-mail with the code
+             */
+            recipientEmail?: string;
+            message?: string;
+        };
+        /** @description The fields to change; at least one. */
+        GiftVoucherPatch: {
+            /** @enum {string} */
+            status?: "ACTIVE" | "DISABLED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            expiresAt?: string | null;
+        };
+        /** @description An e-mail that carried a gift voucher’s code (GIFT_VOUCHER) and how its sending went. */
+        GiftVoucherMessage: {
+            id: string;
+            kind: components["schemas"]["MessageKind"];
+            /** Format: email */
+            to: string;
+            status: components["schemas"]["MessageStatus"];
+            attempts: number;
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+            giftVoucherId: string;
         };
         /** @description What the widget API shows of an experience. */
         PublicExperience: {
@@ -8063,6 +8250,446 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGiftVouchers: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["GiftVoucherStatus"];
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of GiftVoucher */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "gv_8Nc3RpV6zH1kWt",
+                     *           "code": "GV-7K2M-Q9XD-4HTR",
+                     *           "amount": "50.00",
+                     *           "balance": "20.00",
+                     *           "currency": "EUR",
+                     *           "expiresAt": "2029-06-01T10:15:42.120Z",
+                     *           "status": "ACTIVE",
+                     *           "recipientName": "Rui Costa",
+                     *           "recipientEmail": "rui.costa@example.com",
+                     *           "message": "Happy birthday! Enjoy the sea.",
+                     *           "createdAt": "2026-06-01T10:15:42.120Z",
+                     *           "redemptions": [
+                     *             {
+                     *               "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *               "amount": "30.00",
+                     *               "at": "2026-06-05T08:40:11.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucher"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postGiftVouchers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "50.00",
+                 *       "recipientName": "Rui Costa",
+                 *       "recipientEmail": "rui.costa@example.com",
+                 *       "message": "Happy birthday! Enjoy the sea."
+                 *     }
+                 */
+                "application/json": components["schemas"]["GiftVoucherCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: GiftVoucher */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "gv_8Nc3RpV6zH1kWt",
+                     *         "code": "GV-7K2M-Q9XD-4HTR",
+                     *         "amount": "50.00",
+                     *         "balance": "20.00",
+                     *         "currency": "EUR",
+                     *         "expiresAt": "2029-06-01T10:15:42.120Z",
+                     *         "status": "ACTIVE",
+                     *         "recipientName": "Rui Costa",
+                     *         "recipientEmail": "rui.costa@example.com",
+                     *         "message": "Happy birthday! Enjoy the sea.",
+                     *         "createdAt": "2026-06-01T10:15:42.120Z",
+                     *         "redemptions": [
+                     *           {
+                     *             "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *             "amount": "30.00",
+                     *             "at": "2026-06-05T08:40:11.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucher"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGiftVouchersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Gift voucher id (`gv_…`)
+                 * @example gv_8Nc3RpV6zH1kWt
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GiftVoucher */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "gv_8Nc3RpV6zH1kWt",
+                     *         "code": "GV-7K2M-Q9XD-4HTR",
+                     *         "amount": "50.00",
+                     *         "balance": "20.00",
+                     *         "currency": "EUR",
+                     *         "expiresAt": "2029-06-01T10:15:42.120Z",
+                     *         "status": "ACTIVE",
+                     *         "recipientName": "Rui Costa",
+                     *         "recipientEmail": "rui.costa@example.com",
+                     *         "message": "Happy birthday! Enjoy the sea.",
+                     *         "createdAt": "2026-06-01T10:15:42.120Z",
+                     *         "redemptions": [
+                     *           {
+                     *             "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *             "amount": "30.00",
+                     *             "at": "2026-06-05T08:40:11.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucher"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchGiftVouchersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Gift voucher id (`gv_…`)
+                 * @example gv_8Nc3RpV6zH1kWt
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "DISABLED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["GiftVoucherPatch"];
+            };
+        };
+        responses: {
+            /** @description GiftVoucher */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "gv_8Nc3RpV6zH1kWt",
+                     *         "code": "GV-7K2M-Q9XD-4HTR",
+                     *         "amount": "50.00",
+                     *         "balance": "20.00",
+                     *         "currency": "EUR",
+                     *         "expiresAt": "2029-06-01T10:15:42.120Z",
+                     *         "status": "ACTIVE",
+                     *         "recipientName": "Rui Costa",
+                     *         "recipientEmail": "rui.costa@example.com",
+                     *         "message": "Happy birthday! Enjoy the sea.",
+                     *         "createdAt": "2026-06-01T10:15:42.120Z",
+                     *         "redemptions": [
+                     *           {
+                     *             "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *             "amount": "30.00",
+                     *             "at": "2026-06-05T08:40:11.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucher"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGiftVouchersIdMessages: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Gift voucher id (`gv_…`)
+                 * @example gv_8Nc3RpV6zH1kWt
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of GiftVoucherMessage */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_9Xc4TbL7qW2mRk",
+                     *           "giftVoucherId": "gv_8Nc3RpV6zH1kWt",
+                     *           "kind": "GIFT_VOUCHER",
+                     *           "to": "rui.costa@example.com",
+                     *           "status": "SENT",
+                     *           "attempts": 1,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null,
+                     *           "sentAt": "2026-06-01T10:15:43.050Z",
+                     *           "createdAt": "2026-06-01T10:15:42.120Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucherMessage"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postGiftVouchersIdMessagesMessageIdResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Gift voucher id (`gv_…`)
+                 * @example gv_8Nc3RpV6zH1kWt
+                 */
+                id: string;
+                /**
+                 * @description Message id (`msg_…`)
+                 * @example msg_9Xc4TbL7qW2mRk
+                 */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: GiftVoucherMessage */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "msg_9Xc4TbL7qW2mRk",
+                     *         "giftVoucherId": "gv_8Nc3RpV6zH1kWt",
+                     *         "kind": "GIFT_VOUCHER",
+                     *         "to": "rui.costa@example.com",
+                     *         "status": "SENT",
+                     *         "attempts": 1,
+                     *         "lastError": null,
+                     *         "nextAttemptAt": null,
+                     *         "sentAt": "2026-06-01T10:15:43.050Z",
+                     *         "createdAt": "2026-06-01T10:15:42.120Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucherMessage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -12,6 +12,7 @@ import { serializePublicBooking } from '../serializers/booking.js';
 import { serializePublicExperience } from '../serializers/experience.js';
 import { availabilityFor } from '../services/availability.js';
 import { AnswerCache, cachedAvailability } from '../http/answer-cache.js';
+import { countCodeGuesses, refuseCodeGuesser } from '../http/code-guessing.js';
 import { createBooking, findBookingByNumber } from '../services/bookings.js';
 import { getActiveExperience, listExperiences } from '../services/experiences.js';
 import { getOrganization } from '../services/organizations.js';
@@ -81,6 +82,8 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
 
   return new ApiRoutes(ctx)
     .use(publicCors, publicRateLimit({ bookingsPerMinute: config.publicBookingsPerMinute, requestsPerMinute: config.publicRequestsPerMinute }, ctx.limiter, 'public'))
+    // Refused promo and voucher codes count against the client's address (the guessing limit).
+    .use(countCodeGuesses(ctx))
     .op(
       { method: 'get', path: '/experiences', summary: 'Active experiences of the key’s organization', tag, auth: 'publishable', query: PublicExperienceQuery, response: PublicExperience, list: true },
       async ({ caller, query }) => {
@@ -126,6 +129,7 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         async: true,
       },
       async ({ caller, body, c }) => {
+        await refuseCodeGuesser(ctx, c, body);
         if (body.website !== undefined && body.website.trim() !== '') throw invalid('website', 'Must be empty');
         const { website: _honeypot, ...booking } = body;
         const exp = await getActiveExperience(store, caller.orgId, booking.experienceId);

@@ -4,6 +4,11 @@
  * The quote checks them the same way and takes nothing.
  */
 import { Refusal } from '../domain/refusal.js';
+import { newId } from '../domain/ids.js';
+import { voucherStatus } from '../domain/gift-vouchers.js';
+import { recordBookingEvent } from './event-log.js';
+import { redemptionRow, voucherMask } from './gift-vouchers.js';
+import type { PaymentRow } from '../store/payments.js';
 import type { BookingLines, DiscountRule, PROMO_CODE_REASONS } from '../../shared/index.js';
 import type { BookingRow, BookingView } from '../store/bookings.js';
 import type { ExperienceRow } from '../store/experiences.js';
@@ -51,9 +56,23 @@ async function checkPromoCode(store: Store, org: OrganizationRow, exp: Experienc
   return { id: code.id, rule: { code: code.code, type: code.discountType, value: code.discountValue } };
 }
 
-/** A gift voucher as a booking made `now` may spend it. */
-async function checkVoucherCode(_store: Store, _org: OrganizationRow, _code: string, _now: number): Promise<CheckedCodes['voucher']> {
-  throw new Refusal('VOUCHER_INVALID', 'This gift voucher does not exist', { reason: 'NOT_FOUND' });
+const voucherRefusal = (reason: 'NOT_FOUND' | 'DISABLED' | 'EXPIRED' | 'USED' | 'CURRENCY', message: string) =>
+  new Refusal('VOUCHER_INVALID', message, { reason });
+
+/**
+ * A gift voucher as a booking made `now` may spend it: its code read case-insensitively, outer spaces
+ * ignored; the first that holds refuses: not the org's (NOT_FOUND), DISABLED, EXPIRED, USED (nothing
+ * left), CURRENCY (made in another currency than the org's now).
+ */
+async function checkVoucherCode(store: Store, org: OrganizationRow, code: string, now: number): Promise<CheckedCodes['voucher']> {
+  const voucher = await store.giftVouchers.getVoucherByCode(code.trim().toUpperCase());
+  if (!voucher || voucher.orgId !== org.id) throw voucherRefusal('NOT_FOUND', 'This gift voucher does not exist');
+  const status = voucherStatus(voucher, now);
+  if (status === 'DISABLED') throw voucherRefusal('DISABLED', 'This gift voucher has been disabled');
+  if (status === 'EXPIRED') throw voucherRefusal('EXPIRED', 'This gift voucher has expired');
+  if (status === 'USED') throw voucherRefusal('USED', 'This gift voucher has been used up');
+  if (voucher.currency !== org.currency) throw voucherRefusal('CURRENCY', `This gift voucher is in ${voucher.currency}, not in ${org.currency}`);
+  return { id: voucher.id, mask: voucherMask(voucher), balance: voucher.balance };
 }
 
 /** The booking's own copy of what its codes came to: the fields of its row. */
@@ -80,18 +99,61 @@ export function codeFields(codes: CheckedCodes, lines: BookingLines): Pick<
  */
 export async function takeCodes(store: Store, row: BookingRow): Promise<void> {
   await takePromoUse(store, row);
-  if (row.voucherId !== null) throw new Refusal('VOUCHER_INVALID', 'This gift voucher does not exist', { reason: 'NOT_FOUND' });
+  await spendVoucher(store, row);
+}
+
+/**
+ * Takes the booking's voucher part off the balance by one conditional UPDATE: when bookings side by
+ * side (in any process) spent it meanwhile, this one is refused as USED and writes nothing.
+ */
+async function spendVoucher(store: Store, row: BookingRow): Promise<void> {
+  if (row.voucherId === null || row.voucherCents === null || row.voucherCents <= 0) return;
+  if (!(await store.giftVouchers.spend(row.voucherId, row.voucherCents, row.createdAt))) {
+    throw voucherRefusal('USED', 'This gift voucher has been used up');
+  }
 }
 
 /**
  * In the booking's transaction, once it is written and BOOKING_CREATED recorded: what its codes
  * leave behind (the voucher's redemption and its SUCCEEDED payment, with PAYMENT_SUCCEEDED).
  */
-export async function recordCodes(_store: Store, _booking: BookingView, _now: number): Promise<void> {}
+export async function recordCodes(store: Store, booking: BookingView, now: number): Promise<void> {
+  await recordVoucherPayment(store, booking, now);
+}
+
+/**
+ * The voucher's part as a redemption and a SUCCEEDED payment of method VOUCHER (provider `voucher`,
+ * reference the mask: never the code), with PAYMENT_SUCCEEDED. Never refundable: a cancellation
+ * returns it to the voucher instead.
+ */
+async function recordVoucherPayment(store: Store, booking: BookingView, now: number): Promise<void> {
+  if (booking.voucherId === null || booking.voucherCents === null || booking.voucherCents <= 0) return;
+  await store.giftVouchers.insertRedemption(redemptionRow({ id: booking.voucherId, orgId: booking.orgId }, booking.id, booking.voucherCents, now));
+  const payment: PaymentRow = {
+    id: newId('payment', now),
+    orgId: booking.orgId,
+    bookingId: booking.id,
+    amount: booking.voucherCents,
+    currency: booking.currency,
+    status: 'SUCCEEDED',
+    provider: VOUCHER_PROVIDER,
+    method: 'VOUCHER',
+    reference: booking.voucherMask,
+    failureReason: null,
+    refundRequired: 0,
+    createdAt: now,
+  };
+  await store.payments.insertPayment(payment);
+  await recordBookingEvent(store, booking.orgId, 'PAYMENT_SUCCEEDED', booking, now, { payment });
+}
+
+/** The provider name of the payments a voucher's part makes. */
+export const VOUCHER_PROVIDER = 'voucher';
 
 /** A booking that stops holding its places (cancelled, any cause): frees its code's use and returns its voucher's part. */
-export async function releaseCodes(store: Store, before: BookingView, _now: number): Promise<void> {
+export async function releaseCodes(store: Store, before: BookingView, now: number): Promise<void> {
   await freePromoUse(store, before);
+  await returnVoucher(store, before, now);
 }
 
 /**
@@ -108,4 +170,17 @@ async function takePromoUse(store: Store, row: BookingRow): Promise<void> {
 /** Gives the use back (a code deleted since is gone: nothing to give); the booking keeps its discount. */
 async function freePromoUse(store: Store, before: BookingRow): Promise<void> {
   if (before.promoCodeId !== null) await store.promoCodes.freeUse(before.promoCodeId);
+}
+
+/**
+ * Gives the voucher back what the booking still holds of it (its spends less its returns): a negative
+ * redemption and the balance restored (a USED voucher is ACTIVE again). The booking keeps its
+ * `voucher` and its VOUCHER payment stays listed.
+ */
+async function returnVoucher(store: Store, before: BookingView, now: number): Promise<void> {
+  if (before.voucherId === null) return;
+  const held = await store.giftVouchers.redeemedBy(before.voucherId, before.id);
+  if (held <= 0) return;
+  if (!(await store.giftVouchers.giveBack(before.voucherId, held, now))) throw new Error('A voucher cannot take back more than its amount');
+  await store.giftVouchers.insertRedemption(redemptionRow({ id: before.voucherId, orgId: before.orgId }, before.id, -held, now));
 }

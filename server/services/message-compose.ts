@@ -7,6 +7,7 @@ import type { Store } from '../store/index.js';
 import { composeGuestMessage, type Sender } from '../mail/compose.js';
 import type { MailMessage } from '../mail/message.js';
 import { composeOperatorNotice, composeUserInvite } from '../mail/notices.js';
+import { composeGiftVoucherMessage } from '../mail/gift-voucher.js';
 import { zoneOf } from './availability.js';
 import { issueManageToken } from './messages.js';
 import { guestInfoOf } from './self-service.js';
@@ -44,6 +45,27 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
       organization: senderOf(org),
       setupUrl: message.setupUrl,
       validHours: SETUP_LINK_TTL_MS / 3_600_000,
+      messageId: message.id,
+      host,
+    });
+  }
+  if (message.kind === 'GIFT_VOUCHER') {
+    const voucher = message.giftVoucherId === null ? undefined : await store.giftVouchers.getVoucher(message.orgId, message.giftVoucherId);
+    if (!voucher) return undefined;
+    // The organization's language once it has one; English until then.
+    return composeGiftVoucherMessage({
+      locale: 'en',
+      voucher: {
+        code: voucher.code,
+        amountCents: voucher.amount,
+        currency: voucher.currency,
+        expiresAt: voucher.expiresAt,
+        recipientName: voucher.recipientName,
+        message: voucher.message,
+      },
+      timeZone: org.timezone,
+      organization: senderOf(org),
+      to: message.to,
       messageId: message.id,
       host,
     });

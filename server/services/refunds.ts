@@ -65,7 +65,8 @@ export async function createRefund(
     const payments = (await store.payments.listPayments(booking.id, ALL_PAYMENTS)).rows;
     const stripePayments = stripePaymentsOf(payments);
     const method: RefundMethod = input.method ?? (stripePayments.length > 0 ? 'STRIPE' : 'OTHER');
-    const paid = payments.filter((p) => p.status === 'SUCCEEDED').reduce((sum, p) => sum + p.amount, 0);
+    // A voucher's part is never refunded: a cancellation returns it to the voucher.
+    const paid = payments.filter((p) => p.status === 'SUCCEEDED' && p.method !== 'VOUCHER').reduce((sum, p) => sum + p.amount, 0);
     const totals = await store.refunds.refundTotals(booking.id);
     const left = paid - totals.held;
     const money = (cents: number) => `${formatMoney(cents)} ${booking.currency}`;

@@ -2,7 +2,7 @@ import { dueNotifier } from './due-notifier.js';
 import { newId } from '../domain/ids.js';
 import type { Page, PageResult, Sql } from './sql.js';
 
-export type MessageKind = 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER' | 'OPERATOR_NOTICE' | 'USER_INVITE';
+export type MessageKind = 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER' | 'OPERATOR_NOTICE' | 'USER_INVITE' | 'GIFT_VOUCHER';
 /** The booking event an OPERATOR_NOTICE tells of. */
 export type NoticeOf = 'BOOKING_CREATED' | 'BOOKING_CANCELED' | 'BOOKING_UPDATED';
 export type MessageStatus = 'PENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
@@ -29,6 +29,8 @@ export interface MessageRow {
   userId: string | null;
   /** A USER_INVITE's setup link, kept only while the message is PENDING (erased once sent, failed or skipped). */
   setupUrl: string | null;
+  /** A GIFT_VOUCHER's voucher; null for other kinds. */
+  giftVoucherId: string | null;
 }
 
 /** The outcome of one attempt, written when it ends (the lease is released with it). */
@@ -59,6 +61,7 @@ export interface NewMessage {
   noticeOf?: NoticeOf;
   userId?: string;
   setupUrl?: string;
+  giftVoucherId?: string;
   /** Recorded SKIPPED at once, with this reason, when no mail can be sent. */
   skippedBecause?: string;
 }
@@ -84,6 +87,7 @@ export function newMessageRow(input: NewMessage): MessageRow {
     userId: input.userId ?? null,
     // A message that is not to be sent never keeps a secret.
     setupUrl: input.skippedBecause === undefined ? (input.setupUrl ?? null) : null,
+    giftVoucherId: input.giftVoucherId ?? null,
   };
 }
 
@@ -102,6 +106,8 @@ export interface MessageStore {
   getMessage(id: string): Promise<MessageRow | undefined>;
   /** A user's invitations, oldest first. */
   listUserMessages(userId: string): Promise<MessageRow[]>;
+  /** A gift voucher's e-mails, oldest first, id breaking ties. */
+  listGiftVoucherMessages(orgId: string, giftVoucherId: string, page: Page): Promise<PageResult<MessageRow>>;
   /** Oldest first, id breaking ties. */
   listBookingMessages(orgId: string, bookingId: string, page: Page): Promise<PageResult<MessageRow>>;
   /**
@@ -147,7 +153,7 @@ export interface MessageStore {
 const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", kind, to_address AS "to", status, attempts,
   last_error AS "lastError", next_attempt_at AS "nextAttemptAt", leased_until AS "leasedUntil",
   reminder_for AS "reminderFor", resend_of AS "resendOf", sent_at AS "sentAt", created_at AS "createdAt",
-  notice_of AS "noticeOf", user_id AS "userId", setup_url AS "setupUrl"`;
+  notice_of AS "noticeOf", user_id AS "userId", setup_url AS "setupUrl", gift_voucher_id AS "giftVoucherId"`;
 
 export function messageStore(sql: Sql): MessageStore {
   // In-process: wakes this process's worker only.
@@ -160,11 +166,11 @@ export function messageStore(sql: Sql): MessageStore {
       // holds a booking to one reminder per start (messages_one_reminder) included.
       const inserted = await sql.run(
         `INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts, last_error,
-          next_attempt_at, reminder_for, resend_of, created_at, notice_of, user_id, setup_url)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          next_attempt_at, reminder_for, resend_of, created_at, notice_of, user_id, setup_url, gift_voucher_id)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT DO NOTHING`,
         [row.id, row.orgId, row.bookingId, row.kind, row.to, row.status, row.attempts, row.lastError,
-          row.nextAttemptAt, row.reminderFor, row.resendOf, row.createdAt, row.noticeOf, row.userId, row.setupUrl],
+          row.nextAttemptAt, row.reminderFor, row.resendOf, row.createdAt, row.noticeOf, row.userId, row.setupUrl, row.giftVoucherId],
       );
       if (inserted !== 1) return undefined;
       // The worker woken must find the row: not before the booking change's transaction commits.
@@ -174,6 +180,14 @@ export function messageStore(sql: Sql): MessageStore {
     getMessage: (id) => sql.get<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = ?`, [id]),
     listUserMessages: (userId) =>
       sql.all<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE user_id = ? ORDER BY created_at, id`, [userId]),
+    async listGiftVoucherMessages(orgId, giftVoucherId, page) {
+      const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM messages WHERE org_id = ? AND gift_voucher_id = ?', [orgId, giftVoucherId]);
+      const rows = await sql.all<MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE org_id = ? AND gift_voucher_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [orgId, giftVoucherId, page.limit, page.offset],
+      );
+      return { rows, total: count!.n }; // count(*) always answers one row
+    },
     async listBookingMessages(orgId, bookingId, page) {
       const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM messages WHERE org_id = ? AND booking_id = ?', [orgId, bookingId]);
       const rows = await sql.all<MessageRow>(

@@ -20,6 +20,8 @@ import { customerStore, type CustomerStore } from './customers.js';
 import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 import { slotStore, type SlotStore } from './slots.js';
 import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
+import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
+import { codeFailureStore, type CodeFailureStore } from './code-failures.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -47,6 +49,8 @@ export interface WrittenOnce {
   slots: SlotStore;
   promoCodes: PromoCodeStore;
   events: EventStore;
+  giftVouchers: GiftVoucherStore;
+  codeFailures: CodeFailureStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -73,5 +77,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     slots: slotStore(sql),
     promoCodes: promoCodeStore(sql),
     events: eventStore(sql),
+    giftVouchers: giftVoucherStore(sql),
+    codeFailures: codeFailureStore(sql),
   };
 }

@@ -32,6 +32,10 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
+/** A GIFT_VOUCHER e-mail (its code to the recipient or buyer) and how its sending went: a message of a voucher, not of a booking. */
+export const GiftVoucherMessage = Message.omit({ bookingId: true }).extend({ giftVoucherId: z.string() });
+export type GiftVoucherMessage = z.infer<typeof GiftVoucherMessage>;
+
 /** The booking as its own guest sees it: the public shape and the phone they gave (shown nowhere else in public). */
 export const ManagedGuestBooking = PublicBooking.extend({ guestPhone: z.string().nullable() });
 export type ManagedGuestBooking = z.infer<typeof ManagedGuestBooking>;

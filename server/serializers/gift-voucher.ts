@@ -1,0 +1,39 @@
+import { formatMoney } from '../domain/money.js';
+import { voucherStatus } from '../domain/gift-vouchers.js';
+import type { VoucherWithRedemptions } from '../store/gift-vouchers.js';
+import type { MessageRow } from '../store/messages.js';
+import { iso, isoOrNull } from './instant.js';
+import type { GiftVoucher, GiftVoucherMessage } from '../../shared/index.js';
+
+/** A voucher as `/v1/gift-vouchers` shows it: the only answer that carries its code in full. */
+export function serializeGiftVoucher({ voucher: v, redemptions }: VoucherWithRedemptions, now: number): GiftVoucher {
+  return {
+    id: v.id,
+    code: v.code,
+    amount: formatMoney(v.amount),
+    balance: formatMoney(v.balance),
+    currency: v.currency,
+    expiresAt: isoOrNull(v.expiresAt),
+    status: voucherStatus(v, now),
+    recipientName: v.recipientName,
+    recipientEmail: v.recipientEmail,
+    message: v.message,
+    createdAt: iso(v.createdAt),
+    redemptions: redemptions.map((r) => ({ bookingId: r.bookingId, amount: formatMoney(r.amount), at: iso(r.createdAt) })),
+  };
+}
+
+export function serializeGiftVoucherMessage(row: MessageRow): GiftVoucherMessage {
+  return {
+    id: row.id,
+    giftVoucherId: row.giftVoucherId ?? '',
+    kind: row.kind,
+    to: row.to,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    nextAttemptAt: row.status === 'PENDING' ? isoOrNull(row.nextAttemptAt) : null,
+    sentAt: isoOrNull(row.sentAt),
+    createdAt: iso(row.createdAt),
+  };
+}
