@@ -18,6 +18,7 @@ import { experienceRoutes } from './routes/experiences.js';
 import { availabilityRoutes } from './routes/availability.js';
 import { slotRoutes } from './routes/slots.js';
 import { bookingRoutes } from './routes/bookings.js';
+import { quoteRoutes } from './routes/quote.js';
 import { promoCodeRoutes } from './routes/promo-codes.js';
 import { customerRoutes } from './routes/customers.js';
 import { giftVoucherRoutes } from './routes/gift-vouchers.js';
@@ -67,6 +68,7 @@ const V1_ROUTES = [
   availabilityRoutes,
   slotRoutes,
   bookingRoutes,
+  quoteRoutes,
   promoCodeRoutes,
   customerRoutes,
   webhookRoutes,

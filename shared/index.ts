@@ -25,6 +25,8 @@ export {
   DISCOUNT_TYPES, DiscountType, CodeInput, GIFT_VOUCHER_CODE, PromoCodeText, promoCodeRules, PromoCodeCreate, PromoCodePatch, PromoCode,
   PromoCodeListQuery, PROMO_CODE_REASONS, VOUCHER_REASONS, GIFT_VOUCHER_STATUSES, GiftVoucherStatus, GiftVoucherCreate, GiftVoucherPatch,
   GiftVoucherRedemption, GiftVoucher, GiftVoucherListQuery, maskVoucherCode,
+  GiftVoucherPurchaseCreate,
+  GiftVoucherCheckout,
 } from './schemas/promotions.js';
 export type { LineKind, MoneyLine, BookingLines, LinesInput, DiscountRule } from './lines.js';
 export { QuoteRequest, QUOTE_LINE_KINDS, QuoteLine, Quote } from './schemas/quote.js';

@@ -54,6 +54,11 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.PublicBookingCreate, name: 'PublicBookingCreate' },
   { schema: S.PublicBooking, name: 'PublicBooking', description: 'What the widget API answers to a booking: nothing the guest did not send.' },
   { schema: S.PublicBookingStatus, name: 'PublicBookingStatus', description: 'What anyone with the booking number may see: no personal data.' },
+  { schema: S.GiftVoucherPurchaseCreate, name: 'GiftVoucherPurchaseCreate', description: 'A gift voucher bought online: one of the organization’s amounts, the buyer, and whom it is for.' },
+  { schema: S.GiftVoucherCheckout, name: 'GiftVoucherCheckout', description: 'Where the buyer pays.' },
+  { schema: S.QuoteRequest, name: 'QuoteRequest', description: 'The parts of a booking to price: no guest, no answers.' },
+  { schema: S.Quote, name: 'Quote', description: 'What a booking of these parts made now would cost, line by line. Nothing is stored.' },
+  { schema: S.QuoteLine, name: 'QuoteLine', description: 'One money line of a quote.' },
 
   { schema: S.Customer, name: 'Customer', description: 'A guest, as the bookings made with one e-mail address.' },
   { schema: S.CustomerDetail, name: 'CustomerDetail' },
@@ -160,6 +165,7 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   extra: 'ex_6Jp2VsD9qL4cWa',
   promoCode: 'promo_4Kd9TwQ2xB7mLs',
   giftVoucher: 'gv_8Nc3RpV6zH1kWt',
+  giftVoucherPurchase: 'gvp_5Tq8WmR3xK7nLd',
 };
 const id = EXAMPLE_IDS;
 
@@ -447,6 +453,30 @@ export const EXAMPLES: Record<string, unknown> = {
   BookingCancel: { reason: 'Guest is ill' },
   PublicBookingCreate: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, ...guest, ...formInput, expectedTotal: '105.00' },
   PublicBooking: publicBooking,
+  GiftVoucherPurchaseCreate: {
+    amount: '50.00',
+    buyerName: 'Ana Costa',
+    buyerEmail: 'ana.costa@example.com',
+    recipientName: 'Rui Costa',
+    recipientEmail: 'rui.costa@example.com',
+    message: 'Happy birthday! A sunset on the water, on us.',
+  },
+  GiftVoucherCheckout: { checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4e5F6g7H8' },
+  QuoteRequest: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, extras: formInput.extras, promoCode: 'SUMMER10', voucherCode: 'GV-7K3M-9Q2D-X4TB' },
+  Quote: {
+    currency: 'EUR',
+    lines: [
+      { kind: 'TICKETS', label: experience.name, quantity: 2, unitPrice: 4500, amount: '90.00' },
+      { kind: 'EXTRA', label: extra.name, quantity: 1, unitPrice: extra.price, amount: '15.00' },
+      { kind: 'DISCOUNT', label: 'SUMMER10', quantity: 1, unitPrice: -1050, amount: '-10.50' },
+      { kind: 'VOUCHER', label: 'GV-••••-••••-X4TB', quantity: 1, unitPrice: -5000, amount: '-50.00' },
+    ],
+    subtotal: '105.00',
+    discount: '10.50',
+    voucherAmount: '50.00',
+    total: '94.50',
+    amountDue: '44.50',
+  },
   PublicBookingStatus: {
     bookingNumber: booking.bookingNumber,
     status: 'CONFIRMED',

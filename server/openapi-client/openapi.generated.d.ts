@@ -254,6 +254,28 @@ export interface paths {
         patch: operations["patchBookingsIdCancel"];
         trace?: never;
     };
+    "/v1/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a booking without making it
+         * @description Prices a booking of these parts as if it were made now: checked as POST /bookings checks it (the party, the extras, the promo code then the voucher; 400s and 404) but never against the slot or its places. The lines come in a receipt’s order: TICKETS (one per `tickets` entry as sent, or one for `participants` labelled with the experience’s name), EXTRA (in the experience’s order), DISCOUNT (labelled with the code) and VOUCHER (labelled with its mask), the last two with negative `unitPrice` and `amount`. `amountDue` = `total` − `voucherAmount` = the sum of the lines. A booking of the same parts made at once has the same amounts. Nothing is stored: no code is used, no voucher spent.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        post: operations["postQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/promo-codes": {
         parameters: {
             query?: never;
@@ -1140,6 +1162,50 @@ export interface paths {
          *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
          */
         post: operations["postPublicBookings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a booking without making it (the widget’s code box)
+         * @description Prices a booking of these parts as if it were made now: checked as POST /bookings checks it (the party, the extras, the promo code then the voucher; 400s and 404) but never against the slot or its places. The lines come in a receipt’s order: TICKETS (one per `tickets` entry as sent, or one for `participants` labelled with the experience’s name), EXTRA (in the experience’s order), DISCOUNT (labelled with the code) and VOUCHER (labelled with its mask), the last two with negative `unitPrice` and `amount`. `amountDue` = `total` − `voucherAmount` = the sum of the lines. A booking of the same parts made at once has the same amounts. Nothing is stored: no code is used, no voucher spent. An inactive experience is a 404, as for bookings. Counts against PUBLIC_REQUESTS_PER_MINUTE; a refused code counts toward the guessing limit of /public/v1 (429 RATE_LIMITED with Retry-After once reached, codes unchecked).
+         *
+         *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
+         */
+        post: operations["postPublicQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/gift-vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a gift voucher online
+         * @description For one of the organization’s `giftVoucherAmounts`: answers the payment page (`checkoutUrl`). The voucher is made, ACTIVE, only when the provider reports the payment (once per payment), and its code goes by e-mail (GIFT_VOUCHER) to the recipient and to the buyer, or to the buyer alone without `recipientEmail`. An abandoned checkout makes nothing. Without online payment (Stripe and the org’s `onlinePayments`), without e-mail on the server, or without amounts: 409 PAYMENTS_NOT_CONFIGURED; another amount: 400. After paying (or giving up) the buyer returns to the page that made the request with `outing_booking={purchase id}&outing_status=success|cancel` appended.
+         *
+         *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
+         */
+        post: operations["postPublicGiftVouchers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2208,6 +2274,58 @@ export interface components {
             /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
             internalNote?: string | null;
         };
+        /** @description What a booking of these parts made now would cost, line by line. Nothing is stored. */
+        Quote: {
+            currency: string;
+            lines: components["schemas"]["QuoteLine"][];
+            subtotal: string;
+            /** @description "0.00" without a promo code */
+            discount: string;
+            /** @description "0.00" without a voucher */
+            voucherAmount: string;
+            /** @description subtotal − discount: what a booking of the same parts made now would have as its total */
+            total: string;
+            /** @description total − voucherAmount: the sum of the line amounts */
+            amountDue: string;
+        };
+        /** @description One money line of a quote. */
+        QuoteLine: {
+            /** @enum {string} */
+            kind: "TICKETS" | "EXTRA" | "DISCOUNT" | "VOUCHER";
+            /** @description The category’s name (or the experience’s for participants), the extra’s name, the promo code, or the voucher’s mask */
+            label: string;
+            quantity: number;
+            /** @description Cents per unit; negative on DISCOUNT and VOUCHER lines */
+            unitPrice: number;
+            /** @description quantity × unitPrice in major units, two decimals; negative on DISCOUNT and VOUCHER lines */
+            amount: string;
+        };
+        /** @description The parts of a booking to price: no guest, no answers. */
+        QuoteRequest: {
+            experienceId: string;
+            /**
+             * Format: date-time
+             * @description Optional: prices do not depend on it today; checked as an instant when sent
+             */
+            startTime?: string;
+            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99 */
+            participants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
+            /** @description Active extras of the experience, each at most once. Default []. A 400 names extras[i].extraId (unknown, inactive or repeated) or extras[i].quantity (above maxQuantity, or a PERSON extra above the party). The extras add to the total */
+            extras?: {
+                extraId: string;
+                /** @description At most the extra's maxQuantity; for a PERSON extra, at most the booking's totalParticipants */
+                quantity: number;
+            }[];
+            /** @description A promo code (1–64 characters; case and surrounding spaces do not matter): 400 PROMO_CODE_INVALID with details.reason when it does not apply */
+            promoCode?: string;
+            /** @description A gift voucher’s code: it pays up to its balance of the total; 400 VOUCHER_INVALID with details.reason when it cannot */
+            voucherCode?: string;
+        };
         /** @description A discount code bookings may take with `promoCode`. */
         PromoCode: {
             id: string;
@@ -3258,6 +3376,31 @@ export interface components {
             expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
             website?: string;
+        };
+        /** @description Where the buyer pays. */
+        GiftVoucherCheckout: {
+            /** @description The payment page (Stripe Checkout) */
+            checkoutUrl: string;
+        };
+        /** @description A gift voucher bought online: one of the organization’s amounts, the buyer, and whom it is for. */
+        GiftVoucherPurchaseCreate: {
+            /** @description Amount in major units with two decimals */
+            amount: string;
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            buyerName: string;
+            /**
+             * Format: email
+             * @description Gets the GIFT_VOUCHER e-mail too, or alone without recipientEmail
+             */
+            buyerEmail: string;
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            recipientName?: string;
+            /**
+             * Format: email
+             * @description Gets the GIFT_VOUCHER e-mail with the code
+             */
+            recipientEmail?: string;
+            message?: string;
         };
         /** @description What anyone with the booking number may see: no personal data. */
         PublicBookingStatus: {
@@ -5292,6 +5435,113 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                 *       "startTime": "2026-06-13T17:30:00+01:00",
+                 *       "participants": 2,
+                 *       "extras": [
+                 *         {
+                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "promoCode": "SUMMER10",
+                 *       "voucherCode": "GV-7K3M-9Q2D-X4TB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Quote */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "kind": "TICKETS",
+                     *             "label": "Sunset kayak tour",
+                     *             "quantity": 2,
+                     *             "unitPrice": 4500,
+                     *             "amount": "90.00"
+                     *           },
+                     *           {
+                     *             "kind": "EXTRA",
+                     *             "label": "Photo pack",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500,
+                     *             "amount": "15.00"
+                     *           },
+                     *           {
+                     *             "kind": "DISCOUNT",
+                     *             "label": "SUMMER10",
+                     *             "quantity": 1,
+                     *             "unitPrice": -1050,
+                     *             "amount": "-10.50"
+                     *           },
+                     *           {
+                     *             "kind": "VOUCHER",
+                     *             "label": "GV-••••-••••-X4TB",
+                     *             "quantity": 1,
+                     *             "unitPrice": -5000,
+                     *             "amount": "-50.00"
+                     *           }
+                     *         ],
+                     *         "subtotal": "105.00",
+                     *         "discount": "10.50",
+                     *         "voucherAmount": "50.00",
+                     *         "total": "94.50",
+                     *         "amountDue": "44.50"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Quote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9028,6 +9278,174 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["PublicBooking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                 *       "startTime": "2026-06-13T17:30:00+01:00",
+                 *       "participants": 2,
+                 *       "extras": [
+                 *         {
+                 *           "extraId": "ex_6Jp2VsD9qL4cWa",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "promoCode": "SUMMER10",
+                 *       "voucherCode": "GV-7K3M-9Q2D-X4TB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Quote */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "currency": "EUR",
+                     *         "lines": [
+                     *           {
+                     *             "kind": "TICKETS",
+                     *             "label": "Sunset kayak tour",
+                     *             "quantity": 2,
+                     *             "unitPrice": 4500,
+                     *             "amount": "90.00"
+                     *           },
+                     *           {
+                     *             "kind": "EXTRA",
+                     *             "label": "Photo pack",
+                     *             "quantity": 1,
+                     *             "unitPrice": 1500,
+                     *             "amount": "15.00"
+                     *           },
+                     *           {
+                     *             "kind": "DISCOUNT",
+                     *             "label": "SUMMER10",
+                     *             "quantity": 1,
+                     *             "unitPrice": -1050,
+                     *             "amount": "-10.50"
+                     *           },
+                     *           {
+                     *             "kind": "VOUCHER",
+                     *             "label": "GV-••••-••••-X4TB",
+                     *             "quantity": 1,
+                     *             "unitPrice": -5000,
+                     *             "amount": "-50.00"
+                     *           }
+                     *         ],
+                     *         "subtotal": "105.00",
+                     *         "discount": "10.50",
+                     *         "voucherAmount": "50.00",
+                     *         "total": "94.50",
+                     *         "amountDue": "44.50"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Quote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicGiftVouchers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "50.00",
+                 *       "buyerName": "Ana Costa",
+                 *       "buyerEmail": "ana.costa@example.com",
+                 *       "recipientName": "Rui Costa",
+                 *       "recipientEmail": "rui.costa@example.com",
+                 *       "message": "Happy birthday! A sunset on the water, on us."
+                 *     }
+                 */
+                "application/json": components["schemas"]["GiftVoucherPurchaseCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: GiftVoucherCheckout */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "checkoutUrl": "https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4e5F6g7H8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucherCheckout"];
                     };
                 };
             };

@@ -89,7 +89,7 @@ export function paymentCallbackRoutes(ctx: RouteContext): Hono<AppEnv> {
     const raw = new Uint8Array(await c.req.arrayBuffer());
     if (raw.byteLength > MAX_CALLBACK_BYTES) throw new Refusal('PAYLOAD_TOO_LARGE', 'Callback body over 1 MiB');
     const notice = await provider.readCallback(raw, (name) => c.req.header(name), ctx.now());
-    const outcome = await applyCallback(ctx.store, provider, notice, ctx.now());
+    const outcome = await applyCallback(ctx.store, provider, notice, ctx.now(), ctx.logger);
     ctx.logger.info('payment callback', { provider: provider.name, eventId: notice.eventId, outcome });
     return c.json({ success: true, data: { eventId: notice.eventId, outcome } }, 200);
   });

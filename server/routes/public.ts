@@ -25,8 +25,15 @@ import {
   PublicBookingCreate,
   PublicBookingStatus,
   PublicExperience,
+  Quote,
+  QuoteRequest,
+  GiftVoucherCheckout,
+  GiftVoucherPurchaseCreate,
 } from '../../shared/index.js';
 import { z } from 'zod';
+import { QUOTE_DESCRIPTION } from './quote.js';
+import { quoteBooking } from '../services/quote.js';
+import { sellGiftVoucher } from '../services/gift-voucher-sales.js';
 
 export interface PublicLimits {
   bookingsPerMinute: number;
@@ -141,6 +148,49 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
           return created(serializePublicBooking(await bookWithCheckout(store, online, caller.orgId, booking, page, now, actor)));
         }
         return created(serializePublicBooking(await createBooking(store, caller.orgId, booking, { source: 'WIDGET', actor }, now)));
+      },
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/quote',
+        summary: 'Price a booking without making it (the widget’s code box)',
+        description: `${QUOTE_DESCRIPTION} An inactive experience is a 404, as for bookings. Counts against PUBLIC_REQUESTS_PER_MINUTE; a refused code counts toward the guessing limit of /public/v1 (429 RATE_LIMITED with Retry-After once reached, codes unchecked).`,
+        tag,
+        auth: 'publishable',
+        body: QuoteRequest,
+        response: Quote,
+        errors: ['PROMO_CODE_INVALID', 'VOUCHER_INVALID'],
+      },
+      async ({ caller, body, c }) => {
+        // Codes guessed too often from this address: 429 before any is checked (a refused one counts).
+        await refuseCodeGuesser(ctx, c, body);
+        return ok(await quoteBooking(store, caller.orgId, body, ctx.now(), { activeOnly: true }));
+      },
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/gift-vouchers',
+        summary: 'Buy a gift voucher online',
+        description:
+          'For one of the organization’s `giftVoucherAmounts`: answers the payment page (`checkoutUrl`). The voucher is made, ' +
+          'ACTIVE, only when the provider reports the payment (once per payment), and its code goes by e-mail (GIFT_VOUCHER) to ' +
+          'the recipient and to the buyer, or to the buyer alone without `recipientEmail`. An abandoned checkout makes nothing. ' +
+          'Without online payment (Stripe and the org’s `onlinePayments`), without e-mail on the server, or without amounts: ' +
+          '409 PAYMENTS_NOT_CONFIGURED; another amount: 400. After paying (or giving up) the buyer returns to the page that ' +
+          'made the request with `outing_booking={purchase id}&outing_status=success|cancel` appended.',
+        tag,
+        auth: 'publishable',
+        body: GiftVoucherPurchaseCreate,
+        response: GiftVoucherCheckout,
+        status: 201,
+        errors: ['PAYMENTS_NOT_CONFIGURED'],
+        async: true,
+      },
+      async ({ caller, body, c }) => {
+        const page = hostPageOf(c.req.header('origin'), c.req.header('referer'), `${config.publicUrl}/demo`);
+        return created(await sellGiftVoucher(store, online, config.smtpUrl !== undefined, caller.orgId, body, page, ctx.now()));
       },
     )
     .op(

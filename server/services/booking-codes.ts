@@ -173,6 +173,30 @@ async function freePromoUse(store: Store, before: BookingRow): Promise<void> {
 }
 
 /**
+ * A booking paid after its hold lapsed (it was cancelled, its codes given back) takes its codes
+ * again as it is confirmed again: the promo code's use and the voucher's part, by the same
+ * conditional statements as `takeCodes`, in a savepoint. Answers false, with nothing taken, when
+ * either is gone meanwhile (used up, spent elsewhere, disabled): the booking then stays cancelled.
+ */
+export async function retakeCodes(store: Store, booking: BookingView, now: number): Promise<boolean> {
+  if (booking.promoCodeId === null && booking.voucherId === null) return true;
+  try {
+    await store.transaction(async () => {
+      await takePromoUse(store, booking);
+      // Spent again as of now (an expired or disabled voucher refuses), with its redemption again.
+      await spendVoucher(store, { ...booking, createdAt: now });
+      if (booking.voucherId !== null && booking.voucherCents !== null && booking.voucherCents > 0) {
+        await store.giftVouchers.insertRedemption(redemptionRow({ id: booking.voucherId, orgId: booking.orgId }, booking.id, booking.voucherCents, now));
+      }
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof Refusal) return false;
+    throw err;
+  }
+}
+
+/**
  * Gives the voucher back what the booking still holds of it (its spends less its returns): a negative
  * redemption and the balance restored (a USED voucher is ACTIVE again). The booking keeps its
  * `voucher` and its VOUCHER payment stays listed.

@@ -18,6 +18,8 @@ import {
   bookingExtrasOf,
   checkBookingForm,
   checkFormChange,
+  extrasOf,
+  priceExtras,
   discountRuleOf,
   formJson,
   lowerPersonExtras,
@@ -36,12 +38,14 @@ import { recordActivity, type ActivityEntry } from './activity.js';
 import type { Actor } from '../domain/actor.js';
 import { assertBookableSlot, assertBookableSlotBeside, busyAround } from './availability.js';
 import { getOrganization } from './organizations.js';
-import { checkCodes, codeFields, recordCodes, releaseCodes, takeCodes } from './booking-codes.js';
+import { checkCodes, codeFields, recordCodes, releaseCodes, takeCodes, type CheckedCodes } from './booking-codes.js';
+import type { OrganizationRow } from '../store/organizations.js';
 import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
 import {
   bookingLines,
   isCalendarDate,
+  type BookingLines,
   type BookingInput,
   type BookingListQuery,
   type BookingPatch,
@@ -193,6 +197,50 @@ async function together<T extends readonly unknown[]>(calls: { [K in keyof T]: P
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
+/** What a booking is priced from: its party, answers, extras and codes. */
+export type BookingParts = Pick<BookingInput, 'participants' | 'tickets' | 'answers' | 'extras' | 'promoCode' | 'voucherCode'>;
+
+/** A booking's parts, checked and priced: what a booking stores and what a quote shows. */
+export interface PricedParts {
+  party: Party;
+  form: ReturnType<typeof checkBookingForm>;
+  codes: CheckedCodes;
+  lines: BookingLines;
+}
+
+/**
+ * Everything a new booking checks before its slot, in order (the party, its answers and extras,
+ * then its codes), and its money lines. `createBooking` and the quote both call this, so a quote
+ * and a booking of the same parts made at once cannot disagree. It reads, and writes nothing.
+ */
+export async function pricedParts(
+  store: Store,
+  org: OrganizationRow,
+  exp: ExperienceRow,
+  input: BookingParts,
+  now: number,
+  withAnswers = true,
+): Promise<PricedParts> {
+  const party = partyOf(exp, input);
+  const path = party.priced ? 'tickets' : 'participants';
+  assertPartySize(exp, party.places, path);
+  assertParticipantsWithin(exp.maxParticipants, party.participants, path);
+  assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
+  // Answers and extras once the party is known (a PERSON extra counts its participants), before any 409.
+  // A quote has no guest and so no answers: it prices the extras alone.
+  const form = withAnswers
+    ? checkBookingForm(exp, input, party.participants)
+    : { answers: [], extras: input.extras?.length ? priceExtras(extrasOf(exp.extras), input.extras, party.participants) : [] };
+  if (form.extras.length) assertTotalWithin(totalOf(party, exp.price, form.extras), org.currency, 'extras');
+  // Then the codes, the promo code before the voucher; the total compared is after the discount.
+  const codes = await checkCodes(store, org, exp, input, now);
+  const lines = bookingLines({
+    tickets: party.priced?.tickets ?? [], participants: party.participants, unitPrice: exp.price, extras: form.extras,
+    discount: codes.promo?.rule ?? null, voucher: codes.voucher,
+  });
+  return { party, form, codes, lines };
+}
+
 /** Tries at a booking's writes before giving up: another may have taken its number or made its new customer meanwhile. */
 const BOOKING_WRITE_TRIES = 3;
 
@@ -214,20 +262,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
         guestRecord(store, orgId, guest.email),
       ] as const);
       let existing = found;
-      const party = partyOf(exp, input);
+      const { party, form, codes, lines } = await pricedParts(store, org, exp, input, now);
       const path = party.priced ? 'tickets' : 'participants';
-      assertPartySize(exp, party.places, path);
-      assertParticipantsWithin(exp.maxParticipants, party.participants, path);
-      assertTotalWithin(partyTotalCents(exp, party), org.currency, path);
-      // Answers and extras once the party is known (a PERSON extra counts its participants), before any 409.
-      const form = checkBookingForm(exp, input, party.participants);
-      if (form.extras.length) assertTotalWithin(totalOf(party, exp.price, form.extras), org.currency, 'extras');
-      // Then the codes, the promo code before the voucher; the total compared is after the discount.
-      const codes = await checkCodes(store, org, exp, input, now);
-      const lines = bookingLines({
-        tickets: party.priced?.tickets ?? [], participants: party.participants, unitPrice: exp.price, extras: form.extras,
-        discount: codes.promo?.rule ?? null, voucher: codes.voucher,
-      });
       const totalCents = lines.total;
       assertExpectedTotal(input.expectedTotal, totalCents);
       // A payment taken with the booking is at most what the voucher leaves to pay.
@@ -248,7 +284,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               customerId: customer.id,
               slotStart: start,
               slotEnd: end,
-              status: options.holdExpiresAt === undefined ? 'CONFIRMED' : 'PENDING',
+              // A hold waits for online payment: a booking that owes nothing (a voucher pays it all) has none.
+              status: options.holdExpiresAt === undefined || lines.due === 0 ? 'CONFIRMED' : 'PENDING',
               guestName: guest.name,
               guestEmail: guest.email,
               guestPhone: guest.phone,
@@ -267,7 +304,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               ...codeFields(codes, lines),
               cancellationReason: null,
               cancelledAt: null,
-              holdExpiresAt: options.holdExpiresAt ?? null,
+              holdExpiresAt: lines.due === 0 ? null : options.holdExpiresAt ?? null,
               checkoutSessionId: null,
               checkoutUrl: null,
               sequence: 0,

@@ -247,7 +247,6 @@ describe('online payment with Stripe Checkout', () => {
       method: 'STRIPE',
       failureReason: null,
     });
-    // Paid in full: nothing is due any more.
     expect(events[1]?.data.changes).toEqual({ status: { from: 'PENDING', to: 'CONFIRMED' }, amountDue: { from: '90.00', to: '0.00' } });
     expect(events[1]?.data.booking.status).toBe('CONFIRMED');
   });

@@ -10,7 +10,8 @@ import type { CallbackNotice, CheckoutLineItem, PaymentProvider } from '../payme
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import { bookingExtrasOf, extrasLine, extrasOf, storedBookingLines } from '../domain/booking-form.js';
 import { applyProviderFailure, applyProviderSuccess, attachCheckout, cancelUnstartedHold, EXPIRED, extendHold, type Applied } from './payments.js';
-import { applyRefundReports } from './refunds.js';
+import { applyVoucherPayment } from './gift-voucher-sales.js';
+import { applyRefundReports, sendRefund, type RefundOrder } from './refunds.js';
 import type { BookingInput } from '../../shared/index.js';
 
 /** Online payment as this server runs it: the provider and how long an unpaid booking holds its places. */
@@ -88,14 +89,19 @@ function slotLabel(b: BookingView): string {
 }
 
 /**
- * What the checkout charges: the booking's money lines, one checkout line each: a ticket category
- * (named after the experience and the category), the participants (named after the experience),
- * each extra (by its name). Free lines, such as an infant on a lap or a free extra, are named in
- * the description instead: a checkout line needs a price. The lines add up to the booking's total.
+ * What the checkout charges: what the booking owes (its `amountDue`). Without a promo code or a
+ * voucher that is its money lines, one checkout line each: a ticket category (named after the
+ * experience and the category), the participants (named after the experience), each extra (by its
+ * name). Free lines, such as an infant on a lap or a free extra, are named in the description
+ * instead: a checkout line needs a price. With a discount or a voucher part the positive lines would
+ * add up to more than is owed (a checkout line cannot be negative), so the checkout has one line,
+ * the experience's name, for the amount due. Either way the lines add up to what is charged.
  */
 export function lineItemsOf(b: BookingView): CheckoutLineItem[] {
-  return storedBookingLines(b)
-    .lines.filter((line) => line.unitPrice > 0)
+  const money = storedBookingLines(b);
+  if (money.discount > 0 || money.voucherAmount > 0) return [{ name: b.experienceName, unitAmount: money.due, quantity: 1 }];
+  return money.lines
+    .filter((line) => line.unitPrice > 0)
     .map((line) => ({
       name: line.kind === 'EXTRA' ? line.name ?? '' : line.kind === 'TICKETS' ? `${b.experienceName} · ${line.name ?? ''}` : b.experienceName,
       unitAmount: line.unitPrice,
@@ -119,6 +125,8 @@ export async function bookWithCheckout(
 ): Promise<BookingView> {
   const holdExpiresAt = now + online.holdMinutes * 60_000;
   const held = await createBooking(store, orgId, input, { source: 'WIDGET', holdExpiresAt, actor }, now);
+  // Nothing left to pay (a gift voucher pays it all): confirmed at once, no checkout.
+  if (held.status === 'CONFIRMED') return held;
   let checkout;
   try {
     checkout = await online.provider.createCheckout({
@@ -154,11 +162,22 @@ export async function bookWithCheckout(
  * transaction as the changes it causes, so a callback sent twice (or retried after a crash) is
  * applied exactly once.
  */
-export async function applyCallback(store: Store, provider: PaymentProvider, notice: CallbackNotice, now: number): Promise<Applied> {
+export async function applyCallback(store: Store, provider: PaymentProvider, notice: CallbackNotice, now: number, logger: Logger): Promise<Applied> {
   if (notice.kind === 'ignored') return 'ignored';
+  // A late payment that could not confirm its booking again is refunded once committed.
+  const refunds: RefundOrder[] = [];
+  const applied = await applyNotice(store, provider, notice, now, refunds);
+  for (const order of refunds) await sendRefund(store, provider, order, () => now, logger);
+  return applied;
+}
+
+async function applyNotice(store: Store, provider: PaymentProvider, notice: Exclude<CallbackNotice, { kind: 'ignored' }>, now: number, refunds: RefundOrder[]): Promise<Applied> {
   return await store.transaction(async () => {
     if (!await store.payments.insertProviderEvent(provider.name, notice.eventId, now)) return 'duplicate';
     if (notice.kind === 'refund') return await applyRefundReports(store, notice.refunds, now);
+    // A gift voucher bought online: made when paid; a checkout that ends otherwise makes nothing.
+    const purchase = await store.giftVoucherPurchases.getPurchaseBySession(notice.sessionId);
+    if (purchase) return notice.outcome.state === 'paid' ? await applyVoucherPayment(store, provider.name, purchase, notice.outcome.payment, now) : 'ignored';
     const booking =
       await store.bookings.getBookingByCheckoutSession(notice.sessionId) ??
       (notice.booking ? await store.bookings.getBooking(notice.booking.orgId, notice.booking.bookingId) : undefined);
@@ -167,7 +186,7 @@ export async function applyCallback(store: Store, provider: PaymentProvider, not
     const { outcome } = notice;
     switch (outcome.state) {
       case 'paid':
-        return await applyProviderSuccess(store, provider.name, ref, outcome.payment, now);
+        return await applyProviderSuccess(store, provider.name, ref, outcome.payment, now, refunds);
       case 'failed':
       case 'expired':
         return await applyProviderFailure(

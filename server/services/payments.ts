@@ -13,6 +13,12 @@ import type { Page, PageResult } from '../store/sql.js';
 import type { Store } from '../store/index.js';
 import type { ProviderPayment } from '../payments/provider.js';
 import type { PaymentCreate } from '../../shared/index.js';
+import type { RefundRow } from '../store/refunds.js';
+import type { RefundOrder } from './refunds.js';
+import { retakeCodes } from './booking-codes.js';
+
+/** The provider whose late payments are given back through it. */
+const STRIPE = 'stripe';
 
 /** What a callback or a sweep did: changed something, had been seen before, or concerned nothing of ours. */
 export type Applied = 'applied' | 'duplicate' | 'ignored';
@@ -95,10 +101,20 @@ export async function listBookingPayments(store: Store, orgId: string, ref: stri
 
 /**
  * Money received online. A PENDING booking is confirmed. A cancelled one (its hold lapsed, or it
- * was cancelled meanwhile) is confirmed again when its places are still free; otherwise the payment
- * is kept with `refundRequired` and the booking stays cancelled: the money is never silently lost.
+ * was cancelled meanwhile) is confirmed again only when its places are still free and its codes can
+ * be taken again (the promo code's use, the voucher's part: `retakeCodes`). Otherwise it stays
+ * cancelled and the payment is given back through the provider: the payment is kept with
+ * `refundRequired` and a refund of it is recorded PENDING, its order pushed to `refunds` for the
+ * caller to send once committed (the refund sweeper sends it otherwise). Money is never silently kept.
  */
-export async function applyProviderSuccess(store: Store, provider: string, bookingId: { orgId: string; id: string }, paid: ProviderPayment, now: number): Promise<Applied> {
+export async function applyProviderSuccess(
+  store: Store,
+  provider: string,
+  bookingId: { orgId: string; id: string },
+  paid: ProviderPayment,
+  now: number,
+  refunds: RefundOrder[] = [],
+): Promise<Applied> {
   return await store.transaction(async () => {
     const booking = await store.bookings.getBooking(bookingId.orgId, bookingId.id);
     if (!booking) return 'ignored';
@@ -106,6 +122,7 @@ export async function applyProviderSuccess(store: Store, provider: string, booki
     if (paid.reference !== null && await store.payments.getPaymentByReference(booking.id, provider, paid.reference, 'SUCCEEDED')) return 'duplicate';
     let next: BookingRow | undefined;
     let refundRequired = false;
+    let giveBack = false;
     if (booking.status === 'PENDING') {
       next = confirmed(booking);
     } else if (booking.status === 'CANCELLED') {
@@ -113,8 +130,8 @@ export async function applyProviderSuccess(store: Store, provider: string, booki
       // A closed departure takes no places back; otherwise they must fit under its capacity (its override when set).
       const slot = exp ? await store.slots.getSlot(exp.id, booking.slotStart) : undefined;
       const free = exp && !slot?.closed ? remainingPlaces(slotCapacity(exp.maxParticipants, slot), slot?.booked ?? 0) : 0;
-      if (free >= placesOf(booking)) next = confirmed(booking);
-      else refundRequired = true;
+      if (free >= placesOf(booking) && await retakeCodes(store, booking, now)) next = confirmed(booking);
+      else refundRequired = giveBack = true;
     } else {
       // Already CONFIRMED: money beyond what was already paid in full is to be given back.
       refundRequired = await store.payments.succeededPaymentsTotal(booking.id) >= bookingTotalCents(booking);
@@ -127,8 +144,36 @@ export async function applyProviderSuccess(store: Store, provider: string, booki
       SYSTEM,
     );
     if (next) await saveBookingChange(store, booking, next, now, SYSTEM, { payment });
+    if (giveBack && provider === STRIPE && payment.reference !== null) refunds.push(await recordLateRefund(store, booking, payment, now));
     return 'applied';
   });
+}
+
+/** The refund of a payment that came after its booking's hold lapsed and could not confirm it again. */
+async function recordLateRefund(store: Store, booking: BookingView, payment: PaymentRow, now: number): Promise<RefundOrder> {
+  const refund: RefundRow = {
+    id: newId('refund', now),
+    orgId: booking.orgId,
+    bookingId: booking.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    method: 'STRIPE',
+    status: 'PENDING',
+    reason: 'Paid after the booking’s hold lapsed; its places or its codes were taken meanwhile',
+    paymentId: payment.id,
+    reference: null,
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await store.refunds.insertRefund(refund);
+  await recordActivity(store, booking.orgId, SYSTEM, {
+    action: 'booking.refund',
+    targetType: 'booking',
+    targetId: booking.id,
+    summary: `Refund of ${formatMoney(refund.amount)} ${refund.currency} (STRIPE, sent to Stripe) on ${booking.bookingNumber}: paid after its hold lapsed`,
+  }, now);
+  return { refund, paymentReference: payment.reference! };
 }
 
 /**

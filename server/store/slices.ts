@@ -19,8 +19,9 @@ import { activityStore, type ActivityStore } from './activity.js';
 import { customerStore, type CustomerStore } from './customers.js';
 import { calendarImportStore, type CalendarImportStore } from './calendar-imports.js';
 import { slotStore, type SlotStore } from './slots.js';
-import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
 import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
+import { giftVoucherPurchaseStore, type GiftVoucherPurchaseStore } from './gift-voucher-purchases.js';
+import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
 import { codeFailureStore, type CodeFailureStore } from './code-failures.js';
 
 /**
@@ -50,6 +51,7 @@ export interface WrittenOnce {
   promoCodes: PromoCodeStore;
   events: EventStore;
   giftVouchers: GiftVoucherStore;
+  giftVoucherPurchases: GiftVoucherPurchaseStore;
   codeFailures: CodeFailureStore;
 }
 
@@ -78,6 +80,7 @@ export function slicesOver(sql: Sql): WrittenOnce {
     promoCodes: promoCodeStore(sql),
     events: eventStore(sql),
     giftVouchers: giftVoucherStore(sql),
+    giftVoucherPurchases: giftVoucherPurchaseStore(sql),
     codeFailures: codeFailureStore(sql),
   };
 }

@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   extra: 'ex',
   promoCode: 'promo',
   giftVoucher: 'gv',
+  giftVoucherPurchase: 'gvp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -97,6 +97,21 @@ export const GiftVoucherCreate = z.strictObject({
 });
 export type GiftVoucherCreate = z.infer<typeof GiftVoucherCreate>;
 
+/** `POST /public/v1/gift-vouchers`: a guest buys a voucher online, for one of the org's `giftVoucherAmounts`. */
+export const GiftVoucherPurchaseCreate = z.strictObject({
+  amount: MoneyString.describe('One of the organization’s giftVoucherAmounts'),
+  buyerName: DisplayName(200),
+  buyerEmail: Email.describe('Gets the GIFT_VOUCHER e-mail too, or alone without recipientEmail'),
+  recipientName: DisplayName(200).optional(),
+  recipientEmail: Email.optional().describe('Gets the GIFT_VOUCHER e-mail with the code'),
+  message: z.string().max(500).optional(),
+});
+export type GiftVoucherPurchaseCreate = z.infer<typeof GiftVoucherPurchaseCreate>;
+
+/** Where the buyer pays; the voucher is made once the provider reports the payment. */
+export const GiftVoucherCheckout = z.object({ checkoutUrl: z.string().describe('The payment page (Stripe Checkout)') });
+export type GiftVoucherCheckout = z.infer<typeof GiftVoucherCheckout>;
+
 export const GiftVoucherPatch = z
   .strictObject({
     status: z.enum(['ACTIVE', 'DISABLED']),
