@@ -13,28 +13,15 @@
  * Preact of its own) and adds no global.
  */
 import type { ComponentChildren, h as H } from 'preact';
-import type { PublicBookingCreate, PublicExperience, Quote } from '../../shared/index.js';
+import type { PublicBookingCreate, Quote } from '../../shared/index.js';
 import type { BookingLines } from '../../shared/lines.js';
 import type { ChunkScript } from '../chunks.js';
 import type { Widget } from '../components/widget.js';
 import type { BookingModel } from '../state/booking.js';
 import { codeTexts } from './texts.js';
+import type { CodeState } from './types.js';
 
-/** What the box holds, in the model's form signal (widget/state/state.ts): changing it renders. */
-export interface CodeState {
-  /** What is typed. */
-  text?: string;
-  /** The codes taken, as the guest gave them (trimmed, upper-case). */
-  promo?: string | undefined;
-  voucher?: string | undefined;
-  /** The last quote of the codes taken, what it priced (parts) and at which experience's prices. */
-  quote?: Quote;
-  key?: string;
-  exp?: PublicExperience;
-  /** What the box says: a refusal (`P.EXPIRED`: who, then why; or `EMPTY`…), or that a code was `applied` or `removed`. */
-  error?: string | undefined;
-  said?: string | undefined;
-}
+export type { CodeState } from './types.js';
 
 type Hook = NonNullable<BookingModel['session']['form']>;
 type Codes = Pick<PublicBookingCreate, 'promoCode' | 'voucherCode'>;

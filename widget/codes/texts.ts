@@ -5,30 +5,9 @@
  * chunk carries one language only. `{0}` is a code, a voucher's mask or an amount.
  */
 import type { Messages } from '../i18n/messages.js';
+import type { CodeTexts } from './types.js';
 
-export interface CodeTexts {
-  label: string;
-  apply: string;
-  /** A code's "Remove" button, `{0}` the code or the voucher's mask. */
-  remove: string;
-  /** The line of a promo code's discount, `{0}` the code. */
-  discount: string;
-  /** The line of a gift voucher's part, `{0}` its mask. */
-  voucher: string;
-  /** What is left to pay once the voucher has paid its part. */
-  due: string;
-  applied: string;
-  removed: string;
-  /** Who a refusal is about: a promo code (`P`), a gift voucher (`V`). */
-  P: string;
-  V: string;
-  /**
-   * Why a code was not taken: after its subject ("This code", "This gift voucher"), by
-   * `details.reason` of PROMO_CODE_INVALID and VOUCHER_INVALID; alone: none typed, too many tries
-   * (429), no answer.
-   */
-  refused: Record<string, string>;
-}
+export type { CodeTexts } from './types.js';
 
 export const en: CodeTexts = {
   label: 'Promo code or gift voucher',

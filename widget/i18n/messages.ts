@@ -4,7 +4,7 @@
  * `{0}`, `{1}` stand for the values a text names (format.ts's `fill`), and a text whose words
  * depend on a number is a `Plural`.
  */
-import type { CodeTexts } from '../codes/texts.js';
+import type { CodeTexts } from '../codes/types.js';
 
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every

@@ -5,7 +5,7 @@
 import type { AnswerInput, PublicBooking, PublicBookingCreate, PublicBookingStatus, PublicExperience } from '../../shared/index.js';
 import type { BookingLines, LinesInput } from '../../shared/lines.js';
 import type { Messages } from '../i18n/messages.js';
-import type { CodeState } from '../codes/chunk.js';
+import type { CodeState } from '../codes/types.js';
 import type { Calendar, Slot } from './availability.js';
 import { addMonths, monthOf } from './dates.js';
 import { computed, signal } from './signals.js';
