@@ -6,8 +6,6 @@
 import type {
   Availability,
   ErrorDetails,
-  PublicBooking,
-  PublicBookingCreate,
   PublicBookingStatus,
   PublicExperience,
 } from '../shared/index.js';
@@ -37,9 +35,13 @@ export interface OutingApi {
   listExperiences(): Promise<PublicExperience[]>;
   getExperience(id: string): Promise<PublicExperience>;
   getAvailability(range: AvailabilityRange): Promise<Availability>;
-  createBooking(body: PublicBookingCreate, idempotencyKey: string): Promise<PublicBooking>;
   /** Where a booking stands, by its number: for the guest back from paying (docs/payments.md). */
   getBooking(bookingNumber: string): Promise<PublicBookingStatus>;
+  /**
+   * A POST of JSON under /public/v1/ with the key and `headers`: a booking (`bookings`, with its
+   * Idempotency-Key), or the quote the code box asks for (widget/codes/chunk.ts).
+   */
+  post<T>(path: string, body: unknown, headers?: Record<string, string>): Promise<T>;
 }
 
 export interface ApiOptions {
@@ -92,20 +94,22 @@ export function createApi({ base, key, signal }: ApiOptions): OutingApi {
     return q.toString();
   };
 
+  const post = <T>(path: string, body: unknown, headers?: Record<string, string>): Promise<T> =>
+    call<T>(path, isRecord, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Outing-Key': key, ...headers },
+      body: JSON.stringify(body),
+      // The full page address, not just its origin: Stripe sends the guest back to the page
+      // the booking came from (its Referer), so it must be the booking page, not the site root.
+      referrerPolicy: 'no-referrer-when-downgrade',
+    });
+
   return {
     listExperiences: () => call('experiences?' + query({ limit: 100 }), isList),
     getExperience: (id) => call(`experiences/${encodeURIComponent(id)}?` + query({}), isRecord),
     getAvailability: (range) => call('availability?' + query({ ...range }), isAvailability),
-    createBooking: (body, idempotencyKey) =>
-      call('bookings', isRecord, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Outing-Key': key, 'Idempotency-Key': idempotencyKey },
-        body: JSON.stringify(body),
-        // The full page address, not just its origin: Stripe sends the guest back to the page
-        // the booking came from (its Referer), so it must be the booking page, not the site root.
-        referrerPolicy: 'no-referrer-when-downgrade',
-      }),
     getBooking: (n) => call(`bookings/${encodeURIComponent(n)}?` + query({}), isRecord),
+    post,
   };
 }
 

@@ -3,7 +3,7 @@
  * later, mounts a widget into each, and defines `window.Outing`, the one global it adds.
  * Nothing here may throw into the host page: failures are logged and rendered.
  */
-import { mountWidget } from './mount.js';
+import { mountWidget, report } from './mount.js';
 import type { MountOptions, Mounted } from './mount.js';
 
 /** The widget's JavaScript interface, `window.Outing`. */
@@ -19,8 +19,6 @@ declare global {
     Outing?: OutingGlobal;
   }
 }
-
-const report = (error: unknown): void => console.error('[Outing]', error);
 
 function boot(): void {
   // widget.js included twice: the first copy serves every element.

@@ -58,6 +58,9 @@ function takeReturn(): [string, boolean] | null {
   }
 }
 
+/** Logs what went wrong, never throwing into the host page. */
+export const report = (error: unknown): void => console.error('[Outing]', error);
+
 /** Renders a booking widget into `host`'s open shadow root. */
 export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi: string): Mounted {
   const data = host.dataset;
@@ -75,7 +78,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     loadTexts(defaultApi, code).then(
       (loaded) => (texts.value = loaded),
       (e: unknown) => {
-        console.error('[Outing]', e);
+        report(e);
         tag = 'en';
         texts.value = en;
       },
@@ -102,7 +105,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     try {
       render(<App w={w} />, root);
     } catch (e) {
-      console.error('[Outing]', e);
+      report(e);
       // The stylesheet's root class: the message must not take its look from the host page either.
       render(
         <p class="outing" role="alert">

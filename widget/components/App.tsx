@@ -13,9 +13,9 @@ import { Alerts } from './Alerts.js';
 import { CalendarStep } from './CalendarStep.js';
 import { Confirmation } from './Confirmation.js';
 import { DetailsStep } from './DetailsStep.js';
+import { Tickets } from './Tickets.js';
 import { ExperienceList } from './ExperienceList.js';
 import { Stepper } from './Stepper.js';
-import { limitNote, Tickets } from './Tickets.js';
 import { TimesStep } from './TimesStep.js';
 import type { Props, Widget } from './widget.js';
 
@@ -27,7 +27,7 @@ const bodies: Record<Step, (props: Props) => JSX.Element | null> = {
   calendar: CalendarStep,
   times: TimesStep,
   // Nothing until the chunk is here (it is asked for with the experience, so it seldom keeps the guest waiting).
-  form: ({ w }) => form(w)?.step(h, w, Tickets, Stepper, limitNote) as JSX.Element,
+  form: ({ w }) => form(w)?.step(h, w, Tickets, Stepper) as JSX.Element,
   details: DetailsStep,
   done: Confirmation,
 };

@@ -6,7 +6,6 @@
 import { Fragment, h } from 'preact';
 import { chunk } from '../chunks.js';
 import type { ConfirmationChunk } from '../confirm/chunk.js';
-import { fill } from '../i18n/format.js';
 import { Summary } from './Summary.js';
 import type { Props } from './widget.js';
 
@@ -43,9 +42,7 @@ export function Confirmation({ w }: Props) {
           total={fmt.money(Number(booking.total), booking.currency)}
         />
       )}
-      {/* Not when confirmed on the way back from paying: that answer carries no personal data. */}
-      {confirmed && 'guestName' in booking && <p>{fill(t.bookedFor, booking.guestName, booking.guestEmail)}</p>}
-      {/* The meeting point and "Add to calendar" come in a chunk of their own, asked for once confirmed. */}
+      {/* Who it is booked for, the money, the meeting point and "Add to calendar" come in a chunk of their own, asked for once confirmed. */}
       {confirmed && chunk<ConfirmationChunk>(w, 'confirmation')?.(h, booking, w)}
       {booking?.status === 'CANCELLED' && <p>{t.notKept}</p>}
       {payment === 'slow' && (

@@ -5,10 +5,11 @@
  */
 import { h } from 'preact';
 import type { ContactField } from '../state/validate.js';
+import { chunk } from '../chunks.js';
+import type { CodesChunk } from '../codes/chunk.js';
 import { fill } from '../i18n/format.js';
-import { Stepper } from './Stepper.js';
 import { Summary } from './Summary.js';
-import { limitNote, Tickets } from './Tickets.js';
+import { Tickets } from './Tickets.js';
 import type { Props } from './widget.js';
 
 interface FieldProps extends Props {
@@ -58,12 +59,10 @@ export function DetailsStep({ w }: Props) {
   const slot = model.slot.value;
   const experience = model.experience.value;
   if (!slot || !experience) return null;
-  const participants = model.participants.value;
   const busy = model.busy.value;
   const changed = model.priceChanged.value;
-  const note = limitNote(w, participants);
   const money = (cents: number) => fmt.money(cents / 100, experience.currency);
-  // With a booking form, its lines (extras included); else a line per ticket category.
+  // With a booking form or a code, their lines (extras, discount included); else a line per ticket category.
   const lines = model.session.form?.lines().lines ?? model.tickets.value;
 
   return (
@@ -76,31 +75,7 @@ export function DetailsStep({ w }: Props) {
     >
       <Summary w={w} experience={experience.name} startTime={slot.startTime} />
       {/* The booking form's step asks the party when there is one (widget/form/chunk.ts). */}
-      {model.hasForm.value ? null : model.tickets.value.length ? (
-        <Tickets w={w} />
-      ) : (
-        <div class="field">
-          <label for="participants">{t.participants}</label>
-          <Stepper
-            id="participants"
-            value={participants}
-            min={1}
-            max={model.maxParticipants.value}
-            fewer={t.fewer}
-            more={t.more}
-            set={model.setParticipants}
-            describedBy={note ? 'party-note' : undefined}
-            note={note ? 'party-note' : undefined}
-          />
-          <div aria-live="polite">
-            {note && (
-              <p id="party-note" class="hint">
-                {note}
-              </p>
-            )}
-          </div>
-        </div>
-      )}
+      {!model.hasForm.value && <Tickets w={w} />}
       <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required maxLength={200} />
       <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required maxLength={254} />
       <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" maxLength={40} />
@@ -122,7 +97,8 @@ export function DetailsStep({ w }: Props) {
             (l) =>
               l.quantity > 0 && (
                 <li>
-                  <span>{`${l.quantity} × ${l.name}`}</span> <span>{money(l.amount)}</span>
+                  {/* A discount is named alone: "Discount (SUMMER10)". */}
+                  <span>{l.amount < 0 ? l.name : `${l.quantity} × ${l.name}`}</span> <span>{money(l.amount)}</span>
                 </li>
               ),
           )}
@@ -131,6 +107,13 @@ export function DetailsStep({ w }: Props) {
       <p class="total" aria-live="polite" aria-atomic="true">
         {t.total}: <strong>{money(model.totalCents.value)}</strong>
       </p>
+      {/* The code box once "Have a code?" is pressed and its chunk is here (widget/codes/chunk.ts): it
+          takes over the lines and the total above, adding the discount. */}
+      {(model.form.value.code && chunk<CodesChunk>(w, 'codes')?.(h, w)) || (
+        <button type="button" class="link" onClick={() => (model.form.value = { ...model.form.value, code: {} })}>
+          {t.haveCode}
+        </button>
+      )}
       {/* Focused when it appears: the guest hears the new total, then "Book" is the next stop. */}
       {changed && (
         <p id="changed" class="error" tabIndex={-1}>

@@ -19,15 +19,42 @@ export function limitNote({ model, t, fmt }: Widget, places: number): string | f
 }
 
 /**
- * The party of an experience with price categories (docs/price-categories.md): a quantity per category with its
- * name, price and ages. The note about places sits in a polite live region, so a screen reader
- * hears it come and go as the quantities change; the lines and the total follow below (DetailsStep).
+ * The party, on the details step or the booking form's (whose chunk is lent this component): the
+ * participants; or, for an experience with price categories (docs/price-categories.md), a quantity
+ * per category with its name, price and ages. The note about places sits in a polite live region,
+ * so a screen reader hears it come and go as the numbers change; the lines and the total follow below.
  */
 export function Tickets({ w }: Props) {
   const { model, t, fmt } = w;
   const experience = model.experience.value;
   if (!experience) return null;
   const tickets = model.tickets.value;
+  if (!tickets.length) {
+    const note = limitNote(w, model.participants.value);
+    return (
+      <div class="field">
+        <label for="participants">{t.participants}</label>
+        <Stepper
+          id="participants"
+          value={model.participants.value}
+          min={1}
+          max={model.maxParticipants.value}
+          fewer={t.fewer}
+          more={t.more}
+          set={model.setParticipants}
+          describedBy={note ? 'party-note' : undefined}
+          note={note ? 'party-note' : undefined}
+        />
+        <div aria-live="polite">
+          {note && (
+            <p id="party-note" class="hint">
+              {note}
+            </p>
+          )}
+        </div>
+      </div>
+    );
+  }
   const places = model.places.value;
   const note = places ? limitNote(w, places) : fill(t.noPlace, tickets.filter((c) => c.occupiesPlace).map((c) => c.name).join(', '));
   return (

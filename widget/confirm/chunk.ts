@@ -6,26 +6,33 @@
  * renders with the `h` of that widget.js rather than a Preact of its own.
  */
 import type { h as H } from 'preact';
-import type { PublicBooking } from '../../shared/index.js';
+import type { PublicBooking, PublicBookingStatus } from '../../shared/index.js';
 import type { ChunkScript } from '../chunks.js';
 import type { Widget } from '../components/widget.js';
-import { bookingLines } from '../../shared/lines.js';
 import { guestInfo } from './guest-info.js';
 import { guestInfoTexts } from './texts.js';
 
-/** The confirmation's part for a confirmed booking, with the guest information of its experience when the widget holds it. */
-export function confirmation(
-  h: typeof H,
-  booking: Pick<PublicBooking, 'bookingNumber' | 'experience' | 'timeSlot' | 'currency'> & Partial<Pick<PublicBooking, 'extras'>>,
-  w: Widget,
-) {
+/**
+ * The confirmation's part for a confirmed booking: who it is for (unless it was asked for on the way
+ * back from paying, an answer without personal data), its extras, discount, gift voucher and what is
+ * left to pay, and the guest information of its experience when the widget holds it.
+ */
+export function confirmation(h: typeof H, booking: PublicBookingStatus & Partial<Pick<PublicBooking, 'guestName' | 'guestEmail'>>, w: Widget) {
   const exp = w.model.experience.value;
   const info = exp?.id === booking.experience.id ? exp : null;
   const meetingPoint = info?.meetingPoint ?? null;
-  // The extras booked, a line each as the booking's own lines have them (shared/lines.ts).
-  const extras = bookingLines({ tickets: [], participants: 0, unitPrice: 0, extras: booking.extras ?? [] }).lines.filter((l) => l.kind === 'EXTRA');
+  const texts = guestInfoTexts(w.locale);
+  const money = (amount: number) => w.fmt.money(amount, booking.currency);
+  const { discount, voucher } = booking;
+  // The booking's lines after its summary's total: each extra (quantity × price, as shared/lines.ts
+  // makes them), the discount, the voucher's part; and what is left to pay once a voucher paid some.
+  const lines: [string, number][] = [
+    ...(booking.extras ?? []).map((x): [string, number] => [`${x.quantity} × ${x.name}`, (x.quantity * x.unitPrice) / 100]),
+    ...(discount ? [[texts.discount.replace('{0}', discount.code), -+discount.amount] as [string, number]] : []),
+    ...(voucher ? [[texts.voucher.replace('{0}', voucher.code), -+voucher.amount] as [string, number]] : []),
+  ];
   const guest = guestInfo(h, {
-    texts: guestInfoTexts(w.locale),
+    texts,
     info: { meetingPoint, meetingPointUrl: info?.meetingPointUrl ?? null, guestInstructions: info?.guestInstructions ?? null },
     booking: {
       bookingNumber: booking.bookingNumber,
@@ -39,12 +46,9 @@ export function confirmation(
     uid: `${booking.bookingNumber}@${new URL(w.origin).host}`,
   });
   return [
-    extras.length > 0 &&
-      h(
-        'ul',
-        { class: 'lines' },
-        ...extras.map((l) => h('li', { key: l.ref }, h('span', null, `${l.quantity} × ${l.name}`), ' ', h('span', null, w.fmt.money(l.amount / 100, booking.currency)))),
-      ),
+    booking.guestName && h('p', null, texts.bookedFor.replace('{0}', booking.guestName).replace('{1}', booking.guestEmail!)),
+    lines.length > 0 && h('ul', { class: 'lines' }, ...lines.map(([name, amount]) => h('li', { key: name }, h('span', null, name), ' ', h('span', null, money(amount))))),
+    voucher && h('p', { class: 'total' }, `${texts.due}: `, h('strong', null, money(+booking.amountDue))),
     guest,
   ];
 }

@@ -12,6 +12,12 @@ export interface GuestInfoTexts {
   ics: string;
   /** Said to screen readers after a link that opens a new tab. */
   newTab: string;
+  /** `{0}` the guest's name, `{1}` their e-mail. */
+  bookedFor: string;
+  /** The booking's money beyond its total: `{0}` the promo code, the voucher's mask. */
+  discount: string;
+  voucher: string;
+  due: string;
 }
 
 const en: GuestInfoTexts = {
@@ -22,6 +28,10 @@ const en: GuestInfoTexts = {
   google: 'Google Calendar',
   ics: 'Download .ics file',
   newTab: '(opens in a new tab)',
+  bookedFor: 'Booked for {0} ({1}).',
+  discount: 'Discount ({0})',
+  voucher: 'Gift voucher ({0})',
+  due: 'Left to pay',
 };
 
 // European Portuguese, as the rest of the widget speaks it.
@@ -33,6 +43,10 @@ const pt: GuestInfoTexts = {
   google: 'Google Calendar',
   ics: 'Descarregar ficheiro .ics',
   newTab: '(abre num novo separador)',
+  bookedFor: 'Reservado em nome de {0} ({1}).',
+  discount: 'Desconto ({0})',
+  voucher: 'Vale de oferta ({0})',
+  due: 'Falta pagar',
 };
 
 const catalogs: Record<string, GuestInfoTexts> = { en, pt };

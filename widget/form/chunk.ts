@@ -19,11 +19,10 @@ import { formTexts, type Problem } from './texts.js';
 
 type Question = PublicExperience['questions'][number];
 
-/** What widget.js lends the step (widget/components): its tickets, its number stepper, its note on the party's limit. */
+/** What widget.js lends the step (widget/components): the party's field (tickets or participants) and its number stepper. */
 export interface Parts {
-  Tickets: FunctionComponent<Props>;
+  Party: FunctionComponent<Props>;
   Stepper: typeof import('../components/Stepper.js').Stepper;
-  limitNote: typeof import('../components/Tickets.js').limitNote;
 }
 
 const fill = (text: string, name: string): string => text.replace('{0}', name);
@@ -178,7 +177,7 @@ function fitted(m: BookingModel, exp: PublicExperience, party: number, change?: 
 }
 
 /** The step: the party, the extras, the questions, the running total and "Continue". */
-export function step(h: typeof H, w: Widget, Tickets: Parts['Tickets'], Stepper: Parts['Stepper'], limitNote: Parts['limitNote']): ComponentChildren {
+export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Parts['Stepper']): ComponentChildren {
   const { model: m, locale, fmt } = w;
   const exp = m.experience.value;
   if (!exp) return null;
@@ -198,30 +197,6 @@ export function step(h: typeof H, w: Widget, Tickets: Parts['Tickets'], Stepper:
   const hint = (id: string, help: string | null): ComponentChildren => help && h('p', { id: `${id}-help`, class: 'hint' }, help);
   const error = (id: string, name: string): ComponentChildren =>
     problems[id] && h('p', { id: `${id}-error`, class: 'field-error' }, fill(T.problems[problems[id] as Problem], name));
-
-  /** The party, as the name and e-mail step asks it without a booking form: tickets, or participants. */
-  const partyField = (): ComponentChildren => {
-    if (m.tickets.value.length) return h(Tickets, { w });
-    const note = limitNote(w, m.participants.value);
-    const noted = note ? 'party-note' : undefined;
-    return h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'participants' }, w.t.participants),
-      h(Stepper, {
-        id: 'participants',
-        value: m.participants.value,
-        min: 1,
-        max: m.maxParticipants.value,
-        fewer: w.t.fewer,
-        more: w.t.more,
-        set: m.setParticipants,
-        describedBy: noted,
-        note: noted,
-      }),
-      h('div', { 'aria-live': 'polite' }, note && h('p', { id: 'party-note', class: 'hint' }, note)),
-    );
-  };
 
   const extra = (x: PublicExperience['extras'][number]): ComponentChildren => {
     const id = `x-${x.id}`;
@@ -314,7 +289,7 @@ export function step(h: typeof H, w: Widget, Tickets: Parts['Tickets'], Stepper:
         next(m);
       },
     },
-    partyField(),
+    h(Party, { w }),
     exp.extras.length > 0 && h('fieldset', null, h('legend', null, T.extras), ...exp.extras.map(extra)),
     exp.questions.length > 0 && h('fieldset', null, h('legend', null, T.questions), ...exp.questions.map(question)),
     h('p', { class: 'total', 'aria-live': 'polite', 'aria-atomic': 'true' }, `${w.t.total}: `, h('strong', null, money(m.totalCents.value))),

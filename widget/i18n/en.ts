@@ -43,6 +43,7 @@ export const en: Messages = {
   phone: 'Phone (optional)',
   honeypot: 'Leave this field empty',
   total: 'Total',
+  haveCode: 'Have a code?',
   priceChanged: 'The price has changed: the total is now {0}. Please check it and press Book again to confirm.',
   book: 'Book',
   booking: 'Booking…',
@@ -50,7 +51,6 @@ export const en: Messages = {
   invalidEmail: 'Please enter an e-mail address such as name@example.com.',
   invalidPhone: 'Please enter a phone number using digits, spaces and + ( ) -.',
   bookingNumber: 'Booking number',
-  bookedFor: 'Booked for {0} ({1}).',
   continueToPayment: 'Continue to payment',
   bookAnother: 'Make another booking',
   returned: {

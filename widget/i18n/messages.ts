@@ -4,6 +4,7 @@
  * `{0}`, `{1}` stand for the values a text names (format.ts's `fill`), and a text whose words
  * depend on a number is a `Plural`.
  */
+import type { CodeTexts } from '../codes/types.js';
 
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
@@ -63,6 +64,13 @@ export interface Messages {
   phone: string;
   honeypot: string;
   total: string;
+  /** Opens the box for a promo code or a gift voucher's code (its words come with it, widget/codes/texts.ts). */
+  haveCode: string;
+  /**
+   * The code box's words (widget/codes/texts.ts): English comes with the box's chunk, so en.ts has
+   * none; another language's file carries them, as the widget has fetched it already.
+   */
+  codes?: CodeTexts;
   /** Said beside the total, and focused, when the price changed before the guest booked; `{0}` the new total. */
   priceChanged: string;
   book: string;
@@ -71,8 +79,6 @@ export interface Messages {
   invalidEmail: string;
   invalidPhone: string;
   bookingNumber: string;
-  /** `{0}` the guest's name, `{1}` their e-mail. */
-  bookedFor: string;
   continueToPayment: string;
   bookAnother: string;
   /** Back from the payment page (docs/payments.md): the heading, by where the payment stands. */

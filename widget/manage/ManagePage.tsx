@@ -80,6 +80,9 @@ function Booking({ model, managed, lang }: BookingProps) {
   // An answer as the guest gave it: a checkbox's as yes or no, a date as the page writes dates.
   const answer = ({ type, value }: (typeof booking.answers)[number]): string =>
     typeof value === 'boolean' ? (value ? m.yes : m.no) : type === 'DATE' && typeof value === 'string' ? fmt.longDate(value) : String(value);
+  // Money rows whose amount is there, formatted in the booking's currency.
+  const money = (list: [string | null | undefined, string | null | undefined][]): [string, string][] =>
+    list.flatMap(([term, amount]) => (term && amount ? [[term, fmt.money(Number(amount), booking.currency)] as [string, string]] : []));
   const rows: [string, ComponentChildren][] = [
     [m.bookingNumber, booking.bookingNumber],
     [m.status, m.statuses[booking.status]],
@@ -102,7 +105,14 @@ function Booking({ model, managed, lang }: BookingProps) {
           ] as [string, ComponentChildren],
         ]
       : []),
-    [m.total, fmt.money(Number(booking.total), booking.currency)],
+    // With a code: the subtotal, the discount and the total after it; with a voucher, its part and what is left to pay.
+    ...money([
+      [m.subtotal, booking.discount && booking.subtotal],
+      [booking.discount && m.discount(booking.discount.code), booking.discount && `-${booking.discount.amount}`],
+      [m.total, booking.total],
+      [booking.voucher && m.voucher(booking.voucher.code), booking.voucher && `-${booking.voucher.amount}`],
+      [m.amountDue, booking.voucher && booking.amountDue],
+    ]),
     [m.guest, booking.guestName],
     ...(booking.guestPhone ? [[m.phoneLabel, booking.guestPhone] as [string, string]] : []),
   ];

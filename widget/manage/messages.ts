@@ -25,6 +25,11 @@ export interface ManageMessages {
   yes: string;
   no: string;
   total: string;
+  /** Promo codes and gift vouchers (docs/promotions.md): before the discount, the discount, the voucher's part, what is left to pay. */
+  subtotal: string;
+  discount: (code: string) => string;
+  voucher: (mask: string) => string;
+  amountDue: string;
   guest: string;
   cancelBooking: string;
   /** A booking still awaiting its online payment: the way back to the payment page. */
@@ -102,6 +107,10 @@ export const en: ManageMessages = {
   yes: 'Yes',
   no: 'No',
   total: 'Total',
+  subtotal: 'Subtotal',
+  discount: (code) => `Discount (${code})`,
+  voucher: (mask) => `Gift voucher (${mask})`,
+  amountDue: 'Left to pay',
   guest: 'Name',
   cancelBooking: 'Cancel booking',
   pay: 'Continue to payment',
@@ -184,6 +193,10 @@ export const pt: ManageMessages = {
   yes: 'Sim',
   no: 'Não',
   total: 'Total',
+  subtotal: 'Subtotal',
+  discount: (code) => `Desconto (${code})`,
+  voucher: (mask) => `Vale de oferta (${mask})`,
+  amountDue: 'Falta pagar',
   guest: 'Nome',
   cancelBooking: 'Cancelar reserva',
   pay: 'Continuar para o pagamento',

@@ -244,8 +244,8 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
           slots: answer.slots.filter((s) => s.id !== booking.timeSlot.id && s.startTime !== booking.timeSlot.startTime),
         };
       },
-      createBooking: () => Promise.reject(new Error('The manage page books nothing')),
       getBooking: () => Promise.reject(new Error('The manage page books nothing')),
+      post: () => Promise.reject(new Error('The manage page books nothing')),
     };
     const model = createBookingModel({ api: adapter, experienceId: experience.id, now });
     batch(() => {

@@ -8,7 +8,7 @@ import { problemOf, request } from './requests.js';
 import { batch } from './signals.js';
 import type { BookingState } from './state.js';
 import { checkContact } from './validate.js';
-import type { Contact, ContactField, FieldProblems } from './validate.js';
+import type { Contact, ContactField, FieldProblem, FieldProblems } from './validate.js';
 
 /** `detail` of the `outing:booked` event (README.md, "Embed the widget"). */
 export interface BookedDetail {
@@ -23,7 +23,12 @@ export interface BookedDetail {
 /** A price category with the quantity chosen (state.ts). */
 export type Ticketed = BookingState['tickets']['value'][number];
 
-const FIELDS: Record<string, ContactField> = { customerName: 'name', customerEmail: 'email', customerPhone: 'phone' };
+/** The server's name of each field the guest fills, and what a refusal of it says. */
+const FIELDS: Record<string, [ContactField, FieldProblem]> = {
+  customerName: ['name', 'required'],
+  customerEmail: ['email', 'invalidEmail'],
+  customerPhone: ['phone', 'invalidPhone'],
+};
 
 /** A 400 naming the guest's fields becomes messages beside them; anything else is not ours. */
 function fieldsOf(e: unknown): FieldProblems {
@@ -31,7 +36,7 @@ function fieldsOf(e: unknown): FieldProblems {
   if (e instanceof ApiError && Array.isArray(e.details)) {
     for (const d of e.details) {
       const field = FIELDS[d.path];
-      if (field) problems[field] = field === 'email' ? 'invalidEmail' : field === 'phone' ? 'invalidPhone' : 'required';
+      if (field) problems[field[0]] = field[1];
     }
   }
   return problems;
@@ -111,8 +116,9 @@ export function createBookingActions(
       ...s.session.form?.body(),
       customerName: name.trim(),
       customerEmail: email.trim(),
-      ...(phone.trim() ? { customerPhone: phone.trim() } : {}),
-      ...(lang ? { locale: lang() } : {}),
+      // Left out when empty or unknown: JSON drops an undefined field.
+      customerPhone: phone.trim() || undefined,
+      locale: lang?.(),
       // The total the guest sees: a price changed meanwhile is refused, not charged (409 PRICE_CHANGED).
       expectedTotal: (s.totalCents.value / 100).toFixed(2),
       website,
@@ -154,7 +160,7 @@ export function createBookingActions(
       s.priceChanged.value = null;
     });
     try {
-      const made = await api.createBooking(body, key);
+      const made = await api.post<PublicBooking>('bookings', body, { 'Idempotency-Key': key });
       attempt = null;
       if (s.session.disposed) return;
       show(made);

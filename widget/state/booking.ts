@@ -78,5 +78,5 @@ export function createBookingModel({ api, experienceId, onBooked, lang, now = ()
     s.session.disposed = true;
   }
 
-  return { ...s, ...calendar, ...booking, ...payment, back, restart, takeFocusRequest, dispose };
+  return { ...s, ...calendar, ...booking, ...payment, api, back, restart, takeFocusRequest, dispose };
 }

@@ -5,6 +5,7 @@
 import type { AnswerInput, PublicBooking, PublicBookingCreate, PublicBookingStatus, PublicExperience } from '../../shared/index.js';
 import type { BookingLines, LinesInput } from '../../shared/lines.js';
 import type { Messages } from '../i18n/messages.js';
+import type { CodeState } from '../codes/types.js';
 import type { Calendar, Slot } from './availability.js';
 import { addMonths, monthOf } from './dates.js';
 import { computed, signal } from './signals.js';
@@ -27,6 +28,8 @@ export interface FormState {
   extras?: LinesInput['extras'];
   answers?: Record<string, AnswerInput['value']>;
   problems?: Record<string, string | undefined>;
+  /** The "Have a code?" box once opened, and what it holds (widget/codes/chunk.ts). */
+  code?: CodeState;
 }
 
 export interface Trouble {
@@ -53,7 +56,7 @@ interface Session {
    * extras a booking sends, a refusal of them shown on its step (true when it was), and the
    * booking's money lines, its extras included (shared/lines.ts), listing only what is bought.
    */
-  form?: { body(): Pick<PublicBookingCreate, 'answers' | 'extras'>; refused(e: unknown): boolean; lines(): BookingLines };
+  form?: { body(): Pick<PublicBookingCreate, 'answers' | 'extras' | 'promoCode' | 'voucherCode'>; refused(e: unknown): boolean; lines(): BookingLines };
 }
 
 export function createBookingState(experienceId: string | undefined, now: () => Date) {
@@ -132,7 +135,8 @@ export function createBookingState(experienceId: string | undefined, now: () => 
      */
     totalCents: computed(
       () =>
-        session.form?.lines().total ??
+        // The form signal too: a chunk's hook (session.form) may read what it keeps there.
+        (form.value, session.form?.lines().total) ??
         (tickets.value.length
           ? tickets.value.reduce((sum, c) => sum + c.amount, 0)
           : (experience.value?.price ?? 0) * participants.value),

@@ -23,13 +23,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i;
 const PHONE = /^\+?[\d\s().\-/]*$/;
 
 export function checkContact(c: Contact): FieldProblems {
-  const problems: FieldProblems = {};
-  const name = c.name.trim();
   const email = c.email.trim();
   const phone = c.phone.trim();
-  if (!name) problems.name = 'required';
-  if (!email) problems.email = 'required';
-  else if (!EMAIL.test(email)) problems.email = 'invalidEmail';
-  if (phone && (!PHONE.test(phone) || phone.replace(/\D/g, '').length < 5)) problems.phone = 'invalidPhone';
-  return problems;
+  return {
+    ...(!c.name.trim() && { name: 'required' }),
+    ...(!email ? { email: 'required' } : !EMAIL.test(email) && { email: 'invalidEmail' }),
+    ...(phone && (!PHONE.test(phone) || phone.replace(/\D/g, '').length < 5) && { phone: 'invalidPhone' }),
+  };
 }

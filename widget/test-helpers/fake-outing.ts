@@ -4,6 +4,7 @@
  * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
  */
 import type { BookingExtra, BookingStatus, PublicBooking, PublicExperience, Ticket, TicketInput, TimeSlotAvailability } from '../../shared/index.js';
+import { bookingLines } from '../../shared/lines.js';
 import pt from '../i18n/pt.json' with { type: 'json' };
 
 export interface FakeOutingOptions {
@@ -18,6 +19,12 @@ export interface FakeOutingOptions {
   languages?: Record<string, unknown>;
   /** Language files are answered once this settles (default: at once). */
   languagesAfter?: Promise<unknown>;
+  /**
+   * Promo codes it knows, by code (upper-case): a discount rule, or the reason it is refused
+   * (PROMO_CODE_INVALID); and gift vouchers by full code: a balance in cents, or a reason (VOUCHER_INVALID).
+   */
+  promoCodes?: Record<string, { type: 'PERCENT' | 'AMOUNT'; value: number } | { reason: string }>;
+  vouchers?: Record<string, { balance: number } | { reason: string }>;
 }
 
 export interface RecordedRequest {
@@ -245,8 +252,10 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
         data: { experienceId: experience.id, timezone, startDate, endDate, slots: slotsOf(experience, startDate, endDate, participants) },
       });
     }
-    if (method === 'POST' && path === 'bookings') {
+    if (method === 'POST' && (path === 'bookings' || path === 'quote')) {
       const b = body as {
+        promoCode?: string;
+        voucherCode?: string;
         experienceId: string;
         startTime: string;
         participants?: number;
@@ -276,17 +285,47 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       const unanswered = experience.questions
         .filter((q) => q.required && !(b.answers ?? []).some((a) => a.questionId === q.id && (q.type !== 'CHECKBOX' || a.value === true)))
         .map((q) => ({ path: `answers.${q.id}`, message: 'This question needs an answer' }));
-      if (unanswered.length) return json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: unanswered } });
+      // A quote takes no answers (shared/schemas/quote.ts): only a booking is held to them.
+      if (unanswered.length && path === 'bookings') return json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: unanswered } });
       const extras: BookingExtra[] = [];
       for (const [i, chosen] of (b.extras ?? []).entries()) {
         const x = experience.extras.find((e) => e.id === chosen.extraId);
         if (!x || chosen.quantity > x.maxQuantity || (x.per === 'PERSON' && chosen.quantity > partySize)) return invalid(`extras[${i}].quantity`);
         extras.push({ extraId: x.id, name: x.name, per: x.per, quantity: chosen.quantity, unitPrice: x.price });
       }
-      const cents =
-        (tickets.length ? tickets.reduce((sum, t) => sum + t.quantity * t.unitPrice, 0) : experience.price * places) +
-        extras.reduce((sum, e) => sum + e.quantity * e.unitPrice, 0);
-      const total = (cents / 100).toFixed(2);
+      // The codes, as the server checks them after the extras: the promo code, then the voucher.
+      const promoCode = b.promoCode?.trim().toUpperCase();
+      const voucherCode = b.voucherCode?.trim().toUpperCase();
+      const promo = promoCode === undefined ? undefined : (options.promoCodes?.[promoCode] ?? { reason: 'NOT_FOUND' });
+      if (promo && 'reason' in promo) return json(400, { success: false, error: { code: 'PROMO_CODE_INVALID', message: 'Refused', details: { reason: promo.reason } } });
+      const voucher = voucherCode === undefined ? undefined : (options.vouchers?.[voucherCode] ?? { reason: 'NOT_FOUND' });
+      if (voucher && 'reason' in voucher) return json(400, { success: false, error: { code: 'VOUCHER_INVALID', message: 'Refused', details: { reason: voucher.reason } } });
+      const mask = voucherCode && `GV-\u2022\u2022\u2022\u2022-\u2022\u2022\u2022\u2022-${voucherCode.slice(-4)}`;
+      const made = bookingLines({
+        tickets: tickets.map((t) => ({ categoryId: t.categoryId, name: t.name, quantity: t.quantity, unitPrice: t.unitPrice })),
+        participants: places,
+        unitPrice: experience.price,
+        extras,
+        discount: promo && promoCode ? { code: promoCode, ...promo } : null,
+        voucher: voucher && mask ? { mask, balance: voucher.balance } : null,
+      });
+      const money = (c: number) => (c / 100).toFixed(2);
+      if (path === 'quote') {
+        return json(200, {
+          success: true,
+          data: {
+            currency: experience.currency,
+            lines: made.lines.map((l) => ({ kind: l.kind === 'PARTICIPANTS' ? 'TICKETS' : l.kind, label: l.name ?? experience.name, quantity: l.quantity, unitPrice: l.unitPrice, amount: money(l.amount) })),
+            subtotal: money(made.subtotal),
+            discount: money(made.discount),
+            voucherAmount: money(made.voucherAmount),
+            total: money(made.total),
+            amountDue: money(made.due),
+          },
+        });
+      }
+      const cents = made.total;
+      const total = money(cents);
       if (b.expectedTotal !== undefined && b.expectedTotal !== total) {
         return json(409, { success: false, error: { code: 'PRICE_CHANGED', message: `The total is now ${total}`, details: { total } } });
       }
@@ -302,6 +341,9 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       const participants = tickets.length ? tickets.reduce((n, t) => n + t.quantity, 0) : places;
       const status = options.checkoutUrl ? 'PENDING' : 'CONFIRMED';
       const data = store(experience, b.startTime, participants, b.customerName, b.customerEmail, status, tickets, extras);
+      if (promoCode) data.discount = { code: promoCode, amount: money(made.discount) };
+      if (mask && made.voucherAmount) data.voucher = { code: mask, amount: money(made.voucherAmount) };
+      Object.assign(data, { subtotal: money(made.subtotal), total, amountDue: money(made.due) });
       data.answers = (b.answers ?? []).map((a) => {
         const q = experience.questions.find((x) => x.id === a.questionId)!;
         return { questionId: q.id, label: q.label, type: q.type, value: a.value };
