@@ -3,6 +3,7 @@ import { voucherStatus } from '../domain/gift-vouchers.js';
 import type { VoucherWithRedemptions } from '../store/gift-vouchers.js';
 import type { MessageRow } from '../store/messages.js';
 import { iso, isoOrNull } from './instant.js';
+import { messageFields } from './message.js';
 import type { GiftVoucher, GiftVoucherMessage } from '../../shared/index.js';
 
 /** A voucher as `/v1/gift-vouchers` shows it: the only answer that carries its code in full. */
@@ -24,16 +25,5 @@ export function serializeGiftVoucher({ voucher: v, redemptions }: VoucherWithRed
 }
 
 export function serializeGiftVoucherMessage(row: MessageRow): GiftVoucherMessage {
-  return {
-    id: row.id,
-    giftVoucherId: row.giftVoucherId ?? '',
-    kind: row.kind,
-    to: row.to,
-    status: row.status,
-    attempts: row.attempts,
-    lastError: row.lastError,
-    nextAttemptAt: row.status === 'PENDING' ? isoOrNull(row.nextAttemptAt) : null,
-    sentAt: isoOrNull(row.sentAt),
-    createdAt: iso(row.createdAt),
-  };
+  return { ...messageFields(row), giftVoucherId: row.giftVoucherId ?? '' };
 }

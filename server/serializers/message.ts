@@ -6,11 +6,10 @@ import { serializePublicBooking } from './booking.js';
 import { iso, isoOrNull } from './instant.js';
 import type { ManagedBooking, Message } from '../../shared/index.js';
 
-export function serializeMessage(row: MessageRow): Message {
+/** What every message record shows, whatever it is about. */
+export function messageFields(row: MessageRow): Omit<Message, 'bookingId'> {
   return {
     id: row.id,
-    // Only a booking's messages are listed; an invite (no booking) never is.
-    bookingId: row.bookingId ?? '',
     kind: row.kind,
     to: row.to,
     status: row.status,
@@ -20,6 +19,11 @@ export function serializeMessage(row: MessageRow): Message {
     sentAt: isoOrNull(row.sentAt),
     createdAt: iso(row.createdAt),
   };
+}
+
+export function serializeMessage(row: MessageRow): Message {
+  // Only a booking's messages are listed; an invite (no booking) never is.
+  return { ...messageFields(row), bookingId: row.bookingId ?? '' };
 }
 
 /** What the manage page shows: the guest's own booking, what they may do, and whom to ask. */
