@@ -14,7 +14,7 @@ function sail(): Experience {
   return {
     id: 'exp_sail', name: 'Sunset Sail', description: '', duration: 90, price: 4500, currency: 'EUR', maxParticipants: 8, maxPerBooking: 8,
     schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: true, priceCategories: [], createdAt: NOW, updatedAt: NOW,
-    meetingPoint: null, meetingPointUrl: null, guestInstructions: null,
+    meetingPoint: null, meetingPointUrl: null, guestInstructions: null, waitlist: false,
     questions: [
       { id: 'q_allergy', label: 'Any food allergies?', type: 'TEXT', options: [], required: true, help: 'We cook on board.' },
       { id: 'q_size', label: 'Wetsuit size', type: 'SELECT', options: ['S', 'M', 'L'], required: false, help: null },

@@ -19,6 +19,7 @@ const experience = (id: string, name: string, timezone: string | null): Experien
   id,
   name,
   description: '',
+  waitlist: false,
   duration: 60,
   price: 2000,
   currency: 'EUR',

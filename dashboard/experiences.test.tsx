@@ -19,6 +19,7 @@ const experience = (id: string, name: string, active = true): Experience => ({
   id,
   name,
   description: '',
+  waitlist: false,
   duration: 90,
   price: 4500,
   currency: 'EUR',

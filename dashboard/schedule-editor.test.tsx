@@ -24,6 +24,7 @@ const walk: Experience = {
   id: 'exp_walk',
   name: 'Alfama Old Town Walk',
   description: 'Two hours through the oldest quarter.',
+  waitlist: false,
   duration: 120,
   price: 2500,
   currency: 'EUR',

@@ -29,6 +29,9 @@ export {
   GiftVoucherCheckout,
 } from './schemas/promotions.js';
 export type { LineKind, MoneyLine, BookingLines, LinesInput, DiscountRule } from './lines.js';
+export {
+  WAITLIST_STATUSES, WaitlistStatus, WaitlistJoin, PublicWaitlistJoin, WaitlistEntry, WaitlistListQuery, WaitlistOffer, WaitlistAccepted,
+} from './schemas/waitlist.js';
 export { QuoteRequest, QUOTE_LINE_KINDS, QuoteLine, Quote } from './schemas/quote.js';
 export type { BookingInput } from './schemas/booking.js';
 export { AvailabilityQuery, OperatorAvailabilityQuery, Availability, TimeSlotAvailability, UNAVAILABLE_REASONS } from './schemas/availability.js';

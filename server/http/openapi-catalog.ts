@@ -166,6 +166,7 @@ export const EXAMPLE_IDS: Record<IdKind, string> = {
   promoCode: 'promo_4Kd9TwQ2xB7mLs',
   giftVoucher: 'gv_8Nc3RpV6zH1kWt',
   giftVoucherPurchase: 'gvp_5Tq8WmR3xK7nLd',
+  waitlistEntry: 'wl_7Rm2KxT9pW4nQc',
 };
 const id = EXAMPLE_IDS;
 
@@ -245,6 +246,7 @@ const experience = {
   guestInstructions: 'Bring a swimsuit and a towel. Arrive 15 minutes early.',
   questions: [question],
   extras: [extra],
+  waitlist: true,
 };
 
 const customer = {
@@ -380,6 +382,7 @@ export const EXAMPLES: Record<string, unknown> = {
     brandColor: '#0b7285',
     logoUrl: 'https://cliffside.example.com/logo.png',
     giftVoucherAmounts: ['25.00', '50.00', '100.00'],
+    waitlistOfferMinutes: 720,
     createdAt: '2026-01-12T08:00:00.000Z',
     updatedAt: created,
   },
@@ -774,6 +777,9 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: S.Er
   PROMO_CODE_INVALID: { message: 'The promo code SUMMER10 has expired', details: { reason: 'EXPIRED' } },
   VOUCHER_INVALID: { message: 'This gift voucher has been used up', details: { reason: 'USED' } },
   PAYMENTS_NOT_CONFIGURED: { message: 'Gift vouchers are not sold online here: online payments, e-mail or the amounts are not set up' },
+  ALREADY_ON_WAITLIST: { message: 'This e-mail address is already on the waitlist for this time' },
+  SLOT_HAS_PLACES: { message: 'This time still has places for your party: book it instead' },
+  OFFER_EXPIRED: { message: 'This offer has expired and its places have gone to the next guest' },
   INVALID_STATUS_TRANSITION: { message: 'A CANCELLED booking cannot become CONFIRMED' },
   CHANGE_NOT_ALLOWED: { message: 'This booking can no longer be changed online: the cutoff was 2026-06-12T16:30:00.000Z' },
   REFUND_EXCEEDS_PAID: { message: 'At most 70.00 EUR of this booking can be refunded: 90.00 was paid and 20.00 refunded already' },

@@ -1571,6 +1571,8 @@ export interface components {
             logoUrl: string | null;
             /** @description The gift voucher amounts sold online (money strings); [] sells none */
             giftVoucherAmounts: string[];
+            /** @description How long a waitlist offer holds its places for the guest, in minutes (default 720) */
+            waitlistOfferMinutes: number;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1609,6 +1611,8 @@ export interface components {
             logoUrl?: string | null;
             /** @description 0–6 distinct amounts (money strings, at least "1.00") the widget sells gift vouchers for; [] sells none online */
             giftVoucherAmounts?: string[];
+            /** @description 1–10080 (a week): how long a waitlist offer holds its places */
+            waitlistOfferMinutes?: number;
         };
         /** @description A bookable tour or activity with its weekly schedule. */
         Experience: {
@@ -1666,6 +1670,8 @@ export interface components {
                 /** @description false: kept, but neither offered nor bookable (not shown on /public/v1) */
                 active: boolean;
             }[];
+            /** @description Whether a full time takes a waitlist */
+            waitlist: boolean;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -1793,6 +1799,8 @@ export interface components {
                 /** @description Default true. An inactive extra is kept but neither offered nor bookable */
                 active?: boolean;
             }[];
+            /** @description Default false. true: a full time takes a waitlist, and places that free up are offered to waiting guests in turn */
+            waitlist?: boolean;
         };
         /** @description Weekly local start times and dated exceptions. */
         ScheduleInput: {
@@ -1914,6 +1922,8 @@ export interface components {
                 /** @description Default true. An inactive extra is kept but neither offered nor bookable */
                 active?: boolean;
             }[];
+            /** @description Default false. true: a full time takes a waitlist, and places that free up are offered to waiting guests in turn */
+            waitlist?: boolean;
         };
         /** @description What a deletion answers. */
         Deleted: {
@@ -3258,6 +3268,8 @@ export interface components {
                 /** @description Shown under the field; null when none */
                 help: string | null;
             }[];
+            /** @description Whether a full time takes a waitlist */
+            waitlist: boolean;
             /** @description The active extras only */
             extras: {
                 /** @description ex_…: bookings name the extra by it */
@@ -3604,7 +3616,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "CAPACITY_BELOW_BOOKED" | "PRICE_CHANGED" | "PROMO_CODE_INVALID" | "VOUCHER_INVALID" | "PAYMENTS_NOT_CONFIGURED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "SLOT_UNAVAILABLE" | "CAPACITY_EXCEEDED" | "CAPACITY_BELOW_BOOKED" | "PRICE_CHANGED" | "PROMO_CODE_INVALID" | "VOUCHER_INVALID" | "PAYMENTS_NOT_CONFIGURED" | "ALREADY_ON_WAITLIST" | "SLOT_HAS_PLACES" | "OFFER_EXPIRED" | "INVALID_STATUS_TRANSITION" | "CHANGE_NOT_ALLOWED" | "REFUND_EXCEEDS_PAID" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description One problem of a request: the field path and what is wrong. */
         ErrorDetail: {
             path: string;
@@ -3833,6 +3845,7 @@ export interface operations {
                      *           "50.00",
                      *           "100.00"
                      *         ],
+                     *         "waitlistOfferMinutes": 720,
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -3912,6 +3925,7 @@ export interface operations {
                      *           "50.00",
                      *           "100.00"
                      *         ],
+                     *         "waitlistOfferMinutes": 720,
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -3998,6 +4012,7 @@ export interface operations {
                      *               "active": true
                      *             }
                      *           ],
+                     *           "waitlist": true,
                      *           "schedule": {
                      *             "timezone": null,
                      *             "weekly": {
@@ -4169,6 +4184,7 @@ export interface operations {
                      *             "active": true
                      *           }
                      *         ],
+                     *         "waitlist": true,
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -4281,6 +4297,7 @@ export interface operations {
                      *             "active": true
                      *           }
                      *         ],
+                     *         "waitlist": true,
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -4450,6 +4467,7 @@ export interface operations {
                      *             "active": true
                      *           }
                      *         ],
+                     *         "waitlist": true,
                      *         "schedule": {
                      *           "timezone": null,
                      *           "weekly": {
@@ -9003,7 +9021,8 @@ export interface operations {
                      *               "maxQuantity": 1,
                      *               "active": true
                      *             }
-                     *           ]
+                     *           ],
+                     *           "waitlist": true
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9088,7 +9107,8 @@ export interface operations {
                      *             "maxQuantity": 1,
                      *             "active": true
                      *           }
-                     *         ]
+                     *         ],
+                     *         "waitlist": true
                      *       }
                      *     }
                      */

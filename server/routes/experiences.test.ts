@@ -42,6 +42,7 @@ describe('experiences', () => {
         guestInstructions: null,
         questions: [],
         extras: [],
+        waitlist: false,
         createdAt: '2026-03-01T09:00:00.000Z',
         updatedAt: '2026-03-01T09:00:00.000Z',
       });

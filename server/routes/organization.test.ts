@@ -32,12 +32,13 @@ describe('organization', () => {
       brandColor: null,
       logoUrl: null,
       giftVoucherAmounts: [],
+      waitlistOfferMinutes: 720,
       createdAt: '2026-03-01T09:00:00.000Z',
       updatedAt: '2026-03-01T09:00:00.000Z',
     });
     expect(Object.keys(org).sort()).toEqual(
       ['id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService',
-        'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'createdAt', 'updatedAt'].sort(),
+        'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'waitlistOfferMinutes', 'createdAt', 'updatedAt'].sort(),
     );
   });
 

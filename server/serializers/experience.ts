@@ -24,6 +24,7 @@ export function serializeExperience(row: ExperienceRow, currency: string): Exper
     guestInstructions: row.guestInstructions ?? null,
     questions: questionsOf(row.questions),
     extras: extrasOf(row.extras),
+    waitlist: row.waitlist === 1,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

@@ -19,6 +19,7 @@ export function serializeOrganization(row: OrganizationRow): Organization {
     brandColor: row.brandColor,
     logoUrl: row.logoUrl,
     giftVoucherAmounts: JSON.parse(row.giftVoucherAmounts) as string[],
+    waitlistOfferMinutes: row.waitlistOfferMinutes,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

@@ -54,6 +54,7 @@ export async function createExperience(store: Store, orgId: string, input: Exper
     guestInstructions: guestText(input.guestInstructions),
     questions: JSON.stringify(resolveQuestions(input.questions ?? [], [], () => newId('question', now))),
     extras: JSON.stringify(resolveExtras(input.extras ?? [], [], () => newId('extra', now))),
+    waitlist: input.waitlist === true ? 1 : 0,
     createdAt: now,
     updatedAt: now,
   };
@@ -103,6 +104,8 @@ export async function updateExperience(store: Store, orgId: string, id: string, 
           : JSON.stringify(resolveQuestions(patch.questions, questionsOf(current.questions), () => newId('question', now))),
       extras:
         patch.extras === undefined ? current.extras : JSON.stringify(resolveExtras(patch.extras, extrasOf(current.extras), () => newId('extra', now))),
+      // Turning the waitlist off refuses new joins only: entries already waiting keep their turn.
+      waitlist: patch.waitlist === undefined ? (current.waitlist ?? 0) : patch.waitlist ? 1 : 0,
       updatedAt: now,
     };
     if (next.maxPerBooking !== null && next.maxPerBooking > next.maxParticipants) {

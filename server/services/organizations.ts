@@ -27,6 +27,7 @@ export async function createOrganization(store: Store, input: NewOrganization, p
       brandColor: null,
       logoUrl: null,
       giftVoucherAmounts: '[]',
+      waitlistOfferMinutes: 720,
       id: newId('organization'),
       name: input.name,
       email: input.email,
@@ -77,6 +78,7 @@ export async function updateOrganization(store: Store, orgId: string, patch: Org
       brandColor: patch.brandColor === undefined ? current.brandColor : patch.brandColor,
       logoUrl: patch.logoUrl === undefined ? current.logoUrl : patch.logoUrl,
       giftVoucherAmounts: patch.giftVoucherAmounts === undefined ? current.giftVoucherAmounts : JSON.stringify(patch.giftVoucherAmounts),
+      waitlistOfferMinutes: patch.waitlistOfferMinutes ?? current.waitlistOfferMinutes,
       updatedAt: now,
     };
     await store.organizations.updateOrganization(next);

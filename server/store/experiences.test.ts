@@ -51,7 +51,7 @@ describe(`experience store (${testEngine()})`, () => {
   const experience = (id: string, org: string, createdAt: number, fields: Partial<ExperienceRow> = {}): ExperienceRow => ({
     id, orgId: org, name: `Experience ${id}`, description: 'On the river', duration: 90, price: 2500, maxParticipants: 12,
     maxPerBooking: null, schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: 1, priceCategories: '[]',
-    meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: '[]', extras: '[]', createdAt, updatedAt: createdAt, ...fields,
+    meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: '[]', extras: '[]', waitlist: 0, createdAt, updatedAt: createdAt, ...fields,
   });
   const ids = (page: { rows: ExperienceRow[] }) => page.rows.map((r) => r.id);
   const refusal = (why: keyof typeof REFUSALS) => ({ code: testEngine() === 'sqlite' ? expect.stringMatching(REFUSALS[why].sqlite) : REFUSALS[why].pg });

@@ -22,6 +22,8 @@ export interface ExperienceRow {
   /** JSON arrays of the questions and extras (migration 017); absent when inserting or updating means '[]'. */
   questions?: string;
   extras?: string;
+  /** 1 when a full slot takes a waitlist (migration 019); absent when inserting or updating means 0. */
+  waitlist?: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -45,7 +47,7 @@ export interface ExperienceStore {
 const COLUMNS = `id, org_id AS "orgId", name, description, duration, price, max_participants AS "maxParticipants",
   max_per_booking AS "maxPerBooking", schedule, min_notice_minutes AS "minNoticeMinutes",
   max_advance_days AS "maxAdvanceDays", active, price_categories AS "priceCategories", meeting_point AS "meetingPoint",
-  meeting_point_url AS "meetingPointUrl", guest_instructions AS "guestInstructions", questions, extras, created_at AS "createdAt", updated_at AS "updatedAt"`;
+  meeting_point_url AS "meetingPointUrl", guest_instructions AS "guestInstructions", questions, extras, waitlist, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export function experienceStore(sql: Sql): ExperienceStore {
   return {
@@ -53,11 +55,11 @@ export function experienceStore(sql: Sql): ExperienceStore {
       await sql.run(
         `INSERT INTO experiences (id, org_id, name, description, duration, price, max_participants, max_per_booking,
           schedule, min_notice_minutes, max_advance_days, active, price_categories, meeting_point, meeting_point_url,
-          guest_instructions, questions, extras, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          guest_instructions, questions, extras, waitlist, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [row.id, row.orgId, row.name, row.description, row.duration, row.price, row.maxParticipants, row.maxPerBooking,
           row.schedule, row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.meetingPoint ?? null,
-          row.meetingPointUrl ?? null, row.guestInstructions ?? null, row.questions ?? '[]', row.extras ?? '[]', row.createdAt, row.updatedAt],
+          row.meetingPointUrl ?? null, row.guestInstructions ?? null, row.questions ?? '[]', row.extras ?? '[]', row.waitlist ?? 0, row.createdAt, row.updatedAt],
       );
     },
     getExperience: (orgId, id) => sql.getCached<ExperienceRow>(`SELECT ${COLUMNS} FROM experiences WHERE org_id = ? AND id = ?`, [orgId, id]),
@@ -76,11 +78,11 @@ export function experienceStore(sql: Sql): ExperienceStore {
       await sql.run(
         `UPDATE experiences SET name = ?, description = ?, duration = ?, price = ?, max_participants = ?, max_per_booking = ?,
           schedule = ?, min_notice_minutes = ?, max_advance_days = ?, active = ?, price_categories = ?, meeting_point = ?,
-          meeting_point_url = ?, guest_instructions = ?, questions = ?, extras = ?, updated_at = ?
+          meeting_point_url = ?, guest_instructions = ?, questions = ?, extras = ?, waitlist = ?, updated_at = ?
           WHERE org_id = ? AND id = ?`,
         [row.name, row.description, row.duration, row.price, row.maxParticipants, row.maxPerBooking, row.schedule,
           row.minNoticeMinutes, row.maxAdvanceDays, row.active, row.priceCategories, row.meetingPoint ?? null,
-          row.meetingPointUrl ?? null, row.guestInstructions ?? null, row.questions ?? '[]', row.extras ?? '[]', row.updatedAt,
+          row.meetingPointUrl ?? null, row.guestInstructions ?? null, row.questions ?? '[]', row.extras ?? '[]', row.waitlist ?? 0, row.updatedAt,
           row.orgId, row.id],
       );
     },

@@ -93,7 +93,7 @@ describe(`message store (${testEngine()})`, () => {
     const stored: MessageRow = {
       id: 'msg_m', orgId: orgA, bookingId: 'bk_1', kind: 'BOOKING_CONFIRMED', to: 'bk_1@example.com', status: 'PENDING', attempts: 0,
       lastError: null, nextAttemptAt: NOW - 1000, leasedUntil: null, reminderFor: null, resendOf: null, sentAt: null, createdAt: NOW - 1000,
-      noticeOf: null, userId: null, setupUrl: null, giftVoucherId: null,
+      noticeOf: null, userId: null, setupUrl: null, giftVoucherId: null, waitlistEntryId: null,
     };
     expect(confirmed).toStrictEqual(stored);
     expect(await store.messages.getMessage('msg_m')).toStrictEqual(stored);

@@ -31,6 +31,8 @@ export interface MessageRow {
   setupUrl: string | null;
   /** A GIFT_VOUCHER's voucher; null for other kinds. */
   giftVoucherId: string | null;
+  /** A WAITLIST_JOINED's or WAITLIST_OFFER's entry (migration 019); null for other kinds. */
+  waitlistEntryId: string | null;
 }
 
 /** The outcome of one attempt, written when it ends (the lease is released with it). */
@@ -62,6 +64,7 @@ export interface NewMessage {
   userId?: string;
   setupUrl?: string;
   giftVoucherId?: string;
+  waitlistEntryId?: string;
   /** Recorded SKIPPED at once, with this reason, when no mail can be sent. */
   skippedBecause?: string;
 }
@@ -88,6 +91,7 @@ export function newMessageRow(input: NewMessage): MessageRow {
     // A message that is not to be sent never keeps a secret.
     setupUrl: input.skippedBecause === undefined ? (input.setupUrl ?? null) : null,
     giftVoucherId: input.giftVoucherId ?? null,
+    waitlistEntryId: input.waitlistEntryId ?? null,
   };
 }
 
@@ -153,7 +157,8 @@ export interface MessageStore {
 const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", kind, to_address AS "to", status, attempts,
   last_error AS "lastError", next_attempt_at AS "nextAttemptAt", leased_until AS "leasedUntil",
   reminder_for AS "reminderFor", resend_of AS "resendOf", sent_at AS "sentAt", created_at AS "createdAt",
-  notice_of AS "noticeOf", user_id AS "userId", setup_url AS "setupUrl", gift_voucher_id AS "giftVoucherId"`;
+  notice_of AS "noticeOf", user_id AS "userId", setup_url AS "setupUrl", gift_voucher_id AS "giftVoucherId",
+  waitlist_entry_id AS "waitlistEntryId"`;
 
 export function messageStore(sql: Sql): MessageStore {
   // In-process: wakes this process's worker only.
@@ -166,11 +171,11 @@ export function messageStore(sql: Sql): MessageStore {
       // holds a booking to one reminder per start (messages_one_reminder) included.
       const inserted = await sql.run(
         `INSERT INTO messages (id, org_id, booking_id, kind, to_address, status, attempts, last_error,
-          next_attempt_at, reminder_for, resend_of, created_at, notice_of, user_id, setup_url, gift_voucher_id)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          next_attempt_at, reminder_for, resend_of, created_at, notice_of, user_id, setup_url, gift_voucher_id, waitlist_entry_id)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT DO NOTHING`,
         [row.id, row.orgId, row.bookingId, row.kind, row.to, row.status, row.attempts, row.lastError,
-          row.nextAttemptAt, row.reminderFor, row.resendOf, row.createdAt, row.noticeOf, row.userId, row.setupUrl, row.giftVoucherId],
+          row.nextAttemptAt, row.reminderFor, row.resendOf, row.createdAt, row.noticeOf, row.userId, row.setupUrl, row.giftVoucherId, row.waitlistEntryId],
       );
       if (inserted !== 1) return undefined;
       // The worker woken must find the row: not before the booking change's transaction commits.

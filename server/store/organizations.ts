@@ -20,12 +20,14 @@ export interface OrganizationRow {
   logoUrl: string | null;
   /** JSON array of the money strings gift vouchers are sold online for (migration 018); '[]' sells none. */
   giftVoucherAmounts: string;
+  /** Minutes a waitlist offer holds its places (migration 019; default 720). */
+  waitlistOfferMinutes: number;
   createdAt: number;
   updatedAt: number;
 }
 
 /** The fields a new organization starts with its defaults for (notices, brand). */
-export type OrganizationDefaults = 'notificationEmails' | 'notifyOn' | 'brandColor' | 'logoUrl' | 'giftVoucherAmounts';
+export type OrganizationDefaults = 'notificationEmails' | 'notifyOn' | 'brandColor' | 'logoUrl' | 'giftVoucherAmounts' | 'waitlistOfferMinutes';
 
 /** The organizations (tenants) a server holds. */
 export interface OrganizationStore {
@@ -45,7 +47,7 @@ export const DEFAULT_NOTIFY_ON = '["BOOKING_CREATED","BOOKING_CANCELED"]';
 const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS "onlinePayments",
   cancellation_cutoff_hours AS "cancellationCutoffHours", guest_self_service AS "guestSelfService",
   notification_emails AS "notificationEmails", notify_on AS "notifyOn", brand_color AS "brandColor", logo_url AS "logoUrl",
-  gift_voucher_amounts AS "giftVoucherAmounts", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  gift_voucher_amounts AS "giftVoucherAmounts", waitlist_offer_minutes AS "waitlistOfferMinutes", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export function organizationStore(sql: Sql): OrganizationStore {
   return {
@@ -53,11 +55,11 @@ export function organizationStore(sql: Sql): OrganizationStore {
       await sql.run(
         `INSERT INTO organizations
           (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service,
-            notification_emails, notify_on, brand_color, logo_url, gift_voucher_amounts, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            notification_emails, notify_on, brand_color, logo_url, gift_voucher_amounts, waitlist_offer_minutes, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [row.id, row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
           row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails ?? '[]',
-          row.notifyOn ?? DEFAULT_NOTIFY_ON, row.brandColor ?? null, row.logoUrl ?? null, row.giftVoucherAmounts ?? '[]', row.createdAt, row.updatedAt],
+          row.notifyOn ?? DEFAULT_NOTIFY_ON, row.brandColor ?? null, row.logoUrl ?? null, row.giftVoucherAmounts ?? '[]', row.waitlistOfferMinutes ?? 720, row.createdAt, row.updatedAt],
       );
     },
     getOrganization: (id) => sql.getCached<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`, [id]),
@@ -65,11 +67,11 @@ export function organizationStore(sql: Sql): OrganizationStore {
       await sql.run(
         `UPDATE organizations SET name = ?, email = ?, phone = ?, timezone = ?, currency = ?, online_payments = ?,
           cancellation_cutoff_hours = ?, guest_self_service = ?, notification_emails = ?, notify_on = ?,
-          brand_color = ?, logo_url = ?, gift_voucher_amounts = ?, updated_at = ?
+          brand_color = ?, logo_url = ?, gift_voucher_amounts = ?, waitlist_offer_minutes = ?, updated_at = ?
           WHERE id = ?`,
         [row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
           row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails, row.notifyOn,
-          row.brandColor, row.logoUrl, row.giftVoucherAmounts, row.updatedAt, row.id],
+          row.brandColor, row.logoUrl, row.giftVoucherAmounts, row.waitlistOfferMinutes, row.updatedAt, row.id],
       );
     },
     async countOrganizations() {

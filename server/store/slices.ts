@@ -23,6 +23,7 @@ import { giftVoucherStore, type GiftVoucherStore } from './gift-vouchers.js';
 import { giftVoucherPurchaseStore, type GiftVoucherPurchaseStore } from './gift-voucher-purchases.js';
 import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
 import { codeFailureStore, type CodeFailureStore } from './code-failures.js';
+import { waitlistStore, type WaitlistStore } from './waitlist.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -53,6 +54,7 @@ export interface WrittenOnce {
   giftVouchers: GiftVoucherStore;
   giftVoucherPurchases: GiftVoucherPurchaseStore;
   codeFailures: CodeFailureStore;
+  waitlist: WaitlistStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -82,5 +84,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     giftVouchers: giftVoucherStore(sql),
     giftVoucherPurchases: giftVoucherPurchaseStore(sql),
     codeFailures: codeFailureStore(sql),
+    waitlist: waitlistStore(sql),
   };
 }

@@ -238,7 +238,7 @@ export const Booking = z.object({
 });
 export type Booking = z.infer<typeof Booking>;
 
-const DateOrInstant = z.union([LocalDate, InstantInput]);
+export const DateOrInstant = z.union([LocalDate, InstantInput]);
 
 /** The orders of `GET /v1/bookings`: a leading `-` reverses every key, the id tie-break included. */
 export const BOOKING_SORTS = ['startTime', '-startTime', 'createdAt', '-createdAt'] as const;

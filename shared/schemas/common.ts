@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   promoCode: 'promo',
   giftVoucher: 'gv',
   giftVoucherPurchase: 'gvp',
+  waitlistEntry: 'wl',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -130,6 +130,7 @@ const experienceFields = {
   guestInstructions: z.string().max(2000).nullable().describe('What to bring or know, shown to guests with the meeting point; blank is null'),
   questions: QuestionsInput,
   extras: ExtrasInput,
+  waitlist: z.boolean().describe('Default false. true: a full time takes a waitlist, and places that free up are offered to waiting guests in turn'),
 };
 
 function perBookingWithinCapacity(e: { maxPerBooking?: number | null; maxParticipants?: number }, ctx: z.RefinementCtx) {
@@ -156,6 +157,7 @@ export const ExperienceCreate = z
     guestInstructions: experienceFields.guestInstructions.optional(),
     questions: experienceFields.questions.optional(),
     extras: experienceFields.extras.optional(),
+    waitlist: experienceFields.waitlist.optional(),
   })
   .superRefine(perBookingWithinCapacity);
 export type ExperienceCreate = z.infer<typeof ExperienceCreate>;
@@ -185,6 +187,7 @@ export const Experience = z.object({
   guestInstructions: z.string().nullable(),
   questions: z.array(Question).describe('What guests are asked when they book, in order; [] when nothing'),
   extras: z.array(Extra).describe('What guests may add to a booking, in order; [] when nothing'),
+  waitlist: z.boolean().describe('Whether a full time takes a waitlist'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -207,5 +210,6 @@ export const PublicExperience = Experience.pick({
   meetingPointUrl: true,
   guestInstructions: true,
   questions: true,
+  waitlist: true,
 }).extend({ extras: z.array(Extra).describe('The active extras only') });
 export type PublicExperience = z.infer<typeof PublicExperience>;

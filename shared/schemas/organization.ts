@@ -73,6 +73,7 @@ export const Organization = z.object({
   brandColor: z.string().nullable().describe('#rrggbb, lower-case: the accent of HTML e-mails and the manage page'),
   logoUrl: z.string().nullable().describe('https URL of the logo shown in HTML e-mails and on the manage page'),
   giftVoucherAmounts: z.array(z.string()).describe('The gift voucher amounts sold online (money strings); [] sells none'),
+  waitlistOfferMinutes: z.int().describe('How long a waitlist offer holds its places for the guest, in minutes (default 720)'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -93,6 +94,7 @@ export const OrganizationPatch = z
     brandColor: BrandColor.nullable(),
     logoUrl: LogoUrl.nullable(),
     giftVoucherAmounts: GiftVoucherAmounts,
+    waitlistOfferMinutes: z.int().min(1).max(10_080).describe('1–10080 (a week): how long a waitlist offer holds its places'),
   })
   .partial()
   .refine((o) => Object.keys(o).length > 0, { message: 'Send at least one field to change' });

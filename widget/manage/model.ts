@@ -220,6 +220,7 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
       id: booking.experience.id,
       name: booking.experience.title,
       description: '',
+      waitlist: false,
       duration: 0,
       price: 0,
       currency: booking.currency,
