@@ -100,6 +100,23 @@ describe('Settings › Promo codes', () => {
     await waitFor(() => expect(factsOf(cardOf('SUMMER15'))['Status']).toBe('Active'));
   });
 
+  it('deletes a code once asked, and leaves it when the question is declined', async () => {
+    const t = await open('/dashboard/settings/promo-codes', 'Promo codes');
+    const del = within(cardOf('SUMMER15')).getByRole('button', { name: 'Delete' });
+    fireEvent.click(del);
+    let dialog = await screen.findByRole('dialog', { name: 'Delete the promo code “SUMMER15”?' });
+    expect(dialog.textContent).toContain('Bookings that took it keep their discount.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Go back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(t.fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(cardOf('SUMMER15')).getByRole('button', { name: 'Delete' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete the promo code “SUMMER15”?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete promo code' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'SUMMER15' })).toBeNull());
+    expect(t.fake.calls.at(-1)).toMatchObject({ method: 'DELETE', path: '/v1/promo-codes/promo_1' });
+    expect(document.querySelector('.settings')!.textContent).toContain('The promo code “SUMMER15” is deleted.');
+  });
+
   it('edits a code in its own form, filled with what it holds, and comes back to the list', async () => {
     const t = await open('/dashboard/settings/promo-codes', 'Promo codes');
     fireEvent.click(within(cardOf('SUMMER15')).getByRole('link', { name: 'Edit' }));

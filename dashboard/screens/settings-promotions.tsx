@@ -105,6 +105,9 @@ function PromoList({ m, list, active }: { m: Model; list: PromoCode[] | null; ac
                   <button {...b} aria-disabled={busy(m, p.id)} onClick={() => void actionsOf(m).setPromoActive(p, !p.active)}>
                     {p.active ? 'Deactivate' : 'Activate'}
                   </button>
+                  <button {...b} id={`delete-${p.id}`} onClick={() => actionsOf(m).deletePromoCode(p)}>
+                    Delete
+                  </button>
                 </>
               ) : null}
             </Card>

@@ -4,7 +4,7 @@
  * The records live in the Settings model's signals, so signing out forgets them with the rest.
  */
 import { z } from 'zod';
-import { GiftVoucher, Message, PromoCode, type DiscountType, type GiftVoucherStatus } from '../../shared/index.js';
+import { Deleted, GiftVoucher, Message, PromoCode, type DiscountType, type GiftVoucherStatus } from '../../shared/index.js';
 import { ApiError, type Http, type ListPage } from '../api.js';
 import { idleForm, sentenceFor } from './context.js';
 import { amountOf } from './bookings.js';
@@ -182,6 +182,23 @@ export function promotionActions(s: SettingsModel) {
         const saved = await http.send(PromoCode, 'PATCH', path('promo-codes', p.id), { active });
         core.promoCodes.value = (core.promoCodes.peek() ?? []).map((x) => (x.id === saved.id ? saved : x));
         notice.value = `${quote(p.code)} is ${active ? 'active again' : 'deactivated'}.`;
+      }),
+
+    /**
+     * "Delete", asked first: the code is gone for good (bookings keep their discount, and the code's
+     * text may be used again). Deactivating keeps it in the list.
+     */
+    deletePromoCode: (p: PromoCode): void =>
+      core.ask({
+        title: `Delete the promo code ${quote(p.code)}?`,
+        confirmLabel: 'Delete promo code',
+        text: 'Guests can no longer use it. Bookings that took it keep their discount. To stop it for a while instead, deactivate it.',
+        from: `delete-${p.id}`,
+        run: async () => {
+          await http.send(Deleted, 'DELETE', path('promo-codes', p.id));
+          core.promoCodes.value = (core.promoCodes.peek() ?? []).filter((x) => x.id !== p.id);
+          notice.value = `The promo code ${quote(p.code)} is deleted.`;
+        },
       }),
 
     /** Creates a gift voucher; its code is then shown with a Copy button. */

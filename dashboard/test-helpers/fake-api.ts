@@ -180,10 +180,14 @@ export function promotionsHttp() {
       db.promoCodes.push(p);
       return p;
     }
-    const promo = /^(PATCH|GET) \/v1\/promo-codes\/(.+)$/.exec(route);
+    const promo = /^(PATCH|GET|DELETE) \/v1\/promo-codes\/(.+)$/.exec(route);
     if (promo) {
       const p = db.promoCodes.find((x) => x['id'] === promo[2]);
       if (!p) throw new ApiError(404, 'NOT_FOUND', 'No such promo code');
+      if (promo[1] === 'DELETE') {
+        db.promoCodes.splice(db.promoCodes.indexOf(p), 1);
+        return { id: promo[2], deleted: true };
+      }
       return Object.assign(p, b);
     }
     if (route === 'GET /v1/gift-vouchers') return db.vouchers.filter((v) => !query['status'] || v['status'] === query['status']);
