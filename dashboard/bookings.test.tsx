@@ -89,8 +89,21 @@ function fakeOuting() {
       return page([
         { id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 6,
           schedule: null, minNoticeMinutes: 60, maxAdvanceDays: 365, active: true, priceCategories: [], createdAt: NOW, updatedAt: NOW,
-          meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [] },
+          meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [], waitlist: false },
       ]);
+    }
+    if (path === '/v1/quote' && method === 'POST') {
+      // 25.00 a head; SUMMER15 takes 15% off, the voucher pays up to 20.00 of the rest.
+      const subtotal = 2500 * Number(body['participants'] ?? 1);
+      const discount = body['promoCode'] ? Math.round(subtotal * 0.15) : 0;
+      const voucher = body['voucherCode'] ? Math.min(2000, subtotal - discount) : 0;
+      const m = (c: number) => (c / 100).toFixed(2);
+      const lines = [
+        { kind: 'TICKETS', label: 'Alfama Old Town Walk', quantity: Number(body['participants'] ?? 1), unitPrice: 2500, amount: m(subtotal) },
+        ...(discount ? [{ kind: 'DISCOUNT', label: 'SUMMER15', quantity: 1, unitPrice: -discount, amount: m(-discount) }] : []),
+        ...(voucher ? [{ kind: 'VOUCHER', label: 'GV-••••-••••-4T2W', quantity: 1, unitPrice: -voucher, amount: m(-voucher) }] : []),
+      ];
+      return { currency: 'EUR', lines, subtotal: m(subtotal), discount: m(discount), voucherAmount: m(voucher), total: m(subtotal - discount), amountDue: m(subtotal - discount - voucher) };
     }
     if (path === '/v1/bookings' && method === 'POST') {
       posted.push(body);
@@ -103,7 +116,7 @@ function fakeOuting() {
       return {
         id: 'exp_walk', name: 'Alfama Old Town Walk', description: '', duration: 120, price: 2500, currency: 'EUR', maxParticipants: 12, maxPerBooking: 12,
         schedule: null, minNoticeMinutes: 0, maxAdvanceDays: 365, active: true, createdAt: NOW, updatedAt: NOW,
-        meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [],
+        meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [], waitlist: false,
         priceCategories: [cat('pc_adult', 'Adult', 3000, 'ADULT'), cat('pc_child', 'Child', 1500, 'CHILD'), cat('pc_infant', 'Infant', 0, 'INFANT', false)],
       };
     }
@@ -817,5 +830,32 @@ describe('promo codes and gift vouchers on bookings', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Create booking' }));
     await waitFor(() => expect(outing.posted.at(-1)).toMatchObject({ promoCode: 'summer15', voucherCode: 'GV-7K3M-Q9PX-4T2W' }));
+  });
+
+  it('checks the codes before booking: the discount, the total, the voucher’s part and what is left to pay, which Paid now suggests', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings/new?date=2026-12-01', { signedIn: true, http: outing.http, session });
+    await screen.findByRole('heading', { level: 1, name: 'New booking' }, { timeout: 5000 });
+    await waitFor(() => expect(screen.getAllByRole('option', { name: /places? left$/ }).length).toBeGreaterThan(0));
+    fireEvent.input(screen.getByLabelText('Participants'), { target: { value: '2' } });
+    fireEvent.input(screen.getByLabelText('Promo code'), { target: { value: 'summer15' } });
+    fireEvent.input(screen.getByLabelText('Gift voucher code'), { target: { value: 'GV-7K3M-Q9PX-4T2W' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Check codes' }));
+    const quote = document.getElementById('new-booking-quote')!;
+    await waitFor(() => expect(quote.querySelectorAll('dt').length).toBe(5));
+    const rows = Object.fromEntries([...quote.querySelectorAll('dl > div')].map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent]));
+    expect(Object.keys(rows)).toEqual(['Subtotal', 'Discount (SUMMER15)', 'Total', 'Gift voucher (GV-••••-••••-4T2W)', 'Left to pay']);
+    expect(rows['Left to pay']).toMatch(/22[.,]50/);
+    expect(outing.calls).toContain('POST /v1/quote');
+    fireEvent.click(screen.getByLabelText('Paid now'));
+    await waitFor(() => expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('22.50'));
+
+    // A change of the party forgets the quote; a refused code is said beside its field.
+    fireEvent.input(screen.getByLabelText('Participants'), { target: { value: '3' } });
+    await waitFor(() => expect(quote.querySelector('dl')).toBeNull());
+    outing.refusals.set('POST /v1/quote', new ApiError(400, 'PROMO_CODE_INVALID', 'The promo code has expired', [], 'EXPIRED'));
+    fireEvent.click(screen.getByRole('button', { name: 'Check codes' }));
+    await waitFor(() => expect(document.getElementById('promoCode-error')?.textContent).toBe('This promo code has expired.'));
+    expect(screen.getByLabelText('Promo code').getAttribute('aria-invalid')).toBe('true');
   });
 });

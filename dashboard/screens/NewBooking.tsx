@@ -7,7 +7,7 @@
  */
 import type { JSX } from 'preact';
 import { z } from 'zod';
-import { Availability, Booking, Experience, bookingLines } from '../../shared/index.js';
+import { Availability, Booking, Experience, Quote, bookingLines } from '../../shared/index.js';
 import type { AnswerInput, BookingExtraInput, TimeSlotAvailability } from '../../shared/index.js';
 import { ApiError } from '../api.js';
 import { Field, FormAlert, TextArea, formOf } from '../components/Field.js';
@@ -73,6 +73,11 @@ interface State {
   /** Quantities of the experience's extras by id, for the total. */
   extras: Record<string, number>;
   paidNow: boolean;
+  /** The codes as typed, for "Check codes". */
+  codes: { promoCode: string; voucherCode: string };
+  /** The server's price of the party, extras and codes ("Check codes"); null once any of them changes. */
+  quote: Quote | null;
+  quoting: boolean;
   form: FormState;
 }
 
@@ -89,6 +94,9 @@ const blank = (key: string): State => ({
   party: { participants: 1 },
   extras: {},
   paidNow: false,
+  codes: { promoCode: '', voucherCode: '' },
+  quote: null,
+  quoting: false,
   form: idleForm,
 });
 
@@ -299,7 +307,7 @@ function TimeField({ s }: { s: State }): JSX.Element {
 }
 
 function Party({ s, x }: { s: State; x: Experience }): JSX.Element {
-  const setParty = (name: string, value: string) => update({ party: { ...state.peek().party, [name]: Math.max(0, Number(value) || 0) } });
+  const setParty = (name: string, value: string) => update({ party: { ...state.peek().party, [name]: Math.max(0, Number(value) || 0) }, quote: null });
   if (!x.priceCategories.length) {
     return (
       <Field
@@ -341,9 +349,61 @@ function Party({ s, x }: { s: State; x: Experience }): JSX.Element {
   );
 }
 
+/**
+ * "Check codes": the server prices what is entered with the codes typed (`POST /v1/quote`, the one
+ * function a booking's money lines come from), so the desk sees the discount, the voucher's part and
+ * what is left to pay before booking. A refused code is said beside its field; nothing is stored.
+ */
+async function checkCodes(ctx: AreaContext): Promise<void> {
+  const s = state.peek();
+  const x = chosen(s);
+  if (!x || s.quoting) return;
+  const { promoCode: _p, voucherCode: _v, ...others } = s.form.fields;
+  const body: Record<string, unknown> = { experienceId: x.id };
+  if (x.priceCategories.length) {
+    const tickets = x.priceCategories.map((c) => ({ categoryId: c.id, quantity: s.party[c.id] ?? 0 })).filter((t) => t.quantity > 0);
+    if (!tickets.length) return update({ form: { ...s.form, fields: { ...others, tickets: 'Enter at least one ticket.' } } });
+    body['tickets'] = tickets;
+  } else body['participants'] = s.party['participants'] ?? 0;
+  const extras = offered(x).map((e) => ({ extraId: e.id, quantity: s.extras[e.id] ?? 0 })).filter((e) => e.quantity > 0);
+  if (extras.length) body['extras'] = extras;
+  for (const code of ['promoCode', 'voucherCode'] as const) if (s.codes[code].trim()) body[code] = s.codes[code].trim();
+  update({ quoting: true, quote: null, form: { ...s.form, fields: others } });
+  try {
+    const quote = await ctx.http.send(Quote, 'POST', '/v1/quote', body);
+    if (state.peek().key === s.key) update({ quoting: false, quote });
+  } catch (err) {
+    if (ctx.ended(err) || state.peek().key !== s.key) return;
+    const refused = failureOf(err, x.priceCategories.length > 0, { answers: [], extras: [] });
+    update({ quoting: false, form: { ...state.peek().form, fields: { ...others, ...refused.fields }, error: refused.error } });
+    const first = Object.keys(refused.fields)[0];
+    ctx.focus(first ?? 'form-alert');
+  }
+}
+
+/** The quote's lines after the subtotal: the discount, the total, the voucher's part and what is left to pay. */
+function QuoteLines({ quote }: { quote: Quote }): JSX.Element {
+  const rows: [string, string][] = [['Subtotal', quote.subtotal]];
+  for (const line of quote.lines) if (line.kind === 'DISCOUNT') rows.push([`Discount (${line.label})`, line.amount]);
+  rows.push(['Total', quote.total]);
+  for (const line of quote.lines) if (line.kind === 'VOUCHER') rows.push([`Gift voucher (${line.label})`, line.amount]);
+  if (quote.voucherAmount !== '0.00') rows.push(['Left to pay', quote.amountDue]);
+  return (
+    <dl class="facts quote-lines">
+      {rows.map(([label, amount]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{money(amount, quote.currency)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
   const x = chosen(s)!;
-  const total = fromCents(totalCents(s));
+  // What "Paid now" suggests: what is left to pay once the codes are checked, else the total.
+  const total = s.quote ? s.quote.amountDue : fromCents(totalCents(s));
   const labelOf = (id: string) =>
     LABELS[id] ??
     (id === 'tickets' ? 'Participants' : null) ??
@@ -362,7 +422,7 @@ function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
           id="experience"
           name="experience"
           onChange={(e) => {
-            update({ experienceId: (e.currentTarget as HTMLSelectElement).value, startTime: '', party: { participants: 1 }, extras: {} });
+            update({ experienceId: (e.currentTarget as HTMLSelectElement).value, startTime: '', party: { participants: 1 }, extras: {}, quote: null });
             void loadSlots(ctx);
           }}
         >
@@ -394,13 +454,37 @@ function Form({ ctx, s }: { ctx: AreaContext; s: State }): JSX.Element {
         party={partyOf(s, x)}
         currency={x.currency}
         fields={s.form.fields}
-        onInput={(id, quantity) => update({ extras: { ...state.peek().extras, [id]: Math.max(0, quantity) } })}
+        onInput={(id, quantity) => update({ extras: { ...state.peek().extras, [id]: Math.max(0, quantity) }, quote: null })}
       />
       <p class="quiet" id="new-booking-total">
-        Total: {money(total, x.currency)}
+        Total: {money(fromCents(totalCents(s)), x.currency)}
       </p>
-      <Field name="promoCode" label="Promo code" type="text" required={false} error={s.form.fields['promoCode']} hint="Optional. Its discount is taken off the total." />
-      <Field name="voucherCode" label="Gift voucher code" type="text" required={false} error={s.form.fields['voucherCode']} hint="Optional, like GV-XXXX-XXXX-XXXX. It pays up to its balance." />
+      <Field
+        name="promoCode"
+        label="Promo code"
+        type="text"
+        required={false}
+        error={s.form.fields['promoCode']}
+        hint="Optional. Its discount is taken off the total."
+        onInput={(v) => update({ codes: { ...state.peek().codes, promoCode: v }, quote: null })}
+      />
+      <Field
+        name="voucherCode"
+        label="Gift voucher code"
+        type="text"
+        required={false}
+        error={s.form.fields['voucherCode']}
+        hint="Optional, like GV-XXXX-XXXX-XXXX. It pays up to its balance."
+        onInput={(v) => update({ codes: { ...state.peek().codes, voucherCode: v }, quote: null })}
+      />
+      <div class="field">
+        <button type="button" aria-disabled={s.quoting ? 'true' : undefined} onClick={() => void checkCodes(ctx)}>
+          Check codes
+        </button>
+        <div id="new-booking-quote" aria-live="polite">
+          {s.quoting ? <p class="quiet">Checking…</p> : s.quote ? <QuoteLines quote={s.quote} /> : null}
+        </div>
+      </div>
       <Field name="name" label="Name" type="text" autoComplete="off" error={s.form.fields['name']} />
       <Field name="email" label="Email" type="email" error={s.form.fields['email']} />
       <Field name="phone" label="Phone" type="text" required={false} error={s.form.fields['phone']} hint="Optional." />
