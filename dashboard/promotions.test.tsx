@@ -204,6 +204,7 @@ describe('Settings › Gift vouchers', () => {
     fireEvent.click(within(screen.getByText('GV-7K3M-Q9PX-4T2W').closest('tr')!).getByRole('link', { name: 'Details' }));
     await screen.findByRole('heading', { name: 'Gift voucher GV-7K3M-Q9PX-4T2W' });
     expect(location.search).toBe('?voucher=gv_1');
+    expect(factsOf(screen.getByRole('heading', { name: 'Gift voucher GV-7K3M-Q9PX-4T2W' }).closest('li')!)['Bought online']).toBe('€100.00 by Ana Costa (ana@example.com), stripe pi_123');
     const redemptions = screen.getByRole('table', { name: 'Redemptions' });
     const cells = within(redemptions).getAllByRole('row').slice(1).map((r) => [...r.querySelectorAll('td')].slice(0, 2).map((c) => c.textContent));
     expect(cells).toEqual([

@@ -369,6 +369,7 @@ function VoucherPanelView({ m }: { m: Model }): JSX.Element {
             ['Expires', expiry(m, v)],
             ['Recipient', [v.recipientName, v.recipientEmail].filter(Boolean).join(', ') || 'None'],
             v.message ? ['Message', v.message] : null,
+            v.purchase ? ['Bought online', `${money(v.purchase.amount, v.currency)} by ${v.purchase.buyerName} (${v.purchase.buyerEmail}), ${v.purchase.provider} ${v.purchase.reference}`] : null,
             ['Created', when(m, v.createdAt)],
           ]}
           body={<CopyField id="voucher-code" label="Code" value={v.code} />}

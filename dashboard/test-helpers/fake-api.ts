@@ -156,13 +156,14 @@ export function promotionsHttp() {
       {
         id: 'gv_1', code: 'GV-7K3M-Q9PX-4T2W', amount: '100.00', balance: '60.00', currency: 'EUR', expiresAt: '2029-11-20T10:00:00.000Z', status: 'ACTIVE',
         recipientName: 'Rita Sousa', recipientEmail: 'rita@example.com', message: 'Happy birthday!', createdAt: at,
+        purchase: { provider: 'stripe', reference: 'pi_123', amount: '100.00', buyerName: 'Ana Costa', buyerEmail: 'ana@example.com' },
         redemptions: [
           { bookingId: 'bk_ana', amount: '50.00', at },
           { bookingId: 'bk_ana', amount: '-50.00', at: '2026-11-21T10:00:00.000Z' },
           { bookingId: 'bk_bruno', amount: '40.00', at: '2026-11-22T10:00:00.000Z' },
         ],
       },
-      { id: 'gv_2', code: 'GV-AAAA-BBBB-CCCC', amount: '25.00', balance: '0.00', currency: 'EUR', expiresAt: null, status: 'USED', recipientName: null, recipientEmail: null, message: null, createdAt: at, redemptions: [] },
+      { id: 'gv_2', code: 'GV-AAAA-BBBB-CCCC', amount: '25.00', balance: '0.00', currency: 'EUR', expiresAt: null, status: 'USED', recipientName: null, recipientEmail: null, message: null, purchase: null, createdAt: at, redemptions: [] },
     ] as Record<string, unknown>[],
     messages: [{ id: 'msg_1', bookingId: null, kind: 'GIFT_VOUCHER', to: 'rita@example.com', status: 'SENT', attempts: 1, lastError: null, nextAttemptAt: null, sentAt: at, createdAt: at }] as Record<string, unknown>[],
   };
@@ -192,7 +193,7 @@ export function promotionsHttp() {
     }
     if (route === 'GET /v1/gift-vouchers') return db.vouchers.filter((v) => !query['status'] || v['status'] === query['status']);
     if (route === 'POST /v1/gift-vouchers') {
-      const v = { id: `gv_new${++made}`, code: 'GV-NEW0-CODE-9XYZ', amount: b['amount'], balance: b['amount'], currency: 'EUR', expiresAt: '2029-11-20T10:00:00.000Z', status: 'ACTIVE', recipientName: null, recipientEmail: null, message: null, ...b, createdAt: at, redemptions: [] };
+      const v = { id: `gv_new${++made}`, code: 'GV-NEW0-CODE-9XYZ', amount: b['amount'], balance: b['amount'], currency: 'EUR', expiresAt: '2029-11-20T10:00:00.000Z', status: 'ACTIVE', recipientName: null, recipientEmail: null, message: null, purchase: null, ...b, createdAt: at, redemptions: [] };
       db.vouchers.unshift(v);
       return v;
     }

@@ -533,6 +533,7 @@ export const EXAMPLES: Record<string, unknown> = {
     recipientName: 'Rui Costa',
     recipientEmail: 'rui.costa@example.com',
     message: 'Happy birthday! Enjoy the sea.',
+    purchase: { provider: 'stripe', reference: 'pi_3QbT7e2eZvKYlo2C1h5Xc9Lm', amount: '50.00', buyerName: 'Ana Costa', buyerEmail: 'ana.costa@example.com' },
     createdAt: created,
     redemptions: [{ bookingId: id.booking, amount: '30.00', at: '2026-06-05T08:40:11.000Z' }],
   },

@@ -3163,6 +3163,16 @@ export interface components {
             recipientName: string | null;
             recipientEmail: string | null;
             message: string | null;
+            /** @description How a voucher bought online was paid for, and by whom; null for a voucher made by the operator */
+            purchase: {
+                /** @description The payment provider, `stripe` */
+                provider: string;
+                /** @description The payment’s reference at the provider */
+                reference: string;
+                amount: string;
+                buyerName: string;
+                buyerEmail: string;
+            } | null;
             /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
@@ -8562,6 +8572,13 @@ export interface operations {
                      *           "recipientName": "Rui Costa",
                      *           "recipientEmail": "rui.costa@example.com",
                      *           "message": "Happy birthday! Enjoy the sea.",
+                     *           "purchase": {
+                     *             "provider": "stripe",
+                     *             "reference": "pi_3QbT7e2eZvKYlo2C1h5Xc9Lm",
+                     *             "amount": "50.00",
+                     *             "buyerName": "Ana Costa",
+                     *             "buyerEmail": "ana.costa@example.com"
+                     *           },
                      *           "createdAt": "2026-06-01T10:15:42.120Z",
                      *           "redemptions": [
                      *             {
@@ -8648,6 +8665,13 @@ export interface operations {
                      *         "recipientName": "Rui Costa",
                      *         "recipientEmail": "rui.costa@example.com",
                      *         "message": "Happy birthday! Enjoy the sea.",
+                     *         "purchase": {
+                     *           "provider": "stripe",
+                     *           "reference": "pi_3QbT7e2eZvKYlo2C1h5Xc9Lm",
+                     *           "amount": "50.00",
+                     *           "buyerName": "Ana Costa",
+                     *           "buyerEmail": "ana.costa@example.com"
+                     *         },
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "redemptions": [
                      *           {
@@ -8717,6 +8741,13 @@ export interface operations {
                      *         "recipientName": "Rui Costa",
                      *         "recipientEmail": "rui.costa@example.com",
                      *         "message": "Happy birthday! Enjoy the sea.",
+                     *         "purchase": {
+                     *           "provider": "stripe",
+                     *           "reference": "pi_3QbT7e2eZvKYlo2C1h5Xc9Lm",
+                     *           "amount": "50.00",
+                     *           "buyerName": "Ana Costa",
+                     *           "buyerEmail": "ana.costa@example.com"
+                     *         },
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "redemptions": [
                      *           {
@@ -8790,6 +8821,13 @@ export interface operations {
                      *         "recipientName": "Rui Costa",
                      *         "recipientEmail": "rui.costa@example.com",
                      *         "message": "Happy birthday! Enjoy the sea.",
+                     *         "purchase": {
+                     *           "provider": "stripe",
+                     *           "reference": "pi_3QbT7e2eZvKYlo2C1h5Xc9Lm",
+                     *           "amount": "50.00",
+                     *           "buyerName": "Ana Costa",
+                     *           "buyerEmail": "ana.costa@example.com"
+                     *         },
                      *         "createdAt": "2026-06-01T10:15:42.120Z",
                      *         "redemptions": [
                      *           {

@@ -54,6 +54,8 @@ describe('POST /public/v1/gift-vouchers', () => {
     const [voucher] = await vouchers();
     expect(voucher).toMatchObject({ amount: '50.00', balance: '50.00', status: 'ACTIVE', recipientName: 'Rui Costa', recipientEmail: 'rui@example.com', message: 'Parabéns!' });
     expect(voucher!.code).toMatch(/^GV-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    // The operator's record says how it was paid for, and by whom.
+    expect(voucher!.purchase).toEqual({ provider: 'stripe', reference: paid.payment_intent, amount: '50.00', buyerName: 'Ana Costa', buyerEmail: 'ana@example.com' });
     const row = (await h.t.store.giftVouchers.getVoucher(h.t.orgId, voucher!.id))!;
     expect(row).toMatchObject({ buyerName: 'Ana Costa', buyerEmail: 'ana@example.com', purchaseProvider: 'stripe', purchaseReference: paid.payment_intent, purchaseAmount: 5000 });
     const messages = await messagesOf(voucher!.id);

@@ -44,7 +44,7 @@ describe('gift vouchers (/v1/gift-vouchers)', { timeout: 60_000 }, () => {
     expect(made).toEqual({
       id: expect.stringMatching(/^gv_/), code: made.code, amount: '50.00', balance: '50.00', currency: 'EUR',
       expiresAt: new Date(Date.UTC(2029, 0, 5, 12)).toISOString(), status: 'ACTIVE', recipientName: 'Rui',
-      recipientEmail: 'rui@example.com', message: 'Enjoy!', createdAt: new Date(now).toISOString(), redemptions: [],
+      recipientEmail: 'rui@example.com', message: 'Enjoy!', purchase: null, createdAt: new Date(now).toISOString(), redemptions: [],
     });
     expect(expectData(await t.request('GET', `/api/v1/gift-vouchers/${made.id}`), GiftVoucher)).toEqual(made);
     clock.advance(1000);

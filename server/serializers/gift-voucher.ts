@@ -19,6 +19,10 @@ export function serializeGiftVoucher({ voucher: v, redemptions }: VoucherWithRed
     recipientName: v.recipientName,
     recipientEmail: v.recipientEmail,
     message: v.message,
+    purchase:
+      v.purchaseProvider === null || v.purchaseReference === null || v.purchaseAmount === null
+        ? null
+        : { provider: v.purchaseProvider, reference: v.purchaseReference, amount: formatMoney(v.purchaseAmount), buyerName: v.buyerName ?? '', buyerEmail: v.buyerEmail ?? '' },
     createdAt: iso(v.createdAt),
     redemptions: redemptions.map((r) => ({ bookingId: r.bookingId, amount: formatMoney(r.amount), at: iso(r.createdAt) })),
   };

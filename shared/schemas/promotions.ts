@@ -138,6 +138,16 @@ export const GiftVoucher = z.object({
   recipientName: z.string().nullable(),
   recipientEmail: z.string().nullable(),
   message: z.string().nullable(),
+  purchase: z
+    .object({
+      provider: z.string().describe('The payment provider, `stripe`'),
+      reference: z.string().describe('The payment’s reference at the provider'),
+      amount: z.string(),
+      buyerName: z.string(),
+      buyerEmail: z.string(),
+    })
+    .nullable()
+    .describe('How a voucher bought online was paid for, and by whom; null for a voucher made by the operator'),
   createdAt: Instant,
   redemptions: z.array(GiftVoucherRedemption).describe('Oldest first'),
 });
