@@ -57,18 +57,21 @@ describe('widget.js', () => {
     expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
     expect(chunk).toContain('calendar.google.com/calendar/render');
     expect(chunk).toContain('BEGIN:VCALENDAR');
+    expect(chunk).toContain('Add to calendar');
+    expect(chunk).not.toContain('Adicionar ao calendário');
     // Preact's renderer would be several KB; the chunk renders with the h widget.js hands it.
     expect(gzipSync(chunk, { level: 9 }).length).toBeLessThan(2_500);
     expect(chunk).not.toContain('__H');
   });
 
-  it('loads the booking form as a classic script that adds no global, carries no Preact and speaks English and Portuguese', async () => {
+  it('loads the booking form as a classic script that adds no global, carries no Preact, and only English', async () => {
     const chunk = await readFile(join(outDir, 'booking-form.js'), 'utf8');
     expect(chunk.startsWith('(function(')).toBe(true);
     expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
     expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
     expect(chunk).toContain('Extras and questions');
-    expect(chunk).toContain('Extras e perguntas');
+    // Portuguese comes in pt.json, which a guest who reads it has already.
+    expect(chunk).not.toContain('Extras e perguntas');
     expect(chunk).not.toContain('__H');
     expect(chunk).not.toContain('ZodError');
     const gzipped = gzipSync(chunk, { level: 9 }).length;

@@ -12,6 +12,7 @@ import type { ComponentChildren, FunctionComponent, h as H } from 'preact';
 import type { AnswerValue, PublicBookingCreate, PublicExperience } from '../../shared/index.js';
 import type { ChunkScript } from '../chunks.js';
 import type { Props, Widget } from '../components/widget.js';
+import type { Messages } from '../i18n/messages.js';
 import type { BookingModel } from '../state/booking.js';
 import type { FormState } from '../state/state.js';
 import { bookingLines, type BookingLines } from '../../shared/lines.js';
@@ -178,10 +179,10 @@ function fitted(m: BookingModel, exp: PublicExperience, party: number, change?: 
 
 /** The step: the party, the extras, the questions, the running total and "Continue". */
 export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Parts['Stepper']): ComponentChildren {
-  const { model: m, locale, fmt } = w;
+  const { model: m, fmt } = w;
   const exp = m.experience.value;
   if (!exp) return null;
-  const T = formTexts(locale);
+  const T = formTexts(w.t);
   m.session.form = { body: () => body(m), refused: (e) => refused(m, e), lines: () => lines(m) };
   const problems = problemsOf(m);
   const answers = answersOf(m);
@@ -298,7 +299,7 @@ export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Par
 }
 
 /** The step's heading. */
-export const title = (locale: string): string => formTexts(locale).title;
+export const title = (t: Messages): string => formTexts(t).title;
 
 export const bookingForm = { step, title };
 export type BookingFormChunk = typeof bookingForm;

@@ -5,6 +5,8 @@
  * depend on a number is a `Plural`.
  */
 import type { CodeTexts } from '../codes/types.js';
+import type { GuestInfoTexts } from '../confirm/texts.js';
+import type { FormTexts } from '../form/texts.js';
 
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
@@ -71,6 +73,10 @@ export interface Messages {
    * none; another language's file carries them, as the widget has fetched it already.
    */
   codes?: CodeTexts;
+  /** The booking form's step's words (widget/form/texts.ts): English comes with its chunk, so en.ts has none. */
+  form?: FormTexts;
+  /** The guest information's words (widget/confirm/texts.ts): English comes with the code that shows them. */
+  guestInfo?: GuestInfoTexts;
   /** Said beside the total, and focused, when the price changed before the guest booked; `{0}` the new total. */
   priceChanged: string;
   book: string;

@@ -147,7 +147,7 @@ function GuestInfo({ model, managed: { booking, guestInfo: info }, lang }: Booki
   return (
     <>
       {guestInfo(h, {
-        texts: guestInfoTexts(lang.tag),
+        texts: guestInfoTexts(lang.t),
         info,
         booking: {
           bookingNumber: booking.bookingNumber,
