@@ -15,7 +15,7 @@ import type { Props, Widget } from '../components/widget.js';
 import type { Messages } from '../i18n/messages.js';
 import type { BookingModel } from '../state/booking.js';
 import type { FormState } from '../state/state.js';
-import { bookingLines, type BookingLines } from '../../shared/lines.js';
+import { partyLines, type BookingLines } from '../../shared/lines.js';
 import { formTexts, type Problem } from './texts.js';
 
 type Question = PublicExperience['questions'][number];
@@ -145,16 +145,19 @@ function body(m: BookingModel): Pick<PublicBookingCreate, 'answers' | 'extras'> 
   };
 }
 
-/** The booking's money lines as the server makes them: the party, then each extra chosen. */
+/**
+ * The booking's money lines as the server makes them: the party, then each extra chosen. No code
+ * here (the code box's chunk adds the discount and the voucher): the total is their sum.
+ */
 function lines(m: BookingModel): BookingLines {
-  const made = bookingLines({
+  const { lines, subtotal } = partyLines({
     tickets: m.tickets.value.map((c) => ({ categoryId: c.id, name: c.name, quantity: c.quantity, unitPrice: c.price })),
     participants: m.participants.value,
     unitPrice: m.experience.value?.price ?? 0,
     extras: chosen(m),
   });
   // Participants at the experience's price are said beside the total, not as a line.
-  return { ...made, lines: made.lines.filter((l) => l.name) };
+  return { lines: lines.filter((l) => l.name), subtotal, discount: 0, total: subtotal, voucherAmount: 0, due: subtotal };
 }
 
 function setAnswer(m: BookingModel, q: Question, value: AnswerValue | undefined): void {
