@@ -3,7 +3,7 @@
  * later, mounts a widget into each, and defines `window.Outing`, the one global it adds.
  * Nothing here may throw into the host page: failures are logged and rendered.
  */
-import { mountWidget } from './mount.js';
+import { mountWidget, report } from './mount.js';
 import type { MountOptions, Mounted } from './mount.js';
 
 /** The widget's JavaScript interface, `window.Outing`. */
@@ -20,7 +20,6 @@ declare global {
   }
 }
 
-const report = (error: unknown): void => console.error('[Outing]', error);
 
 function boot(): void {
   // widget.js included twice: the first copy serves every element.
@@ -46,13 +45,11 @@ function boot(): void {
     }
     return { unmount: () => unmount(el) };
   };
+  // Every [data-outing] element not yet mounted: `root` itself, then those inside it.
   const mountAll = (root: ParentNode): void => {
-    const found = root.querySelectorAll<HTMLElement>('[data-outing]');
-    if (root instanceof HTMLElement && root.matches('[data-outing]')) mountNew(root);
-    found.forEach(mountNew);
-  };
-  const mountNew = (el: HTMLElement): void => {
-    if (!mounted.has(el)) mount(el);
+    for (const el of [root, ...root.querySelectorAll('[data-outing]')]) {
+      if (el instanceof HTMLElement && el.matches('[data-outing]') && !mounted.has(el)) mount(el);
+    }
   };
 
   window.Outing = { mount, unmount };

@@ -5,6 +5,8 @@
  * depend on a number is a `Plural`.
  */
 
+import type { GiftTexts } from '../gift/texts.js';
+
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
  * number no other form takes), or one text for every number. `{0}` is the number.
@@ -92,4 +94,9 @@ export interface Messages {
     busy: string;
     server: string;
   };
+  /**
+   * The gift-voucher mode's words (widget/gift/texts.ts): English travels with its chunk, so only
+   * the other languages' files have them.
+   */
+  giftVoucher?: GiftTexts;
 }
