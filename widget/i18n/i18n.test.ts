@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pickLanguage } from './catalogs.js';
 import { en } from './en.js';
+import { en as giftEn } from '../gift/texts.js';
 import { createFormats, fill } from './format.js';
 import { chooseLanguage } from './index.js';
 import pt from './pt.json' with { type: 'json' };
@@ -41,13 +42,14 @@ describe('languages', () => {
   });
 
   it('has every English text in Portuguese, naming the same values', () => {
-    const { codes, form, guestInfo, ...rest } = pt;
+    const { codes, form, guestInfo, giftVoucher, ...rest } = pt;
     expect(shape(rest)).toEqual(shape(en));
     // The chunks' English travels with each chunk (widget/codes/texts.ts, form/texts.ts,
-    // confirm/texts.ts); Portuguese is here.
+    // confirm/texts.ts, gift/texts.ts); Portuguese is here.
     expect(shape(codes)).toEqual(shape(codeTexts(en)));
     expect(shape(form)).toEqual(shape(formEn));
     expect(shape(guestInfo)).toEqual(shape(guestInfoEn));
+    expect(shape(giftVoucher)).toEqual(shape(giftEn));
   });
 
   it('counts places in both languages', () => {

@@ -8,6 +8,8 @@ import type { CodeTexts } from '../codes/types.js';
 import type { GuestInfoTexts } from '../confirm/texts.js';
 import type { FormTexts } from '../form/texts.js';
 
+import type { GiftTexts } from '../gift/texts.js';
+
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
  * number no other form takes), or one text for every number. `{0}` is the number.
@@ -104,4 +106,9 @@ export interface Messages {
     busy: string;
     server: string;
   };
+  /**
+   * The gift-voucher mode's words (widget/gift/texts.ts): English travels with its chunk, so only
+   * the other languages' files have them.
+   */
+  giftVoucher?: GiftTexts;
 }
