@@ -108,7 +108,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     const t = texts.value;
     // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
     if (!t) return void render(<div class="outing" aria-busy="true" />, root);
-    w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi };
+    w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles };
     try {
       // The gift-voucher mode shows nothing until its chunk is here.
       render(gift ? chunk<GiftVoucherChunk>(w, 'gift-voucher')?.(h, w, api, back) : <App w={w} />, root);

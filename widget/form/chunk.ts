@@ -39,22 +39,6 @@ select[aria-invalid="true"],textarea[aria-invalid="true"]{border:2px solid #b423
 .check input{width:1.5em;height:1.5em;min-height:0;margin:0}
 .check label{margin:0}
 .check p{grid-column:1/-1}`;
-let sheet: CSSStyleSheet | undefined;
-
-/** Adds the step's styles to the shadow root the step renders in, once. */
-function adopt(el: Element | null): void {
-  const root = el?.getRootNode();
-  if (!(root instanceof ShadowRoot)) return;
-  try {
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(CSS);
-    }
-    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  } catch {
-    // An engine without constructed sheets: the fields work unstyled.
-  }
-}
 
 /** What is wrong with a question's answer as it stands, if anything the guest can see is. */
 function problemOf(q: Question, value: AnswerValue | undefined): Problem | undefined {
@@ -287,7 +271,8 @@ export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Par
     'form',
     {
       noValidate: true,
-      ref: adopt,
+      // The step's styles, adopted by widget.js's helper.
+      ref: (el: Element | null) => w.css(el, CSS),
       onSubmit: (e: Event) => {
         e.preventDefault();
         next(m);

@@ -31,18 +31,6 @@ interface GiftState {
  * CSP allows as it does widget.js's own.
  */
 const CSS = '[type=radio]{width:auto;min-height:0;margin:0 .5em 0 0}textarea{font:inherit;width:100%;padding:.5em}';
-let sheet: CSSStyleSheet | undefined;
-
-/** Adds the styles to the shadow root `el` is in, once. */
-function adopt(el: Element | null): void {
-  const root = el?.getRootNode() as ShadowRoot | undefined;
-  try {
-    (sheet ??= new CSSStyleSheet()).replaceSync(CSS);
-    if (root?.adoptedStyleSheets && !root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  } catch {
-    // An engine without constructed sheets: the fields work unstyled.
-  }
-}
 
 /** The models whose offer was asked for: once per mount. */
 const asked = new WeakSet<object>();
@@ -104,7 +92,7 @@ export function giftVoucher(h: typeof H, w: Widget, api: OutingApi & ChunkApi, b
 
   return h(
     'div',
-    { class: 'outing', lang: locale, ref: adopt },
+    { class: 'outing', lang: locale, ref: (el: Element | null) => w.css(el, CSS) },
     h('h2', { id: 'heading', tabIndex: -1 }, T.title),
     back?.[1]
       ? h('p', null, T.sent)
