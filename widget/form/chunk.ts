@@ -29,13 +29,11 @@ export interface Parts {
 const fill = (text: string, name: string): string => text.replace('{0}', name);
 
 /**
- * The step's own styles, beside widget.js's (which style inputs alone): selects and text areas as
- * its inputs, a checkbox beside its label. Adopted by the widget's shadow root as a constructed
- * sheet, which a strict CSP allows as it does widget.js's own.
+ * The step's own styles, beside widget.js's (which style its inputs, selects and text areas): a
+ * checkbox beside its label. Adopted by the widget's shadow root as a constructed sheet, which a
+ * strict CSP allows as it does widget.js's own.
  */
-const CSS = `select,textarea{font:inherit;color:inherit;width:100%;min-height:2.75em;padding:.5em .75em;border:1px solid #76767c;border-radius:var(--r);background:#fff}
-select[aria-invalid="true"],textarea[aria-invalid="true"]{border:2px solid #b42318}
-.check{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;align-items:center}
+const CSS = `.check{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;align-items:center}
 .check input{width:1.5em;height:1.5em;min-height:0;margin:0}
 .check label{margin:0}
 .check p{grid-column:1/-1}`;

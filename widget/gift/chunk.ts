@@ -26,11 +26,11 @@ interface GiftState {
 }
 
 /**
- * The mode's styles beside widget.js's, which style inputs as text boxes: a radio its own size, a
- * text area as an input. Adopted by the widget's shadow root as a constructed sheet, which a strict
- * CSP allows as it does widget.js's own.
+ * The mode's styles beside widget.js's, which style inputs and text areas as text boxes: a radio
+ * its own size. Adopted by the widget's shadow root as a constructed sheet, which a strict CSP
+ * allows as it does widget.js's own.
  */
-const CSS = '[type=radio]{width:auto;min-height:0;margin:0 .5em 0 0}textarea{font:inherit;width:100%;padding:.5em}';
+const CSS = '[type=radio]{width:auto;min-height:0;margin:0 .5em 0 0}';
 
 /** The models whose offer was asked for: once per mount. */
 const asked = new WeakSet<object>();
