@@ -39,12 +39,13 @@ export interface OutingApi {
   getBooking(bookingNumber: string): Promise<PublicBookingStatus>;
   /**
    * A POST of JSON under /public/v1/ with the key and `headers`: a booking (`bookings`, with its
-   * Idempotency-Key), or the quote the code box asks for (widget/codes/chunk.ts).
+   * Idempotency-Key), the quote the code box asks for (widget/codes/chunk.ts), or a gift voucher's
+   * purchase (widget/gift/chunk.ts).
    */
   post<T>(path: string, body: unknown, headers?: Record<string, string>): Promise<T>;
 }
 
-/** What widget.js lends its chunks (widget/gift/chunk.ts) besides: any call under /public/v1/, and the key. */
+/** What widget.js lends its chunks (widget/gift/chunk.ts) beside `post`: any call under /public/v1/, and the key. */
 export interface ChunkApi {
   /** `path` under /public/v1/, a check of the answer's `data`, fetch's init; throws ApiError. */
   call<T>(path: string, check: (data: unknown) => boolean, init?: RequestInit): Promise<T>;
