@@ -5,8 +5,6 @@
  * as `guestInfo` in its language file (widget/i18n/pt.json…): the widget has fetched it already for
  * a guest who reads it, and the manage page bundles every language file.
  */
-import type { Messages } from '../i18n/messages.js';
-
 export interface GuestInfoTexts {
   meetingPoint: string;
   map: string;
@@ -38,5 +36,8 @@ export const en: GuestInfoTexts = {
   due: 'Left to pay',
 };
 
-/** The texts in the page's language: its language file's, else English. */
-export const guestInfoTexts = (t: Messages): GuestInfoTexts => t.guestInfo ?? en;
+/**
+ * The texts in the page's language: its language file's, else English. Typed by the one key it reads, not
+ * Messages: i18n/messages.ts names this file's interface, and importing it back would be a cycle.
+ */
+export const guestInfoTexts = (t: { guestInfo?: GuestInfoTexts }): GuestInfoTexts => t.guestInfo ?? en;

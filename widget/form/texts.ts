@@ -5,8 +5,6 @@
  * (widget/i18n/pt.json…), which the widget has fetched already for a guest who reads it, so the
  * chunk carries one language only. `{0}` is a question's label or an extra's name.
  */
-import type { Messages } from '../i18n/messages.js';
-
 export interface FormTexts {
   title: string;
   extras: string;
@@ -42,5 +40,8 @@ export const en: FormTexts = {
   },
 };
 
-/** The texts in the widget's language: its language file's, else English. */
-export const formTexts = (t: Messages): FormTexts => t.form ?? en;
+/**
+ * The texts in the widget's language: its language file's, else English. Typed by the one key it reads, not
+ * Messages: i18n/messages.ts names this file's interface, and importing it back would be a cycle.
+ */
+export const formTexts = (t: { form?: FormTexts }): FormTexts => t.form ?? en;
