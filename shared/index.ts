@@ -27,6 +27,7 @@ export {
   GiftVoucherRedemption, GiftVoucher, GiftVoucherListQuery, maskVoucherCode,
   GiftVoucherPurchaseCreate,
   GiftVoucherCheckout,
+  GiftVoucherOffer,
 } from './schemas/promotions.js';
 export type { LineKind, MoneyLine, BookingLines, LinesInput, DiscountRule } from './lines.js';
 export {

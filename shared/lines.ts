@@ -72,16 +72,25 @@ const line = (kind: LineKind, ref: string | null, name: string | null, quantity:
 });
 
 /**
+ * The lines of the party and each extra, and their sum: the start of every booking's lines
+ * (bookingLines), and all of them where no code can apply (the widget's booking form, whose chunk
+ * then carries none of the discount's and the voucher's arithmetic).
+ */
+export function partyLines(b: Omit<LinesInput, 'discount' | 'voucher'>): { lines: MoneyLine[]; subtotal: number } {
+  const party = b.tickets.length
+    ? b.tickets.map((t) => line('TICKETS', t.categoryId, t.name, t.quantity, t.unitPrice))
+    : [line('PARTICIPANTS', null, null, b.participants, b.unitPrice ?? 0)];
+  const lines = [...party, ...b.extras.map((e) => line('EXTRA', e.extraId, e.name, e.quantity, e.unitPrice))];
+  return { lines, subtotal: lines.reduce((sum, l) => sum + l.amount, 0) };
+}
+
+/**
  * The lines of a booking, in the order a receipt reads: the party, each extra, the discount (a
  * percentage rounded half-up, or an amount, never more than the subtotal), then the voucher (never
  * more than the total). Each figure is a sum of the lines before it.
  */
 export function bookingLines(b: LinesInput): BookingLines {
-  const party = b.tickets.length
-    ? b.tickets.map((t) => line('TICKETS', t.categoryId, t.name, t.quantity, t.unitPrice))
-    : [line('PARTICIPANTS', null, null, b.participants, b.unitPrice ?? 0)];
-  const lines = [...party, ...b.extras.map((e) => line('EXTRA', e.extraId, e.name, e.quantity, e.unitPrice))];
-  const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
+  const { lines, subtotal } = partyLines(b);
   const rule = b.discount;
   const discount = !rule ? 0 : Math.min(subtotal, rule.type === 'PERCENT' ? percentOf(subtotal, rule.value) : rule.value);
   // A code that takes nothing off (a free booking) still shows: the booking names the code it took.

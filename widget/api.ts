@@ -12,14 +12,14 @@ import type {
 
 /** Why a call failed: `NETWORK` when no answer came back, else the contract's error code. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    /** The fields at fault (a list), or PRICE_CHANGED's `{total}`. */
-    readonly details: ErrorDetails = [],
-  ) {
+  // Declared, and set in one go below: fields the compiler writes out would cost widget.js bytes.
+  declare readonly status: number;
+  declare readonly code: string;
+  /** The fields at fault (a list), or PRICE_CHANGED's `{total}`. */
+  declare readonly details: ErrorDetails;
+  constructor(status: number, code: string, message: string, details: ErrorDetails = []) {
     super(message);
+    Object.assign(this, { status, code, details });
   }
 }
 
@@ -39,9 +39,18 @@ export interface OutingApi {
   getBooking(bookingNumber: string): Promise<PublicBookingStatus>;
   /**
    * A POST of JSON under /public/v1/ with the key and `headers`: a booking (`bookings`, with its
-   * Idempotency-Key), or the quote the code box asks for (widget/codes/chunk.ts).
+   * Idempotency-Key), the quote the code box asks for (widget/codes/chunk.ts), or a gift voucher's
+   * purchase (widget/gift/chunk.ts).
    */
   post<T>(path: string, body: unknown, headers?: Record<string, string>): Promise<T>;
+}
+
+/** What widget.js lends its chunks (widget/gift/chunk.ts) beside `post`: any call under /public/v1/, and the key. */
+export interface ChunkApi {
+  /** `path` under /public/v1/, a check of the answer's `data`, fetch's init; throws ApiError. */
+  call<T>(path: string, check: (data: unknown) => boolean, init?: RequestInit): Promise<T>;
+  /** The publishable key the calls carry (`data-key`). */
+  key: string;
 }
 
 export interface ApiOptions {
@@ -61,7 +70,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isList: Check = (v) => Array.isArray(v) && v.every(isRecord);
 const isAvailability: Check = (v) => isRecord(v) && Array.isArray(v['slots']);
 
-export function createApi({ base, key, signal }: ApiOptions): OutingApi {
+export function createApi({ base, key, signal }: ApiOptions): OutingApi & ChunkApi {
   const root = `${base.replace(/\/+$/, '')}/public/v1/`;
 
   async function call<T>(path: string, check: Check, init: RequestInit = {}): Promise<T> {
@@ -83,12 +92,13 @@ export function createApi({ base, key, signal }: ApiOptions): OutingApi {
         throw new ApiError(res.status, error['code'], String(error['message']), isRecord(error['details']) ? (error['details'] as ErrorDetails) : []);
       }
     }
-    throw new ApiError(res.status, 'BAD_RESPONSE', `Unexpected answer (${res.status})`);
+    // The status says what came instead; the code is what the widget acts on.
+    throw new ApiError(res.status, 'BAD_RESPONSE', String(res.status));
   }
 
   // GETs carry the key in the query and no custom header, so they stay CORS "simple requests"
   // with no preflight: e2e/embed.e2e.test.ts allows two JSON calls before the first times show.
-  const query = (params: Record<string, string | number | undefined>): string => {
+  const query = (params: object = {}): string => {
     const q = new URLSearchParams({ key });
     for (const [name, value] of Object.entries(params)) if (value !== undefined) q.set(name, String(value));
     return q.toString();
@@ -106,10 +116,12 @@ export function createApi({ base, key, signal }: ApiOptions): OutingApi {
 
   return {
     listExperiences: () => call('experiences?' + query({ limit: 100 }), isList),
-    getExperience: (id) => call(`experiences/${encodeURIComponent(id)}?` + query({}), isRecord),
-    getAvailability: (range) => call('availability?' + query({ ...range }), isAvailability),
-    getBooking: (n) => call(`bookings/${encodeURIComponent(n)}?` + query({}), isRecord),
+    getExperience: (id) => call(`experiences/${encodeURIComponent(id)}?` + query(), isRecord),
+    getAvailability: (range) => call('availability?' + query(range), isAvailability),
+    getBooking: (n) => call(`bookings/${encodeURIComponent(n)}?` + query(), isRecord),
     post,
+    call,
+    key,
   };
 }
 

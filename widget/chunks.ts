@@ -15,13 +15,15 @@ const chunks: Record<string, Signal<unknown>> = {};
 
 /** A chunk's export once loaded (a render that reads it re-renders when it arrives); asks for `/widget/{name}.js` the first time. */
 export function chunk<T>({ origin }: { origin: string }, name: string): T | undefined {
-  let loaded = chunks[name];
-  if (!loaded) {
-    const held = (loaded = chunks[name] = signal<unknown>(undefined));
-    const script: ChunkScript<unknown> = document.createElement('script');
-    script.src = `${origin}/widget/${name}.js`;
-    script.onload = () => (held.value = script.outing);
-    document.head.append(script);
-  }
-  return loaded.value as T | undefined;
+  return (chunks[name] ??= load(`${origin}/widget/${name}.js`)).value as T | undefined;
+}
+
+/** Adds the chunk's <script> to the page: its export, once there, is the signal's value. */
+function load(src: string): Signal<unknown> {
+  const held = signal<unknown>(undefined);
+  const script: ChunkScript<unknown> = document.createElement('script');
+  script.src = src;
+  script.onload = () => (held.value = script.outing);
+  document.head.append(script);
+  return held;
 }

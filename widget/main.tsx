@@ -44,13 +44,11 @@ function boot(): void {
     }
     return { unmount: () => unmount(el) };
   };
+  // Every [data-outing] element not yet mounted: `root` itself, then those inside it.
   const mountAll = (root: ParentNode): void => {
-    const found = root.querySelectorAll<HTMLElement>('[data-outing]');
-    if (root instanceof HTMLElement && root.matches('[data-outing]')) mountNew(root);
-    found.forEach(mountNew);
-  };
-  const mountNew = (el: HTMLElement): void => {
-    if (!mounted.has(el)) mount(el);
+    for (const el of [root, ...root.querySelectorAll('[data-outing]')]) {
+      if (el instanceof HTMLElement && el.matches('[data-outing]') && !mounted.has(el)) mount(el);
+    }
   };
 
   window.Outing = { mount, unmount };

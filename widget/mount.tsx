@@ -7,6 +7,8 @@ import type { Locale } from '../shared/index.js';
 import { h, render } from 'preact';
 import { effect, signal } from './state/signals.js';
 import { createApi } from './api.js';
+import { chunk } from './chunks.js';
+import type { GiftVoucherChunk } from './gift/chunk.js';
 import { App } from './components/App.js';
 import type { Widget } from './components/widget.js';
 import { en } from './i18n/en.js';
@@ -27,6 +29,11 @@ export interface MountOptions {
   locale?: string;
   /** Outing's origin (`data-api`); default: where widget.js was loaded from. */
   api?: string;
+  /**
+   * `gift-voucher` (`data-mode`), the one mode there is: sells the organization's gift vouchers
+   * instead of booking (widget/gift/chunk.ts). Any mode is taken for it; none books.
+   */
+  mode?: string;
 }
 
 export interface Mounted {
@@ -39,23 +46,20 @@ export interface Mounted {
  * widget, and a second widget on the page does not take the same return.
  */
 function takeReturn(): [string, boolean] | null {
+  // The page's own address always parses.
+  const url = new URL(location.href);
+  const q = url.searchParams;
+  const number = q.get('outing_booking');
+  const status = q.get('outing_status');
+  if (!number || !status) return null;
+  q.delete('outing_booking');
+  q.delete('outing_status');
   try {
-    const url = new URL(location.href);
-    const q = url.searchParams;
-    const number = q.get('outing_booking');
-    const status = q.get('outing_status');
-    if (!number || !status) return null;
-    q.delete('outing_booking');
-    q.delete('outing_status');
-    try {
-      history.replaceState(history.state, '', url);
-    } catch {
-      // A sandboxed page may refuse: the return is still shown, it just stays in the address.
-    }
-    return [number, status === 'success'];
+    history.replaceState(history.state, '', url);
   } catch {
-    return null;
+    // A sandboxed page may refuse: the return is still shown, it just stays in the address.
   }
+  return [number, status === 'success'];
 }
 
 /** Logs what went wrong, never throwing into the host page. */
@@ -63,10 +67,11 @@ export const report = (error: unknown): void => console.error('[Outing]', error)
 
 /** Renders a booking widget into `host`'s open shadow root. */
 export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi: string): Mounted {
-  const data = host.dataset;
-  const key = options.key ?? data['key'];
-  const experienceId = options.experience ?? data['experience'];
-  const locale = options.locale ?? data['locale'];
+  // Each option wins over its attribute.
+  const given: MountOptions = { ...host.dataset, ...options };
+  const { key, experience: experienceId, locale } = given;
+  // The gift-voucher mode is a chunk of its own: a widget that books never loads it.
+  const gift = given.mode;
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   adoptStyles(root);
 
@@ -85,14 +90,16 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     );
   }
   const controller = new AbortController();
+  const api = createApi({ base: given.api ?? defaultApi, key: key ?? '', signal: controller.signal });
   const model = createBookingModel({
-    api: createApi({ base: options.api ?? data['api'] ?? defaultApi, key: key ?? '', signal: controller.signal }),
+    api,
     experienceId: experienceId || undefined,
     onBooked: (detail) => host.dispatchEvent(new CustomEvent('outing:booked', { detail, bubbles: true, composed: true })),
     // The languages are the contract's: the primary subtag names one.
     lang: () => tag.slice(0, 2) as Locale,
   });
   let w: Widget | undefined;
+  const back = key ? takeReturn() : null;
 
   // The whole widget re-renders whenever a signal it read changes: it is small, and this keeps
   // components plain functions of the model, with no hooks or signals integration in the bundle.
@@ -101,9 +108,10 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     const t = texts.value;
     // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
     if (!t) return void render(<div class="outing" aria-busy="true" />, root);
-    w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi };
+    w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles };
     try {
-      render(<App w={w} />, root);
+      // The gift-voucher mode shows nothing until its chunk is here.
+      render(gift ? chunk<GiftVoucherChunk>(w, 'gift-voucher')?.(h, w, api, back) : <App w={w} />, root);
     } catch (e) {
       report(e);
       // The stylesheet's root class: the message must not take its look from the host page either.
@@ -123,10 +131,12 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     if (target) root.getElementById(target)?.focus();
   });
 
-  const back = key ? takeReturn() : null;
-  if (back) model.resume(...back);
-  else if (key) void model.start();
-  else model.trouble.value = { problem: 'setup' };
+  // The gift-voucher chunk starts on its own (and takes a buyer's return from paying).
+  if (!gift) {
+    if (back) model.resume(...back);
+    else if (key) void model.start();
+    else model.trouble.value = { problem: 'setup' };
+  }
 
   return {
     unmount() {

@@ -38,7 +38,7 @@ describe('widget.js', () => {
   });
 
   it('is one self-contained script, beside its language files and its chunks: no module syntax, no zod', async () => {
-    expect(await readdir(outDir)).toEqual(['booking-form.js', 'codes.js', 'confirmation.js', 'pt.json', 'widget.js']);
+    expect(await readdir(outDir)).toEqual(['booking-form.js', 'codes.js', 'confirmation.js', 'gift-voucher.js', 'pt.json', 'widget.js']);
     expect(bundle.startsWith('(function(')).toBe(true);
     expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
     expect(bundle).not.toMatch(/\bimport\(/);
@@ -48,6 +48,7 @@ describe('widget.js', () => {
     expect(bundle).toContain('`confirmation`');
     expect(bundle).toContain('`booking-form`');
     expect(bundle).toContain('`codes`');
+    expect(bundle).toContain('`gift-voucher`');
   });
 
   it('loads the confirmation chunk as a classic script that adds no global and carries no Preact of its own', async () => {
@@ -57,18 +58,21 @@ describe('widget.js', () => {
     expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
     expect(chunk).toContain('calendar.google.com/calendar/render');
     expect(chunk).toContain('BEGIN:VCALENDAR');
+    expect(chunk).toContain('Add to calendar');
+    expect(chunk).not.toContain('Adicionar ao calendário');
     // Preact's renderer would be several KB; the chunk renders with the h widget.js hands it.
     expect(gzipSync(chunk, { level: 9 }).length).toBeLessThan(2_500);
     expect(chunk).not.toContain('__H');
   });
 
-  it('loads the booking form as a classic script that adds no global, carries no Preact and speaks English and Portuguese', async () => {
+  it('loads the booking form as a classic script that adds no global, carries no Preact, and only English', async () => {
     const chunk = await readFile(join(outDir, 'booking-form.js'), 'utf8');
     expect(chunk.startsWith('(function(')).toBe(true);
     expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
     expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
     expect(chunk).toContain('Extras and questions');
-    expect(chunk).toContain('Extras e perguntas');
+    // Portuguese comes in pt.json, which a guest who reads it has already.
+    expect(chunk).not.toContain('Extras e perguntas');
     expect(chunk).not.toContain('__H');
     expect(chunk).not.toContain('ZodError');
     const gzipped = gzipSync(chunk, { level: 9 }).length;
@@ -94,6 +98,21 @@ describe('widget.js', () => {
     // widget.js carries only the button's words.
     expect(bundle).toContain('Have a code?');
     expect(bundle).not.toContain('Promo code or gift voucher');
+  });
+
+  it('loads the gift-voucher mode as a classic script that adds no global and carries no Preact; Portuguese stays in pt.json', async () => {
+    const chunk = await readFile(join(outDir, 'gift-voucher.js'), 'utf8');
+    expect(chunk.startsWith('(function(')).toBe(true);
+    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
+    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
+    expect(chunk).toContain('Buy gift voucher');
+    expect(chunk).not.toContain('Comprar');
+    expect(chunk).not.toContain('__H');
+    const gzipped = gzipSync(chunk, { level: 9 }).length;
+    console.log(`gift-voucher.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
+    expect(gzipped).toBeLessThan(1_600);
+    // widget.js carries none of the mode's words: a guest who books never loads them.
+    expect(bundle).not.toContain('Buy gift voucher');
   });
 
   it(`loads no more than ${ALL_SCRIPTS_BUDGET} bytes of script in all, gzipped`, async () => {

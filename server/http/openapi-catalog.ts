@@ -56,6 +56,7 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.PublicBookingStatus, name: 'PublicBookingStatus', description: 'What anyone with the booking number may see: no personal data.' },
   { schema: S.GiftVoucherPurchaseCreate, name: 'GiftVoucherPurchaseCreate', description: 'A gift voucher bought online: one of the organization’s amounts, the buyer, and whom it is for.' },
   { schema: S.GiftVoucherCheckout, name: 'GiftVoucherCheckout', description: 'Where the buyer pays.' },
+  { schema: S.GiftVoucherOffer, name: 'GiftVoucherOffer', description: 'The gift voucher amounts an organization sells online, and whether a purchase is taken now.' },
   { schema: S.QuoteRequest, name: 'QuoteRequest', description: 'The parts of a booking to price: no guest, no answers.' },
   { schema: S.Quote, name: 'Quote', description: 'What a booking of these parts made now would cost, line by line. Nothing is stored.' },
   { schema: S.QuoteLine, name: 'QuoteLine', description: 'One money line of a quote.' },
@@ -465,6 +466,7 @@ export const EXAMPLES: Record<string, unknown> = {
     message: 'Happy birthday! A sunset on the water, on us.',
   },
   GiftVoucherCheckout: { checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4e5F6g7H8' },
+  GiftVoucherOffer: { amounts: ['25.00', '50.00', '100.00'], currency: 'EUR', available: true },
   QuoteRequest: { experienceId: id.experience, startTime: '2026-06-13T17:30:00+01:00', participants: 2, extras: formInput.extras, promoCode: 'SUMMER10', voucherCode: 'GV-7K3M-9Q2D-X4TB' },
   Quote: {
     currency: 'EUR',

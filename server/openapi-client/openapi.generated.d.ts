@@ -1197,7 +1197,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The gift voucher amounts sold online (the widget’s gift-voucher mode)
+         * @description The organization’s `giftVoucherAmounts`, its currency, and `available`: true only when POST /public/v1/gift-vouchers takes a purchase now (Stripe and the org’s `onlinePayments`, e-mail on the server, at least one amount); where it is false, the purchase answers 409 PAYMENTS_NOT_CONFIGURED. Counts against PUBLIC_REQUESTS_PER_MINUTE.
+         *
+         *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
+         */
+        get: operations["getPublicGiftVouchers"];
         put?: never;
         /**
          * Buy a gift voucher online
@@ -3398,6 +3404,15 @@ export interface components {
             expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
             website?: string;
+        };
+        /** @description The gift voucher amounts an organization sells online, and whether a purchase is taken now. */
+        GiftVoucherOffer: {
+            /** @description The organization’s giftVoucherAmounts, in its currency; empty when none are sold online */
+            amounts: string[];
+            /** @description ISO 4217 code of the amounts */
+            currency: string;
+            /** @description Whether POST /public/v1/gift-vouchers takes a purchase now: online payment and e-mail set up, and amounts set. False where it would answer 409 PAYMENTS_NOT_CONFIGURED */
+            available: boolean;
         };
         /** @description Where the buyer pays. */
         GiftVoucherCheckout: {
@@ -9450,6 +9465,50 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicGiftVouchers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GiftVoucherOffer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "amounts": [
+                     *           "25.00",
+                     *           "50.00",
+                     *           "100.00"
+                     *         ],
+                     *         "currency": "EUR",
+                     *         "available": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GiftVoucherOffer"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../payments/test-helpers/fake-stripe.js';
 import { HOST_PAGE, paymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
 import { expectData, expectError, expectList, expectValidationError, manualClock } from '../test-helpers/index.js';
-import { GiftVoucher, GiftVoucherCheckout, Organization } from '../../shared/index.js';
+import { GiftVoucher, GiftVoucherCheckout, GiftVoucherOffer, Organization } from '../../shared/index.js';
 
 const SMTP = { SMTP_URL: 'smtp://127.0.0.1:2525' };
 const buyer = { buyerName: 'Ana Costa', buyerEmail: 'ana@example.com' };
@@ -100,5 +100,36 @@ describe('POST /public/v1/gift-vouchers', () => {
     await setUp(options);
     expectError(await buy({ amount: '25.00', ...buyer }), 409, 'PAYMENTS_NOT_CONFIGURED');
     expect(stripe.sessions.size).toBe(0);
+  });
+
+  describe('GET /public/v1/gift-vouchers', () => {
+    const offer = async () => expectData(await h.t.request('GET', '/public/v1/gift-vouchers'), GiftVoucherOffer);
+
+    it('answers the amounts, the currency and available when a purchase would be taken', async () => {
+      await setUp({ amounts: ['100.00', '25.00', '50.50'] });
+      expect(await offer()).toEqual({ amounts: ['100.00', '25.00', '50.50'], currency: 'EUR', available: true });
+      // The purchase agrees.
+      expectData(await buy({ amount: '25.00', ...buyer }), GiftVoucherCheckout, 201);
+    });
+
+    it('needs the publishable key', async () => {
+      await setUp();
+      expectError(await h.t.request('GET', '/public/v1/gift-vouchers', { key: null }), 401, 'UNAUTHORIZED');
+    });
+
+    it('answers available: false with no amounts', async () => {
+      await setUp({ amounts: [] });
+      expect(await offer()).toEqual({ amounts: [], currency: 'EUR', available: false });
+    });
+
+    it.each([
+      ['without e-mail on the server', { smtp: false }],
+      ['with online payments off', { onlinePayments: false }],
+      ['without Stripe', { stripe: false }],
+    ])('answers available: false %s, where the purchase answers 409', async (_why, options) => {
+      await setUp(options);
+      expect(await offer()).toEqual({ amounts: ['25.00', '50.00'], currency: 'EUR', available: false });
+      expectError(await buy({ amount: '25.00', ...buyer }), 409, 'PAYMENTS_NOT_CONFIGURED');
+    });
   });
 });

@@ -29,11 +29,12 @@ import {
   QuoteRequest,
   GiftVoucherCheckout,
   GiftVoucherPurchaseCreate,
+  GiftVoucherOffer,
 } from '../../shared/index.js';
 import { z } from 'zod';
 import { QUOTE_DESCRIPTION } from './quote.js';
 import { quoteBooking } from '../services/quote.js';
-import { sellGiftVoucher } from '../services/gift-voucher-sales.js';
+import { giftVoucherOffer, sellGiftVoucher } from '../services/gift-voucher-sales.js';
 
 export interface PublicLimits {
   bookingsPerMinute: number;
@@ -169,6 +170,21 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
         await refuseCodeGuesser(ctx, c, body);
         return ok(await quoteBooking(store, caller.orgId, body, ctx.now(), { activeOnly: true }));
       },
+    )
+    .op(
+      {
+        method: 'get',
+        path: '/gift-vouchers',
+        summary: 'The gift voucher amounts sold online (the widget’s gift-voucher mode)',
+        description:
+          'The organization’s `giftVoucherAmounts`, its currency, and `available`: true only when POST /public/v1/gift-vouchers ' +
+          'takes a purchase now (Stripe and the org’s `onlinePayments`, e-mail on the server, at least one amount); where it is ' +
+          'false, the purchase answers 409 PAYMENTS_NOT_CONFIGURED. Counts against PUBLIC_REQUESTS_PER_MINUTE.',
+        tag,
+        auth: 'publishable',
+        response: GiftVoucherOffer,
+      },
+      async ({ caller }) => ok(await giftVoucherOffer(store, online, config.smtpUrl !== undefined, caller.orgId)),
     )
     .op(
       {

@@ -11,7 +11,8 @@ import { SYSTEM } from '../domain/actor.js';
 import type { Store } from '../store/index.js';
 import type { GiftVoucherPurchaseRow } from '../store/gift-voucher-purchases.js';
 import type { ProviderPayment } from '../payments/provider.js';
-import type { GiftVoucherPurchaseCreate } from '../../shared/index.js';
+import type { GiftVoucherOffer, GiftVoucherPurchaseCreate } from '../../shared/index.js';
+import type { OrganizationRow } from '../store/organizations.js';
 import { getOrganization } from './organizations.js';
 import { issueGiftVoucher } from './gift-vouchers.js';
 import type { PaymentProvider } from '../payments/provider.js';
@@ -36,6 +37,30 @@ const CHECKOUT_MINUTES = 60;
 
 const notConfigured = (why: string) => new Refusal('PAYMENTS_NOT_CONFIGURED', `Gift vouchers cannot be bought online here: ${why}`);
 
+/** The org's `giftVoucherAmounts`, in cents. */
+const amountsOf = (org: OrganizationRow): number[] => (JSON.parse(org.giftVoucherAmounts) as string[]).map(parseMoney);
+
+/**
+ * Why the org's vouchers cannot be bought online here, or null when they can: a provider and the
+ * org's `onlinePayments` on, e-mail to send the code, and at least one amount. The one check of both
+ * the purchase and `GET /public/v1/gift-vouchers`, so the two never disagree.
+ */
+function whyNotSold(org: OrganizationRow, online: VoucherPayments | undefined, mailConfigured: boolean): string | null {
+  if (online === undefined || org.onlinePayments !== 1) return 'online payment is not set up';
+  if (!mailConfigured) return 'this server sends no e-mail, and the code travels by e-mail';
+  if (amountsOf(org).length === 0) return 'the organization sells no amounts online';
+  return null;
+}
+
+/**
+ * `GET /public/v1/gift-vouchers`: the amounts the org sells, its currency, and whether a purchase
+ * would be taken now (`available`, false wherever the purchase would answer PAYMENTS_NOT_CONFIGURED).
+ */
+export async function giftVoucherOffer(store: Store, online: VoucherPayments | undefined, mailConfigured: boolean, orgId: string): Promise<GiftVoucherOffer> {
+  const org = await getOrganization(store, orgId);
+  return { amounts: amountsOf(org).map(formatMoney), currency: org.currency, available: whyNotSold(org, online, mailConfigured) === null };
+}
+
 /**
  * `POST /public/v1/gift-vouchers`: checks that the org sells vouchers online (a provider, its
  * `onlinePayments` on, e-mail to send the code, amounts set) and the amount, records the purchase and
@@ -51,10 +76,10 @@ export async function sellGiftVoucher(
   now: number,
 ): Promise<{ checkoutUrl: string }> {
   const org = await getOrganization(store, orgId);
-  if (online === undefined || org.onlinePayments !== 1) throw notConfigured('online payment is not set up');
-  if (!mailConfigured) throw notConfigured('this server sends no e-mail, and the code travels by e-mail');
-  const amounts = (JSON.parse(org.giftVoucherAmounts) as string[]).map(parseMoney);
-  if (amounts.length === 0) throw notConfigured('the organization sells no amounts online');
+  const why = whyNotSold(org, online, mailConfigured);
+  // `online` is checked there too; said again so that the compiler knows it below.
+  if (why !== null || online === undefined) throw notConfigured(why ?? 'online payment is not set up');
+  const amounts = amountsOf(org);
   const amount = parseMoney(input.amount);
   if (!amounts.includes(amount)) throw invalid('amount', `One of ${amounts.map(formatMoney).join(', ')}`);
 

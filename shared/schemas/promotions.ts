@@ -108,6 +108,14 @@ export const GiftVoucherPurchaseCreate = z.strictObject({
 });
 export type GiftVoucherPurchaseCreate = z.infer<typeof GiftVoucherPurchaseCreate>;
 
+/** `GET /public/v1/gift-vouchers`: what the widget offers before a purchase. */
+export const GiftVoucherOffer = z.object({
+  amounts: z.array(MoneyString).describe('The organization’s giftVoucherAmounts, in its currency; empty when none are sold online'),
+  currency: z.string().describe('ISO 4217 code of the amounts'),
+  available: z.boolean().describe('Whether POST /public/v1/gift-vouchers takes a purchase now: online payment and e-mail set up, and amounts set. False where it would answer 409 PAYMENTS_NOT_CONFIGURED'),
+});
+export type GiftVoucherOffer = z.infer<typeof GiftVoucherOffer>;
+
 /** Where the buyer pays; the voucher is made once the provider reports the payment. */
 export const GiftVoucherCheckout = z.object({ checkoutUrl: z.string().describe('The payment page (Stripe Checkout)') });
 export type GiftVoucherCheckout = z.infer<typeof GiftVoucherCheckout>;

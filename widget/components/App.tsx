@@ -45,7 +45,7 @@ export function App({ w }: Props) {
     experiences: t.chooseExperience,
     calendar: t.chooseDate,
     times: t.chooseTime,
-    form: (model.hasForm.value && form(w)?.title(locale)) || '',
+    form: (model.hasForm.value && form(w)?.title(t)) || '',
     details: t.yourDetails,
     done: payment ? t.returned[payment] : model.booking.value?.checkoutUrl ? t.paymentDue : t.confirmed,
   };

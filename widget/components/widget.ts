@@ -16,6 +16,11 @@ export interface Widget {
   locale: string;
   /** The server widget.js came from: its language files and confirmation chunk are fetched there. */
   origin: string;
+  /**
+   * Adds a chunk's styles to the shadow root an element is in, once (styles/sheet.ts): lent by
+   * widget.js, the chunks' ref callbacks call it.
+   */
+  css(el: Element | null, text: string): void;
 }
 
 export interface Props {

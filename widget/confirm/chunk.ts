@@ -21,7 +21,7 @@ export function confirmation(h: typeof H, booking: PublicBookingStatus & Partial
   const exp = w.model.experience.value;
   const info = exp?.id === booking.experience.id ? exp : null;
   const meetingPoint = info?.meetingPoint ?? null;
-  const texts = guestInfoTexts(w.locale);
+  const texts = guestInfoTexts(w.t);
   const money = (amount: number) => w.fmt.money(amount, booking.currency);
   const { discount, voucher } = booking;
   // The booking's lines after its summary's total: each extra (quantity × price, as shared/lines.ts

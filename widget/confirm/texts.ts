@@ -1,7 +1,9 @@
 /**
- * The words of the guest information and "Add to calendar", in every language the guest pages
- * speak. They travel with the code that shows them (the widget's confirmation chunk and the manage
- * page), not in widget.js's catalog: widget.js must stay small, and only a confirmed booking needs them.
+ * The words of the guest information and "Add to calendar". English travels with the code that
+ * shows them (the widget's confirmation chunk and the manage page), not in widget.js's catalog:
+ * widget.js must stay small, and only a confirmed booking needs them. Every other language has them
+ * as `guestInfo` in its language file (widget/i18n/pt.json…): the widget has fetched it already for
+ * a guest who reads it, and the manage page bundles every language file.
  */
 export interface GuestInfoTexts {
   meetingPoint: string;
@@ -20,7 +22,7 @@ export interface GuestInfoTexts {
   due: string;
 }
 
-const en: GuestInfoTexts = {
+export const en: GuestInfoTexts = {
   meetingPoint: 'Meeting point',
   map: 'Open the map',
   instructions: 'Before you come',
@@ -34,24 +36,8 @@ const en: GuestInfoTexts = {
   due: 'Left to pay',
 };
 
-// European Portuguese, as the rest of the widget speaks it.
-const pt: GuestInfoTexts = {
-  meetingPoint: 'Ponto de encontro',
-  map: 'Abrir o mapa',
-  instructions: 'Antes de vir',
-  addToCalendar: 'Adicionar ao calendário',
-  google: 'Google Calendar',
-  ics: 'Descarregar ficheiro .ics',
-  newTab: '(abre num novo separador)',
-  bookedFor: 'Reservado em nome de {0} ({1}).',
-  discount: 'Desconto ({0})',
-  voucher: 'Vale de oferta ({0})',
-  due: 'Falta pagar',
-};
-
-const catalogs: Record<string, GuestInfoTexts> = { en, pt };
-
-/** The texts of a BCP 47 tag's primary language, English when we have none. */
-export function guestInfoTexts(tag: string): GuestInfoTexts {
-  return catalogs[tag.slice(0, 2).toLowerCase()] ?? en;
-}
+/**
+ * The texts in the page's language: its language file's, else English. Typed by the one key it reads, not
+ * Messages: i18n/messages.ts names this file's interface, and importing it back would be a cycle.
+ */
+export const guestInfoTexts = (t: { guestInfo?: GuestInfoTexts }): GuestInfoTexts => t.guestInfo ?? en;

@@ -12,9 +12,10 @@ import type { ComponentChildren, FunctionComponent, h as H } from 'preact';
 import type { AnswerValue, PublicBookingCreate, PublicExperience } from '../../shared/index.js';
 import type { ChunkScript } from '../chunks.js';
 import type { Props, Widget } from '../components/widget.js';
+import type { Messages } from '../i18n/messages.js';
 import type { BookingModel } from '../state/booking.js';
 import type { FormState } from '../state/state.js';
-import { bookingLines, type BookingLines } from '../../shared/lines.js';
+import { partyLines, type BookingLines } from '../../shared/lines.js';
 import { formTexts, type Problem } from './texts.js';
 
 type Question = PublicExperience['questions'][number];
@@ -28,32 +29,14 @@ export interface Parts {
 const fill = (text: string, name: string): string => text.replace('{0}', name);
 
 /**
- * The step's own styles, beside widget.js's (which style inputs alone): selects and text areas as
- * its inputs, a checkbox beside its label. Adopted by the widget's shadow root as a constructed
- * sheet, which a strict CSP allows as it does widget.js's own.
+ * The step's own styles, beside widget.js's (which style its inputs, selects and text areas): a
+ * checkbox beside its label. Adopted by the widget's shadow root as a constructed sheet, which a
+ * strict CSP allows as it does widget.js's own.
  */
-const CSS = `select,textarea{font:inherit;color:inherit;width:100%;min-height:2.75em;padding:.5em .75em;border:1px solid #76767c;border-radius:var(--r);background:#fff}
-select[aria-invalid="true"],textarea[aria-invalid="true"]{border:2px solid #b42318}
-.check{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;align-items:center}
+const CSS = `.check{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;align-items:center}
 .check input{width:1.5em;height:1.5em;min-height:0;margin:0}
 .check label{margin:0}
 .check p{grid-column:1/-1}`;
-let sheet: CSSStyleSheet | undefined;
-
-/** Adds the step's styles to the shadow root the step renders in, once. */
-function adopt(el: Element | null): void {
-  const root = el?.getRootNode();
-  if (!(root instanceof ShadowRoot)) return;
-  try {
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(CSS);
-    }
-    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  } catch {
-    // An engine without constructed sheets: the fields work unstyled.
-  }
-}
 
 /** What is wrong with a question's answer as it stands, if anything the guest can see is. */
 function problemOf(q: Question, value: AnswerValue | undefined): Problem | undefined {
@@ -144,16 +127,19 @@ function body(m: BookingModel): Pick<PublicBookingCreate, 'answers' | 'extras'> 
   };
 }
 
-/** The booking's money lines as the server makes them: the party, then each extra chosen. */
+/**
+ * The booking's money lines as the server makes them: the party, then each extra chosen. No code
+ * here (the code box's chunk adds the discount and the voucher): the total is their sum.
+ */
 function lines(m: BookingModel): BookingLines {
-  const made = bookingLines({
+  const { lines, subtotal } = partyLines({
     tickets: m.tickets.value.map((c) => ({ categoryId: c.id, name: c.name, quantity: c.quantity, unitPrice: c.price })),
     participants: m.participants.value,
     unitPrice: m.experience.value?.price ?? 0,
     extras: chosen(m),
   });
   // Participants at the experience's price are said beside the total, not as a line.
-  return { ...made, lines: made.lines.filter((l) => l.name) };
+  return { lines: lines.filter((l) => l.name), subtotal, discount: 0, total: subtotal, voucherAmount: 0, due: subtotal };
 }
 
 function setAnswer(m: BookingModel, q: Question, value: AnswerValue | undefined): void {
@@ -178,10 +164,10 @@ function fitted(m: BookingModel, exp: PublicExperience, party: number, change?: 
 
 /** The step: the party, the extras, the questions, the running total and "Continue". */
 export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Parts['Stepper']): ComponentChildren {
-  const { model: m, locale, fmt } = w;
+  const { model: m, fmt } = w;
   const exp = m.experience.value;
   if (!exp) return null;
-  const T = formTexts(locale);
+  const T = formTexts(w.t);
   m.session.form = { body: () => body(m), refused: (e) => refused(m, e), lines: () => lines(m) };
   const problems = problemsOf(m);
   const answers = answersOf(m);
@@ -283,7 +269,8 @@ export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Par
     'form',
     {
       noValidate: true,
-      ref: adopt,
+      // The step's styles, adopted by widget.js's helper.
+      ref: (el: Element | null) => w.css(el, CSS),
       onSubmit: (e: Event) => {
         e.preventDefault();
         next(m);
@@ -298,7 +285,7 @@ export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Par
 }
 
 /** The step's heading. */
-export const title = (locale: string): string => formTexts(locale).title;
+export const title = (t: Messages): string => formTexts(t).title;
 
 export const bookingForm = { step, title };
 export type BookingFormChunk = typeof bookingForm;

@@ -1,8 +1,9 @@
 /**
- * The words of the booking form's step, in every language the widget speaks. They travel with the
- * chunk that shows them (widget/form/chunk.ts), not in widget.js's catalog: widget.js must stay
- * small, and only an experience with questions or extras needs them. `{0}` is a question's label
- * or an extra's name.
+ * The words of the booking form's step (widget/form/chunk.ts). English travels with the chunk, not
+ * in widget.js's catalog: widget.js must stay small, and only an experience with questions or
+ * extras needs them. Every other language has them as `form` in its language file
+ * (widget/i18n/pt.json…), which the widget has fetched already for a guest who reads it, so the
+ * chunk carries one language only. `{0}` is a question's label or an extra's name.
  */
 export interface FormTexts {
   title: string;
@@ -21,7 +22,7 @@ export interface FormTexts {
 /** A required question unanswered, a required checkbox unticked, a value refused, an extra refused. */
 export type Problem = 'required' | 'tick' | 'invalid' | 'extra';
 
-const en: FormTexts = {
+export const en: FormTexts = {
   title: 'Extras and questions',
   extras: 'Extras',
   questions: 'Questions',
@@ -39,28 +40,8 @@ const en: FormTexts = {
   },
 };
 
-// European Portuguese, as the rest of the widget speaks it.
-const pt: FormTexts = {
-  title: 'Extras e perguntas',
-  extras: 'Extras',
-  questions: 'Perguntas',
-  perPerson: 'por pessoa',
-  required: '(obrigatório)',
-  choose: 'Escolha…',
-  fewer: '{0}: menos um',
-  more: '{0}: mais um',
-  continue: 'Continuar',
-  problems: {
-    required: 'Responda a «{0}»',
-    tick: 'Assinale «{0}» para continuar',
-    invalid: 'Verifique a sua resposta a «{0}»',
-    extra: 'Escolha menos de «{0}»',
-  },
-};
-
-const catalogs: Record<string, FormTexts> = { en, pt };
-
-/** The texts of a BCP 47 tag's primary language, English when we have none. */
-export function formTexts(tag: string): FormTexts {
-  return catalogs[tag.slice(0, 2).toLowerCase()] ?? en;
-}
+/**
+ * The texts in the widget's language: its language file's, else English. Typed by the one key it reads, not
+ * Messages: i18n/messages.ts names this file's interface, and importing it back would be a cycle.
+ */
+export const formTexts = (t: { form?: FormTexts }): FormTexts => t.form ?? en;

@@ -25,11 +25,12 @@ export interface Formats {
 const atNoon = (date: string): Date => new Date(`${date}T12:00:00Z`);
 
 export function createFormats(locale: string): Formats {
-  const utc = { timeZone: 'UTC' } as const;
-  const longDate = new Intl.DateTimeFormat(locale, { ...utc, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-  const month = new Intl.DateTimeFormat(locale, { ...utc, month: 'long', year: 'numeric' });
-  const short = new Intl.DateTimeFormat(locale, { ...utc, weekday: 'short' });
-  const long = new Intl.DateTimeFormat(locale, { ...utc, weekday: 'long' });
+  // A formatter in the locale; calendar values are formatted in UTC (atNoon).
+  const dates = (options: Intl.DateTimeFormatOptions, timeZone = 'UTC') => new Intl.DateTimeFormat(locale, { ...options, timeZone });
+  const longDate = dates({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+  const month = dates({ month: 'long', year: 'numeric' });
+  const short = dates({ weekday: 'short' });
+  const long = dates({ weekday: 'long' });
   const plural = new Intl.PluralRules(locale);
   const unit = (u: string, n: number): string =>
     new Intl.NumberFormat(locale, { style: 'unit', unit: u, unitDisplay: 'short' }).format(n);
@@ -38,7 +39,7 @@ export function createFormats(locale: string): Formats {
     count: (text, n) => fill(typeof text === 'string' ? text : (text[plural.select(n)] ?? text.other), n),
     money: (amount, currency) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount),
     time: (instant, timeZone) =>
-      new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: '2-digit' }).format(new Date(instant)),
+      dates({ hour: 'numeric', minute: '2-digit' }, timeZone).format(new Date(instant)),
     longDate: (date) => longDate.format(atNoon(date)),
     month: (m) => month.format(atNoon(`${m}-15`)),
     // 2024-01-01 was a Monday.
@@ -47,7 +48,7 @@ export function createFormats(locale: string): Formats {
       return [short.format(d), long.format(d)];
     }),
     zone: (instant, timeZone) => {
-      const name = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'long' })
+      const name = dates({ timeZoneName: 'long' }, timeZone)
         .formatToParts(new Date(instant))
         .find((p) => p.type === 'timeZoneName')?.value;
       const city = timeZone.split('/').pop()!.replace(/_/g, ' ');

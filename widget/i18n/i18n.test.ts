@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { pickLanguage } from './catalogs.js';
 import { en } from './en.js';
+import { en as giftEn } from '../gift/texts.js';
 import { createFormats, fill } from './format.js';
 import { chooseLanguage } from './index.js';
 import pt from './pt.json' with { type: 'json' };
 import { codeTexts } from '../codes/texts.js';
+import { en as guestInfoEn } from '../confirm/texts.js';
+import { en as formEn } from '../form/texts.js';
 
 /** Every key of a catalog, nested ones as `errors.network`, with the placeholders its text holds. */
 function shape(texts: object, prefix = ''): Record<string, string> {
@@ -39,10 +42,14 @@ describe('languages', () => {
   });
 
   it('has every English text in Portuguese, naming the same values', () => {
-    const { codes, ...rest } = pt;
+    const { codes, form, guestInfo, giftVoucher, ...rest } = pt;
     expect(shape(rest)).toEqual(shape(en));
-    // The code box's English travels with its chunk (widget/codes/texts.ts); Portuguese is here.
+    // The chunks' English travels with each chunk (widget/codes/texts.ts, form/texts.ts,
+    // confirm/texts.ts, gift/texts.ts); Portuguese is here.
     expect(shape(codes)).toEqual(shape(codeTexts(en)));
+    expect(shape(form)).toEqual(shape(formEn));
+    expect(shape(guestInfo)).toEqual(shape(guestInfoEn));
+    expect(shape(giftVoucher)).toEqual(shape(giftEn));
   });
 
   it('counts places in both languages', () => {

@@ -5,6 +5,10 @@
  * depend on a number is a `Plural`.
  */
 import type { CodeTexts } from '../codes/types.js';
+import type { GuestInfoTexts } from '../confirm/texts.js';
+import type { FormTexts } from '../form/texts.js';
+
+import type { GiftTexts } from '../gift/texts.js';
 
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
@@ -71,6 +75,10 @@ export interface Messages {
    * none; another language's file carries them, as the widget has fetched it already.
    */
   codes?: CodeTexts;
+  /** The booking form's step's words (widget/form/texts.ts): English comes with its chunk, so en.ts has none. */
+  form?: FormTexts;
+  /** The guest information's words (widget/confirm/texts.ts): English comes with the code that shows them. */
+  guestInfo?: GuestInfoTexts;
   /** Said beside the total, and focused, when the price changed before the guest booked; `{0}` the new total. */
   priceChanged: string;
   book: string;
@@ -98,4 +106,9 @@ export interface Messages {
     busy: string;
     server: string;
   };
+  /**
+   * The gift-voucher mode's words (widget/gift/texts.ts): English travels with its chunk, so only
+   * the other languages' files have them.
+   */
+  giftVoucher?: GiftTexts;
 }

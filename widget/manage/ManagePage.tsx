@@ -12,6 +12,7 @@ import { TimesStep } from '../components/TimesStep.js';
 import { guestInfo } from '../confirm/guest-info.js';
 import { guestInfoTexts } from '../confirm/texts.js';
 import type { Widget } from '../components/widget.js';
+import { adoptStyles } from '../styles/sheet.js';
 import type { BookingModel } from '../state/booking.js';
 import { dateInZone } from '../state/dates.js';
 import { ticketInputId } from './model.js';
@@ -147,7 +148,7 @@ function GuestInfo({ model, managed: { booking, guestInfo: info }, lang }: Booki
   return (
     <>
       {guestInfo(h, {
-        texts: guestInfoTexts(lang.tag),
+        texts: guestInfoTexts(lang.t),
         info,
         booking: {
           bookingNumber: booking.bookingNumber,
@@ -449,7 +450,7 @@ function ChangeStep({ model, managed, lang }: BookingProps) {
   const picker = model.picker.value;
   if (!picker) return null;
   const { m, t } = lang;
-  const w: Widget = { model: picker, t, fmt: lang.fmt, locale: lang.tag, origin: location.origin };
+  const w: Widget = { model: picker, t, fmt: lang.fmt, locale: lang.tag, origin: location.origin, css: adoptStyles };
   const step = picker.step.value;
   const slot = model.chosen.value;
   const busy = model.busy.value;

@@ -97,4 +97,35 @@ describe('signals', () => {
     source.value = 5;
     expect(seen).toEqual([2, 10]);
   });
+
+  it('does not re-run an effect when a computed it read comes out the same, and computes only when read', () => {
+    const n = signal(2);
+    let computes = 0;
+    const even = computed(() => (computes++, n.value % 2 === 0));
+    expect(computes).toBe(0);
+    let runs = 0;
+    effect(() => {
+      runs++;
+      void even.value;
+    });
+    n.value = 4;
+    expect([runs, computes]).toEqual([1, 2]);
+    n.value = 5;
+    expect([runs, computes]).toEqual([2, 3]);
+  });
+
+  it('runs every effect a write concerns even when one throws, then throws its error', () => {
+    const a = signal(0);
+    const seen: number[] = [];
+    effect(() => {
+      if (a.value === 1) throw new Error('boom');
+    });
+    effect(() => {
+      seen.push(a.value);
+    });
+    expect(() => (a.value = 1)).toThrow('boom');
+    expect(seen).toEqual([0, 1]);
+    a.value = 2;
+    expect(seen).toEqual([0, 1, 2]);
+  });
 });

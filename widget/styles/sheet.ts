@@ -1,19 +1,21 @@
 import css from './widget.css?inline';
 
-// One constructed sheet for every widget on the page: adopted sheets may be shared by shadow roots.
-let sheet: CSSStyleSheet | null = null;
+// One constructed sheet per text for every widget on the page: adopted sheets may be shared by shadow roots.
+const sheets: Record<string, CSSStyleSheet> = {};
 
 /**
- * Applies the widget's styles through adoptedStyleSheets, which a strict `style-src 'self'` CSP
- * allows (it governs <style> elements and inline style attributes, not the CSSOM).
+ * Adds styles to the shadow root (or document) `node` is in, or is, once, through
+ * adoptedStyleSheets, which a strict `style-src 'self'` CSP allows (it governs <style> elements
+ * and inline style attributes, not the CSSOM). Without `text`, the widget's own styles; a chunk
+ * passes its own (the Widget's `css`, lent by widget.js so that no chunk carries a copy of this).
  */
-export function adoptStyles(root: ShadowRoot): void {
+export function adoptStyles(node: Node | null, text = css): void {
+  // A detached element is its own root, with no sheets to adopt into.
+  const root = node?.getRootNode() as ShadowRoot | undefined;
   try {
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-    }
-    root.adoptedStyleSheets = [sheet];
+    let sheet = sheets[text];
+    if (!sheet) (sheet = sheets[text] = new CSSStyleSheet()).replaceSync(text);
+    if (root?.adoptedStyleSheets && !root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   } catch {
     // Very old engines: the widget still works, unstyled, rather than breaking the host page.
   }

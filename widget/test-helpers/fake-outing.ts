@@ -25,6 +25,8 @@ export interface FakeOutingOptions {
    */
   promoCodes?: Record<string, { type: 'PERCENT' | 'AMOUNT'; value: number } | { reason: string }>;
   vouchers?: Record<string, { balance: number } | { reason: string }>;
+  /** What `GET /public/v1/gift-vouchers` answers (default: three amounts in EUR, sold online). */
+  giftVouchers?: { amounts: string[]; currency: string; available: boolean };
 }
 
 export interface RecordedRequest {
@@ -352,6 +354,22 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
         return { questionId: q.id, label: q.label, type: q.type, value: a.value };
       });
       return json(201, { success: true, data });
+    }
+    // Gift vouchers sold online (server/routes/public.ts): the offer, and a purchase → the payment page.
+    const offer = options.giftVouchers ?? { amounts: ['25.00', '50.00', '100.00'], currency: 'EUR', available: true };
+    if (method === 'GET' && path === 'gift-vouchers') return json(200, { success: true, data: offer });
+    if (method === 'POST' && path === 'gift-vouchers') {
+      if (!offer.available) return json(409, { success: false, error: { code: 'PAYMENTS_NOT_CONFIGURED', message: 'Not sold online' } });
+      const b = body as Record<string, string | undefined>;
+      const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+      const details = [
+        ...(offer.amounts.includes(b['amount'] ?? '') ? [] : [{ path: 'amount', message: 'One of the amounts' }]),
+        ...(b['buyerName'] ? [] : [{ path: 'buyerName', message: 'Required' }]),
+        ...(email.test(b['buyerEmail'] ?? '') ? [] : [{ path: 'buyerEmail', message: 'Invalid email' }]),
+        ...(b['recipientEmail'] === undefined || email.test(b['recipientEmail']) ? [] : [{ path: 'recipientEmail', message: 'Invalid email' }]),
+      ];
+      if (details.length) return json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details } });
+      return json(201, { success: true, data: { checkoutUrl: 'https://checkout.stripe.test/c/pay/cs_gift' } });
     }
     const number = /^bookings\/([^/]+)$/.exec(path)?.[1];
     if (method === 'GET' && number) {
