@@ -20,12 +20,15 @@ const languageFiles: Plugin = {
  * The widget's chunks, each written beside widget.js as a classic script of its own, which widget.js
  * adds to the page only when a step needs it: the confirmation's (widget/confirm/chunk.ts, once a
  * booking is confirmed) and the booking form's (widget/form/chunk.ts, for an experience that asks
- * questions or sells extras) and the code box's (widget/codes/chunk.ts, once "Have a code?" is pressed). Builds of their own: widget.js is one IIFE, which cannot be split.
+ * questions or sells extras), the code box's (widget/codes/chunk.ts, once "Have a code?" is pressed)
+ * and the waitlist's (widget/waitlist/chunk.ts, once a full time is chosen to join its waitlist).
+ * Builds of their own: widget.js is one IIFE, which cannot be split.
  */
 const WIDGET_CHUNKS: Record<string, string> = {
   'confirmation.js': 'widget/confirm/chunk.ts',
   'booking-form.js': 'widget/form/chunk.ts',
   'codes.js': 'widget/codes/chunk.ts',
+  'waitlist.js': 'widget/waitlist/chunk.ts',
 };
 
 const widgetChunks: Plugin = {

@@ -38,7 +38,7 @@ export function demoCsp(apiOrigin: string): string {
 }
 
 /** The scripts widget.js may load after itself, beside it under `/widget/`. */
-const WIDGET_CHUNKS = ['confirmation.js', 'booking-form.js', 'codes.js'];
+const WIDGET_CHUNKS = ['confirmation.js', 'booking-form.js', 'codes.js', 'waitlist.js'];
 
 /** `/widget.js`, its language files, its chunks and the demo site: no key needed. */
 export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
@@ -72,7 +72,8 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Access-Control-Allow-Origin', '*');
     // The widget's chunks (vite.config.ts), scripts widget.js adds when a step needs them: the
-    // confirmation's (widget/confirm/chunk.ts), the booking form's (widget/form/chunk.ts) and the code box's (widget/codes/chunk.ts).
+    // confirmation's (widget/confirm/chunk.ts), the booking form's (widget/form/chunk.ts), the code
+    // box's (widget/codes/chunk.ts) and the waitlist's (widget/waitlist/chunk.ts).
     const file = c.req.param('file');
     if (WIDGET_CHUNKS.includes(file)) {
       const chunk = builtFile(`dist/widget/${file}`);

@@ -5,6 +5,7 @@
  * depend on a number is a `Plural`.
  */
 import type { CodeTexts } from '../codes/types.js';
+import type { WaitlistTexts } from '../waitlist/types.js';
 
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
@@ -40,6 +41,8 @@ export interface Messages {
   timesIn: string;
   placesLeft: Plural;
   full: string;
+  /** A full time of an experience with a waitlist, which the guest may still choose to join it. */
+  joinWaitlist: string;
   experience: string;
   date: string;
   time: string;
@@ -71,6 +74,11 @@ export interface Messages {
    * none; another language's file carries them, as the widget has fetched it already.
    */
   codes?: CodeTexts;
+  /**
+   * The waitlist's words (widget/waitlist/texts.ts): English comes with its chunk, so en.ts has
+   * none; another language's file carries them.
+   */
+  waitlist?: WaitlistTexts;
   /** Said beside the total, and focused, when the price changed before the guest booked; `{0}` the new total. */
   priceChanged: string;
   book: string;

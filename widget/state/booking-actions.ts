@@ -2,6 +2,7 @@
 import type { Locale, PriceChangedDetails, PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
 import { ApiError, newIdempotencyKey } from '../api.js';
 import type { OutingApi } from '../api.js';
+import { isOpen } from './availability.js';
 import type { Slot } from './availability.js';
 import { go } from './calendar-actions.js';
 import { problemOf, request } from './requests.js';
@@ -60,8 +61,9 @@ export function createBookingActions(
   // The key of the submission whose outcome is unknown, reused while its body stays the same.
   let attempt: { body: string; key: string } | null = null;
 
+  /** A time with places, to book; or a full one of an experience with a waitlist, to join it (widget/waitlist/chunk.ts). */
   function chooseSlot(chosen: Slot): void {
-    if (!chosen.available) return;
+    if (!isOpen(chosen, s.experience.value?.waitlist)) return;
     batch(() => {
       s.slot.value = chosen;
       s.trouble.value = null;
