@@ -5,6 +5,7 @@ import { createFormats, fill } from './format.js';
 import { chooseLanguage } from './index.js';
 import pt from './pt.json' with { type: 'json' };
 import { codeTexts } from '../codes/texts.js';
+import { waitlistTexts } from '../waitlist/texts.js';
 
 /** Every key of a catalog, nested ones as `errors.network`, with the placeholders its text holds. */
 function shape(texts: object, prefix = ''): Record<string, string> {
@@ -39,10 +40,12 @@ describe('languages', () => {
   });
 
   it('has every English text in Portuguese, naming the same values', () => {
-    const { codes, ...rest } = pt;
+    const { codes, waitlist, ...rest } = pt;
     expect(shape(rest)).toEqual(shape(en));
-    // The code box's English travels with its chunk (widget/codes/texts.ts); Portuguese is here.
+    // The code box's and the waitlist's English travel with their chunks (widget/codes/texts.ts,
+    // widget/waitlist/texts.ts); Portuguese is here.
     expect(shape(codes)).toEqual(shape(codeTexts(en)));
+    expect(shape(waitlist)).toEqual(shape(waitlistTexts(en)));
   });
 
   it('counts places in both languages', () => {
