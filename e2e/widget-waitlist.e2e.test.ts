@@ -25,7 +25,7 @@ let full = { startTime: '', date: '' };
 interface AvailableSlot {
   id: string;
   startTime: string;
-  remaining: number;
+  booked: number;
   available: boolean;
 }
 
@@ -38,14 +38,14 @@ beforeAll(async () => {
   const patched = await apiAs(outing, `/v1/experiences/${experience}`, { method: 'PATCH', body: JSON.stringify({ waitlist: true }) });
   expect(patched.status, JSON.stringify(patched.body)).toBe(200);
 
-  // The first time the widget shows, made full: two places, both booked.
+  // The first time the widget shows, made full: one place more than the demo booked there, and a booking of it.
   const availability = await apiAs<{ timezone: string; slots: AvailableSlot[] }>(outing, `/v1/availability?experienceId=${experience}`);
   const slot = availability.data.slots.find((s) => s.available)!;
-  const capped = await apiAs(outing, `/v1/slots/${slot.id}`, { method: 'PATCH', body: JSON.stringify({ capacity: 2 }) });
+  const capped = await apiAs(outing, `/v1/slots/${slot.id}`, { method: 'PATCH', body: JSON.stringify({ capacity: slot.booked + 1 }) });
   expect(capped.status, JSON.stringify(capped.body)).toBe(200);
   const booked = await apiAs(outing, '/v1/bookings', {
     method: 'POST',
-    body: JSON.stringify({ experienceId: experience, startTime: slot.startTime, participants: 2, customerName: 'Early Bird', customerEmail: 'early@example.com' }),
+    body: JSON.stringify({ experienceId: experience, startTime: slot.startTime, participants: 1, customerName: 'Early Bird', customerEmail: 'early@example.com' }),
   });
   expect(booked.status, JSON.stringify(booked.body)).toBe(201);
   full = {
