@@ -176,6 +176,41 @@ describe('the waitlist in the widget', () => {
     await page.context().close();
   });
 
+  it('leads back to booking a time that has places again by the time the guest joins (SLOT_HAS_PLACES)', async () => {
+    // Another day's time, made full.
+    const availability = await apiAs<{ timezone: string; slots: AvailableSlot[] }>(outing, `/v1/availability?experienceId=${experience}`);
+    const local = (s: AvailableSlot) => new Intl.DateTimeFormat('en-CA', { timeZone: availability.data.timezone }).format(new Date(s.startTime));
+    const slot = availability.data.slots.find((s) => s.available && local(s) !== full.date)!;
+    expect((await apiAs(outing, `/v1/slots/${slot.id}`, { method: 'PATCH', body: JSON.stringify({ capacity: slot.booked }) })).status).toBe(200);
+
+    const { page, problems } = await openPage(browser, { bypassCSP: true, viewport: { width: 320, height: 900 } });
+    await page.goto(host.page('/waitlist-places', embedPage(outing.origin, { key: outing.publishableKey, experience, locale: 'en' })));
+    const w = widgetOn(page);
+    await heading(w, 'Choose a date');
+    await w.locator(`#day-${local(slot)}`).click();
+    await heading(w, 'Choose a time');
+    await w.getByRole('button', { name: /Full – join the waitlist$/ }).first().click();
+    await heading(w, 'Join the waitlist');
+    // The operator adds a place while the guest types.
+    expect((await apiAs(outing, `/v1/slots/${slot.id}`, { method: 'PATCH', body: JSON.stringify({ capacity: slot.booked + 1 }) })).status).toBe(200);
+    await w.getByLabel('Name', { exact: true }).fill('Hopeful Guest');
+    await w.getByLabel('E-mail', { exact: true }).fill('hopeful@example.com');
+    await w.getByRole('button', { name: 'Join the waitlist' }).click();
+    await w.getByText('Places have just come free at this time: you can book it now.').waitFor();
+    expect(await focused(page)).toBe('p#wl-said: Places have just come free at this time: you can book it now.');
+    expect(await violations(page), 'the form saying the time has places').toEqual([]);
+    await w.getByRole('button', { name: 'Book this time' }).click();
+    await heading(w, 'Your details');
+    expect(await w.getByLabel('Name', { exact: true }).inputValue()).toBe('Hopeful Guest');
+    await w.getByRole('button', { name: 'Book', exact: true }).click();
+    await heading(w, 'Booking confirmed');
+    const number = (await w.locator('.number strong').innerText()).trim();
+    const found = await apiAs<{ timeSlot: { startTime: string } }[]>(outing, `/v1/bookings?q=${number}`);
+    expect(found.data[0]!.timeSlot.startTime).toBe(slot.startTime);
+    expect(problems.filter((p) => !/status of 409/.test(p))).toEqual([]);
+    await page.context().close();
+  });
+
   it('loads the waitlist’s chunk and joins under the strict policy README gives host pages', async () => {
     const { page, problems, requests } = await dashboardPage(browser, { viewport: { width: 320, height: 800 } });
     const csp = `default-src 'self'; script-src 'self' ${outing.origin}; connect-src ${outing.origin}; style-src 'self'`;
