@@ -109,7 +109,8 @@ describe('widget.js', () => {
     expect(chunk).not.toContain('ZodError');
     const gzipped = gzipSync(chunk, { level: 9 }).length;
     console.log(`waitlist.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
-    expect(gzipped).toBeLessThan(2_000);
+    // widget.js lends its fields, its party control and its submission: the chunk is its words and little else.
+    expect(gzipped).toBeLessThan(1_500);
     // widget.js carries only the time's label.
     expect(bundle).toContain('Full – join the waitlist');
     expect(bundle).not.toContain('You are number');

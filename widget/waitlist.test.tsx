@@ -123,6 +123,8 @@ describe('a full time of an experience with a waitlist', () => {
     expect(s.root.activeElement).toBe(s.root.getElementById('heading'));
     expect(joins(s)).toHaveLength(1);
     expect(joins(s)[0]!.headers['X-Outing-Key']).toBe('opk_test');
+    // Sent as a booking is: a retry after a lost answer replays rather than joins twice.
+    expect(joins(s)[0]!.headers['Idempotency-Key']).toMatch(/^[0-9a-f]{32}$/);
     expect(joins(s)[0]!.body).toEqual({
       experienceId: 'exp_walk',
       startTime: NINE,

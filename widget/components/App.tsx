@@ -13,7 +13,7 @@ import type { WaitlistChunk } from '../waitlist/chunk.js';
 import { Alerts } from './Alerts.js';
 import { CalendarStep } from './CalendarStep.js';
 import { Confirmation } from './Confirmation.js';
-import { DetailsStep } from './DetailsStep.js';
+import { DetailsStep, Guest } from './DetailsStep.js';
 import { Tickets } from './Tickets.js';
 import { ExperienceList } from './ExperienceList.js';
 import { Stepper } from './Stepper.js';
@@ -57,7 +57,7 @@ export function App({ w }: Props) {
   // chunk's, a heading and a body (widget/waitlist/chunk.ts); nothing until the chunk is here.
   const [title, body] =
     step[0] == 'd' && model.slot.value?.available === false
-      ? (chunk<WaitlistChunk>(w, 'waitlist')?.(h, w, Tickets, Summary) ?? [''])
+      ? (chunk<WaitlistChunk>(w, 'waitlist')?.(h, w, Tickets, Summary, Guest) ?? [''])
       : [titles[step], <Body w={w} />];
   return (
     <div class="outing" lang={locale} role="region" aria-label={t.widget}>

@@ -96,8 +96,8 @@ export function createBookingState(experienceId: string | undefined, now: () => 
 
   /** The places the tickets take: infants on a lap take none (server/domain/tickets.ts). */
   const places = computed(() => tickets.value.reduce((n, c) => n + (c.occupiesPlace ? c.quantity : 0), 0));
-  // A full time (a waitlist's, widget/waitlist/chunk.ts) limits the party by the booking's limit alone.
-  const maxParticipants = computed(() => Math.max(1, Math.min(experience.value?.maxPerBooking ?? 1, (slot.value?.available === false ? 1e4 : slot.value?.remaining) ?? 1)));
+  // A full time (chosen to join its waitlist, widget/waitlist/chunk.ts) limits the party by the booking's limit alone.
+  const maxParticipants = computed(() => Math.max(1, Math.min(experience.value?.maxPerBooking ?? 1, (slot.value?.remaining ?? 1) || 1e4)));
   return {
     experienceId,
     now,
