@@ -53,8 +53,9 @@ export function App({ w }: Props) {
   };
   const position = fill(t.step, model.steps.value.indexOf(step) + 1, model.steps.value.length);
   const Body = bodies[step];
-  // A full time (of an experience with a waitlist): its details and done steps are the waitlist
-  // chunk's, a heading and a body (widget/waitlist/chunk.ts); nothing until the chunk is here.
+  // A full time (of an experience with a waitlist): its details and done steps (the two steps whose
+  // names start with d) are the waitlist chunk's, a heading and a body (widget/waitlist/chunk.ts),
+  // lent widget.js's party control, summary and guest fields; nothing until the chunk is here.
   const [title, body] =
     step[0] == 'd' && model.slot.value?.available === false
       ? (chunk<WaitlistChunk>(w, 'waitlist')?.(h, w, Tickets, Summary, Guest) ?? [''])
