@@ -31,7 +31,7 @@ export default defineConfig({
         extends: true as const,
         test: {
           name: 'e2e-postgres',
-          include: ['e2e/booking.e2e.test.ts', 'e2e/manage.e2e.test.ts', 'e2e/manage-update.e2e.test.ts', 'e2e/dashboard.e2e.test.ts', 'e2e/dashboard-bookings.e2e.test.ts', 'e2e/dashboard-new-booking.e2e.test.ts'],
+          include: ['e2e/booking.e2e.test.ts', 'e2e/manage.e2e.test.ts', 'e2e/manage-update.e2e.test.ts', 'e2e/dashboard.e2e.test.ts', 'e2e/dashboard-bookings.e2e.test.ts', 'e2e/dashboard-new-booking.e2e.test.ts', 'e2e/widget-waitlist.e2e.test.ts'],
           environment: 'node',
           pool: 'forks',
           testTimeout: 60_000,

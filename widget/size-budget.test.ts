@@ -38,7 +38,7 @@ describe('widget.js', () => {
   });
 
   it('is one self-contained script, beside its language files and its chunks: no module syntax, no zod', async () => {
-    expect(await readdir(outDir)).toEqual(['booking-form.js', 'codes.js', 'confirmation.js', 'gift-voucher.js', 'pt.json', 'widget.js']);
+    expect(await readdir(outDir)).toEqual(['booking-form.js', 'codes.js', 'confirmation.js', 'gift-voucher.js', 'pt.json', 'waitlist.js', 'widget.js']);
     expect(bundle.startsWith('(function(')).toBe(true);
     expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
     expect(bundle).not.toMatch(/\bimport\(/);
@@ -49,6 +49,7 @@ describe('widget.js', () => {
     expect(bundle).toContain('`booking-form`');
     expect(bundle).toContain('`codes`');
     expect(bundle).toContain('`gift-voucher`');
+    expect(bundle).toContain('`waitlist`');
   });
 
   it('loads the confirmation chunk as a classic script that adds no global and carries no Preact of its own', async () => {
@@ -113,6 +114,25 @@ describe('widget.js', () => {
     expect(gzipped).toBeLessThan(1_600);
     // widget.js carries none of the mode's words: a guest who books never loads them.
     expect(bundle).not.toContain('Buy gift voucher');
+  });
+
+  it('loads the waitlist’s step as a classic script that adds no global, carries no Preact, and only English', async () => {
+    const chunk = await readFile(join(outDir, 'waitlist.js'), 'utf8');
+    expect(chunk.startsWith('(function(')).toBe(true);
+    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
+    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
+    expect(chunk).toContain('on the waitlist');
+    // Portuguese comes in pt.json, which a guest who reads it has already.
+    expect(chunk).not.toContain('lista de espera');
+    expect(chunk).not.toContain('__H');
+    expect(chunk).not.toContain('ZodError');
+    const gzipped = gzipSync(chunk, { level: 9 }).length;
+    console.log(`waitlist.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
+    // widget.js lends its fields, its party control and its submission: the chunk is its words and little else.
+    expect(gzipped).toBeLessThan(1_500);
+    // widget.js carries only the time's label.
+    expect(bundle).toContain('Full – join the waitlist');
+    expect(bundle).not.toContain('You are number');
   });
 
   it(`loads no more than ${ALL_SCRIPTS_BUDGET} bytes of script in all, gzipped`, async () => {

@@ -11,6 +11,7 @@ const CHUNK = Buffer.from('(function(){/* confirmation */})();\n'.repeat(20));
 const FORM = Buffer.from('(function(){/* booking form */})();\n'.repeat(20));
 const CODES = Buffer.from('(function(){/* code box */})();\n'.repeat(20));
 const GIFT = Buffer.from('(function(){/* gift voucher */})();\n'.repeat(20));
+const WAITLIST = Buffer.from('(function(){/* waitlist */})();\n'.repeat(20));
 const PT = Buffer.from(JSON.stringify({ book: 'Reservar', step: 'Passo {0} de {1}', tickets: 'Bilhetes'.repeat(40) }));
 useAssetReader((path) => {
   if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
@@ -19,6 +20,7 @@ useAssetReader((path) => {
   if (path === join('dist', 'widget', 'booking-form.js')) return FORM;
   if (path === join('dist', 'widget', 'codes.js')) return CODES;
   if (path === join('dist', 'widget', 'gift-voucher.js')) return GIFT;
+  if (path === join('dist', 'widget', 'waitlist.js')) return WAITLIST;
   try {
     return readFileSync(join(repoRoot, path));
   } catch {
@@ -94,6 +96,17 @@ describe('/widget/gift-voucher.js', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(GIFT);
+  });
+});
+
+describe('/widget/waitlist.js', () => {
+  it('serves the waitlist’s chunk as the other chunks are', async () => {
+    const res = await t.app.request('/widget/waitlist.js', { headers: { 'accept-encoding': 'identity', origin: 'https://tours.example.com' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(WAITLIST);
   });
 });
 

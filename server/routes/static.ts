@@ -38,7 +38,7 @@ export function demoCsp(apiOrigin: string): string {
 }
 
 /** The scripts widget.js may load after itself, beside it under `/widget/`. */
-const WIDGET_CHUNKS = ['confirmation.js', 'booking-form.js', 'codes.js', 'gift-voucher.js'];
+const WIDGET_CHUNKS = ['confirmation.js', 'booking-form.js', 'codes.js', 'gift-voucher.js', 'waitlist.js'];
 
 /** `/widget.js`, its language files, its chunks and the demo site: no key needed. */
 export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
@@ -73,7 +73,8 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     c.header('Access-Control-Allow-Origin', '*');
     // The widget's chunks (vite.config.ts), scripts widget.js adds when a step needs them: the
     // confirmation's (widget/confirm/chunk.ts), the booking form's (widget/form/chunk.ts), the code
-    // box's (widget/codes/chunk.ts) and the gift-voucher mode's (widget/gift/chunk.ts).
+    // box's (widget/codes/chunk.ts), the gift-voucher mode's (widget/gift/chunk.ts) and the
+    // waitlist's (widget/waitlist/chunk.ts).
     const file = c.req.param('file');
     if (WIDGET_CHUNKS.includes(file)) {
       const chunk = builtFile(`dist/widget/${file}`);

@@ -9,13 +9,15 @@ import { fill } from '../i18n/format.js';
 import type { Step } from '../state/booking.js';
 import { chunk } from '../chunks.js';
 import type { BookingFormChunk } from '../form/chunk.js';
+import type { WaitlistChunk } from '../waitlist/chunk.js';
 import { Alerts } from './Alerts.js';
 import { CalendarStep } from './CalendarStep.js';
 import { Confirmation } from './Confirmation.js';
-import { DetailsStep } from './DetailsStep.js';
+import { DetailsStep, Guest } from './DetailsStep.js';
 import { Tickets } from './Tickets.js';
 import { ExperienceList } from './ExperienceList.js';
 import { Stepper } from './Stepper.js';
+import { Summary } from './Summary.js';
 import { TimesStep } from './TimesStep.js';
 import type { Props, Widget } from './widget.js';
 
@@ -51,19 +53,26 @@ export function App({ w }: Props) {
   };
   const position = fill(t.step, model.steps.value.indexOf(step) + 1, model.steps.value.length);
   const Body = bodies[step];
+  // A full time (of an experience with a waitlist): its details and done steps (the two steps whose
+  // names start with d) are the waitlist chunk's, a heading and a body (widget/waitlist/chunk.ts),
+  // lent widget.js's party control, summary and guest fields; nothing until the chunk is here.
+  const [title, body] =
+    step[0] == 'd' && model.slot.value?.available === false
+      ? (chunk<WaitlistChunk>(w, 'waitlist')?.(h, w, Tickets, Summary, Guest) ?? [''])
+      : [titles[step], <Body w={w} />];
   return (
     <div class="outing" lang={locale} role="region" aria-label={t.widget}>
       <p class="sr-only" role="status">
-        {model.moved.value ? `${position}: ${titles[step]}` : ''}
+        {model.moved.value ? `${position}: ${title}` : ''}
       </p>
       {experience && step !== 'experiences' && <p class="eyebrow">{experience.name}</p>}
       <p class="position">{position}</p>
       <h2 id="heading" tabIndex={-1}>
-        {titles[step]}
+        {title}
       </h2>
       <Alerts w={w} />
       <div aria-busy={model.busy.value || (payment === 'wait' && !model.trouble.value)}>
-        <Body w={w} />
+        {body}
       </div>
       {model.canGoBack.value && (
         <button type="button" class="link" onClick={model.back}>

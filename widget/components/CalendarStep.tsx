@@ -23,7 +23,8 @@ export function CalendarStep({ w: { model, t, fmt } }: Props) {
   const loaded = calendar.months.includes(month);
   const weeks = monthWeeks(month);
   const days = weeks.flat().filter((d): d is string => !!d);
-  const bookable = (d: string) => loaded && isBookable(calendar, d);
+  // A day whose times are all full stays choosable for an experience with a waitlist.
+  const bookable = (d: string) => loaded && isBookable(calendar, d, model.experience.value?.waitlist);
   const selected = model.date.value;
   const active = [model.cursor.value, selected].find((d) => d && monthOf(d) === month) ?? days.find(bookable) ?? days[0]!;
 

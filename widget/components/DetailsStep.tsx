@@ -3,7 +3,7 @@
  * @jsx h
  * @jsxFrag Fragment
  */
-import { h } from 'preact';
+import { Fragment, h } from 'preact';
 import type { ContactField } from '../state/validate.js';
 import { chunk } from '../chunks.js';
 import type { CodesChunk } from '../codes/chunk.js';
@@ -49,6 +49,30 @@ function Field({ w: { model, t }, field, label, type, autoComplete, required, ma
   );
 }
 
+/** The guest's name, e-mail and phone, and the honeypot; also lent to the waitlist's chunk (widget/waitlist/chunk.ts). */
+export function Guest({ w }: Props) {
+  const { model, t } = w;
+  return (
+    <>
+      <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required maxLength={200} />
+      <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required maxLength={254} />
+      <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" maxLength={40} />
+      {/* The honeypot: off-screen by class, hidden from assistive technology, out of the tab order. */}
+      <div class="hp" aria-hidden="true">
+        <label for="website">{t.honeypot}</label>
+        <input
+          id="website"
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={model.contact.value.website}
+          onInput={(e) => model.setContact('website', e.currentTarget.value)}
+        />
+      </div>
+    </>
+  );
+}
+
 /**
  * Party size (or tickets, unless the booking form's step asked them), the guest's name and e-mail
  * (and phone), then what it costs: a line per category and extra, and the total, which follow the party as the guest types and are what "Book" sends as
@@ -76,21 +100,7 @@ export function DetailsStep({ w }: Props) {
       <Summary w={w} experience={experience.name} startTime={slot.startTime} />
       {/* The booking form's step asks the party when there is one (widget/form/chunk.ts). */}
       {!model.hasForm.value && <Tickets w={w} />}
-      <Field w={w} field="name" label={t.name} type="text" autoComplete="name" required maxLength={200} />
-      <Field w={w} field="email" label={t.email} type="email" autoComplete="email" required maxLength={254} />
-      <Field w={w} field="phone" label={t.phone} type="tel" autoComplete="tel" maxLength={40} />
-      {/* The honeypot: off-screen by class, hidden from assistive technology, out of the tab order. */}
-      <div class="hp" aria-hidden="true">
-        <label for="website">{t.honeypot}</label>
-        <input
-          id="website"
-          name="website"
-          tabIndex={-1}
-          autoComplete="off"
-          value={model.contact.value.website}
-          onInput={(e) => model.setContact('website', e.currentTarget.value)}
-        />
-      </div>
+      <Guest w={w} />
       {lines.length > 0 && (
         <ul class="lines">
           {lines.map(

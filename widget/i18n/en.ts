@@ -24,6 +24,7 @@ export const en: Messages = {
   timesIn: 'Times in {0}',
   placesLeft: { one: '1 place left', other: '{0} places left' },
   full: 'Full',
+  joinWaitlist: 'Full – join the waitlist',
   experience: 'Experience',
   date: 'Date',
   time: 'Time',

@@ -8,6 +8,7 @@ import pt from './pt.json' with { type: 'json' };
 import { codeTexts } from '../codes/texts.js';
 import { en as guestInfoEn } from '../confirm/texts.js';
 import { en as formEn } from '../form/texts.js';
+import { waitlistTexts } from '../waitlist/texts.js';
 
 /** Every key of a catalog, nested ones as `errors.network`, with the placeholders its text holds. */
 function shape(texts: object, prefix = ''): Record<string, string> {
@@ -42,14 +43,15 @@ describe('languages', () => {
   });
 
   it('has every English text in Portuguese, naming the same values', () => {
-    const { codes, form, guestInfo, giftVoucher, ...rest } = pt;
+    const { codes, form, guestInfo, giftVoucher, waitlist, ...rest } = pt;
     expect(shape(rest)).toEqual(shape(en));
     // The chunks' English travels with each chunk (widget/codes/texts.ts, form/texts.ts,
-    // confirm/texts.ts, gift/texts.ts); Portuguese is here.
+    // confirm/texts.ts, gift/texts.ts, waitlist/texts.ts); Portuguese is here.
     expect(shape(codes)).toEqual(shape(codeTexts(en)));
     expect(shape(form)).toEqual(shape(formEn));
     expect(shape(guestInfo)).toEqual(shape(guestInfoEn));
     expect(shape(giftVoucher)).toEqual(shape(giftEn));
+    expect(shape(waitlist)).toEqual(shape(waitlistTexts(en)));
   });
 
   it('counts places in both languages', () => {

@@ -7,8 +7,8 @@
 import type { CodeTexts } from '../codes/types.js';
 import type { GuestInfoTexts } from '../confirm/texts.js';
 import type { FormTexts } from '../form/texts.js';
-
 import type { GiftTexts } from '../gift/texts.js';
+import type { WaitlistTexts } from '../waitlist/types.js';
 
 /**
  * Forms by `Intl.PluralRules` category of the number (`one`, `few`, `many`, …; `other` for every
@@ -44,6 +44,8 @@ export interface Messages {
   timesIn: string;
   placesLeft: Plural;
   full: string;
+  /** A full time of an experience with a waitlist, which the guest may still choose to join it. */
+  joinWaitlist: string;
   experience: string;
   date: string;
   time: string;
@@ -79,6 +81,11 @@ export interface Messages {
   form?: FormTexts;
   /** The guest information's words (widget/confirm/texts.ts): English comes with the code that shows them. */
   guestInfo?: GuestInfoTexts;
+  /**
+   * The waitlist's words (widget/waitlist/texts.ts): English comes with its chunk, so en.ts has
+   * none; another language's file carries them.
+   */
+  waitlist?: WaitlistTexts;
   /** Said beside the total, and focused, when the price changed before the guest booked; `{0}` the new total. */
   priceChanged: string;
   book: string;

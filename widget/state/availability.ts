@@ -29,8 +29,15 @@ export function mergeAvailability(previous: Calendar | null, answer: Availabilit
   };
 }
 
-export function isBookable(calendar: Calendar | null, date: string): boolean {
-  return !!calendar?.byDate[date]?.some((s) => s.available);
+/**
+ * Whether a guest may choose a time: one with a free place, or a full one of an experience that
+ * takes a waitlist (`waitlist`), which the guest then joins (widget/waitlist/chunk.ts).
+ */
+export const isOpen = (slot: Slot, waitlist?: boolean): boolean => slot.available || (!!waitlist && slot.unavailableReason === 'FULL');
+
+/** Whether a day has a time the guest may choose (isOpen). */
+export function isBookable(calendar: Calendar | null, date: string, waitlist?: boolean): boolean {
+  return !!calendar?.byDate[date]?.some((s) => isOpen(s, waitlist));
 }
 
 export function hasBookableDay(calendar: Calendar, month: string): boolean {

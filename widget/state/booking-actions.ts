@@ -2,6 +2,7 @@
 import type { Locale, PriceChangedDetails, PublicBooking, PublicBookingCreate, PublicBookingStatus } from '../../shared/index.js';
 import { ApiError, newIdempotencyKey } from '../api.js';
 import type { OutingApi } from '../api.js';
+import { isOpen } from './availability.js';
 import type { Slot } from './availability.js';
 import { go } from './calendar-actions.js';
 import { problemOf, request } from './requests.js';
@@ -18,6 +19,18 @@ export interface BookedDetail {
   participants: number;
   total: string;
   currency: string;
+}
+
+/** Where `submit` sends the guest's details instead of `POST /public/v1/bookings` (booking-actions.ts submit). */
+export interface OtherSubmit {
+  /** The route under /public/v1/. */
+  path: string;
+  /** Its body, from the booking's. */
+  body(booking: PublicBookingCreate): unknown;
+  /** What follows its answer. */
+  done(made: unknown): void;
+  /** True when it showed the refusal itself. */
+  refused(e: unknown): boolean;
 }
 
 /** A price category with the quantity chosen (state.ts). */
@@ -60,8 +73,9 @@ export function createBookingActions(
   // The key of the submission whose outcome is unknown, reused while its body stays the same.
   let attempt: { body: string; key: string } | null = null;
 
+  /** A time with places, to book; or a full one of an experience with a waitlist, to join it (widget/waitlist/chunk.ts). */
   function chooseSlot(chosen: Slot): void {
-    if (!chosen.available) return;
+    if (!isOpen(chosen, s.experience.value?.waitlist)) return;
     batch(() => {
       s.slot.value = chosen;
       s.trouble.value = null;
@@ -144,11 +158,18 @@ export function createBookingActions(
     }
   }
 
-  async function submit(): Promise<void> {
+  /**
+   * "Book": the guest's details checked, the booking sent (with an Idempotency-Key kept while its
+   * outcome is unknown), its refusals shown where they belong. `other` sends the same to another
+   * route instead (a waitlist's join, widget/waitlist/chunk.ts): its body from the booking's, what
+   * follows success, and the refusals it shows itself.
+   */
+  async function submit(other?: OtherSubmit): Promise<void> {
     const slot = s.slot.value;
     const experience = s.experience.value;
     if (!slot || !experience || s.busy.value || showFieldProblems(checkContact(s.contact.value))) return;
-    const body = bookingBody(slot, experience.id);
+    const b = bookingBody(slot, experience.id);
+    const body = other ? other.body(b) : b;
     const json = JSON.stringify(body);
     if (attempt?.body !== json) attempt = { body: json, key: newIdempotencyKey() };
     const key = attempt.key;
@@ -160,15 +181,17 @@ export function createBookingActions(
       s.priceChanged.value = null;
     });
     try {
-      const made = await api.post<PublicBooking>('bookings', body, { 'Idempotency-Key': key });
+      const made = await api.post<PublicBooking>(other ? other.path : 'bookings', body, { 'Idempotency-Key': key });
       attempt = null;
       if (s.session.disposed) return;
-      show(made);
+      other ? other.done(made) : show(made);
     } catch (e) {
       if (!outcomeUnknown(e)) attempt = null;
       if (s.session.disposed) return;
       const code = e instanceof ApiError ? e.code : '';
-      if (code === 'SLOT_UNAVAILABLE' || code === 'CAPACITY_EXCEEDED') {
+      if (other?.refused(e)) {
+        // Said by the other route's step.
+      } else if (code === 'SLOT_UNAVAILABLE' || code === 'CAPACITY_EXCEEDED') {
         batch(() => {
           s.slot.value = null;
           s.busy.value = false;
@@ -180,7 +203,7 @@ export function createBookingActions(
       } else if (code === 'PRICE_CHANGED') {
         // Today's prices, so that every line and the total show what booking now costs; then the
         // guest hears the new total (focus on it) and presses Book again to accept it.
-        const fresh = await request(s, () => api.getExperience(experience.id), () => void submit());
+        const fresh = await request(s, () => api.getExperience(experience.id), () => void submit(other));
         if (fresh) {
           s.session.focusId = 'changed';
           batch(() => {
@@ -190,7 +213,7 @@ export function createBookingActions(
         }
         // A 400 on answers or extras goes back to the booking form's step, which says it beside its fields.
       } else if (!s.session.form?.refused(e) && !showFieldProblems(fieldsOf(e))) {
-        s.trouble.value = { problem: problemOf(e), retry: () => void submit() };
+        s.trouble.value = { problem: problemOf(e), retry: () => void submit(other) };
       }
     } finally {
       if (mine === s.session.generation) s.busy.value = false;

@@ -109,7 +109,7 @@ export function createCalendarActions(s: BookingState, api: OutingApi) {
   }
 
   function chooseDate(chosen: string): void {
-    if (!isBookable(s.calendar.value, chosen)) return;
+    if (!isBookable(s.calendar.value, chosen, s.experience.value?.waitlist)) return;
     batch(() => {
       s.date.value = chosen;
       s.trouble.value = null;
@@ -130,7 +130,7 @@ export function createCalendarActions(s: BookingState, api: OutingApi) {
     batch(() => {
       s.calendar.value = fresh;
       s.month.value = target;
-      if (!isBookable(fresh, day)) go(s, 'calendar');
+      if (!isBookable(fresh, day, s.experience.value?.waitlist)) go(s, 'calendar');
     });
   }
 

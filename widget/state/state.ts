@@ -6,6 +6,7 @@ import type { AnswerInput, PublicBooking, PublicBookingCreate, PublicBookingStat
 import type { BookingLines, LinesInput } from '../../shared/lines.js';
 import type { Messages } from '../i18n/messages.js';
 import type { CodeState } from '../codes/types.js';
+import type { WaitlistState } from '../waitlist/types.js';
 import type { Calendar, Slot } from './availability.js';
 import { addMonths, monthOf } from './dates.js';
 import { computed, signal } from './signals.js';
@@ -30,6 +31,8 @@ export interface FormState {
   problems?: Record<string, string | undefined>;
   /** The "Have a code?" box once opened, and what it holds (widget/codes/chunk.ts). */
   code?: CodeState;
+  /** Joining a full time's waitlist, and the entry made (widget/waitlist/chunk.ts). */
+  waitlist?: WaitlistState;
 }
 
 export interface Trouble {
@@ -93,7 +96,8 @@ export function createBookingState(experienceId: string | undefined, now: () => 
 
   /** The places the tickets take: infants on a lap take none (server/domain/tickets.ts). */
   const places = computed(() => tickets.value.reduce((n, c) => n + (c.occupiesPlace ? c.quantity : 0), 0));
-  const maxParticipants = computed(() => Math.max(1, Math.min(experience.value?.maxPerBooking ?? 1, slot.value?.remaining ?? 1)));
+  // A full time (chosen to join its waitlist, widget/waitlist/chunk.ts) limits the party by the booking's limit alone.
+  const maxParticipants = computed(() => Math.max(1, Math.min(experience.value?.maxPerBooking ?? 1, (slot.value?.remaining ?? 1) || 1e4)));
   return {
     experienceId,
     now,

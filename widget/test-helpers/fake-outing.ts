@@ -3,7 +3,7 @@
  * It answers like the real one from a small in-memory schedule: every day but Monday at 09:00 and
  * 14:00 local time, in a zone with a fixed UTC offset, `capacity` places each.
  */
-import type { BookingExtra, BookingStatus, PublicBooking, PublicExperience, Ticket, TicketInput, TimeSlotAvailability } from '../../shared/index.js';
+import type { BookingExtra, BookingStatus, PublicBooking, PublicExperience, Ticket, TicketInput, TimeSlotAvailability, WaitlistEntry } from '../../shared/index.js';
 import { bookingLines } from '../../shared/lines.js';
 import pt from '../i18n/pt.json' with { type: 'json' };
 
@@ -139,6 +139,8 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
   const failures: { match: string; failure: Failure }[] = [];
   let bookingSeq = 0;
   const bookings = new Map<string, PublicBooking>();
+  /** Waitlist entries, oldest first (all WAITING: the fake makes no offers). */
+  const waitlist: WaitlistEntry[] = [];
 
   function store(
     experience: PublicExperience,
@@ -371,6 +373,63 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
       if (details.length) return json(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details } });
       return json(201, { success: true, data: { checkoutUrl: 'https://checkout.stripe.test/c/pay/cs_gift' } });
     }
+    if (method === 'POST' && path === 'waitlist') {
+      // As the server joins (docs/waitlist.md): the body, the experience, a waitlist on a bookable
+      // slot, one live entry per e-mail, then the places (a slot with room for the party is booked instead).
+      const b = body as {
+        experienceId: string;
+        startTime: string;
+        participants?: number;
+        tickets?: TicketInput[];
+        answers?: { questionId: string; value: unknown }[];
+        customerName: string;
+        customerEmail: string;
+        customerPhone?: string;
+        locale?: 'en' | 'pt';
+      };
+      const refuse = (status: number, code: string, details?: { path: string; message: string }[]) =>
+        json(status, { success: false, error: { code, message: code, details } });
+      const experience = experiences.find((e) => e.id === b.experienceId);
+      const categories = experience?.priceCategories ?? [];
+      if (!b.customerName?.trim()) return refuse(400, 'VALIDATION_ERROR', [{ path: 'customerName', message: 'Required' }]);
+      if (!categories.length !== (b.tickets === undefined)) return refuse(400, 'VALIDATION_ERROR', [{ path: 'tickets', message: 'Invalid' }]);
+      if (!experience) return refuse(404, 'NOT_FOUND');
+      const unanswered = experience.questions
+        .filter((q) => q.required && !(b.answers ?? []).some((a) => a.questionId === q.id && (q.type !== 'CHECKBOX' || a.value === true)))
+        .map((q) => ({ path: `answers.${q.id}`, message: 'This question needs an answer' }));
+      if (unanswered.length) return refuse(400, 'VALIDATION_ERROR', unanswered);
+      const id = `ts_${experience.id}_${new Date(b.startTime).getTime()}`;
+      if (!experience.waitlist) return refuse(409, 'SLOT_UNAVAILABLE');
+      const email = b.customerEmail.toLowerCase();
+      const onSlot = waitlist.filter((e) => e.timeSlot.id === id);
+      if (onSlot.some((e) => e.guestEmail.toLowerCase() === email)) return refuse(409, 'ALREADY_ON_WAITLIST');
+      const tickets: Ticket[] = (b.tickets ?? []).map((t) => {
+        const c = categories.find((c) => c.id === t.categoryId)!;
+        return { categoryId: c.id, name: c.name, type: c.type, quantity: t.quantity, unitPrice: c.price };
+      });
+      const places = tickets.length ? tickets.reduce((n, t) => n + (categories.find((c) => c.id === t.categoryId)!.occupiesPlace ? t.quantity : 0), 0) : b.participants!;
+      if (capacity - (booked.get(id) ?? 0) >= places) return refuse(409, 'SLOT_HAS_PLACES');
+      const entry: WaitlistEntry = {
+        id: `wl_${waitlist.length + 1}`,
+        status: 'WAITING',
+        position: onSlot.length + 1,
+        experience: { id: experience.id, title: experience.name },
+        timeSlot: { id, startTime: b.startTime, endTime: new Date(new Date(b.startTime).getTime() + experience.duration * 60_000).toISOString() },
+        places,
+        totalParticipants: tickets.length ? tickets.reduce((n, t) => n + t.quantity, 0) : places,
+        tickets,
+        guestName: b.customerName,
+        guestEmail: b.customerEmail,
+        guestPhone: b.customerPhone ?? null,
+        locale: b.locale ?? 'en',
+        offeredAt: null,
+        offerExpiresAt: null,
+        bookingId: null,
+        createdAt: new Date().toISOString(),
+      };
+      waitlist.push(entry);
+      return json(201, { success: true, data: entry });
+    }
     const number = /^bookings\/([^/]+)$/.exec(path)?.[1];
     if (method === 'GET' && number) {
       const found = bookings.get(decodeURIComponent(number));
@@ -408,10 +467,17 @@ export function fakeOuting(options: FakeOutingOptions = {}) {
     repriceExtra(experienceId: string, extraId: string, cents: number) {
       experiences.find((e) => e.id === experienceId)!.extras.find((x) => x.id === extraId)!.price = cents;
     },
+    /** The waitlist's entries made so far, oldest first. */
+    waitlist,
     /** Someone else books places, as another browser would. */
     take(startTime: string, experienceId: string, places: number) {
       const id = `ts_${experienceId}_${new Date(startTime).getTime()}`;
       booked.set(id, (booked.get(id) ?? 0) + places);
+    },
+    /** Places come free (a cancellation elsewhere). */
+    free(startTime: string, experienceId: string, places: number) {
+      const id = `ts_${experienceId}_${new Date(startTime).getTime()}`;
+      booked.set(id, Math.max(0, (booked.get(id) ?? 0) - places));
     },
   };
 }
