@@ -11,6 +11,7 @@ import { chunk } from './chunks.js';
 import type { GiftVoucherChunk } from './gift/chunk.js';
 import { App } from './components/App.js';
 import type { Widget } from './components/widget.js';
+import { moneyLines, totalLine } from './components/money-lines.js';
 import { en } from './i18n/en.js';
 import { createFormats } from './i18n/format.js';
 import { chooseLanguage } from './i18n/index.js';
@@ -108,7 +109,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     const t = texts.value;
     // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
     if (!t) return void render(<div class="outing" aria-busy="true" />, root);
-    w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles };
+    w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles, lines: moneyLines, total: totalLine };
     try {
       // The gift-voucher mode shows nothing until its chunk is here.
       render(gift ? chunk<GiftVoucherChunk>(w, 'gift-voucher')?.(h, w, api, back) : <App w={w} />, root);

@@ -121,7 +121,7 @@ export function codes(h: typeof H, w: Widget) {
         if (!q) return inner?.lines() ?? ({} as BookingLines);
         const lines = q.lines
           .filter((l) => l.kind !== 'VOUCHER')
-          .map((l) => ({ ...l, ref: null, name: l.kind === 'DISCOUNT' ? T.discount.replace('{0}', l.label) : l.label, amount: cents(l.amount) }));
+          .map((l) => ({ ...l, ref: null, name: l.kind === 'DISCOUNT' ? w.t.discount.replace('{0}', l.label) : l.label, amount: cents(l.amount) }));
         return { lines, subtotal: cents(q.subtotal), discount: cents(q.discount), total: cents(q.total), voucherAmount: cents(q.voucherAmount), due: cents(q.amountDue) };
       },
     };
@@ -145,10 +145,8 @@ export function codes(h: typeof H, w: Widget) {
     set(m, { error: 'EMPTY', said: undefined });
   };
   const mask = st.voucher && `GV-\u2022\u2022\u2022\u2022-\u2022\u2022\u2022\u2022-${st.voucher.slice(-4)}`;
-  const line = (name: string, amount: ComponentChildren) => h('li', null, h('span', null, name), ' ', amount);
-  const remove = (name: string | undefined, change: CodeState) =>
-    name &&
-    line(
+  const remove = (name: string | undefined, change: CodeState): [string, ComponentChildren] | undefined =>
+    name ? [
       name,
       h('button', {
         type: 'button',
@@ -158,7 +156,7 @@ export function codes(h: typeof H, w: Widget) {
           set(m, { ...change, error: undefined, said: 'removed' });
         },
       }, T.remove.replace('{0}', name)),
-    );
+    ] : undefined;
   const [who, why] = (st.error ?? '').split('.');
   const words = T as unknown as Record<string, string>;
   const said = why ? `${words[who!]} ${T.refused[why] ?? T.refused['NOT_FOUND']}` : who ? T.refused[who] : st.said && words[st.said];
@@ -168,10 +166,10 @@ export function codes(h: typeof H, w: Widget) {
     null,
     // What the voucher pays and what is left, said as it changes.
     h('div', { 'aria-live': 'polite' }, q && cents(q.voucherAmount) > 0 && [
-      h('ul', { class: 'lines' }, line(T.voucher.replace('{0}', mask!), h('span', null, money(-cents(q.voucherAmount))))),
-      h('p', { class: 'total' }, `${T.due}: `, h('strong', null, money(cents(q.amountDue)))),
+      w.lines([[w.t.voucher.replace('{0}', mask!), money(-cents(q.voucherAmount))]]),
+      w.total(w.t.due, money(cents(q.amountDue))),
     ]),
-    h('ul', { class: 'lines' }, remove(st.promo, { promo: undefined }), remove(mask, { voucher: undefined })),
+    w.lines([remove(st.promo, { promo: undefined }), remove(mask, { voucher: undefined })]),
     h(
       'div',
       { class: 'field' },

@@ -25,12 +25,6 @@ export interface CodeTexts {
   apply: string;
   /** A code's "Remove" button, `{0}` the code or the voucher's mask. */
   remove: string;
-  /** The line of a promo code's discount, `{0}` the code. */
-  discount: string;
-  /** The line of a gift voucher's part, `{0}` its mask. */
-  voucher: string;
-  /** What is left to pay once the voucher has paid its part. */
-  due: string;
   applied: string;
   removed: string;
   /** Who a refusal is about: a promo code (`P`), a gift voucher (`V`). */

@@ -8,6 +8,7 @@ import type { ContactField } from '../state/validate.js';
 import { chunk } from '../chunks.js';
 import type { CodesChunk } from '../codes/chunk.js';
 import { fill } from '../i18n/format.js';
+import { moneyLines, totalLine } from './money-lines.js';
 import { Summary } from './Summary.js';
 import { Tickets } from './Tickets.js';
 import type { Props } from './widget.js';
@@ -101,22 +102,9 @@ export function DetailsStep({ w }: Props) {
       {/* The booking form's step asks the party when there is one (widget/form/chunk.ts). */}
       {!model.hasForm.value && <Tickets w={w} />}
       <Guest w={w} />
-      {lines.length > 0 && (
-        <ul class="lines">
-          {lines.map(
-            (l) =>
-              l.quantity > 0 && (
-                <li>
-                  {/* A discount is named alone: "Discount (SUMMER10)". */}
-                  <span>{l.amount < 0 ? l.name : `${l.quantity} × ${l.name}`}</span> <span>{money(l.amount)}</span>
-                </li>
-              ),
-          )}
-        </ul>
-      )}
-      <p class="total" aria-live="polite" aria-atomic="true">
-        {t.total}: <strong>{money(model.totalCents.value)}</strong>
-      </p>
+      {/* A discount is named alone: "Discount (SUMMER10)". */}
+      {lines.length > 0 && moneyLines(lines.map((l) => l.quantity > 0 && [l.amount < 0 ? l.name : `${l.quantity} × ${l.name}`, money(l.amount)]))}
+      {totalLine(t.total, money(model.totalCents.value), true)}
       {/* The code box once "Have a code?" is pressed and its chunk is here (widget/codes/chunk.ts): it
           takes over the lines and the total above, adding the discount. */}
       {(model.form.value.code && chunk<CodesChunk>(w, 'codes')?.(h, w)) || (

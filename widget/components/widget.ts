@@ -6,6 +6,7 @@
 import type { Formats } from '../i18n/format.js';
 import type { Messages } from '../i18n/messages.js';
 import type { BookingModel } from '../state/booking.js';
+import type { moneyLines, totalLine } from './money-lines.js';
 
 /** What every component reads: one per mounted widget, passed down as the `w` prop. */
 export interface Widget {
@@ -21,6 +22,9 @@ export interface Widget {
    * widget.js, the chunks' ref callbacks call it.
    */
   css(el: Element | null, text: string): void;
+  /** The money's lines and a total's line (components/money-lines.ts), lent by widget.js to the chunks. */
+  lines: typeof moneyLines;
+  total: typeof totalLine;
 }
 
 export interface Props {

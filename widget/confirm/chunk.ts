@@ -26,10 +26,11 @@ export function confirmation(h: typeof H, booking: PublicBookingStatus & Partial
   const { discount, voucher } = booking;
   // The booking's lines after its summary's total: each extra (quantity × price, as shared/lines.ts
   // makes them), the discount, the voucher's part; and what is left to pay once a voucher paid some.
-  const lines: [string, number][] = [
-    ...(booking.extras ?? []).map((x): [string, number] => [`${x.quantity} × ${x.name}`, (x.quantity * x.unitPrice) / 100]),
-    ...(discount ? [[texts.discount.replace('{0}', discount.code), -+discount.amount] as [string, number]] : []),
-    ...(voucher ? [[texts.voucher.replace('{0}', voucher.code), -+voucher.amount] as [string, number]] : []),
+  const { t } = w;
+  const lines: [string, string][] = [
+    ...(booking.extras ?? []).map((x): [string, string] => [`${x.quantity} × ${x.name}`, money((x.quantity * x.unitPrice) / 100)]),
+    ...(discount ? [[t.discount.replace('{0}', discount.code), money(-discount.amount)] as [string, string]] : []),
+    ...(voucher ? [[t.voucher.replace('{0}', voucher.code), money(-voucher.amount)] as [string, string]] : []),
   ];
   const guest = guestInfo(h, {
     texts,
@@ -47,8 +48,8 @@ export function confirmation(h: typeof H, booking: PublicBookingStatus & Partial
   });
   return [
     booking.guestName && h('p', null, texts.bookedFor.replace('{0}', booking.guestName).replace('{1}', booking.guestEmail!)),
-    lines.length > 0 && h('ul', { class: 'lines' }, ...lines.map(([name, amount]) => h('li', { key: name }, h('span', null, name), ' ', h('span', null, money(amount))))),
-    voucher && h('p', { class: 'total' }, `${texts.due}: `, h('strong', null, money(+booking.amountDue))),
+    lines.length > 0 && w.lines(lines),
+    voucher && w.total(t.due, money(+booking.amountDue)),
     guest,
   ];
 }

@@ -16,10 +16,6 @@ export interface GuestInfoTexts {
   newTab: string;
   /** `{0}` the guest's name, `{1}` their e-mail. */
   bookedFor: string;
-  /** The booking's money beyond its total: `{0}` the promo code, the voucher's mask. */
-  discount: string;
-  voucher: string;
-  due: string;
 }
 
 export const en: GuestInfoTexts = {
@@ -31,9 +27,6 @@ export const en: GuestInfoTexts = {
   ics: 'Download .ics file',
   newTab: '(opens in a new tab)',
   bookedFor: 'Booked for {0} ({1}).',
-  discount: 'Discount ({0})',
-  voucher: 'Gift voucher ({0})',
-  due: 'Left to pay',
 };
 
 /**

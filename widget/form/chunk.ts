@@ -280,7 +280,7 @@ export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Par
     // A full time's waitlist (widget/waitlist/chunk.ts) takes the party and the answers, not extras.
     exp.extras.length > 0 && m.slot.value?.available && h('fieldset', null, h('legend', null, T.extras), ...exp.extras.map(extra)),
     exp.questions.length > 0 && h('fieldset', null, h('legend', null, T.questions), ...exp.questions.map(question)),
-    h('p', { class: 'total', 'aria-live': 'polite', 'aria-atomic': 'true' }, `${w.t.total}: `, h('strong', null, money(m.totalCents.value))),
+    w.total(w.t.total, money(m.totalCents.value), true),
     h('button', { type: 'submit', class: 'primary' }, T.continue),
   );
 }

@@ -70,6 +70,14 @@ export interface Messages {
   phone: string;
   honeypot: string;
   total: string;
+  /**
+   * The booking's money beyond its total, shown by the code box's and the confirmation's chunks:
+   * a promo code's discount and a gift voucher's part (`{0}` the code, the voucher's mask), and what
+   * is left to pay. In widget.js's catalog so that the two chunks do not each carry them.
+   */
+  discount: string;
+  voucher: string;
+  due: string;
   /** Opens the box for a promo code or a gift voucher's code (its words come with it, widget/codes/texts.ts). */
   haveCode: string;
   /**

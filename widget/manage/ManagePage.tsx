@@ -13,6 +13,7 @@ import { guestInfo } from '../confirm/guest-info.js';
 import { guestInfoTexts } from '../confirm/texts.js';
 import type { Widget } from '../components/widget.js';
 import { adoptStyles } from '../styles/sheet.js';
+import { moneyLines, totalLine } from '../components/money-lines.js';
 import type { BookingModel } from '../state/booking.js';
 import { dateInZone } from '../state/dates.js';
 import { ticketInputId } from './model.js';
@@ -450,7 +451,7 @@ function ChangeStep({ model, managed, lang }: BookingProps) {
   const picker = model.picker.value;
   if (!picker) return null;
   const { m, t } = lang;
-  const w: Widget = { model: picker, t, fmt: lang.fmt, locale: lang.tag, origin: location.origin, css: adoptStyles };
+  const w: Widget = { model: picker, t, fmt: lang.fmt, locale: lang.tag, origin: location.origin, css: adoptStyles, lines: moneyLines, total: totalLine };
   const step = picker.step.value;
   const slot = model.chosen.value;
   const busy = model.busy.value;
