@@ -185,6 +185,18 @@ describe('joining a full slot’s waitlist', () => {
     expect((await t.request('GET', `/public/v1/experiences/${exp.id}`)).status).toBe(200);
   });
 
+  it('makes one entry of parallel joins by one address, and gives parallel guests distinct positions', async () => {
+    await book(4);
+    const same = await Promise.all(Array.from({ length: 6 }, (_, i) => join({ customerEmail: i % 2 ? 'ANA@example.com' : 'ana@example.com' }, i % 2 ? '/public/v1/waitlist' : '/v1/waitlist')));
+    expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const r of same.filter((r) => r.status === 409)) expectError(r, 409, 'ALREADY_ON_WAITLIST');
+    const many = await Promise.all(['Bia', 'Eva', 'Rui', 'Zoe'].map((name) => joined(guest(name), '/public/v1/waitlist')));
+    expect(many.map((e) => e.position).sort()).toEqual([2, 3, 4, 5]);
+    const listed = expectList(await t.request('GET', '/v1/waitlist?status=WAITING'), WaitlistEntry).data;
+    expect(listed.map((e) => e.position)).toEqual([1, 2, 3, 4, 5]);
+    expect(await remainingAt(S1)).toBe(0);
+  });
+
   it('needs bookings:write on /v1', async () => {
     await book(4);
     const reader = await t.createKey({ scopes: ['bookings:read'] });
