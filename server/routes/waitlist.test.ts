@@ -146,6 +146,17 @@ describe('joining a full slot’s waitlist', () => {
     expectData(await t.request('PATCH', `/v1/slots/${slotId}`, { body: { closed: true } }), Slot);
     expectError(await join({}), 409, 'SLOT_UNAVAILABLE');
 
+    // A slot an imported calendar blocks is no bookable slot either.
+    await book(4, S2);
+    const imported = {
+      id: 'cal_blocking0000000000', orgId: t.orgId, name: 'Guide’s days off', url: 'https://calendar.example/off.ics', experienceId: exp.id, etag: null,
+      lastModified: null, lastSyncedAt: NOW, lastError: null, eventCount: 1, nextSyncAt: NOW + 3_600_000, expandedAt: null, expandedZone: null,
+      syncNote: null, createdAt: NOW, updatedAt: NOW,
+    };
+    await t.store.calendarImports.insertCalendarImport(imported);
+    await t.store.calendarImports.replaceBusyIntervals(imported, [{ start: Date.parse(S2) - 3_600_000, end: Date.parse(S2) + 60_000 }]);
+    expect((await join({ startTime: S2 })).body.error).toMatchObject({ code: 'SLOT_UNAVAILABLE', message: expect.stringMatching(/blocked by a calendar/) });
+
     const without = await newExperience({ name: 'No waitlist', waitlist: false });
     await book(4, S1, without);
     const refused = expectError(await join({ experienceId: without.id }, '/public/v1/waitlist'), 409, 'SLOT_UNAVAILABLE');
