@@ -19,7 +19,7 @@ function settingsHttp() {
   let gate: Promise<void> = Promise.resolve();
   let release = () => {};
   const db = {
-    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: at, updatedAt: at },
+    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, waitlistOfferMinutes: 720, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: at, updatedAt: at },
     keys: [
       { id: 'key_live', name: 'Website sync', type: 'secret', scopes: ['*'], prefix: 'osk_abc', key: null as string | null, createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
       { id: 'key_pub', name: 'Widget', type: 'publishable', scopes: ['*'], prefix: 'opk_def', key: 'opk_defWholeValue123' as string | null, createdAt: at, lastUsedAt: at, revokedAt: null as string | null },

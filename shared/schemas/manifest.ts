@@ -38,6 +38,7 @@ export const ManifestSlot = z.object({
   closed: z.boolean().describe('Closed by the operator: keeps its bookings, takes no new places'),
   note: z.string().nullable().describe("The team's note on the departure"),
   bookings: z.array(ManifestBooking),
+  waitlist: z.object({ waiting: z.int(), offered: z.int() }).optional().describe('Counts of its WAITING and OFFERED waitlist entries'),
 });
 export type ManifestSlot = z.infer<typeof ManifestSlot>;
 
