@@ -182,6 +182,23 @@ describe('the Settings screen', () => {
     expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', body: { cancellationCutoffHours: 48, guestSelfService: false } });
   });
 
+  it('sets how long a waitlist offer holds its places, and says beside the field when it is refused', async () => {
+    const { fake } = await open('/dashboard/settings', 'Organization');
+    const minutes = screen.getByLabelText('Waitlist offer (minutes)') as HTMLInputElement;
+    expect(minutes.value).toBe('720');
+    fireEvent.input(minutes, { target: { value: '0' } });
+    fake.refuse.set('PATCH /v1/organization', new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'waitlistOfferMinutes', message: 'Too small: expected number to be >=1' }]));
+    fireEvent.submit(minutes.closest('form')!);
+    await screen.findByText('Too small: expected number to be >=1.');
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', body: { waitlistOfferMinutes: 0 } });
+    expect(minutes.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.input(minutes, { target: { value: '90' } });
+    fireEvent.submit(minutes.closest('form')!);
+    await screen.findByText('The organization is saved.');
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', path: '/v1/organization', body: { waitlistOfferMinutes: 90 } });
+    expect(fake.db.org.waitlistOfferMinutes).toBe(90);
+  });
+
   it('sets the booking notices and the brand, and names the address a refusal is about', async () => {
     const { fake } = await open('/dashboard/settings', 'Organization');
     const to = screen.getByLabelText('Send notices to') as HTMLTextAreaElement;

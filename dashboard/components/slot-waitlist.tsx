@@ -78,10 +78,10 @@ export function SlotWaitlist({ w, slotId, zone }: { w: WaitlistModel; slotId: st
                 <a class="email" href={`mailto:${e.guestEmail}`}>
                   {e.guestEmail}
                 </a>
-              </span>
+              </span>{' '}
               <span class="state">
                 <State e={e} zone={zone} />
-              </span>
+              </span>{' '}
               {isLive(e) ? (
                 <button type="button" class="danger" id={`remove-${e.id}`} aria-describedby={`entry-${e.id}`} onClick={() => w.askRemove(e)}>
                   Remove

@@ -54,6 +54,7 @@ export function manifestOf(date: string, withGuests = true): Manifest {
         closed: false,
         note: null,
         bookings: withGuests ? [booking('ana', 'Ana Lima', 2), booking('bruno', 'Bruno Costa', 1)] : [],
+        waitlist: { waiting: 0, offered: 0 },
       },
     ],
   };
