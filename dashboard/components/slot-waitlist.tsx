@@ -83,7 +83,7 @@ export function SlotWaitlist({ w, slotId, zone }: { w: WaitlistModel; slotId: st
                 <State e={e} zone={zone} />
               </span>{' '}
               {isLive(e) ? (
-                <button type="button" class="danger" id={`remove-${e.id}`} aria-describedby={`entry-${e.id}`} onClick={() => w.askRemove(e)}>
+                <button type="button" class="remove" id={`remove-${e.id}`} aria-describedby={`entry-${e.id}`} onClick={() => w.askRemove(e)}>
                   Remove
                 </button>
               ) : null}

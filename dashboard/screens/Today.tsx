@@ -137,7 +137,6 @@ function Slot({ m, s, index, orgZone }: { m: Model; s: ManifestSlot; index: numb
             <span class="visually-hidden"> of {s.experience.title} at {timeIn(s.timeSlot.startTime, zone)}</span>
           </button>
         ) : null}
-        {open ? <SlotWaitlist w={m.waitlist} slotId={s.timeSlot.id} zone={orgZone} /> : null}
       </header>
       {s.bookings.length ? (
         <ul class="guests">
@@ -148,6 +147,12 @@ function Slot({ m, s, index, orgZone }: { m: Model; s: ManifestSlot; index: numb
       ) : (
         <p class="quiet">{s.closed ? 'No guests: closed to new bookings.' : `No guests yet: ${plural(s.remaining, 'place', 'places')} free.`}</p>
       )}
+      {open ? (
+        <div class="slot-waitlist-area">
+          <h3>Waitlist</h3>
+          <SlotWaitlist w={m.waitlist} slotId={s.timeSlot.id} zone={orgZone} />
+        </div>
+      ) : null}
     </section>
   );
 }
