@@ -128,7 +128,7 @@ describe('the Calendar', () => {
     const manifest: Manifest = {
       date: '2026-12-01', timezone: 'Europe/Lisbon',
       slots: [{ experience: { id: 'exp_walk', title: 'Alfama Old Town Walk' }, timeSlot: { id: 'ts_1', startTime: record.startTime, endTime: record.endTime },
-        capacity: 12, booked: 3, remaining: 9, closed: false, note: null,
+        capacity: 12, booked: 3, remaining: 9, closed: false, note: null, waitlist: { waiting: 0, offered: 0 },
         bookings: [{ id: 'bk_ana', bookingNumber: 'BK-AAAA1111', status: 'CONFIRMED', guestName: 'Ana Lima', guestEmail: 'ana@example.com', guestPhone: null,
           totalParticipants: 3, tickets: [], total: '75.00', paid: '0.00', currency: 'EUR', checkedInAt: null, metadata: {}, internalNote: null, extras: [], answers: [] }] }],
     };
