@@ -11,8 +11,8 @@ import { isLive, type WaitlistModel } from '../state/waitlist.js';
 import { Confirm } from './Confirm.js';
 
 /** `2 waiting, 1 offered`, or null when nobody is on it. */
-export function waitlistCounts(w: { waiting: number; offered: number } | undefined): string | null {
-  if (!w || (!w.waiting && !w.offered)) return null;
+export function waitlistCounts(w: { waiting: number; offered: number }): string | null {
+  if (!w.waiting && !w.offered) return null;
   return [w.waiting ? `${w.waiting} waiting` : '', w.offered ? `${w.offered} offered` : ''].filter(Boolean).join(', ');
 }
 

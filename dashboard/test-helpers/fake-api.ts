@@ -53,7 +53,6 @@ export function manifestOf(date: string, withGuests = true): Manifest {
         remaining: withGuests ? 9 : 12,
         closed: false,
         note: null,
-        waitlist: { waiting: 0, offered: 0 },
         bookings: withGuests ? [booking('ana', 'Ana Lima', 2), booking('bruno', 'Bruno Costa', 1)] : [],
         waitlist: { waiting: 0, offered: 0 },
       },

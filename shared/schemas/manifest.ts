@@ -44,7 +44,6 @@ export const ManifestSlot = z.object({
     })
     .describe('The slot’s live waitlist entries'),
   bookings: z.array(ManifestBooking),
-  waitlist: z.object({ waiting: z.int(), offered: z.int() }).optional().describe('Counts of its WAITING and OFFERED waitlist entries'),
 });
 export type ManifestSlot = z.infer<typeof ManifestSlot>;
 
