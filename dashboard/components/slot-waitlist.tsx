@@ -68,7 +68,7 @@ export function SlotWaitlist({ w, slotId, zone }: { w: WaitlistModel; slotId: st
               <span class="position" aria-hidden={e.position === null ? 'true' : undefined}>
                 {e.position === null ? '–' : `#${e.position}`}
               </span>
-              <span class="who">
+              <span class="wl-who">
                 <strong id={`entry-${e.id}`}>
                   {e.position === null ? '' : <span class="visually-hidden">Number {e.position}: </span>}
                   {e.guestName}
