@@ -38,6 +38,7 @@ import { dashboardAppRoutes } from './routes/dashboard-app.js';
 import { managePageRoutes } from './routes/manage-page.js';
 import { manifestRoutes } from './routes/manifest.js';
 import { reportRoutes } from './routes/reports.js';
+import { waitlistRoutes } from './routes/waitlist.js';
 import { paymentProviderFrom } from './payments/configure.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { CalendarSync } from './services/calendar-sync.js';
@@ -82,6 +83,7 @@ const V1_ROUTES = [
   manifestRoutes,
   reportRoutes,
   giftVoucherRoutes,
+  waitlistRoutes,
 ];
 /** What sits at the root: the widget and demo pages, the iCal feeds, the payment provider's callbacks, the dashboard's and the manage page. */
 const ROOT_ROUTES = [staticRoutes, icalFeedRoutes, paymentCallbackRoutes, dashboardAppRoutes, managePageRoutes];

@@ -66,6 +66,6 @@ export { ACTOR_TYPES, Activity, ActivityListQuery } from './schemas/activity.js'
 export { ROLES, Role, User, UserWithSetupUrl, UserCreate, UserPatch } from './schemas/user.js';
 export { Password, SessionCreate, PasswordSetup, Session, SignedOut } from './schemas/session.js';
 export {
-  MESSAGE_KINDS, MessageKind, MESSAGE_STATUSES, MessageStatus, Message, GiftVoucherMessage, GuestInfo, ManagedBooking, ManagedGuestBooking, ManageCancel, ManageReschedule, ManageUpdate,
+  MESSAGE_KINDS, MessageKind, MESSAGE_STATUSES, MessageStatus, Message, GiftVoucherMessage, WaitlistMessage, GuestInfo, ManagedBooking, ManagedGuestBooking, ManageCancel, ManageReschedule, ManageUpdate,
 } from './schemas/message.js';
 export { dataEnvelope, listEnvelope } from './schemas/envelope.js';

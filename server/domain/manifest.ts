@@ -20,6 +20,8 @@ export interface ManifestSlot<Booking> {
   closed: boolean;
   /** The team's note on the departure. */
   note: string | null;
+  /** Its live waitlist entries: WAITING ones and OFFERED ones (whose places count in `booked`). */
+  waitlist: { waiting: number; offered: number };
   bookings: Booking[];
 }
 

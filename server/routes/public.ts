@@ -30,11 +30,15 @@ import {
   GiftVoucherCheckout,
   GiftVoucherPurchaseCreate,
   GiftVoucherOffer,
+  PublicWaitlistJoin,
+  WaitlistEntry,
 } from '../../shared/index.js';
 import { z } from 'zod';
 import { QUOTE_DESCRIPTION } from './quote.js';
 import { quoteBooking } from '../services/quote.js';
 import { giftVoucherOffer, sellGiftVoucher } from '../services/gift-voucher-sales.js';
+import { joinWaitlist } from '../services/waitlist-entries.js';
+import { JOIN_DESCRIPTION, entryOf } from './waitlist.js';
 
 export interface PublicLimits {
   bookingsPerMinute: number;
@@ -58,7 +62,8 @@ export const publicCors = cors({
 export function publicRateLimit(limits: PublicLimits, limiter: RateLimiter, scope: string) {
   return async (c: Context<AppEnv>, next: Next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const booking = c.req.method === 'POST' && /\/bookings\/?$/.test(c.req.path);
+    // Joining a waitlist counts as a booking: it is one, waiting for places.
+    const booking = c.req.method === 'POST' && /\/(bookings|waitlist)\/?$/.test(c.req.path);
     const limit = booking ? limits.bookingsPerMinute : limits.requestsPerMinute;
     if (limit > 0) {
       const decision = await limiter.hit(`${scope}:${booking ? 'b' : 'r'}:${c.get('clientIp')}`, limit);
@@ -227,6 +232,29 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
       async ({ caller, params }) => {
         const { guestName: _name, guestEmail: _email, ...status } = serializePublicBooking(await findBookingByNumber(store, caller.orgId, params.bookingNumber));
         return ok(status);
+      },
+    )
+    .op(
+      {
+        method: 'post',
+        path: '/waitlist',
+        summary: 'Join a full time slot’s waitlist as a guest',
+        description:
+          `${JOIN_DESCRIPTION} An inactive experience is a 404, as for bookings. \`website\` is the honeypot of bookings: it must be ` +
+          'absent or empty. Counts against PUBLIC_BOOKINGS_PER_MINUTE.',
+        tag,
+        auth: 'publishable',
+        body: PublicWaitlistJoin,
+        response: WaitlistEntry,
+        status: 201,
+        errors: ['SLOT_UNAVAILABLE', 'ALREADY_ON_WAITLIST', 'SLOT_HAS_PLACES'],
+      },
+      async ({ caller, body }) => {
+        if (body.website !== undefined && body.website.trim() !== '') throw invalid('website', 'Must be empty');
+        const { website: _honeypot, ...join } = body;
+        // The guest is named in the activity log as they gave their name.
+        const actor = guestActor(join.customerName, caller.actor.ip);
+        return created(entryOf(await joinWaitlist(store, caller.orgId, join, { actor, publicApi: true }, ctx.now())));
       },
     );
 }

@@ -44,6 +44,7 @@ export function serializeManifest(m: ManifestModel): Manifest {
       remaining: Math.max(0, s.capacity - s.booked),
       closed: s.closed,
       note: s.note,
+      waitlist: { waiting: s.waitlist.waiting, offered: s.waitlist.offered },
       bookings: s.bookings.map(serializeManifestBooking),
     })),
   };

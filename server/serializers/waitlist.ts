@@ -2,7 +2,9 @@ import type { WaitlistRow } from '../store/waitlist.js';
 import { ticketsOf } from '../domain/tickets.js';
 import { serializeTimeSlot } from './booking.js';
 import { iso, isoOrNull } from './instant.js';
-import type { Locale, WaitlistEntry } from '../../shared/index.js';
+import type { MessageRow } from '../store/messages.js';
+import { messageFields } from './message.js';
+import type { Locale, WaitlistEntry, WaitlistMessage } from '../../shared/index.js';
 
 /**
  * A waitlist entry's record. `position` is the entry's rank among its slot's WAITING entries (the
@@ -27,4 +29,9 @@ export function serializeWaitlistEntry(row: WaitlistRow, experienceName: string,
     bookingId: row.bookingId,
     createdAt: iso(row.createdAt),
   };
+}
+
+/** A waitlist entry's e-mail (WAITLIST_JOINED, WAITLIST_OFFER) and how its sending went. */
+export function serializeWaitlistMessage(row: MessageRow): WaitlistMessage {
+  return { ...messageFields(row), waitlistEntryId: row.waitlistEntryId ?? '' };
 }

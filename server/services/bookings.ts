@@ -155,7 +155,7 @@ export async function findBookingByNumber(store: Store, orgId: string, number: s
 }
 
 /** A list bound: a date is a whole local day in the org's time zone, an instant is itself. */
-function boundOf(value: string | undefined, edge: 'from' | 'to', zone: string): number | undefined {
+export function boundOf(value: string | undefined, edge: 'from' | 'to', zone: string): number | undefined {
   if (value === undefined) return undefined;
   if (!isCalendarDate(value)) return Date.parse(value);
   return edge === 'from' ? startOfLocalDay(value, zone) : startOfLocalDay(addDays(value, 1), zone) - 1;

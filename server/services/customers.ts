@@ -1,6 +1,7 @@
 import { newId } from '../domain/ids.js';
 import type { Actor } from '../domain/actor.js';
 import { recordActivity } from './activity.js';
+import { eraseWaitlistGuest } from './waitlist-removal.js';
 import { notFound } from '../domain/refusal.js';
 import type { CustomerRow, CustomerView } from '../store/customers.js';
 import type { Page, PageResult } from '../store/sql.js';
@@ -108,6 +109,8 @@ export async function eraseCustomer(store: Store, orgId: string, customerId: str
         await store.events.replaceEventPayload(event.id, JSON.stringify(body));
       }
     }
+    // The same person's waitlist entries, found by the address they gave (any case).
+    await eraseWaitlistGuest(store, orgId, customer.email, { name: ERASED, email: placeholderEmail, reason: 'Not sent: the guest’s personal data were erased' }, actor, now);
   });
 }
 

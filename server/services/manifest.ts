@@ -66,7 +66,7 @@ export async function manifestFor(store: Store, orgId: string, query: { date?: s
   const slotOf = (exp: ExperienceRow, start: number, end: number): ManifestSlot => {
     const key = `${exp.id} ${start}`;
     let slot = slots.get(key);
-    if (!slot) slots.set(key, (slot = { experience: refOf(exp), start, end, capacity: exp.maxParticipants, booked: 0, closed: false, note: null, bookings: [] }));
+    if (!slot) slots.set(key, (slot = { experience: refOf(exp), start, end, capacity: exp.maxParticipants, booked: 0, closed: false, note: null, waitlist: { waiting: 0, offered: 0 }, bookings: [] }));
     return slot;
   };
   for (const exp of experiences) {
@@ -78,14 +78,18 @@ export async function manifestFor(store: Store, orgId: string, query: { date?: s
     if (exp) slotOf(exp, booking.slotStart, booking.slotEnd).bookings.push(booking);
   }
 
-  // Places and the operator's settings from the per-slot counters: one range read per experience
-  // that has a slot that day.
+  // Places and the operator's settings from the per-slot counters, and the waitlists' counts: one
+  // range read of each per experience that has a slot that day.
   const statesOf = new Map<string, Map<number, SlotState>>();
+  const waitlistsOf = new Map<string, Map<number, { waiting: number; offered: number }>>();
   const list = [...slots.values()];
   for (const slot of list) {
     const id = slot.experience.id;
     let states = statesOf.get(id);
     if (!states) statesOf.set(id, (states = await store.slots.slotsBetween(id, from, to)));
+    let waitlists = waitlistsOf.get(id);
+    if (!waitlists) waitlistsOf.set(id, (waitlists = await store.waitlist.countLiveBetween(id, from, to)));
+    slot.waitlist = waitlists.get(slot.start) ?? { waiting: 0, offered: 0 };
     const state = states.get(slot.start);
     slot.booked = state?.booked ?? 0;
     slot.capacity = slotCapacity(slot.capacity, state);

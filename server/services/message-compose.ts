@@ -70,7 +70,8 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
       host,
     });
   }
-  if (message.bookingId === null) return undefined;
+  // A waitlist entry's e-mails are composed from the entry, not from a booking.
+  if (message.bookingId === null || message.kind === 'WAITLIST_JOINED' || message.kind === 'WAITLIST_OFFER') return undefined;
   const booking: BookingView | undefined = await store.bookings.getBooking(message.orgId, message.bookingId);
   const exp = booking && await store.experiences.getExperience(message.orgId, booking.experienceId);
   if (!booking || !exp) return undefined;

@@ -2,7 +2,9 @@ import { dueNotifier } from './due-notifier.js';
 import { newId } from '../domain/ids.js';
 import type { Page, PageResult, Sql } from './sql.js';
 
-export type MessageKind = 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER' | 'OPERATOR_NOTICE' | 'USER_INVITE' | 'GIFT_VOUCHER';
+export type MessageKind =
+  | 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER' | 'OPERATOR_NOTICE' | 'USER_INVITE' | 'GIFT_VOUCHER'
+  | 'WAITLIST_JOINED' | 'WAITLIST_OFFER';
 /** The booking event an OPERATOR_NOTICE tells of. */
 export type NoticeOf = 'BOOKING_CREATED' | 'BOOKING_CANCELED' | 'BOOKING_UPDATED';
 export type MessageStatus = 'PENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
@@ -152,6 +154,10 @@ export interface MessageStore {
   /** The booking a manage token's hash belongs to. */
   findManageToken(tokenHash: string): Promise<{ tokenHash: string; orgId: string; bookingId: string } | undefined>;
   deleteManageTokens(bookingId: string): Promise<void>;
+  /** A waitlist entry's e-mails, oldest first, id breaking ties. */
+  listWaitlistMessages(orgId: string, waitlistEntryId: string, page: Page): Promise<PageResult<MessageRow>>;
+  /** A waitlist entry's guest was erased: as `eraseMessagesOf`, for the entry's messages. */
+  eraseWaitlistMessagesOf(waitlistEntryId: string, placeholder: string, reason: string): Promise<void>;
 }
 
 const COLUMNS = `id, org_id AS "orgId", booking_id AS "bookingId", kind, to_address AS "to", status, attempts,
@@ -289,6 +295,25 @@ export function messageStore(sql: Sql): MessageStore {
       ),
     async deleteManageTokens(bookingId) {
       await sql.run('DELETE FROM manage_tokens WHERE booking_id = ?', [bookingId]);
+    },
+    async listWaitlistMessages(orgId, waitlistEntryId, page) {
+      const count = await sql.get<{ n: number }>('SELECT count(*) AS n FROM messages WHERE org_id = ? AND waitlist_entry_id = ?', [orgId, waitlistEntryId]);
+      const rows = await sql.all<MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE org_id = ? AND waitlist_entry_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [orgId, waitlistEntryId, page.limit, page.offset],
+      );
+      return { rows, total: Number(count!.n) }; // count(*) always answers one row
+    },
+    async eraseWaitlistMessagesOf(waitlistEntryId, placeholder, reason) {
+      // As eraseMessagesOf: the CASEs read the row as it was; the CAST types the parameter for PostgreSQL.
+      await sql.run(
+        `UPDATE messages SET to_address = CAST(? AS TEXT),
+          last_error = CASE WHEN status = 'PENDING' THEN CAST(? AS TEXT) ELSE NULL END,
+          status = CASE WHEN status = 'PENDING' THEN 'FAILED' ELSE status END,
+          next_attempt_at = CASE WHEN status = 'PENDING' THEN NULL ELSE next_attempt_at END
+          WHERE waitlist_entry_id = ?`,
+        [placeholder, reason, waitlistEntryId],
+      );
     },
   };
 }

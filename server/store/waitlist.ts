@@ -71,6 +71,10 @@ export interface WaitlistStore {
   listLiveEntries(experienceId: string, slotStart: number): Promise<WaitlistRow[]>;
   /** Counts of WAITING and OFFERED entries per slot start of an experience in [from, to). */
   countLiveBetween(experienceId: string, from: number, to: number): Promise<Map<number, { waiting: number; offered: number }>>;
+  /** An organization's entries of one e-mail address (any case), oldest first: a customer's erasure finds them. */
+  listEntriesOfEmail(orgId: string, email: string): Promise<WaitlistRow[]>;
+  /** Overwrites an entry's guest (an erasure): name, e-mail and phone, whatever its status; its offer's token stops opening it. */
+  replaceGuest(id: string, guest: { name: string; email: string; phone: string | null }, updatedAt: number): Promise<void>;
 }
 
 const COLUMNS = `id, org_id AS "orgId", experience_id AS "experienceId", slot_start AS "slotStart", slot_end AS "slotEnd", status,
@@ -191,6 +195,13 @@ export function waitlistStore(sql: Sql): WaitlistStore {
         counts.set(at, c);
       }
       return counts;
+    },
+    listEntriesOfEmail: (orgId, email) =>
+      many(`SELECT ${COLUMNS} FROM waitlist_entries WHERE org_id = ? AND lower(guest_email) = ? ORDER BY created_at, id`, [orgId, email.toLowerCase()]),
+    async replaceGuest(id, guest, updatedAt) {
+      await sql.run('UPDATE waitlist_entries SET guest_name = ?, guest_email = ?, guest_phone = ?, token_hash = NULL, updated_at = ? WHERE id = ?', [
+        guest.name, guest.email, guest.phone, updatedAt, id,
+      ]);
     },
   };
 }

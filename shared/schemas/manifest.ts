@@ -33,10 +33,16 @@ export const ManifestSlot = z.object({
   experience: BookingExperienceRef,
   timeSlot: BookingTimeSlotRef,
   capacity: z.int().describe("The departure's own capacity when one is set (PATCH /v1/slots/{id}), else the experience's maxParticipants"),
-  booked: z.int().describe('Places held by CONFIRMED and PENDING bookings'),
+  booked: z.int().describe('Places held by CONFIRMED and PENDING bookings and by waitlist offers (OFFERED entries)'),
   remaining: z.int(),
   closed: z.boolean().describe('Closed by the operator: keeps its bookings, takes no new places'),
   note: z.string().nullable().describe("The team's note on the departure"),
+  waitlist: z
+    .object({
+      waiting: z.int().describe('WAITING entries: guests in the queue'),
+      offered: z.int().describe('OFFERED entries: guests whose offer holds places (counted in `booked`)'),
+    })
+    .describe('The slot’s live waitlist entries'),
   bookings: z.array(ManifestBooking),
 });
 export type ManifestSlot = z.infer<typeof ManifestSlot>;

@@ -4,11 +4,13 @@ import { BookingCancel, Locale, PublicBooking, TicketsInput } from './booking.js
 
 /**
  * The e-mails Outing sends: to a booking's guest, notices of a booking to the organization's notice
- * addresses (OPERATOR_NOTICE), a new user's invitation (USER_INVITE, about no booking), and a gift
- * voucher's code to its recipient or buyer (GIFT_VOUCHER, about no booking).
+ * addresses (OPERATOR_NOTICE), a new user's invitation (USER_INVITE, about no booking), a gift
+ * voucher's code to its recipient or buyer (GIFT_VOUCHER, about no booking), and a waitlist entry's
+ * guest on joining (WAITLIST_JOINED) and on an offer of places (WAITLIST_OFFER), about no booking.
  */
 export const MESSAGE_KINDS = [
   'BOOKING_CONFIRMED', 'BOOKING_CHANGED', 'BOOKING_CANCELLED', 'BOOKING_REMINDER', 'OPERATOR_NOTICE', 'USER_INVITE', 'GIFT_VOUCHER',
+  'WAITLIST_JOINED', 'WAITLIST_OFFER',
 ] as const;
 export const MessageKind = z.enum(MESSAGE_KINDS);
 export type MessageKind = z.infer<typeof MessageKind>;
@@ -35,6 +37,10 @@ export type Message = z.infer<typeof Message>;
 /** A GIFT_VOUCHER e-mail (its code to the recipient or buyer) and how its sending went: a message of a voucher, not of a booking. */
 export const GiftVoucherMessage = Message.omit({ bookingId: true }).extend({ giftVoucherId: z.string() });
 export type GiftVoucherMessage = z.infer<typeof GiftVoucherMessage>;
+
+/** A waitlist entry's e-mail (WAITLIST_JOINED or WAITLIST_OFFER) and how its sending went. */
+export const WaitlistMessage = Message.omit({ bookingId: true }).extend({ waitlistEntryId: z.string() });
+export type WaitlistMessage = z.infer<typeof WaitlistMessage>;
 
 /** The booking as its own guest sees it: the public shape and the phone they gave (shown nowhere else in public). */
 export const ManagedGuestBooking = PublicBooking.extend({ guestPhone: z.string().nullable() });
