@@ -71,6 +71,18 @@ export interface WaitlistStore {
   listLiveEntries(experienceId: string, slotStart: number): Promise<WaitlistRow[]>;
   /** Counts of WAITING and OFFERED entries per slot start of an experience in [from, to). */
   countLiveBetween(experienceId: string, from: number, to: number): Promise<Map<number, { waiting: number; offered: number }>>;
+  /**
+   * The slots that have WAITING entries, soonest start first (experience id breaking ties), up to
+   * `limit`: of one organization, or one experience, or (neither given) every organization.
+   */
+  listWaitingSlots(scope: { orgId?: string; experienceId?: string }, limit: number): Promise<WaitingSlot[]>;
+}
+
+/** A slot whose WAITING entries may be owed an offer (or an expiry). */
+export interface WaitingSlot {
+  orgId: string;
+  experienceId: string;
+  slotStart: number;
 }
 
 const COLUMNS = `id, org_id AS "orgId", experience_id AS "experienceId", slot_start AS "slotStart", slot_end AS "slotEnd", status,
@@ -191,6 +203,18 @@ export function waitlistStore(sql: Sql): WaitlistStore {
         counts.set(at, c);
       }
       return counts;
+    },
+    async listWaitingSlots(scope, limit) {
+      const where = ["status = 'WAITING'"];
+      const params: unknown[] = [];
+      if (scope.orgId !== undefined) (where.push('org_id = ?'), params.push(scope.orgId));
+      if (scope.experienceId !== undefined) (where.push('experience_id = ?'), params.push(scope.experienceId));
+      const rows = await sql.all<WaitingSlot>(
+        `SELECT DISTINCT org_id AS "orgId", experience_id AS "experienceId", slot_start AS "slotStart" FROM waitlist_entries
+          WHERE ${where.join(' AND ')} ORDER BY slot_start, experience_id LIMIT ?`,
+        [...params, limit],
+      );
+      return rows.map((r) => ({ ...r, slotStart: Number(r.slotStart) }));
     },
   };
 }
