@@ -93,24 +93,34 @@ async function offer(store: Store, entry: WaitlistRow, exp: ExperienceRow, until
  * offers it made. A slot without WAITING entries costs one indexed read.
  */
 export async function offerFreedPlaces(store: Store, orgId: string, experienceId: string, slotStart: number, now: number): Promise<number> {
+  const plan = await planFor(store, orgId, experienceId, slotStart, now);
+  if (plan.kind === 'expire') for (const entry of plan.waiting) await expireWaiting(store, entry, plan.exp, plan.why, now);
+  if (plan.kind !== 'offer') return 0;
+  let offers = 0;
+  for (const entry of plan.entries) if (await offer(store, entry, plan.exp, plan.until, now)) offers++;
+  return offers;
+}
+
+/** What a slot's waitlist calls for now: nothing, its WAITING entries EXPIRED, or offers to these entries until then. */
+type Plan =
+  | { kind: 'none' }
+  | { kind: 'expire'; exp: ExperienceRow; waiting: WaitlistRow[]; why: string }
+  | { kind: 'offer'; exp: ExperienceRow; entries: WaitlistRow[]; until: number };
+
+async function planFor(store: Store, orgId: string, experienceId: string, slotStart: number, now: number): Promise<Plan> {
   const waiting = await store.waitlist.listWaiting(experienceId, slotStart);
-  if (waiting.length === 0) return 0;
+  if (waiting.length === 0) return { kind: 'none' };
   const [org, exp, slot] = await Promise.all([
     store.organizations.getOrganization(orgId),
     store.experiences.getExperience(orgId, experienceId),
     store.slots.getSlot(experienceId, slotStart),
   ]);
-  if (!org || !exp) return 0;
+  if (!org || !exp) return { kind: 'none' };
   const closedFor = await unbookable(store, exp, org.timezone, slotStart, slot, now);
-  if (closedFor) {
-    if (closedFor.final) for (const entry of waiting) await expireWaiting(store, entry, exp, closedFor.why, now);
-    return 0;
-  }
-  const remaining = remainingPlaces(slotCapacity(exp.maxParticipants, slot), slot?.booked ?? 0);
-  const until = offerEndsAt(now, org.waitlistOfferMinutes, slotStart, exp.minNoticeMinutes);
-  let offers = 0;
-  for (const entry of entriesToOffer(waiting, remaining)) if (await offer(store, entry, exp, until, now)) offers++;
-  return offers;
+  if (closedFor) return closedFor.final ? { kind: 'expire', exp, waiting, why: closedFor.why } : { kind: 'none' };
+  const entries = entriesToOffer(waiting, remainingPlaces(slotCapacity(exp.maxParticipants, slot), slot?.booked ?? 0));
+  if (entries.length === 0) return { kind: 'none' };
+  return { kind: 'offer', exp, entries, until: offerEndsAt(now, org.waitlistOfferMinutes, slotStart, exp.minNoticeMinutes) };
 }
 
 /**
@@ -212,6 +222,9 @@ export async function settleAllWaitlists(deps: WaitlistSweeperDeps): Promise<num
   let offers = 0;
   for (const slot of await deps.store.waitlist.listWaitingSlots({}, SETTLE_LIMIT)) {
     try {
+      // Read first, outside any transaction: most slots with a waitlist are full and still bookable,
+      // and those take no writer's turn. The transaction plans again from what it reads itself.
+      if ((await planFor(deps.store, slot.orgId, slot.experienceId, slot.slotStart, now)).kind === 'none') continue;
       offers += await deps.store.transaction(() => offerFreedPlaces(deps.store, slot.orgId, slot.experienceId, slot.slotStart, now));
     } catch (err) {
       deps.logger.error('could not settle a waitlist', { experienceId: slot.experienceId, slotStart: slot.slotStart, error: errorText(err) });
