@@ -71,6 +71,11 @@ export interface WaitlistStore {
   listLiveEntries(experienceId: string, slotStart: number): Promise<WaitlistRow[]>;
   /** Counts of WAITING and OFFERED entries per slot start of an experience in [from, to). */
   countLiveBetween(experienceId: string, from: number, to: number): Promise<Map<number, { waiting: number; offered: number }>>;
+  /**
+   * Gives an OFFERED entry a new offer token (its hash): the link of the offer e-mail being sent now;
+   * the link of an earlier attempt stops opening it. False once the entry is no longer OFFERED.
+   */
+  setOfferTokenHash(id: string, tokenHash: string, updatedAt: number): Promise<boolean>;
 }
 
 const COLUMNS = `id, org_id AS "orgId", experience_id AS "experienceId", slot_start AS "slotStart", slot_end AS "slotEnd", status,
@@ -191,6 +196,9 @@ export function waitlistStore(sql: Sql): WaitlistStore {
         counts.set(at, c);
       }
       return counts;
+    },
+    async setOfferTokenHash(id, tokenHash, updatedAt) {
+      return (await sql.run(`UPDATE waitlist_entries SET token_hash = ?, updated_at = ? WHERE id = ? AND status = 'OFFERED'`, [tokenHash, updatedAt, id])) === 1;
     },
   };
 }
