@@ -196,6 +196,8 @@ export const KIND_WORDS: Record<MessageKind, string> = {
   OPERATOR_NOTICE: 'Notice to you',
   USER_INVITE: 'Invitation',
   GIFT_VOUCHER: 'Gift voucher',
+  WAITLIST_JOINED: 'On the waitlist',
+  WAITLIST_OFFER: 'Waitlist offer',
 };
 
 export interface MailState {

@@ -5,10 +5,12 @@ import { BookingCancel, Locale, PublicBooking, TicketsInput } from './booking.js
 /**
  * The e-mails Outing sends: to a booking's guest, notices of a booking to the organization's notice
  * addresses (OPERATOR_NOTICE), a new user's invitation (USER_INVITE, about no booking), and a gift
- * voucher's code to its recipient or buyer (GIFT_VOUCHER, about no booking).
+ * voucher's code to its recipient or buyer (GIFT_VOUCHER, about no booking), and a waitlist entry's
+ * guest's (WAITLIST_JOINED, WAITLIST_OFFER, about the entry, no booking).
  */
 export const MESSAGE_KINDS = [
   'BOOKING_CONFIRMED', 'BOOKING_CHANGED', 'BOOKING_CANCELLED', 'BOOKING_REMINDER', 'OPERATOR_NOTICE', 'USER_INVITE', 'GIFT_VOUCHER',
+  'WAITLIST_JOINED', 'WAITLIST_OFFER',
 ] as const;
 export const MessageKind = z.enum(MESSAGE_KINDS);
 export type MessageKind = z.infer<typeof MessageKind>;
