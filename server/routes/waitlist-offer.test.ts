@@ -180,6 +180,27 @@ describe('a guest’s waitlist offer: /public/v1/waitlist/offer', { timeout: 60_
     expect((await activity()).filter((a) => a.targetId === entry.id)).toEqual([]);
   });
 
+  it('answered twice at once (two tabs): one answer wins, the other is told what became of the offer; places counted once', async () => {
+    const first = await offer();
+    const both = await Promise.all([asGuest(first.token, 'POST', '/accept'), asGuest(first.token, 'POST', '/accept')]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(expectList(await t.request('GET', '/v1/bookings'), Booking).data).toHaveLength(1);
+    expect(await remaining()).toBe(8);
+
+    const second = await offer({ guestEmail: 'second@example.com' });
+    expect(await remaining()).toBe(6);
+    const [accept, decline] = await Promise.all([asGuest(second.token, 'POST', '/accept'), asGuest(second.token, 'POST', '/decline')]);
+    const won = expectData(await asGuest(second.token, 'GET'), WaitlistOffer).entry.status;
+    if (won === 'BOOKED') {
+      expect([accept.status, decline.status]).toEqual([201, 409]);
+      expect(await remaining()).toBe(6);
+    } else {
+      expect(won).toBe('CANCELLED');
+      expect([accept.status, decline.status]).toEqual([409, 200]);
+      expect(await remaining()).toBe(8);
+    }
+  });
+
   it('counts against PUBLIC_REQUESTS_PER_MINUTE per address', async () => {
     const limited = await createTestApp({ now: clock.now, env: { PUBLIC_REQUESTS_PER_MINUTE: '2' } });
     try {
