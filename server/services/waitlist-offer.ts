@@ -52,11 +52,14 @@ export function partsOf(entry: WaitlistRow): BookingParts {
     : { participants: entry.totalParticipants };
 }
 
-/** "wl_… (2 places, Sunset walk, 2027-07-01T10:00:00.000Z)": an entry as the activity log names it. */
+/**
+ * "wl_… (2 places, Sunset walk, 2027-07-01T10:00:00.000Z)": an entry as the activity log names it (no
+ * personal data in the summary: the log outlives an erasure of the guest).
+ */
 export function describeEntry(entry: WaitlistRow, experienceName: string): string {
   const tickets = storedTicketsOf(entry.tickets);
   const party = tickets.length > 0 ? ticketsLine(tickets) : `${entry.places} ${entry.places === 1 ? 'place' : 'places'}`;
-  return `${entry.id} (${entry.guestName}, ${party}, ${experienceName}, ${new Date(entry.slotStart).toISOString()})`;
+  return `${entry.id} (${party}, ${experienceName}, ${new Date(entry.slotStart).toISOString()})`;
 }
 
 /**
