@@ -1372,6 +1372,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/waitlist/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A waitlist guest’s offer, by the token of its e-mail link
+         * @description The entry whatever its status, `total` what booking its party costs now (a BOOKED entry: what its booking costs), the organization’s contact, and once BOOKED the booking it became. A token opens its own entry only. An offer past `offerExpiresAt` is made EXPIRED by this request (its places go to the next guest waiting).
+         *
+         *     Authenticate with the token of the guest’s waitlist offer e-mail in `X-Waitlist-Token`; a missing or unknown token is 404.
+         */
+        get: operations["getPublicWaitlistOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/waitlist/offer/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book the offered places
+         * @description Makes the booking of the entry’s party (its tickets at today’s prices, or its participants), name, e-mail, phone, language and answers, `source` WIDGET, in the same transaction that ends the offer: the offer’s places become the booking’s and nobody can take them in between. The booking is CONFIRMED (BOOKING_CREATED, its confirmation e-mail); with online payment due (a priced experience, a provider configured and the organization’s `onlinePayments` on) it is a PENDING hold whose `checkoutUrl` is the payment page, after which the guest returns to the offer’s link. The entry becomes BOOKED with `bookingId`. An offer whose `offerExpiresAt` has passed holds nothing: using its token makes it EXPIRED at once (its places are offered to the next guest waiting), and accepting or declining it answers 409 OFFER_EXPIRED, as for an EXPIRED entry (a slot closed meanwhile expires it too); a BOOKED or CANCELLED entry answers 409 INVALID_STATUS_TRANSITION. A booking refused (the slot blocked meanwhile) leaves the offer as it was.
+         *
+         *     Authenticate with the token of the guest’s waitlist offer e-mail in `X-Waitlist-Token`; a missing or unknown token is 404.
+         */
+        post: operations["postPublicWaitlistOfferAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/waitlist/offer/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let the offered places go
+         * @description The entry becomes CANCELLED and its places are offered to the next guest waiting (in the same transaction). An offer whose `offerExpiresAt` has passed holds nothing: using its token makes it EXPIRED at once (its places are offered to the next guest waiting), and accepting or declining it answers 409 OFFER_EXPIRED, as for an EXPIRED entry (a slot closed meanwhile expires it too); a BOOKED or CANCELLED entry answers 409 INVALID_STATUS_TRANSITION.
+         *
+         *     Authenticate with the token of the guest’s waitlist offer e-mail in `X-Waitlist-Token`; a missing or unknown token is 404.
+         */
+        post: operations["postPublicWaitlistOfferDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/session": {
         parameters: {
             query?: never;
@@ -2236,7 +2302,7 @@ export interface components {
             createdAt: string;
         };
         /** @enum {string} */
-        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE" | "GIFT_VOUCHER";
+        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE" | "GIFT_VOUCHER" | "WAITLIST_JOINED" | "WAITLIST_OFFER";
         /** @enum {string} */
         MessageStatus: "PENDING" | "SENT" | "FAILED" | "SKIPPED";
         ManageCancel: {
@@ -3603,6 +3669,115 @@ export interface components {
             customerName?: string;
             /** @description null clears it */
             customerPhone?: string | null;
+        };
+        /** @description A waitlist guest’s offer as its e-mail link opens it: the entry, what booking it costs now, whom to ask, and once BOOKED the booking. */
+        WaitlistOffer: {
+            entry: {
+                id: string;
+                /** @enum {string} */
+                status: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED" | "CANCELLED";
+                /** @description 1-based rank among the slot’s WAITING entries, oldest first; null unless WAITING */
+                position: number | null;
+                experience: components["schemas"]["BookingExperience"];
+                timeSlot: components["schemas"]["BookingTimeSlot"];
+                /** @description The places the party takes (tickets that take no place are not counted) */
+                places: number;
+                /** @description Every ticket, whether or not it takes a place */
+                totalParticipants: number;
+                /** @description [] for an experience without price categories */
+                tickets: components["schemas"]["Ticket"][];
+                guestName: string;
+                /** Format: email */
+                guestEmail: string;
+                guestPhone: string | null;
+                /**
+                 * @description The language of the guest’s e-mails and pages
+                 * @enum {string}
+                 */
+                locale: "en" | "pt";
+                /**
+                 * Format: date-time
+                 * @description When places were offered; null before
+                 */
+                offeredAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the offer holds its places; null before an offer
+                 */
+                offerExpiresAt: string | null;
+                /** @description The booking the offer became; null until BOOKED */
+                bookingId: string | null;
+                /**
+                 * Format: date-time
+                 * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+                 */
+                createdAt: string;
+            };
+            /** @description What the booking costs now, a money string */
+            total: string;
+            currency: string;
+            organization: {
+                name: string;
+                /** Format: email */
+                email: string;
+                phone: string | null;
+            };
+            /** @description Once the entry is BOOKED: the booking the offer became (its number, status and checkoutUrl while a payment is due) */
+            booking?: components["schemas"]["PublicBooking"];
+        };
+        /** @description An accepted offer: the entry BOOKED and the booking its places became. */
+        WaitlistAccepted: {
+            entry: {
+                id: string;
+                /** @enum {string} */
+                status: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED" | "CANCELLED";
+                /** @description 1-based rank among the slot’s WAITING entries, oldest first; null unless WAITING */
+                position: number | null;
+                experience: components["schemas"]["BookingExperience"];
+                timeSlot: components["schemas"]["BookingTimeSlot"];
+                /** @description The places the party takes (tickets that take no place are not counted) */
+                places: number;
+                /** @description Every ticket, whether or not it takes a place */
+                totalParticipants: number;
+                /** @description [] for an experience without price categories */
+                tickets: components["schemas"]["Ticket"][];
+                guestName: string;
+                /** Format: email */
+                guestEmail: string;
+                guestPhone: string | null;
+                /**
+                 * @description The language of the guest’s e-mails and pages
+                 * @enum {string}
+                 */
+                locale: "en" | "pt";
+                /**
+                 * Format: date-time
+                 * @description When places were offered; null before
+                 */
+                offeredAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the offer holds its places; null before an offer
+                 */
+                offerExpiresAt: string | null;
+                /** @description The booking the offer became; null until BOOKED */
+                bookingId: string | null;
+                /**
+                 * Format: date-time
+                 * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+                 */
+                createdAt: string;
+            };
+            /** @description What the booking costs now, a money string */
+            total: string;
+            currency: string;
+            organization: {
+                name: string;
+                /** Format: email */
+                email: string;
+                phone: string | null;
+            };
+            booking: components["schemas"]["PublicBooking"];
         };
         /** @description Who is signed in, and the CSRF token for `/v1` requests made with the session cookie. */
         Session: {
@@ -10226,6 +10401,279 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["ManagedBooking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicWaitlistOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WaitlistOffer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "entry": {
+                     *           "id": "wl_7Rm2KxT9pW4nQc",
+                     *           "status": "OFFERED",
+                     *           "position": null,
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "places": 2,
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "guestPhone": "+351 912 345 678",
+                     *           "locale": "en",
+                     *           "offeredAt": "2026-06-10T09:12:00.000Z",
+                     *           "offerExpiresAt": "2026-06-10T21:12:00.000Z",
+                     *           "bookingId": null,
+                     *           "createdAt": "2026-06-02T18:40:00.000Z"
+                     *         },
+                     *         "total": "90.00",
+                     *         "currency": "EUR",
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistOffer"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicWaitlistOfferAccept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: WaitlistAccepted */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "entry": {
+                     *           "id": "wl_7Rm2KxT9pW4nQc",
+                     *           "status": "BOOKED",
+                     *           "position": null,
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "places": 2,
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "guestPhone": "+351 912 345 678",
+                     *           "locale": "en",
+                     *           "offeredAt": "2026-06-10T09:12:00.000Z",
+                     *           "offerExpiresAt": "2026-06-10T21:12:00.000Z",
+                     *           "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *           "createdAt": "2026-06-02T18:40:00.000Z"
+                     *         },
+                     *         "total": "90.00",
+                     *         "currency": "EUR",
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         },
+                     *         "booking": {
+                     *           "bookingNumber": "BK-7K3M9Q2D",
+                     *           "status": "CONFIRMED",
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "value": true
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "per": "BOOKING",
+                     *               "quantity": 1,
+                     *               "unitPrice": 1500
+                     *             }
+                     *           ],
+                     *           "subtotal": "105.00",
+                     *           "discount": null,
+                     *           "voucher": null,
+                     *           "total": "105.00",
+                     *           "amountDue": "105.00",
+                     *           "currency": "EUR",
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "checkoutUrl": null,
+                     *           "holdExpiresAt": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistAccepted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicWaitlistOfferDecline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WaitlistOffer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "entry": {
+                     *           "id": "wl_7Rm2KxT9pW4nQc",
+                     *           "status": "OFFERED",
+                     *           "position": null,
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "places": 2,
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "guestPhone": "+351 912 345 678",
+                     *           "locale": "en",
+                     *           "offeredAt": "2026-06-10T09:12:00.000Z",
+                     *           "offerExpiresAt": "2026-06-10T21:12:00.000Z",
+                     *           "bookingId": null,
+                     *           "createdAt": "2026-06-02T18:40:00.000Z"
+                     *         },
+                     *         "total": "90.00",
+                     *         "currency": "EUR",
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistOffer"];
                     };
                 };
             };

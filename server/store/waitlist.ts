@@ -80,6 +80,11 @@ export interface WaitlistStore {
    * `limit`: of one organization, or one experience, or (neither given) every organization.
    */
   listWaitingSlots(scope: { orgId?: string; experienceId?: string }, limit: number): Promise<WaitingSlot[]>;
+  /**
+   * Gives an OFFERED entry a new offer token (its hash): the link of the offer e-mail being sent now;
+   * the link of an earlier attempt stops opening it. False once the entry is no longer OFFERED.
+   */
+  setOfferTokenHash(id: string, tokenHash: string, updatedAt: number): Promise<boolean>;
 }
 
 /** A slot whose WAITING entries may be owed an offer (or an expiry). */
@@ -226,6 +231,9 @@ export function waitlistStore(sql: Sql): WaitlistStore {
         [...params, limit],
       );
       return rows.map((r) => ({ ...r, slotStart: Number(r.slotStart) }));
+    },
+    async setOfferTokenHash(id, tokenHash, updatedAt) {
+      return (await sql.run(`UPDATE waitlist_entries SET token_hash = ?, updated_at = ? WHERE id = ? AND status = 'OFFERED'`, [tokenHash, updatedAt, id])) === 1;
     },
   };
 }

@@ -16,6 +16,7 @@ import { adoptStyles } from '../styles/sheet.js';
 import type { BookingModel } from '../state/booking.js';
 import { dateInZone } from '../state/dates.js';
 import { ticketInputId } from './model.js';
+import { OfferView, offerTexts } from './OfferView.js';
 import type { FieldError, Language, ManageModel } from './model.js';
 
 export interface PageProps {
@@ -44,11 +45,12 @@ export function ManagePage({ model }: PageProps) {
   const broken = model.broken.value;
   const trouble = model.trouble.value;
   const org = managed?.organization;
+  const offer = broken ? null : model.offer.value;
   return (
     <div class="outing manage" lang={lang.tag}>
       {org && logoSrc(org.logoUrl) && <img class="logo" src={logoSrc(org.logoUrl)} alt={org.name} />}
       <h1 id="manage-top" tabIndex={-1}>
-        {broken ? m.brokenTitle : m.title}
+        {broken ? m.brokenTitle : offer ? offerTexts(lang).titles[offer.entry.status] : m.title}
       </h1>
       {model.busy.value && <p class="loading">{m.loading}</p>}
       {trouble && (
@@ -63,6 +65,7 @@ export function ManagePage({ model }: PageProps) {
       )}
       {broken && <p>{m.broken}</p>}
       {managed && !broken && <Booking model={model} managed={managed} lang={lang} />}
+      {offer && <OfferView model={model} offer={offer} lang={lang} />}
     </div>
   );
 }
