@@ -3910,47 +3910,7 @@ export interface components {
         };
         /** @description A waitlist guest’s offer as its e-mail link opens it: the entry, what booking it costs now, whom to ask, and once BOOKED the booking. */
         WaitlistOffer: {
-            entry: {
-                id: string;
-                /** @enum {string} */
-                status: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED" | "CANCELLED";
-                /** @description 1-based rank among the slot’s WAITING entries, oldest first; null unless WAITING */
-                position: number | null;
-                experience: components["schemas"]["BookingExperience"];
-                timeSlot: components["schemas"]["BookingTimeSlot"];
-                /** @description The places the party takes (tickets that take no place are not counted) */
-                places: number;
-                /** @description Every ticket, whether or not it takes a place */
-                totalParticipants: number;
-                /** @description [] for an experience without price categories */
-                tickets: components["schemas"]["Ticket"][];
-                guestName: string;
-                /** Format: email */
-                guestEmail: string;
-                guestPhone: string | null;
-                /**
-                 * @description The language of the guest’s e-mails and pages
-                 * @enum {string}
-                 */
-                locale: "en" | "pt";
-                /**
-                 * Format: date-time
-                 * @description When places were offered; null before
-                 */
-                offeredAt: string | null;
-                /**
-                 * Format: date-time
-                 * @description Until when the offer holds its places; null before an offer
-                 */
-                offerExpiresAt: string | null;
-                /** @description The booking the offer became; null until BOOKED */
-                bookingId: string | null;
-                /**
-                 * Format: date-time
-                 * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-                 */
-                createdAt: string;
-            };
+            entry: components["schemas"]["WaitlistEntry"];
             /** @description What the booking costs now, a money string */
             total: string;
             currency: string;
@@ -3965,47 +3925,7 @@ export interface components {
         };
         /** @description An accepted offer: the entry BOOKED and the booking its places became. */
         WaitlistAccepted: {
-            entry: {
-                id: string;
-                /** @enum {string} */
-                status: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED" | "CANCELLED";
-                /** @description 1-based rank among the slot’s WAITING entries, oldest first; null unless WAITING */
-                position: number | null;
-                experience: components["schemas"]["BookingExperience"];
-                timeSlot: components["schemas"]["BookingTimeSlot"];
-                /** @description The places the party takes (tickets that take no place are not counted) */
-                places: number;
-                /** @description Every ticket, whether or not it takes a place */
-                totalParticipants: number;
-                /** @description [] for an experience without price categories */
-                tickets: components["schemas"]["Ticket"][];
-                guestName: string;
-                /** Format: email */
-                guestEmail: string;
-                guestPhone: string | null;
-                /**
-                 * @description The language of the guest’s e-mails and pages
-                 * @enum {string}
-                 */
-                locale: "en" | "pt";
-                /**
-                 * Format: date-time
-                 * @description When places were offered; null before
-                 */
-                offeredAt: string | null;
-                /**
-                 * Format: date-time
-                 * @description Until when the offer holds its places; null before an offer
-                 */
-                offerExpiresAt: string | null;
-                /** @description The booking the offer became; null until BOOKED */
-                bookingId: string | null;
-                /**
-                 * Format: date-time
-                 * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
-                 */
-                createdAt: string;
-            };
+            entry: components["schemas"]["WaitlistEntry"];
             /** @description What the booking costs now, a money string */
             total: string;
             currency: string;
