@@ -1086,6 +1086,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List waitlist entries, by slot start then creation
+         * @description `startDate` and `endDate` bound the slot start (a date is a whole day in the organization’s time zone, an instant is itself), both inclusive. Entries of one slot come in the order they joined; `position` is given to WAITING ones.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getWaitlist"];
+        put?: never;
+        /**
+         * Put a guest on a full time slot’s waitlist
+         * @description For a full time slot of an experience whose `waitlist` is on. The party (`participants` or `tickets`), `answers` and the guest are checked as a booking’s. Checks, in order: the body (400), the experience (404), the party and answers (400), that the experience is active, takes a waitlist and the start is a bookable slot, open and not blocked by a calendar (409 SLOT_UNAVAILABLE), that the e-mail address (in any case) has no WAITING or OFFERED entry on the slot (409 ALREADY_ON_WAITLIST), and that the slot has fewer places left than the party takes (409 SLOT_HAS_PLACES: book instead). The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail. `locale` defaults to `en`.
+         *
+         *     Needs a secret key with the scope `bookings:write`.
+         */
+        post: operations["postWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/waitlist/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a waitlist entry
+         * @description Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getWaitlistId"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a guest from the waitlist
+         * @description The entry becomes CANCELLED. An OFFERED entry gives back the places its offer held at once, and they are offered to the next waiting guests that fit. A BOOKED, EXPIRED or CANCELLED entry answers 409 INVALID_STATUS_TRANSITION.
+         *
+         *     Needs a secret key with the scope `bookings:write`.
+         */
+        delete: operations["deleteWaitlistId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/waitlist/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mails sent to a waitlist entry’s guest
+         * @description Oldest first (WAITLIST_JOINED, WAITLIST_OFFER), with their delivery status; `SKIPPED` ones were not sent because no mail server is configured.
+         *
+         *     Needs a secret key with the scope `bookings:read`.
+         */
+        get: operations["getWaitlistIdMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/experiences": {
         parameters: {
             query?: never;
@@ -1228,6 +1304,28 @@ export interface paths {
         get: operations["getPublicBookingsBookingNumber"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a full time slot’s waitlist as a guest
+         * @description For a full time slot of an experience whose `waitlist` is on. The party (`participants` or `tickets`), `answers` and the guest are checked as a booking’s. Checks, in order: the body (400), the experience (404), the party and answers (400), that the experience is active, takes a waitlist and the start is a bookable slot, open and not blocked by a calendar (409 SLOT_UNAVAILABLE), that the e-mail address (in any case) has no WAITING or OFFERED entry on the slot (409 ALREADY_ON_WAITLIST), and that the slot has fewer places left than the party takes (409 SLOT_HAS_PLACES: book instead). The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail. `locale` defaults to `en`. An inactive experience is a 404, as for bookings. `website` is the honeypot of bookings: it must be absent or empty. Counts against PUBLIC_BOOKINGS_PER_MINUTE.
+         *
+         *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
+         */
+        post: operations["postPublicWaitlist"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2230,7 +2328,7 @@ export interface components {
             createdAt: string;
         };
         /** @enum {string} */
-        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE" | "GIFT_VOUCHER";
+        MessageKind: "BOOKING_CONFIRMED" | "BOOKING_CHANGED" | "BOOKING_CANCELLED" | "BOOKING_REMINDER" | "OPERATOR_NOTICE" | "USER_INVITE" | "GIFT_VOUCHER" | "WAITLIST_JOINED" | "WAITLIST_OFFER";
         /** @enum {string} */
         MessageStatus: "PENDING" | "SENT" | "FAILED" | "SKIPPED";
         ManageCancel: {
@@ -3016,13 +3114,20 @@ export interface components {
             timeSlot: components["schemas"]["BookingTimeSlot"];
             /** @description The departure's own capacity when one is set (PATCH /v1/slots/{id}), else the experience's maxParticipants */
             capacity: number;
-            /** @description Places held by CONFIRMED and PENDING bookings */
+            /** @description Places held by CONFIRMED and PENDING bookings and by waitlist offers (OFFERED entries) */
             booked: number;
             remaining: number;
             /** @description Closed by the operator: keeps its bookings, takes no new places */
             closed: boolean;
             /** @description The team's note on the departure */
             note: string | null;
+            /** @description The slot’s live waitlist entries */
+            waitlist: {
+                /** @description WAITING entries: guests in the queue */
+                waiting: number;
+                /** @description OFFERED entries: guests whose offer holds places (counted in `booked`) */
+                offered: number;
+            };
             bookings: components["schemas"]["ManifestBooking"][];
         };
         /** @description A booking as the manifest shows it: the guest, the party, the money. */
@@ -3234,6 +3339,106 @@ export interface components {
              */
             createdAt: string;
             giftVoucherId: string;
+        };
+        /** @description A guest waiting for places in a full time slot, or offered them. */
+        WaitlistEntry: {
+            id: string;
+            status: components["schemas"]["WaitlistStatus"];
+            /** @description 1-based rank among the slot’s WAITING entries, oldest first; null unless WAITING */
+            position: number | null;
+            experience: components["schemas"]["BookingExperience"];
+            timeSlot: components["schemas"]["BookingTimeSlot"];
+            /** @description The places the party takes (tickets that take no place are not counted) */
+            places: number;
+            /** @description Every ticket, whether or not it takes a place */
+            totalParticipants: number;
+            /** @description [] for an experience without price categories */
+            tickets: components["schemas"]["Ticket"][];
+            guestName: string;
+            /** Format: email */
+            guestEmail: string;
+            guestPhone: string | null;
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            locale: "en" | "pt";
+            /**
+             * Format: date-time
+             * @description When places were offered; null before
+             */
+            offeredAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the offer holds its places; null before an offer
+             */
+            offerExpiresAt: string | null;
+            /** @description The booking the offer became; null until BOOKED */
+            bookingId: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @enum {string} */
+        WaitlistStatus: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED" | "CANCELLED";
+        WaitlistJoin: {
+            experienceId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            startTime: string;
+            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99 */
+            participants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
+            answers?: {
+                questionId: string;
+                /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
+                value: string | boolean | number;
+            }[];
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            customerName: string;
+            /** Format: email */
+            customerEmail: string;
+            customerPhone?: string | null;
+            /**
+             * @description Default en; the widget sends its own language
+             * @enum {string}
+             */
+            locale?: "en" | "pt";
+        };
+        /** @description An e-mail to a waitlist entry’s guest (WAITLIST_JOINED, WAITLIST_OFFER) and how its sending went. */
+        WaitlistMessage: {
+            id: string;
+            kind: components["schemas"]["MessageKind"];
+            /** Format: email */
+            to: string;
+            status: components["schemas"]["MessageStatus"];
+            attempts: number;
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
+             */
+            createdAt: string;
+            waitlistEntryId: string;
         };
         /** @description What the widget API shows of an experience. */
         PublicExperience: {
@@ -3464,6 +3669,39 @@ export interface components {
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
              */
             holdExpiresAt: string | null;
+        };
+        PublicWaitlistJoin: {
+            experienceId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with Z or an offset
+             */
+            startTime: string;
+            /** @description Required without tickets; with tickets, optional and equal to the sum of their quantities. At most the experience's maxParticipants; the booking's total at most 999999.99 */
+            participants?: number;
+            /** @description Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99 */
+            tickets?: {
+                categoryId: string;
+                quantity: number;
+            }[];
+            /** @description One answer per question of the experience, each at most once; every required question answered (a required CHECKBOX true). Default []. Checked once the experience is found, before any 409: a 400 lists every fault, at answers.{questionId} for a value or an unanswered required question, at answers[i].questionId for an unknown or repeated question */
+            answers?: {
+                questionId: string;
+                /** @description TEXT (≤ 500), LONG_TEXT (≤ 2000), SELECT (one of its options), DATE (YYYY-MM-DD), PHONE (≤ 40): a string, not blank; CHECKBOX: a boolean; NUMBER: a number */
+                value: string | boolean | number;
+            }[];
+            /** @description 1–200 characters; bidirectional control characters (U+202A–U+202E, U+2066–U+2069) are refused */
+            customerName: string;
+            /** Format: email */
+            customerEmail: string;
+            customerPhone?: string | null;
+            /**
+             * @description Default en; the widget sends its own language
+             * @enum {string}
+             */
+            locale?: "en" | "pt";
+            /** @description Honeypot: must be absent or empty */
+            website?: string;
         };
         /** @description What a guest sees through their manage link: the booking, what they may do, whom to ask. */
         ManagedBooking: {
@@ -8158,6 +8396,10 @@ export interface operations {
                      *             "remaining": 12,
                      *             "closed": true,
                      *             "note": "Closed: strong wind forecast",
+                     *             "waitlist": {
+                     *               "waiting": 0,
+                     *               "offered": 0
+                     *             },
                      *             "bookings": []
                      *           },
                      *           {
@@ -8175,6 +8417,10 @@ export interface operations {
                      *             "remaining": 10,
                      *             "closed": false,
                      *             "note": null,
+                     *             "waitlist": {
+                     *               "waiting": 0,
+                     *               "offered": 0
+                     *             },
                      *             "bookings": [
                      *               {
                      *                 "id": "bk_2Lq8VxN4cR7wTz",
@@ -8963,6 +9209,392 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getWaitlist: {
+        parameters: {
+            query?: {
+                experienceId?: string;
+                status?: components["schemas"]["WaitlistStatus"];
+                /** @description Date (org's time zone) or instant, inclusive, on the slot start */
+                startDate?: string;
+                /** @description Date (org's time zone) or instant, inclusive, on the slot start */
+                endDate?: string;
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of WaitlistEntry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "wl_7Rm2KxT9pW4nQc",
+                     *           "status": "WAITING",
+                     *           "position": 2,
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "places": 2,
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "guestName": "Rui Costa",
+                     *           "guestEmail": "rui.costa@example.com",
+                     *           "guestPhone": null,
+                     *           "locale": "pt",
+                     *           "offeredAt": null,
+                     *           "offerExpiresAt": null,
+                     *           "bookingId": null,
+                     *           "createdAt": "2026-06-01T10:15:42.120Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postWaitlist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                 *       "startTime": "2026-06-13T16:30:00.000Z",
+                 *       "participants": 2,
+                 *       "customerName": "Rui Costa",
+                 *       "customerEmail": "rui.costa@example.com",
+                 *       "locale": "pt"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description Created: WaitlistEntry */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "wl_7Rm2KxT9pW4nQc",
+                     *         "status": "WAITING",
+                     *         "position": 2,
+                     *         "experience": {
+                     *           "id": "exp_5Hk2PqW9sLm3Xa",
+                     *           "title": "Sunset kayak tour"
+                     *         },
+                     *         "timeSlot": {
+                     *           "id": "ts_8Rz4YtB1nQ6cVe",
+                     *           "startTime": "2026-06-13T16:30:00.000Z",
+                     *           "endTime": "2026-06-13T18:30:00.000Z"
+                     *         },
+                     *         "places": 2,
+                     *         "totalParticipants": 2,
+                     *         "tickets": [],
+                     *         "guestName": "Rui Costa",
+                     *         "guestEmail": "rui.costa@example.com",
+                     *         "guestPhone": null,
+                     *         "locale": "pt",
+                     *         "offeredAt": null,
+                     *         "offerExpiresAt": null,
+                     *         "bookingId": null,
+                     *         "createdAt": "2026-06-01T10:15:42.120Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWaitlistId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Waitlist entry id (`wl_…`)
+                 * @example wl_7Rm2KxT9pW4nQc
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WaitlistEntry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "wl_7Rm2KxT9pW4nQc",
+                     *         "status": "WAITING",
+                     *         "position": 2,
+                     *         "experience": {
+                     *           "id": "exp_5Hk2PqW9sLm3Xa",
+                     *           "title": "Sunset kayak tour"
+                     *         },
+                     *         "timeSlot": {
+                     *           "id": "ts_8Rz4YtB1nQ6cVe",
+                     *           "startTime": "2026-06-13T16:30:00.000Z",
+                     *           "endTime": "2026-06-13T18:30:00.000Z"
+                     *         },
+                     *         "places": 2,
+                     *         "totalParticipants": 2,
+                     *         "tickets": [],
+                     *         "guestName": "Rui Costa",
+                     *         "guestEmail": "rui.costa@example.com",
+                     *         "guestPhone": null,
+                     *         "locale": "pt",
+                     *         "offeredAt": null,
+                     *         "offerExpiresAt": null,
+                     *         "bookingId": null,
+                     *         "createdAt": "2026-06-01T10:15:42.120Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWaitlistId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Waitlist entry id (`wl_…`)
+                 * @example wl_7Rm2KxT9pW4nQc
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WaitlistEntry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "wl_7Rm2KxT9pW4nQc",
+                     *         "status": "WAITING",
+                     *         "position": 2,
+                     *         "experience": {
+                     *           "id": "exp_5Hk2PqW9sLm3Xa",
+                     *           "title": "Sunset kayak tour"
+                     *         },
+                     *         "timeSlot": {
+                     *           "id": "ts_8Rz4YtB1nQ6cVe",
+                     *           "startTime": "2026-06-13T16:30:00.000Z",
+                     *           "endTime": "2026-06-13T18:30:00.000Z"
+                     *         },
+                     *         "places": 2,
+                     *         "totalParticipants": 2,
+                     *         "tickets": [],
+                     *         "guestName": "Rui Costa",
+                     *         "guestEmail": "rui.costa@example.com",
+                     *         "guestPhone": null,
+                     *         "locale": "pt",
+                     *         "offeredAt": null,
+                     *         "offerExpiresAt": null,
+                     *         "bookingId": null,
+                     *         "createdAt": "2026-06-01T10:15:42.120Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWaitlistIdMessages: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Waitlist entry id (`wl_…`)
+                 * @example wl_7Rm2KxT9pW4nQc
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of WaitlistMessage */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_9Xc4TbL7qW2mRk",
+                     *           "waitlistEntryId": "wl_7Rm2KxT9pW4nQc",
+                     *           "kind": "WAITLIST_JOINED",
+                     *           "to": "rui.costa@example.com",
+                     *           "status": "SENT",
+                     *           "attempts": 1,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null,
+                     *           "sentAt": "2026-06-01T10:15:43.050Z",
+                     *           "createdAt": "2026-06-01T10:15:42.120Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistMessage"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getPublicExperiences: {
         parameters: {
             query?: {
@@ -9557,6 +10189,92 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicWaitlist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "experienceId": "exp_5Hk2PqW9sLm3Xa",
+                 *       "startTime": "2026-06-13T16:30:00.000Z",
+                 *       "participants": 2,
+                 *       "customerName": "Rui Costa",
+                 *       "customerEmail": "rui.costa@example.com",
+                 *       "locale": "pt"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PublicWaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description Created: WaitlistEntry */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "wl_7Rm2KxT9pW4nQc",
+                     *         "status": "WAITING",
+                     *         "position": 2,
+                     *         "experience": {
+                     *           "id": "exp_5Hk2PqW9sLm3Xa",
+                     *           "title": "Sunset kayak tour"
+                     *         },
+                     *         "timeSlot": {
+                     *           "id": "ts_8Rz4YtB1nQ6cVe",
+                     *           "startTime": "2026-06-13T16:30:00.000Z",
+                     *           "endTime": "2026-06-13T18:30:00.000Z"
+                     *         },
+                     *         "places": 2,
+                     *         "totalParticipants": 2,
+                     *         "tickets": [],
+                     *         "guestName": "Rui Costa",
+                     *         "guestEmail": "rui.costa@example.com",
+                     *         "guestPhone": null,
+                     *         "locale": "pt",
+                     *         "offeredAt": null,
+                     *         "offerExpiresAt": null,
+                     *         "bookingId": null,
+                     *         "createdAt": "2026-06-01T10:15:42.120Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -78,6 +78,9 @@ export async function joinWaitlist(store: Store, orgId: string, input: WaitlistJ
     if (remaining >= party.places) {
       throw new Refusal('SLOT_HAS_PLACES', `This time still has ${remaining} ${remaining === 1 ? 'place' : 'places'} left: book it instead`);
     }
+    // Behind everyone already there, even within one millisecond: the queue's order is by creation.
+    const last = (await store.waitlist.listLiveEntries(exp.id, start)).reduce((latest, e) => Math.max(latest, e.createdAt), -Infinity);
+    const createdAt = Math.max(now, last + 1);
     const row: WaitlistRow = {
       id: newId('waitlistEntry', now),
       orgId,
@@ -98,7 +101,7 @@ export async function joinWaitlist(store: Store, orgId: string, input: WaitlistJ
       offeredAt: null,
       offerExpiresAt: null,
       bookingId: null,
-      createdAt: now,
+      createdAt,
       updatedAt: now,
     };
     await store.waitlist.insertEntry(row);
