@@ -104,6 +104,15 @@ describe('waitlist offers: freed places go to waiting guests first', () => {
     expect(await entry(guest)).toMatchObject({ status: 'OFFERED', offerExpiresAt: Date.UTC(2027, 2, 2, 16, 0, 0) });
   });
 
+  it('makes no offer at the very instant the notice period begins: the entry expires', async () => {
+    expectData(await t.request('PATCH', `/v1/experiences/${exp.id}`, { body: { minNoticeMinutes: 120 } }), Experience);
+    const a = await book(4);
+    const guest = await wait(2, 'guest@example.com');
+    clock.set(Date.UTC(2027, 2, 2, 16, 0, 0));
+    expectData(await cancel(a.id), Booking);
+    expect(await statuses(guest)).toEqual(['EXPIRED']);
+  });
+
   it('offers the places a smaller party or a move to another time frees', async () => {
     const a = await book(4);
     const first = await wait(1, 'first@example.com');

@@ -118,9 +118,12 @@ async function planFor(store: Store, orgId: string, experienceId: string, slotSt
   if (!org || !exp) return { kind: 'none' };
   const closedFor = await unbookable(store, exp, org.timezone, slotStart, slot, now);
   if (closedFor) return closedFor.final ? { kind: 'expire', exp, waiting, why: closedFor.why } : { kind: 'none' };
+  const until = offerEndsAt(now, org.waitlistOfferMinutes, slotStart, exp.minNoticeMinutes);
+  // At the very instant its notice period begins, an offer would end as it is made.
+  if (until <= now) return { kind: 'expire', exp, waiting, why: 'its departure no longer takes bookings' };
   const entries = entriesToOffer(waiting, remainingPlaces(slotCapacity(exp.maxParticipants, slot), slot?.booked ?? 0));
   if (entries.length === 0) return { kind: 'none' };
-  return { kind: 'offer', exp, entries, until: offerEndsAt(now, org.waitlistOfferMinutes, slotStart, exp.minNoticeMinutes) };
+  return { kind: 'offer', exp, entries, until };
 }
 
 /**
