@@ -10,7 +10,6 @@ import { entriesToOffer, offerEndsAt } from '../domain/waitlist-offers.js';
 import type { Logger } from '../logger.js';
 import type { ExperienceRow } from '../store/experiences.js';
 import type { Store } from '../store/index.js';
-import type { MessageKind } from '../store/messages.js';
 import type { SlotState } from '../store/slots.js';
 import type { WaitlistRow } from '../store/waitlist.js';
 import { recordActivity } from './activity.js';
@@ -69,7 +68,7 @@ async function offer(store: Store, entry: WaitlistRow, exp: ExperienceRow, until
     orgId: entry.orgId,
     bookingId: null,
     // Not yet in MessageKind on this branch: the waitlist's e-mails (their kinds, composing them) come with the guest's side.
-    kind: 'WAITLIST_OFFER' as unknown as MessageKind,
+    kind: 'WAITLIST_OFFER',
     to: entry.guestEmail,
     createdAt: now,
     waitlistEntryId: entry.id,
