@@ -17,6 +17,7 @@ import type { BookingModel } from '../state/booking.js';
 import { dateInZone } from '../state/dates.js';
 import { ticketInputId } from './model.js';
 import { OfferView, offerTexts } from './OfferView.js';
+import { Contact } from './Contact.js';
 import type { FieldError, Language, ManageModel } from './model.js';
 
 export interface PageProps {
@@ -141,7 +142,7 @@ function Booking({ model, managed, lang }: BookingProps) {
       {mode === 'change' && <ChangeStep model={model} managed={managed} lang={lang} />}
       {mode === 'party' && <PartyStep model={model} managed={managed} lang={lang} />}
       {mode === 'details' && <DetailsStep model={model} lang={lang} />}
-      <Contact managed={managed} lang={lang} />
+      <Contact organization={managed.organization} m={lang.m} />
     </>
   );
 }
@@ -502,21 +503,3 @@ function Back({ picker, label }: { picker: BookingModel; label: string }) {
   );
 }
 
-function Contact({ managed: { organization }, lang: { m } }: { managed: ManagedBooking; lang: Language }) {
-  return (
-    <section class="contact" aria-labelledby="contact-title">
-      <h2 id="contact-title">{m.contactTitle}</h2>
-      <p>{m.contactText(organization.name)}</p>
-      <ul>
-        <li>
-          {m.emailLabel}: <a href={`mailto:${organization.email}`}>{organization.email}</a>
-        </li>
-        {organization.phone && (
-          <li>
-            {m.phoneLabel}: <a href={`tel:${organization.phone.replace(/[^\d+]/g, '')}`}>{organization.phone}</a>
-          </li>
-        )}
-      </ul>
-    </section>
-  );
-}

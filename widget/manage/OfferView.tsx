@@ -8,6 +8,7 @@ import type { WaitlistOffer } from '../../shared/index.js';
 import { dateInZone } from '../state/dates.js';
 import type { Language, ManageModel } from './model.js';
 import { offerEn, offerPt, type OfferMessages } from './offer-messages.js';
+import { Contact } from './Contact.js';
 
 /** The offer's texts in the page's language. */
 export const offerTexts = (lang: Language): OfferMessages => (lang.tag.slice(0, 2) === 'pt' ? offerPt : offerEn);
@@ -101,20 +102,7 @@ export function OfferView({ model, offer, lang }: { model: ManageModel; offer: W
           </p>
         </section>
       )}
-      <section class="contact" aria-labelledby="contact-title">
-        <h2 id="contact-title">{m.contactTitle}</h2>
-        <p>{m.contactText(organization.name)}</p>
-        <ul>
-          <li>
-            {m.emailLabel}: <a href={`mailto:${organization.email}`}>{organization.email}</a>
-          </li>
-          {organization.phone && (
-            <li>
-              {m.phoneLabel}: <a href={`tel:${organization.phone.replace(/[^\d+]/g, '')}`}>{organization.phone}</a>
-            </li>
-          )}
-        </ul>
-      </section>
+      <Contact organization={organization} m={m} />
     </>
   );
 }
