@@ -14,7 +14,7 @@ import type { BookingView } from '../store/bookings.js';
 import type { MailMessage } from './message.js';
 import { GUEST_TEXTS, type GuestLocale, type GuestMessageKind, type GuestTexts } from './texts.js';
 
-export { GUEST_LOCALES, GUEST_MESSAGE_KINDS, type GuestLocale, type GuestMessageKind } from './texts.js';
+export { GUEST_LOCALES, GUEST_MESSAGE_KINDS, guestLocaleOf, type GuestLocale, type GuestMessageKind } from './texts.js';
 
 export interface GuestMessageInput {
   kind: GuestMessageKind;

@@ -1744,6 +1744,11 @@ export interface components {
             /** @description How long a waitlist offer holds its places for the guest, in minutes (default 720) */
             waitlistOfferMinutes: number;
             /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            defaultLocale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
+            /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
              */
@@ -1783,6 +1788,11 @@ export interface components {
             giftVoucherAmounts?: string[];
             /** @description 1–10080 (a week): how long a waitlist offer holds its places */
             waitlistOfferMinutes?: number;
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            defaultLocale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
         };
         /** @description A bookable tour or activity with its weekly schedule. */
         Experience: {
@@ -2246,7 +2256,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             cancellationReason: string | null;
             /**
              * Format: date-time
@@ -2346,7 +2356,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             metadata?: components["schemas"]["Metadata"];
@@ -2448,7 +2458,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. A new startTime clears checkedInAt. */
             checkedIn?: boolean;
             /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
@@ -2825,7 +2835,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             cancellationReason: string | null;
             /**
              * Format: date-time
@@ -3444,7 +3454,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /**
              * Format: date-time
              * @description When places were offered; null before
@@ -3494,7 +3504,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
         };
         /** @description An e-mail to a waitlist entry’s guest (WAITLIST_JOINED, WAITLIST_OFFER) and how its sending went. */
         WaitlistMessage: {
@@ -3576,6 +3586,11 @@ export interface components {
                 /** @description false: kept, but neither offered nor bookable (not shown on /public/v1) */
                 active: boolean;
             }[];
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            defaultLocale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
         };
         /** @description What the widget API answers to a booking: nothing the guest did not send. */
         PublicBooking: {
@@ -3670,7 +3685,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
@@ -3790,7 +3805,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description Honeypot: must be absent or empty */
             website?: string;
         };
@@ -3801,7 +3816,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             timezone: string;
             canCancel: boolean;
             canReschedule: boolean;

@@ -9,7 +9,7 @@ const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
 const PUBLIC_FIELDS = [
   'id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking', 'priceCategories',
-  'meetingPoint', 'meetingPointUrl', 'guestInstructions', 'questions', 'extras', 'waitlist',
+  'meetingPoint', 'meetingPointUrl', 'guestInstructions', 'questions', 'extras', 'waitlist', 'defaultLocale',
 ];
 
 let t: TestApp;

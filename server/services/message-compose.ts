@@ -9,7 +9,7 @@ import type { MailMessage } from '../mail/message.js';
 import { composeOperatorNotice, composeUserInvite } from '../mail/notices.js';
 import { composeGiftVoucherMessage } from '../mail/gift-voucher.js';
 import { composeWaitlistMessage } from '../mail/waitlist.js';
-import { GUEST_LOCALES, type GuestLocale } from '../mail/texts.js';
+import { guestLocaleOf } from '../mail/texts.js';
 import { storedTicketsOf } from '../domain/tickets.js';
 import { issueWaitlistToken, offerTotalCents } from './waitlist-offer.js';
 import { zoneOf } from './availability.js';
@@ -97,7 +97,7 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
     message.kind === 'BOOKING_CANCELLED' ? undefined : `${settings.publicUrl}/manage#${await issueManageToken(store, booking.id, now)}`;
   const composed = composeGuestMessage({
     kind: message.kind,
-    locale: booking.locale ?? 'en',
+    locale: guestLocaleOf(booking.locale),
     booking,
     timeZone: zoneOf(exp, org.timezone),
     organization: senderOf(org),
@@ -134,7 +134,7 @@ async function composeWaitlistQueued(
     if (token === undefined) throw new Error('the offer is no longer open');
     offerUrl = `${settings.publicUrl}/manage#${token}`;
   }
-  const locale: GuestLocale = (GUEST_LOCALES as readonly string[]).includes(entry.locale) ? (entry.locale as GuestLocale) : 'en';
+  const locale = guestLocaleOf(entry.locale);
   return composeWaitlistMessage({
     kind: message.kind as 'WAITLIST_JOINED' | 'WAITLIST_OFFER',
     locale,

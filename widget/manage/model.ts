@@ -315,6 +315,7 @@ export function createManageModel({ api, browser, now = () => new Date(), naviga
       guestInstructions: null,
       questions: [],
       extras: [],
+      defaultLocale: 'en',
     };
     // The widget's model asks for an experience and its availability; the manage API answers
     // for this booking's experience alone, and the booking's own time is no choice.
