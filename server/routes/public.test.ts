@@ -48,7 +48,7 @@ describe('public experiences', () => {
     expect(list.data).toEqual([
       {
         id: active.id, name: 'Alfama walk', description: 'Old town', duration: 90, price: 2000, currency: 'EUR', maxParticipants: 8, maxPerBooking: 4,
-        priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [], waitlist: false,
+        priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [], waitlist: false, defaultLocale: 'en',
       },
     ]);
     expect(Object.keys(list.data[0]!).sort()).toEqual([...PUBLIC_FIELDS].sort());
