@@ -26,12 +26,12 @@ export default defineConfig({
       ...(postgres ? [{
         // A few of the same files again with the server on PostgreSQL (OUTING_TEST_ENGINE makes
         // e2e/outing-server.ts serve a database of the throwaway cluster): the widget's booking, the
-        // guest's manage page and the dashboard, the flows whose every step reads or writes the store.
+        // guest's manage page (a waitlist offer's too) and the dashboard, the flows whose every step reads or writes the store.
         // The rest exercise the browser side, the same on either engine.
         extends: true as const,
         test: {
           name: 'e2e-postgres',
-          include: ['e2e/booking.e2e.test.ts', 'e2e/manage.e2e.test.ts', 'e2e/manage-update.e2e.test.ts', 'e2e/dashboard.e2e.test.ts', 'e2e/dashboard-bookings.e2e.test.ts', 'e2e/dashboard-new-booking.e2e.test.ts', 'e2e/widget-waitlist.e2e.test.ts'],
+          include: ['e2e/booking.e2e.test.ts', 'e2e/manage.e2e.test.ts', 'e2e/manage-update.e2e.test.ts', 'e2e/waitlist-offer.e2e.test.ts', 'e2e/dashboard.e2e.test.ts', 'e2e/dashboard-bookings.e2e.test.ts', 'e2e/dashboard-new-booking.e2e.test.ts', 'e2e/widget-waitlist.e2e.test.ts'],
           environment: 'node',
           pool: 'forks',
           testTimeout: 60_000,

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { Availability, Experience, Manifest, Session, Slot } from '../shared/index.js';
+import { WaitlistEntry, type Availability, type Experience, type Manifest, type Session, type Slot } from '../shared/index.js';
 import { ApiError, type Http, type Query } from './api.js';
 import { mondayOf } from './state/calendar.js';
 import { noHttp, session } from './test-helpers/fake-api.js';
@@ -218,6 +218,61 @@ describe('the Calendar', () => {
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByText('Note: Storm');
     expect(within(dialog).queryByRole('button', { name: /departure/ })).toBeNull();
+  });
+
+  it('lists a waitlist experience’s departure’s waitlist in its dialog, and removes an entry from there', async () => {
+    const fake = calendarHttp({ experiences: [{ ...experience('exp_walk', 'Alfama Old Town Walk', null), waitlist: true }] });
+    const record: Slot = { id: 'ts_1', experienceId: 'exp_walk', startTime: '2026-12-01T10:00:00.000Z', endTime: '2026-12-01T11:00:00.000Z',
+      capacity: 12, capacityOverride: null, closed: false, note: null, booked: 12, remaining: 0 };
+    const base = {
+      experience: { id: 'exp_walk', title: 'Alfama Old Town Walk' }, timeSlot: { id: 'ts_1', startTime: record.startTime, endTime: record.endTime },
+      places: 2, totalParticipants: 2, tickets: [], guestPhone: null, locale: 'en' as const, offeredAt: null, offerExpiresAt: null, bookingId: null, createdAt: at,
+    };
+    const entries: WaitlistEntry[] = [
+      WaitlistEntry.parse({ ...base, id: 'wl_rui', status: 'WAITING', position: 1, guestName: 'Rui Alves', guestEmail: 'rui@example.com' }),
+      WaitlistEntry.parse({ ...base, id: 'wl_sofia', status: 'OFFERED', position: null, guestName: 'Sofia Matos', guestEmail: 'sofia@example.com',
+        offeredAt: '2026-11-30T12:00:00.000Z', offerExpiresAt: '2026-12-01T00:00:00.000Z' }),
+    ];
+    const reads: string[] = [];
+    const http: Http = {
+      ...fake.http,
+      get: (schema, path, query) => {
+        reads.push(path);
+        if (path === '/v1/slots/ts_1') return Promise.resolve(record as never);
+        if (path === '/v1/manifest') return Promise.resolve({ date: '2026-12-01', timezone: 'Europe/Lisbon', slots: [] } as never);
+        return fake.http.get(schema, path, query);
+      },
+      list: (schema, path, query) => {
+        if (path !== '/v1/waitlist') return fake.http.list(schema, path, query);
+        reads.push(`${path} ${String(query?.['startDate'])}`);
+        return Promise.resolve({ data: structuredClone(entries), pagination: { total: 2, limit: 100, offset: 0, hasMore: false } } as never);
+      },
+      send: (_schema, method, path) => {
+        reads.push(`${method} ${path}`);
+        Object.assign(entries[0]!, { status: 'CANCELLED', position: null });
+        return Promise.resolve(structuredClone(entries[0]) as never);
+      },
+    };
+    mountAt('/dashboard/calendar?week=2026-11-30', { signedIn: true, http, session: staff });
+    await screen.findByText('3 slots this week');
+    fireEvent.click(document.querySelector('button.cal-slot')!);
+    const dialog = await screen.findByRole('dialog');
+    const waitlist = await within(dialog).findByRole('region', { name: 'Waitlist' });
+    await within(waitlist).findByText('Rui Alves', { exact: false });
+    expect(reads).toContain('/v1/waitlist 2026-12-01T10:00:00.000Z');
+    // The offer first, its expiry in the organization's zone (Lisbon, UTC+0 in December).
+    expect([...waitlist.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/^–Sofia Matos, 2 guests sofia@example.com Offered until Tue, Dec 1, 2026, (12:00 AM|0:00|00:00) Remove$/),
+      expect.stringMatching(/^#1Number 1: Rui Alves, 2 guests rui@example.com Waiting Remove$/),
+    ]);
+    fireEvent.click(within(waitlist).getAllByRole('button', { name: 'Remove' })[1]!);
+    const question = await screen.findByRole('dialog', { name: 'Remove Rui Alves from the waitlist?' });
+    fireEvent.click(within(question).getByRole('button', { name: 'Remove from waitlist' }));
+    await within(dialog).findByText('Rui Alves is off the waitlist.');
+    expect(reads).toContain('DELETE /v1/waitlist/wl_rui');
+    // The departure and the week are read again: an offer's places may have come back.
+    await waitFor(() => expect(reads.filter((r) => r === '/v1/slots/ts_1')).toHaveLength(2));
+    await waitFor(() => expect(within(waitlist).getByText('Removed')).toBeTruthy());
   });
 
   it('moves a week at a time, each week its own address', async () => {

@@ -277,6 +277,22 @@ describe('the experience form', () => {
     expect(screen.getByText('Inactive', { selector: '.heading-row .exp-state' })).toBeTruthy();
   });
 
+  it('turns the waitlist on and off with its checkbox, sending only that', async () => {
+    const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
+    const box = field('Take a waitlist when full');
+    expect(box.checked).toBe(false);
+    expect(document.getElementById(box.getAttribute('aria-describedby')!)!.textContent).toContain('Turning it off stops new joins only');
+    fireEvent.click(box);
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Saved.');
+    expect(t.writes()).toEqual([{ method: 'PATCH', path: '/v1/experiences/exp_sail', body: { waitlist: true } }]);
+    expect(t.store.get('exp_sail')!.waitlist).toBe(true);
+    fireEvent.click(field('Take a waitlist when full'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(t.writes()).toHaveLength(2));
+    expect(t.writes()[1]).toEqual({ method: 'PATCH', path: '/v1/experiences/exp_sail', body: { waitlist: false } });
+  });
+
   it('is busy while saving, keeps the typed values, and shows a refusal beside its field', async () => {
     const t = await open('/dashboard/experiences/exp_sail', 'Sunset Sail on the Tagus');
     let release!: () => void;

@@ -19,7 +19,7 @@ function settingsHttp() {
   let gate: Promise<void> = Promise.resolve();
   let release = () => {};
   const db = {
-    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: at, updatedAt: at },
+    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, waitlistOfferMinutes: 720, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: at, updatedAt: at },
     keys: [
       { id: 'key_live', name: 'Website sync', type: 'secret', scopes: ['*'], prefix: 'osk_abc', key: null as string | null, createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
       { id: 'key_pub', name: 'Widget', type: 'publishable', scopes: ['*'], prefix: 'opk_def', key: 'opk_defWholeValue123' as string | null, createdAt: at, lastUsedAt: at, revokedAt: null as string | null },
@@ -180,6 +180,23 @@ describe('the Settings screen', () => {
     fireEvent.submit(cutoff.closest('form')!);
     await screen.findByText('The organization is saved.');
     expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', body: { cancellationCutoffHours: 48, guestSelfService: false } });
+  });
+
+  it('sets how long a waitlist offer holds its places, and says beside the field when it is refused', async () => {
+    const { fake } = await open('/dashboard/settings', 'Organization');
+    const minutes = screen.getByLabelText('Waitlist offer (minutes)') as HTMLInputElement;
+    expect(minutes.value).toBe('720');
+    fireEvent.input(minutes, { target: { value: '0' } });
+    fake.refuse.set('PATCH /v1/organization', new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'waitlistOfferMinutes', message: 'Too small: expected number to be >=1' }]));
+    fireEvent.submit(minutes.closest('form')!);
+    await screen.findByText('Too small: expected number to be >=1.');
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', body: { waitlistOfferMinutes: 0 } });
+    expect(minutes.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.input(minutes, { target: { value: '90' } });
+    fireEvent.submit(minutes.closest('form')!);
+    await screen.findByText('The organization is saved.');
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', path: '/v1/organization', body: { waitlistOfferMinutes: 90 } });
+    expect(fake.db.org.waitlistOfferMinutes).toBe(90);
   });
 
   it('sets the booking notices and the brand, and names the address a refusal is about', async () => {

@@ -17,6 +17,8 @@ export interface OutingServer {
   origin: string;
   publishableKey: string;
   secretKey: string;
+  /** The server's database, for a test that opens it beside the server: the SQLite file or the PostgreSQL URL. */
+  database: { path?: string; url?: string };
   /** Everything the server printed so far, for failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -77,13 +79,14 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** The `--db` or `--database-url` the server gets, and how to give it back once the server is stopped. */
-async function freshDatabase(): Promise<{ args: string[]; drop(): Promise<void> }> {
+async function freshDatabase(): Promise<{ args: string[]; names: { path?: string; url?: string }; drop(): Promise<void> }> {
   if (process.env.OUTING_TEST_ENGINE === 'postgres') {
     const database = await leaseMigratedDatabase();
-    return { args: ['--database-url', database.url], drop: () => database.drop() };
+    return { args: ['--database-url', database.url], names: { url: database.url }, drop: () => database.drop() };
   }
   const dir = await mkdtemp(join(tmpdir(), 'outing-e2e-'));
-  return { args: ['--db', join(dir, 'outing.db')], drop: () => rm(dir, { recursive: true, force: true }) };
+  const path = join(dir, 'outing.db');
+  return { args: ['--db', path], names: { path }, drop: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export async function startOuting(env: Record<string, string> = {}): Promise<OutingServer> {
@@ -131,7 +134,7 @@ export async function startOuting(env: Record<string, string> = {}): Promise<Out
     }
     const keys = parseKeys(printed);
     if (keys.publishableKey && keys.secretKey && (await healthy(origin))) {
-      return { origin, publishableKey: keys.publishableKey, secretKey: keys.secretKey, output: () => printed, stop };
+      return { origin, publishableKey: keys.publishableKey, secretKey: keys.secretKey, database: database.names, output: () => printed, stop };
     }
     if (Date.now() > deadline) {
       await stop();

@@ -27,6 +27,7 @@ import { eventRoutes } from './routes/events.js';
 import { activityRoutes } from './routes/activity.js';
 import { publicRoutes } from './routes/public.js';
 import { manageRoutes } from './routes/manage.js';
+import { waitlistOfferRoutes } from './routes/waitlist-offer.js';
 import { staticRoutes } from './routes/static.js';
 import { paymentCallbackRoutes, paymentRoutes } from './routes/payments.js';
 import { refundRoutes } from './routes/refunds.js';
@@ -121,7 +122,7 @@ export function createApp(deps: AppDeps) {
   });
 
   // Personal data: never kept by a browser, a proxy or a CDN (errors and 404s included).
-  for (const path of ['/v1', '/v1/*', '/api/v1', '/api/v1/*', '/public/v1/manage', '/public/v1/manage/*']) app.use(path, noStore);
+  for (const path of ['/v1', '/v1/*', '/api/v1', '/api/v1/*', '/public/v1/manage', '/public/v1/manage/*', '/public/v1/waitlist/offer', '/public/v1/waitlist/offer/*']) app.use(path, noStore);
 
   const v1: ApiRoutes[] = V1_ROUTES.map((routes) => routes(ctx));
   for (const routes of v1) {
@@ -132,6 +133,8 @@ export function createApp(deps: AppDeps) {
   app.route('/public/v1', publicApi.app);
   const manageApi = manageRoutes(ctx);
   app.route('/public/v1', manageApi.app);
+  const waitlistOfferApi = waitlistOfferRoutes(ctx);
+  app.route('/public/v1', waitlistOfferApi.app);
   // Same-origin only: no CORS, so no other site's page can read an answer or send JSON here.
   const dashboardApi = dashboardSessionRoutes(ctx);
   app.route('/dashboard/api', dashboardApi.app);
@@ -142,7 +145,7 @@ export function createApp(deps: AppDeps) {
     (openApi ??= buildOpenApiDocument(
       [
         { prefix: '/v1', specs: v1.flatMap((r) => r.specs) },
-        { prefix: '/public/v1', specs: [...publicApi.specs, ...manageApi.specs] },
+        { prefix: '/public/v1', specs: [...publicApi.specs, ...manageApi.specs, ...waitlistOfferApi.specs] },
         { prefix: '/dashboard/api', specs: dashboardApi.specs },
       ],
       {

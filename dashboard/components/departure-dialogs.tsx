@@ -4,6 +4,8 @@ import { BASE, pathTo } from '../router.js';
 import type { AddDialog, DeparturesModel, SlotDialog } from '../state/departures.js';
 import { timesOn } from '../state/departures.js';
 import { Field, FormAlert, TextArea, valuesOf } from './Field.js';
+import type { WaitlistModel } from '../state/waitlist.js';
+import { RemoveQuestion, SlotWaitlist } from './slot-waitlist.js';
 
 /** A modal <dialog> (focus kept inside, Escape closes) whose body holds its own forms. */
 function Modal({ title, onClose, busy, children }: { title: string; onClose: () => void; busy: boolean; children: ComponentChildren }): JSX.Element {
@@ -26,14 +28,14 @@ function Modal({ title, onClose, busy, children }: { title: string; onClose: () 
 }
 
 /** One departure's manifest: its places, closed or open, its note, its guests, and the owner's changes to them. */
-export function SlotDialogView({ d, dep, owner }: { d: SlotDialog; dep: DeparturesModel; owner: boolean }): JSX.Element {
+export function SlotDialogView({ d, dep, owner, w }: { d: SlotDialog; dep: DeparturesModel; owner: boolean; w: WaitlistModel }): JSX.Element {
   const s = d.slot;
   const busy = d.form.busy;
   const time = timeIn(d.startTime, d.zone);
   return (
     <Modal title={`${d.experience.name}, ${longDate(d.date)}, ${time}`} onClose={dep.close} busy={busy}>
       <p class="status-line" role="status">
-        {d.done ?? (s || d.loadError ? '' : 'Loading the departure…')}
+        {d.done ?? w.done.value ?? (s || d.loadError ? '' : 'Loading the departure…')}
       </p>
       {d.loadError ? (
         <p class="alert" role="alert">
@@ -105,6 +107,13 @@ export function SlotDialogView({ d, dep, owner }: { d: SlotDialog; dep: Departur
           )}
         </section>
       ) : null}
+      {d.guests && d.experience.waitlist ? (
+        <section aria-labelledby="departure-waitlist" id={`waitlist-${d.slotId}`} tabIndex={-1}>
+          <h3 id="departure-waitlist">Waitlist</h3>
+          <SlotWaitlist w={w} slotId={d.slotId} zone={d.orgZone ?? d.zone} />
+        </section>
+      ) : null}
+      <RemoveQuestion w={w} />
       <div class="buttons">
         <a class="button" href={`${BASE}?date=${d.date}`}>
           Open the day on Today

@@ -57,6 +57,11 @@ function ExperienceWeek({ row, monday, index, m }: { row: CalendarRow; monday: s
   // Departures are added from today on, in the experience's zone.
   const today = zone ? dateIn(zone) : localToday();
   const titleId = `cal-exp-${index}`;
+  const openSlot = (date: string, s: TimeSlotAvailability) => {
+    dep.openSlot(experience, zone, date, s);
+    // Its waitlist, read beside its manifest.
+    if (experience.waitlist) m.waitlist.open({ experienceId: experience.id, slotId: s.id, startTime: s.startTime });
+  };
   return (
     <section class="cal-experience" aria-labelledby={titleId}>
       <header>
@@ -85,7 +90,7 @@ function ExperienceWeek({ row, monday, index, m }: { row: CalendarRow; monday: s
                 {slots.length ? (
                   <ul>
                     {slots.map((s) => (
-                      <Slot key={s.id} s={s} zone={zone} date={date} day={label} experienceId={experience.id} onOpen={() => dep.openSlot(experience, zone, date, s)} />
+                      <Slot key={s.id} s={s} zone={zone} date={date} day={label} experienceId={experience.id} onOpen={() => openSlot(date, s)} />
                     ))}
                   </ul>
                 ) : (
@@ -154,7 +159,7 @@ export function Calendar({ m }: { m: Model }): JSX.Element {
         </div>
       ) : null}
       {rows?.map((row, i) => (monday ? <ExperienceWeek key={row.experience.id} row={row} monday={monday} index={i} m={m} /> : null))}
-      {dialog?.kind === 'slot' ? <SlotDialogView d={dialog} dep={m.calendar.departures} owner={owner} /> : null}
+      {dialog?.kind === 'slot' ? <SlotDialogView d={dialog} dep={m.calendar.departures} owner={owner} w={m.waitlist} /> : null}
       {dialog?.kind === 'add' ? <AddDialogView d={dialog} dep={m.calendar.departures} /> : null}
       {more ? <p class="quiet">Only the first 100 active experiences are shown.</p> : null}
     </main>

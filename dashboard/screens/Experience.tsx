@@ -23,6 +23,7 @@ const LABELS: Record<string, string> = {
   minNoticeMinutes: 'Notice',
   maxAdvanceDays: 'Booking window',
   active: 'Active',
+  waitlist: 'Waitlist',
   meetingPoint: 'Meeting point',
   meetingPointUrl: 'Map link',
   guestInstructions: 'Instructions for guests',
@@ -136,6 +137,13 @@ function Form({ m, experience }: { m: Model; experience: ExperienceRecord | null
           />
         </div>
         <CheckField name="active" label="Active" checked={experience?.active ?? true} error={fields['active']} hint="Inactive experiences offer no slots; their bookings stay." />
+        <CheckField
+          name="waitlist"
+          label="Take a waitlist when full"
+          checked={experience?.waitlist ?? false}
+          error={fields['waitlist']}
+          hint="Guests may join a full time’s waitlist in the widget; places that free up are offered to them in turn, each offer held for the time set in Settings. Turning it off stops new joins only."
+        />
       </section>
       <section class="exp-details" aria-labelledby="guest-info-title">
         <h2 id="guest-info-title">Guest information</h2>

@@ -6,6 +6,7 @@ import { RetryAlert } from '../components/RetryAlert.js';
 import { Confirm } from '../components/Confirm.js';
 import { guestsText } from '../state/places.js';
 import { pathTo } from '../router.js';
+import { RemoveQuestion, SlotWaitlist, waitlistCounts } from '../components/slot-waitlist.js';
 
 const STATUS: Record<ManifestBooking['status'], string> = {
   CONFIRMED: 'Confirmed',
@@ -92,8 +93,11 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
   );
 }
 
-function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JSX.Element {
+function Slot({ m, s, index, orgZone }: { m: Model; s: ManifestSlot; index: number; orgZone: string }): JSX.Element {
   const zone = m.zoneOf(s.experience.id);
+  const counts = waitlistCounts(s.waitlist);
+  const open = m.waitlist.shown.value.has(s.timeSlot.id);
+  const ref = { experienceId: s.experience.id, slotId: s.timeSlot.id, startTime: s.timeSlot.startTime };
   const full = s.remaining === 0;
   // The manifest lists the CONFIRMED and PENDING bookings: all of their guests, and those arrived.
   const guests = s.bookings.reduce((n, b) => n + b.totalParticipants, 0);
@@ -117,8 +121,22 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
             </span>
           ) : null}
           {s.closed ? <strong class="closed">Closed</strong> : null}
+          {counts ? <span class="waitlist-count">Waitlist: {counts}</span> : null}
         </p>
         {s.note ? <p class="slot-note">{s.note}</p> : null}
+        {counts || open ? (
+          <button
+            type="button"
+            id={`waitlist-${s.timeSlot.id}`}
+            class="waitlist-toggle"
+            aria-expanded={open ? 'true' : 'false'}
+            aria-controls={open ? `waitlist-list-${s.timeSlot.id}` : undefined}
+            onClick={() => m.waitlist.toggle(ref)}
+          >
+            {open ? 'Hide waitlist' : 'Show waitlist'}
+            <span class="visually-hidden"> of {s.experience.title} at {timeIn(s.timeSlot.startTime, zone)}</span>
+          </button>
+        ) : null}
       </header>
       {s.bookings.length ? (
         <ul class="guests">
@@ -129,6 +147,12 @@ function Slot({ m, s, index }: { m: Model; s: ManifestSlot; index: number }): JS
       ) : (
         <p class="quiet">{s.closed ? 'No guests: closed to new bookings.' : `No guests yet: ${plural(s.remaining, 'place', 'places')} free.`}</p>
       )}
+      {open ? (
+        <div class="slot-waitlist-area">
+          <h3>Waitlist</h3>
+          <SlotWaitlist w={m.waitlist} slotId={s.timeSlot.id} zone={orgZone} />
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -192,6 +216,7 @@ export function Today({ m }: { m: Model }): JSX.Element {
         </div>
       </div>
       <p class="status-line" role="status">
+        {m.waitlist.done.value ? `${m.waitlist.done.value} ` : ''}
         {loading ? 'Loading the day…' : manifest ? `${plural(bookings, 'booking', 'bookings')}, ${guestsText(m.guests.value, m.places.value)}` : ''}
       </p>
       {alert ? (
@@ -213,9 +238,10 @@ export function Today({ m }: { m: Model }): JSX.Element {
         <p class="quiet">No tours are scheduled on this date either: experiences get their times from their schedules.</p>
       ) : null}
       {manifest?.slots.map((s, i) => (
-        <Slot key={s.timeSlot.id} m={m} s={s} index={i} />
+        <Slot key={s.timeSlot.id} m={m} s={s} index={i} orgZone={manifest.timezone} />
       ))}
       <CheckInQuestion m={m} />
+      <RemoveQuestion w={m.waitlist} />
     </main>
   );
 }

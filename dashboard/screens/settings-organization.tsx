@@ -24,6 +24,7 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
     ...o,
     phone: o.phone ?? '',
     cancellationCutoffHours: String(o.cancellationCutoffHours),
+    waitlistOfferMinutes: String(o.waitlistOfferMinutes),
     notificationEmails: o.notificationEmails.join('\n'),
     brandColor: o.brandColor ?? '',
     logoUrl: o.logoUrl ?? '',
@@ -42,6 +43,7 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
       onlinePayments: v.checked('onlinePayments'),
       cancellationCutoffHours: v.value('cancellationCutoffHours'),
       guestSelfService: v.checked('guestSelfService'),
+      waitlistOfferMinutes: v.value('waitlistOfferMinutes'),
       notificationEmails: v.value('notificationEmails'),
       notifyOn: NOTICE_EVENTS.filter((kind) => v.all('notifyOn').includes(kind)),
       brandColor: v.value('brandColor'),
@@ -91,6 +93,11 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
         value: d.cancellationCutoffHours,
         type: 'number',
         hint: 'Hours before the start after which guests can no longer cancel or change on their own (0 to 720).',
+      })}
+      {field('waitlistOfferMinutes', 'Waitlist offer (minutes)', {
+        value: d.waitlistOfferMinutes,
+        type: 'number',
+        hint: 'How long places that free up are held for the next guest on a waitlist before they go to the one after (1 to 10080, a week; 720 is 12 hours). An offer never lasts past the experience’s booking notice.',
       })}
       <h3 class="form-part">Booking notices by e-mail</h3>
       <TextArea

@@ -18,6 +18,8 @@ export interface SlotDialog {
   startTime: string;
   slot: Slot | null;
   guests: ManifestBooking[] | null;
+  /** The organization's zone (the manifest's), in which an offer's expiry is shown. */
+  orgZone: string | null;
   loadError: string | null;
   /** The capacity form is shown. */
   editingCapacity: boolean;
@@ -72,7 +74,7 @@ export function createDeparturesModel(ctx: AreaContext, reload: () => void) {
         ctx.http.get(Manifest, '/v1/manifest', { date: d.date, experienceId: d.experience.id }),
       ]);
       const guests = manifest.slots.find((s) => s.timeSlot.id === d.slotId)?.bookings ?? [];
-      if (dialog.peek()?.kind === 'slot' && (dialog.peek() as SlotDialog).slotId === d.slotId) update({ slot, guests, loadError: null });
+      if (dialog.peek()?.kind === 'slot' && (dialog.peek() as SlotDialog).slotId === d.slotId) update({ slot, guests, orgZone: manifest.timezone, loadError: null });
     } catch (e) {
       if (ctx.ended(e)) return;
       update({ loadError: sentenceFor(e) });
@@ -99,7 +101,7 @@ export function createDeparturesModel(ctx: AreaContext, reload: () => void) {
       opener = `slot-${slot.id}`;
       const d: SlotDialog = {
         kind: 'slot', experience, zone, date, slotId: slot.id, startTime: slot.startTime,
-        slot: null, guests: null, loadError: null, editingCapacity: false, form: idleForm, done: null,
+        slot: null, guests: null, orgZone: null, loadError: null, editingCapacity: false, form: idleForm, done: null,
       };
       dialog.value = d;
       void loadSlot(d);
@@ -145,6 +147,13 @@ export function createDeparturesModel(ctx: AreaContext, reload: () => void) {
         const now = dialog.peek();
         if (now?.kind === 'add') dialog.value = { ...now, form: formFailure(e) };
       }
+    },
+    /** The slot changed elsewhere (a waitlist offer ended): its dialog and the week read it again. */
+    refresh(slotId: string): void {
+      const d = dialog.peek();
+      if (d?.kind !== 'slot' || d.slotId !== slotId) return;
+      void loadSlot(d);
+      reload();
     },
     reset(): void {
       dialog.value = null;

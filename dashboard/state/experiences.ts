@@ -94,6 +94,7 @@ export const EXPERIENCE_FIELDS = [
   'minNoticeMinutes',
   'maxAdvanceDays',
   'active',
+  'waitlist',
   'meetingPoint',
   'meetingPointUrl',
   'guestInstructions',
@@ -269,6 +270,7 @@ function bodyOf(form: FormValues, draft: ScheduleDraft): { body: Record<string, 
     minNoticeMinutes: whole('minNoticeMinutes', 'Enter the notice in minutes (0 for none).'),
     maxAdvanceDays: whole('maxAdvanceDays', 'Enter how many days ahead guests may book.'),
     active: form.checked('active'),
+    waitlist: form.checked('waitlist'),
     schedule: scheduleOf(draft),
     meetingPoint: optional('meetingPoint', 500, 'a meeting point'),
     meetingPointUrl,
@@ -710,6 +712,7 @@ export function createExperiencesModel(ctx: AreaContext) {
         // Unset on a new experience: the server's defaults (and its following maxParticipants).
         if (body['maxPerBooking'] === null) delete body['maxPerBooking'];
         if (body['schedule'] === null) delete body['schedule'];
+        if (body['waitlist'] === false) delete body['waitlist'];
         for (const k of ['priceCategories', 'questions', 'extras']) if ((body[k] as unknown[]).length === 0) delete body[k];
         for (const k of ['meetingPoint', 'meetingPointUrl', 'guestInstructions']) if (body[k] === null) delete body[k];
       }

@@ -16,6 +16,7 @@ import { createCustomersModel } from './customers.js';
 import { createExperiencesModel } from './experiences.js';
 import { createInsightsModel } from './insights.js';
 import { createSettingsModel } from './settings.js';
+import { createWaitlistModel } from './waitlist.js';
 
 export type { FormState } from './context.js';
 
@@ -85,6 +86,12 @@ export function createModel(api: DashboardApi, router: Router) {
   const calendar = createCalendarModel(ctx);
   const insights = createInsightsModel(ctx);
   const settings = createSettingsModel(ctx);
+  // A removed entry may have held an offer's places: the day and the open departure show them again.
+  const waitlist = createWaitlistModel(ctx, (slotId) => {
+    const d = day.peek();
+    if (d.manifest?.slots.some((s) => s.timeSlot.id === slotId)) void loadDay(d.asked);
+    calendar.departures.refresh(slotId);
+  });
   const AREAS: Partial<Record<Screen, Area>> = {
     bookings,
     booking: bookings,
@@ -118,6 +125,7 @@ export function createModel(api: DashboardApi, router: Router) {
       saving.value = new Set();
       dayAlert.value = null;
       for (const area of new Set(Object.values(AREAS))) area.reset();
+      waitlist.reset();
     });
   };
 
@@ -413,6 +421,7 @@ export function createModel(api: DashboardApi, router: Router) {
     calendar,
     insights,
     settings,
+    waitlist,
     ...actions,
   };
 }

@@ -67,6 +67,8 @@ export interface OrganizationDraft {
   /** As typed: a whole number of hours is sent as a number, anything else as typed for the server to refuse. */
   cancellationCutoffHours: string;
   guestSelfService: boolean;
+  /** As typed, as the cutoff: minutes an offer to a waitlisted guest holds its places. */
+  waitlistOfferMinutes: string;
   /** The notice addresses as typed, one per line (commas too). */
   notificationEmails: string;
   notifyOn: NoticeEvent[];
@@ -154,6 +156,8 @@ export function settingsActions(core: SettingsCore) {
       const phone = draft.phone.trim() || null;
       const typed = draft.cancellationCutoffHours.trim();
       const cutoff = /^\d{1,4}$/.test(typed) ? Number(typed) : typed;
+      const offerTyped = draft.waitlistOfferMinutes.trim();
+      const offerMinutes = /^\d{1,6}$/.test(offerTyped) ? Number(offerTyped) : offerTyped;
       const emails = addressesIn(draft.notificationEmails);
       const brandColor = draft.brandColor.trim() === '' ? null : draft.brandColor.trim().toLowerCase();
       const logoUrl = draft.logoUrl.trim() || null;
@@ -166,6 +170,7 @@ export function settingsActions(core: SettingsCore) {
         ...(draft.onlinePayments !== o.onlinePayments && { onlinePayments: draft.onlinePayments }),
         ...(cutoff !== o.cancellationCutoffHours && { cancellationCutoffHours: cutoff }),
         ...(draft.guestSelfService !== o.guestSelfService && { guestSelfService: draft.guestSelfService }),
+        ...(offerMinutes !== o.waitlistOfferMinutes && { waitlistOfferMinutes: offerMinutes }),
         ...(!sameList(emails, o.notificationEmails) && { notificationEmails: emails }),
         ...(!sameList(draft.notifyOn, o.notifyOn) && { notifyOn: draft.notifyOn }),
         ...(brandColor !== o.brandColor && { brandColor }),

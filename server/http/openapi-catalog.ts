@@ -104,6 +104,8 @@ export const NAMED: CatalogEntry[] = [
   { schema: S.ManageReschedule, name: 'ManageReschedule' },
   { schema: S.ManageUpdate, name: 'ManageUpdate' },
   { schema: S.ManagedGuestBooking, name: 'ManagedGuestBooking', description: 'A booking as its own guest sees it through the manage link: the public shape and their phone.' },
+  { schema: S.WaitlistOffer, name: 'WaitlistOffer', description: 'A waitlist guest’s offer as its e-mail link opens it: the entry, what booking it costs now, whom to ask, and once BOOKED the booking.' },
+  { schema: S.WaitlistAccepted, name: 'WaitlistAccepted', description: 'An accepted offer: the entry BOOKED and the booking its places became.' },
   { schema: S.WebhookEvent, name: 'WebhookEvent', description: 'The body of every webhook delivery and of each `/v1/events` entry.' },
   { schema: S.EventData, name: 'WebhookEventData' },
   { schema: S.EventBooking, name: 'EventBooking', description: 'The booking as it stands in events: the record without `experience` and `timeSlot`.' },
@@ -221,6 +223,25 @@ const eventBooking = {
   updatedAt: created,
 };
 const booking = { ...eventBooking, experience: experienceRef, timeSlot: timeSlotRef };
+/** A waitlist entry holding an offer, as its guest's offer link shows it. */
+const offeredEntry = {
+  id: id.waitlistEntry,
+  status: 'OFFERED',
+  position: null,
+  experience: experienceRef,
+  timeSlot: timeSlotRef,
+  places: 2,
+  totalParticipants: 2,
+  tickets: [],
+  guestName: guest.customerName,
+  guestEmail: guest.customerEmail,
+  guestPhone: '+351 912 345 678',
+  locale: 'en',
+  offeredAt: '2026-06-10T09:12:00.000Z',
+  offerExpiresAt: '2026-06-10T21:12:00.000Z',
+  bookingId: null,
+  createdAt: '2026-06-02T18:40:00.000Z',
+};
 const publicBooking = {
   bookingNumber: booking.bookingNumber,
   status: 'CONFIRMED',
@@ -646,6 +667,19 @@ export const EXAMPLES: Record<string, unknown> = {
   ManageReschedule: { startTime: '2026-06-14T08:00:00.000Z' },
   ManageUpdate: { participants: 3, customerPhone: '+351 912 345 678' },
   ManagedGuestBooking: { ...publicBooking, guestPhone: '+351 912 345 678' },
+  WaitlistOffer: {
+    entry: offeredEntry,
+    total: '90.00',
+    currency: 'EUR',
+    organization: { name: 'Cliffside Adventures', email: 'hello@cliffside.example.com', phone: '+351 282 000 000' },
+  },
+  WaitlistAccepted: {
+    entry: { ...offeredEntry, status: 'BOOKED', bookingId: id.booking },
+    total: '90.00',
+    currency: 'EUR',
+    organization: { name: 'Cliffside Adventures', email: 'hello@cliffside.example.com', phone: '+351 282 000 000' },
+    booking: publicBooking,
+  },
 
   Manifest: {
     date: '2026-06-13',

@@ -132,6 +132,7 @@ const TAGS: Record<string, string> = {
   Calendars: 'Private iCal feeds of your bookings, and external calendars whose events block time slots.',
   'Public (widget)': 'The key-less-secret API the booking widget uses, with a publishable key: active experiences, availability and guest bookings.',
   'Manage (guests)': 'The guests’ manage page’s API: a booking opened by the token of its e-mail link, cancelled or moved within the organization’s rules.',
+  'Waitlist offers (guests)': 'A waitlist guest’s offer, opened by the token of its e-mail link: seen, booked or let go (the manage page asks these when its token is no manage token).',
   'API keys': 'Secret and publishable keys: list, create (never wider than your own) and revoke.',
   Users: 'The people who sign in to the dashboard, and their roles: `owner` holds every scope, `staff` reads experiences, customers and calendars and reads and writes bookings.',
   'Dashboard sessions': 'Signing in to the dashboard with an e-mail and password. The session lives in an HttpOnly, SameSite=Strict cookie; `/v1` accepts it instead of a key when the request also sends the session’s CSRF token as `X-CSRF-Token`.',
@@ -300,6 +301,7 @@ const SECURITY: Record<OpSpec['auth'], Json[]> = {
   publishable: [{ publishableKey: [] }, { publishableKeyQuery: [] }],
   session: [{ sessionCookie: [] }],
   manage: [{ manageToken: [] }],
+  waitlist: [{ waitlistToken: [] }],
   none: [{}],
 };
 
@@ -307,6 +309,7 @@ function authNote(spec: OpSpec): string {
   if (spec.auth === 'publishable') return 'Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.';
   if (spec.auth === 'session') return 'Needs the dashboard’s session cookie.';
   if (spec.auth === 'manage') return 'Authenticate with the manage token of the guest’s e-mail link in `X-Manage-Token`; an unknown token is 404.';
+  if (spec.auth === 'waitlist') return 'Authenticate with the token of the guest’s waitlist offer e-mail in `X-Waitlist-Token`; a missing or unknown token is 404.';
   if (spec.auth === 'none') return 'Needs no authentication.';
   return spec.scope ? `Needs a secret key with the scope \`${spec.scope}\`.` : 'Needs a secret key.';
 }
@@ -516,6 +519,12 @@ export function buildOpenApiDocument(mounts: MountedSpecs[], info: DocumentInfo)
           in: 'header',
           name: 'X-Manage-Token',
           description: 'The token after `#` in a guest’s manage link (`{PUBLIC_URL}/manage#<token>`), for `/public/v1/manage`',
+        },
+        waitlistToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Waitlist-Token',
+          description: 'The token after `#` in the link of a waitlist offer e-mail (`{PUBLIC_URL}/manage#<token>`), for `/public/v1/waitlist/offer`',
         },
         sessionCookie: {
           type: 'apiKey',

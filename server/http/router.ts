@@ -19,9 +19,10 @@ export type Method = 'get' | 'post' | 'patch' | 'delete';
  * `secret`: `/v1`, a secret key or the dashboard's session cookie with its CSRF token;
  * `publishable`: `/public/v1`; `session`: the dashboard's own routes, the cookie alone;
  * `manage`: a guest's manage link, its token in `X-Manage-Token` (the handler's service checks it);
- * `none`: signing in, where there is no caller yet (handlers of these and of `manage` must not read `caller`).
+ * `waitlist`: a guest's waitlist offer link, its token in `X-Waitlist-Token` (likewise checked by the service);
+ * `none`: signing in, where there is no caller yet (handlers of these, of `manage` and of `waitlist` must not read `caller`).
  */
-export type AuthKind = 'secret' | 'publishable' | 'session' | 'manage' | 'none';
+export type AuthKind = 'secret' | 'publishable' | 'session' | 'manage' | 'waitlist' | 'none';
 
 /** One operation: the single description from which requests are checked and the OpenAPI document is made. */
 export interface OpSpec<
@@ -169,7 +170,7 @@ export class ApiRoutes {
   private async authenticate(spec: OpSpec, c: Context<AppEnv>): Promise<Caller | undefined> {
     const now = this.ctx.now();
     const ip = c.get('clientIp');
-    if (spec.auth === 'none' || spec.auth === 'manage') return undefined;
+    if (spec.auth === 'none' || spec.auth === 'manage' || spec.auth === 'waitlist') return undefined;
     if (spec.auth === 'session') {
       const found = await authenticateSession(c, this.ctx.store, now);
       const caller = { ...found, actor: { ...found.actor, ip } };

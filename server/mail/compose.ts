@@ -14,7 +14,7 @@ import type { BookingView } from '../store/bookings.js';
 import type { MailMessage } from './message.js';
 import { GUEST_TEXTS, type GuestLocale, type GuestMessageKind, type GuestTexts } from './texts.js';
 
-export { GUEST_LOCALES, GUEST_MESSAGE_KINDS, type GuestLocale, type GuestMessageKind } from './texts.js';
+export { GUEST_LOCALES, GUEST_MESSAGE_KINDS, guestLocaleOf, type GuestLocale, type GuestMessageKind } from './texts.js';
 
 export interface GuestMessageInput {
   kind: GuestMessageKind;
@@ -109,7 +109,7 @@ function manageLink(url: string): string {
 }
 
 /** `UTC+1`, `UTC-3`, `UTC+5:30`: the offset in force at an instant. */
-function utcOffset(instant: number, zone: string): string {
+export function utcOffset(instant: number, zone: string): string {
   const minutes = Math.round(zoneOffsetMs(instant, zone) / 60_000);
   const abs = Math.abs(minutes);
   const hm = abs % 60 === 0 ? `${abs / 60}` : `${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, '0')}`;
@@ -117,7 +117,7 @@ function utcOffset(instant: number, zone: string): string {
 }
 
 /** `Thursday, 1 July 2027, 10:00–12:00 (Europe/Lisbon, UTC+1)`, in the guest's language. */
-function localWhen(start: number, end: number, zone: string, texts: GuestTexts): string {
+export function localWhen(start: number, end: number, zone: string, texts: Pick<GuestTexts, 'intlLocale'>): string {
   const date = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
   const time = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   const startDate = date.format(start);
@@ -127,7 +127,7 @@ function localWhen(start: number, end: number, zone: string, texts: GuestTexts):
 }
 
 /** `1 July, 10:00`: short enough for a subject line. */
-function shortWhen(start: number, zone: string, texts: GuestTexts): string {
+export function shortWhen(start: number, zone: string, texts: Pick<GuestTexts, 'intlLocale'>): string {
   const day = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, day: 'numeric', month: 'long' }).format(start);
   const time = new Intl.DateTimeFormat(texts.intlLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(start);
   return `${day}, ${time}`;

@@ -7,6 +7,11 @@ export type GuestMessageKind = (typeof GUEST_MESSAGE_KINDS)[number];
 export const GUEST_LOCALES = ['en', 'pt'] as const;
 export type GuestLocale = (typeof GUEST_LOCALES)[number];
 
+/** The language an e-mail is written in: the booking's or entry's when Outing has its texts, else English. */
+export function guestLocaleOf(locale: string | null | undefined): GuestLocale {
+  return (GUEST_LOCALES as readonly (string | null | undefined)[]).includes(locale) ? (locale as GuestLocale) : 'en';
+}
+
 export interface GuestTexts {
   /** The BCP 47 tag Intl formats dates with. */
   intlLocale: string;

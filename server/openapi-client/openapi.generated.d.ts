@@ -1470,6 +1470,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/waitlist/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A waitlist guest’s offer, by the token of its e-mail link
+         * @description The entry whatever its status, `total` what booking its party costs now (a BOOKED entry: what its booking costs), the organization’s contact, and once BOOKED the booking it became. A token opens its own entry only. An offer past `offerExpiresAt` is made EXPIRED by this request (its places go to the next guest waiting).
+         *
+         *     Authenticate with the token of the guest’s waitlist offer e-mail in `X-Waitlist-Token`; a missing or unknown token is 404.
+         */
+        get: operations["getPublicWaitlistOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/waitlist/offer/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book the offered places
+         * @description Makes the booking of the entry’s party (its tickets at today’s prices, or its participants), name, e-mail, phone, language and answers, `source` WIDGET, in the same transaction that ends the offer: the offer’s places become the booking’s and nobody can take them in between. The booking is CONFIRMED (BOOKING_CREATED, its confirmation e-mail); with online payment due (a priced experience, a provider configured and the organization’s `onlinePayments` on) it is a PENDING hold whose `checkoutUrl` is the payment page, after which the guest returns to the offer’s link. The entry becomes BOOKED with `bookingId`. An offer whose `offerExpiresAt` has passed holds nothing: using its token makes it EXPIRED at once (its places are offered to the next guest waiting), and accepting or declining it answers 409 OFFER_EXPIRED, as for an EXPIRED entry (a slot closed meanwhile expires it too); a BOOKED or CANCELLED entry answers 409 INVALID_STATUS_TRANSITION. A booking refused (the slot blocked meanwhile) leaves the offer as it was.
+         *
+         *     Authenticate with the token of the guest’s waitlist offer e-mail in `X-Waitlist-Token`; a missing or unknown token is 404.
+         */
+        post: operations["postPublicWaitlistOfferAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/waitlist/offer/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let the offered places go
+         * @description The entry becomes CANCELLED and its places are offered to the next guest waiting (in the same transaction). An offer whose `offerExpiresAt` has passed holds nothing: using its token makes it EXPIRED at once (its places are offered to the next guest waiting), and accepting or declining it answers 409 OFFER_EXPIRED, as for an EXPIRED entry (a slot closed meanwhile expires it too); a BOOKED or CANCELLED entry answers 409 INVALID_STATUS_TRANSITION.
+         *
+         *     Authenticate with the token of the guest’s waitlist offer e-mail in `X-Waitlist-Token`; a missing or unknown token is 404.
+         */
+        post: operations["postPublicWaitlistOfferDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/session": {
         parameters: {
             query?: never;
@@ -1678,6 +1744,11 @@ export interface components {
             /** @description How long a waitlist offer holds its places for the guest, in minutes (default 720) */
             waitlistOfferMinutes: number;
             /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            defaultLocale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
+            /**
              * Format: date-time
              * @description UTC instant with milliseconds, e.g. 2026-12-01T09:00:00.000Z
              */
@@ -1717,6 +1788,11 @@ export interface components {
             giftVoucherAmounts?: string[];
             /** @description 1–10080 (a week): how long a waitlist offer holds its places */
             waitlistOfferMinutes?: number;
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            defaultLocale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
         };
         /** @description A bookable tour or activity with its weekly schedule. */
         Experience: {
@@ -2180,7 +2256,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             cancellationReason: string | null;
             /**
              * Format: date-time
@@ -2280,7 +2356,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             metadata?: components["schemas"]["Metadata"];
@@ -2382,7 +2458,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description true checks the guest in now (kept if already checked in); false undoes it. CONFIRMED bookings only. A new startTime clears checkedInAt. */
             checkedIn?: boolean;
             /** @description The operator’s own note (≤ 2000); never shown to the guest, on the manage page or in guest e-mails */
@@ -2759,7 +2835,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             cancellationReason: string | null;
             /**
              * Format: date-time
@@ -3378,7 +3454,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /**
              * Format: date-time
              * @description When places were offered; null before
@@ -3428,7 +3504,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
         };
         /** @description An e-mail to a waitlist entry’s guest (WAITLIST_JOINED, WAITLIST_OFFER) and how its sending went. */
         WaitlistMessage: {
@@ -3510,6 +3586,11 @@ export interface components {
                 /** @description false: kept, but neither offered nor bookable (not shown on /public/v1) */
                 active: boolean;
             }[];
+            /**
+             * @description The language of the guest’s e-mails and pages
+             * @enum {string}
+             */
+            defaultLocale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
         };
         /** @description What the widget API answers to a booking: nothing the guest did not send. */
         PublicBooking: {
@@ -3604,7 +3685,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked */
             expectedTotal?: string;
             /** @description Honeypot: must be absent or empty */
@@ -3724,7 +3805,7 @@ export interface components {
              * @description Default en; the widget sends its own language
              * @enum {string}
              */
-            locale?: "en" | "pt";
+            locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             /** @description Honeypot: must be absent or empty */
             website?: string;
         };
@@ -3735,7 +3816,7 @@ export interface components {
              * @description The language of the guest’s e-mails and pages
              * @enum {string}
              */
-            locale: "en" | "pt";
+            locale: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
             timezone: string;
             canCancel: boolean;
             canReschedule: boolean;
@@ -3841,6 +3922,35 @@ export interface components {
             customerName?: string;
             /** @description null clears it */
             customerPhone?: string | null;
+        };
+        /** @description A waitlist guest’s offer as its e-mail link opens it: the entry, what booking it costs now, whom to ask, and once BOOKED the booking. */
+        WaitlistOffer: {
+            entry: components["schemas"]["WaitlistEntry"];
+            /** @description What the booking costs now, a money string */
+            total: string;
+            currency: string;
+            organization: {
+                name: string;
+                /** Format: email */
+                email: string;
+                phone: string | null;
+            };
+            /** @description Once the entry is BOOKED: the booking the offer became (its number, status and checkoutUrl while a payment is due) */
+            booking?: components["schemas"]["PublicBooking"];
+        };
+        /** @description An accepted offer: the entry BOOKED and the booking its places became. */
+        WaitlistAccepted: {
+            entry: components["schemas"]["WaitlistEntry"];
+            /** @description What the booking costs now, a money string */
+            total: string;
+            currency: string;
+            organization: {
+                name: string;
+                /** Format: email */
+                email: string;
+                phone: string | null;
+            };
+            booking: components["schemas"]["PublicBooking"];
         };
         /** @description Who is signed in, and the CSRF token for `/v1` requests made with the session cookie. */
         Session: {
@@ -10944,6 +11054,279 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["ManagedBooking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicWaitlistOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WaitlistOffer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "entry": {
+                     *           "id": "wl_7Rm2KxT9pW4nQc",
+                     *           "status": "OFFERED",
+                     *           "position": null,
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "places": 2,
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "guestPhone": "+351 912 345 678",
+                     *           "locale": "en",
+                     *           "offeredAt": "2026-06-10T09:12:00.000Z",
+                     *           "offerExpiresAt": "2026-06-10T21:12:00.000Z",
+                     *           "bookingId": null,
+                     *           "createdAt": "2026-06-02T18:40:00.000Z"
+                     *         },
+                     *         "total": "90.00",
+                     *         "currency": "EUR",
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistOffer"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicWaitlistOfferAccept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: WaitlistAccepted */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "entry": {
+                     *           "id": "wl_7Rm2KxT9pW4nQc",
+                     *           "status": "BOOKED",
+                     *           "position": null,
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "places": 2,
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "guestPhone": "+351 912 345 678",
+                     *           "locale": "en",
+                     *           "offeredAt": "2026-06-10T09:12:00.000Z",
+                     *           "offerExpiresAt": "2026-06-10T21:12:00.000Z",
+                     *           "bookingId": "bk_2Lq8VxN4cR7wTz",
+                     *           "createdAt": "2026-06-02T18:40:00.000Z"
+                     *         },
+                     *         "total": "90.00",
+                     *         "currency": "EUR",
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         },
+                     *         "booking": {
+                     *           "bookingNumber": "BK-7K3M9Q2D",
+                     *           "status": "CONFIRMED",
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "q_3Tb8MwK1xR5nGe",
+                     *               "label": "Can everyone in the group swim?",
+                     *               "type": "CHECKBOX",
+                     *               "value": true
+                     *             }
+                     *           ],
+                     *           "extras": [
+                     *             {
+                     *               "extraId": "ex_6Jp2VsD9qL4cWa",
+                     *               "name": "Photo pack",
+                     *               "per": "BOOKING",
+                     *               "quantity": 1,
+                     *               "unitPrice": 1500
+                     *             }
+                     *           ],
+                     *           "subtotal": "105.00",
+                     *           "discount": null,
+                     *           "voucher": null,
+                     *           "total": "105.00",
+                     *           "amountDue": "105.00",
+                     *           "currency": "EUR",
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "checkoutUrl": null,
+                     *           "holdExpiresAt": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistAccepted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postPublicWaitlistOfferDecline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: for 24 hours the same key and request replay the first response.
+                 * @example b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WaitlistOffer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "entry": {
+                     *           "id": "wl_7Rm2KxT9pW4nQc",
+                     *           "status": "OFFERED",
+                     *           "position": null,
+                     *           "experience": {
+                     *             "id": "exp_5Hk2PqW9sLm3Xa",
+                     *             "title": "Sunset kayak tour"
+                     *           },
+                     *           "timeSlot": {
+                     *             "id": "ts_8Rz4YtB1nQ6cVe",
+                     *             "startTime": "2026-06-13T16:30:00.000Z",
+                     *             "endTime": "2026-06-13T18:30:00.000Z"
+                     *           },
+                     *           "places": 2,
+                     *           "totalParticipants": 2,
+                     *           "tickets": [],
+                     *           "guestName": "Ana Costa",
+                     *           "guestEmail": "ana.costa@example.com",
+                     *           "guestPhone": "+351 912 345 678",
+                     *           "locale": "en",
+                     *           "offeredAt": "2026-06-10T09:12:00.000Z",
+                     *           "offerExpiresAt": "2026-06-10T21:12:00.000Z",
+                     *           "bookingId": null,
+                     *           "createdAt": "2026-06-02T18:40:00.000Z"
+                     *         },
+                     *         "total": "90.00",
+                     *         "currency": "EUR",
+                     *         "organization": {
+                     *           "name": "Cliffside Adventures",
+                     *           "email": "hello@cliffside.example.com",
+                     *           "phone": "+351 282 000 000"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WaitlistOffer"];
                     };
                 };
             };

@@ -66,8 +66,8 @@ export function manageRoutes(ctx: RouteContext): ApiRoutes {
       async ({ c, query }) => {
         const m = await getManagedBooking(store, token(c.req.header('x-manage-token') ?? query.token), ctx.now());
         // ical-generator is loaded by the first calendar request, not at start.
-        const { guestCalendarFile } = await import('../mail/compose.js');
-        const body = guestCalendarFile({ locale: m.booking.locale ?? 'en', booking: m.booking, host: new URL(config.publicUrl).host, guestInfo: m.guestInfo });
+        const { guestCalendarFile, guestLocaleOf } = await import('../mail/compose.js');
+        const body = guestCalendarFile({ locale: guestLocaleOf(m.booking.locale), booking: m.booking, host: new URL(config.publicUrl).host, guestInfo: m.guestInfo });
         return {
           status: 200,
           body: undefined,

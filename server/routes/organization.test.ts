@@ -33,12 +33,13 @@ describe('organization', () => {
       logoUrl: null,
       giftVoucherAmounts: [],
       waitlistOfferMinutes: 720,
+      defaultLocale: 'en',
       createdAt: '2026-03-01T09:00:00.000Z',
       updatedAt: '2026-03-01T09:00:00.000Z',
     });
     expect(Object.keys(org).sort()).toEqual(
       ['id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService',
-        'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'waitlistOfferMinutes', 'createdAt', 'updatedAt'].sort(),
+        'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'waitlistOfferMinutes', 'defaultLocale', 'createdAt', 'updatedAt'].sort(),
     );
   });
 

@@ -9,7 +9,7 @@ const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 const S1 = '2027-03-02T10:00:00.000Z';
 const PUBLIC_FIELDS = [
   'id', 'name', 'description', 'duration', 'price', 'currency', 'maxParticipants', 'maxPerBooking', 'priceCategories',
-  'meetingPoint', 'meetingPointUrl', 'guestInstructions', 'questions', 'extras', 'waitlist',
+  'meetingPoint', 'meetingPointUrl', 'guestInstructions', 'questions', 'extras', 'waitlist', 'defaultLocale',
 ];
 
 let t: TestApp;
@@ -48,7 +48,7 @@ describe('public experiences', () => {
     expect(list.data).toEqual([
       {
         id: active.id, name: 'Alfama walk', description: 'Old town', duration: 90, price: 2000, currency: 'EUR', maxParticipants: 8, maxPerBooking: 4,
-        priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [], waitlist: false,
+        priceCategories: [], meetingPoint: null, meetingPointUrl: null, guestInstructions: null, questions: [], extras: [], waitlist: false, defaultLocale: 'en',
       },
     ]);
     expect(Object.keys(list.data[0]!).sort()).toEqual([...PUBLIC_FIELDS].sort());

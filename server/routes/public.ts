@@ -89,8 +89,8 @@ export function publicRoutes(ctx: RouteContext): ApiRoutes {
     logger: ctx.logger,
   };
   const toPublic = async (orgId: string, rows: ExperienceRow[]) => {
-    const currency = (await getOrganization(store, orgId)).currency;
-    return rows.map((row) => serializePublicExperience(row, currency));
+    const { currency, defaultLocale } = await getOrganization(store, orgId);
+    return rows.map((row) => serializePublicExperience(row, currency, defaultLocale));
   };
 
   return new ApiRoutes(ctx)

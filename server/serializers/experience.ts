@@ -30,8 +30,8 @@ export function serializeExperience(row: ExperienceRow, currency: string): Exper
   };
 }
 
-/** What a guest's browser sees of an experience: the record without its operating rules. */
-export function serializePublicExperience(row: ExperienceRow, currency: string): PublicExperience {
+/** What a guest's browser sees of an experience: the record without its operating rules, with the org's language. */
+export function serializePublicExperience(row: ExperienceRow, currency: string, defaultLocale: string): PublicExperience {
   const experience = serializeExperience(row, currency);
-  return PublicExperience.parse({ ...experience, extras: experience.extras.filter((e) => e.active) });
+  return PublicExperience.parse({ ...experience, extras: experience.extras.filter((e) => e.active), defaultLocale });
 }

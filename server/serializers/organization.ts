@@ -1,7 +1,7 @@
 import type { OrganizationRow } from '../store/organizations.js';
 import { iso } from './instant.js';
 import { notificationEmailsOf, notifyOnOf } from '../domain/notices.js';
-import type { Organization } from '../../shared/index.js';
+import type { Locale, Organization } from '../../shared/index.js';
 
 export function serializeOrganization(row: OrganizationRow): Organization {
   return {
@@ -20,6 +20,7 @@ export function serializeOrganization(row: OrganizationRow): Organization {
     logoUrl: row.logoUrl,
     giftVoucherAmounts: JSON.parse(row.giftVoucherAmounts) as string[],
     waitlistOfferMinutes: row.waitlistOfferMinutes,
+    defaultLocale: row.defaultLocale as Locale,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

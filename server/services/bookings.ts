@@ -39,6 +39,7 @@ import type { Actor } from '../domain/actor.js';
 import { assertBookableSlot, assertBookableSlotBeside, busyAround } from './availability.js';
 import { getOrganization } from './organizations.js';
 import { checkCodes, codeFields, recordCodes, releaseCodes, takeCodes, type CheckedCodes } from './booking-codes.js';
+import { offerFreedPlaces } from './waitlist-offers.js';
 import type { OrganizationRow } from '../store/organizations.js';
 import type { Page, PageResult } from '../store/sql.js';
 import type { z } from 'zod';
@@ -529,6 +530,10 @@ export async function saveBookingChange(
   const org = await store.organizations.getOrganization(before.orgId);
   if (org) await queueOperatorNotices(store, org, event, next, Object.keys(changes), now);
   await recordActivity(store, before.orgId, actor, activityOf(event, changes, next), now);
+  // Places freed in the slot it held (cancelled, lapsed, moved away, a smaller party) go to its waitlist first.
+  if (holdsPlaces(before.status) && (!holdsPlaces(next.status) || next.slotStart !== before.slotStart || placesOf(next) < placesOf(before))) {
+    await offerFreedPlaces(store, before.orgId, before.experienceId, before.slotStart, now);
+  }
   return next;
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import type { CalendarImportRow } from '../store/calendar-imports.js';
 import { zoneOf } from './availability.js';
+import { settleWaitingSlots } from './waitlist-offers.js';
 import type { BusyTimes } from '../ical/busy.js';
 import { CalendarFetchError, fetchCalendar, guardedCalendarFetcher, type CalendarFetcher } from '../ical/fetch.js';
 import { CalendarReadError } from '../ical/calendar-text.js';
@@ -78,6 +79,8 @@ export async function syncCalendarImport(deps: ImportSyncDeps, importId: string,
       const current = await store.calendarImports.getCalendarImportById(row.id);
       if (!current) return; // deleted while we fetched
       await store.calendarImports.replaceBusyIntervals(current, busy.intervals);
+      // A slot its new blocks cover ends its waitlist.
+      await settleWaitingSlots(store, current.experienceId === null ? { orgId: current.orgId } : { experienceId: current.experienceId }, deps.now());
       await store.calendarImports.recordCalendarImportCopy(row.id, {
         etag: fetched.etag,
         lastModified: fetched.lastModified,

@@ -6,6 +6,7 @@ import type { ExperienceRow } from '../store/experiences.js';
 import { categoriesOf, resolveCategories } from '../domain/tickets.js';
 import { extrasOf, questionsOf, resolveExtras, resolveQuestions } from '../domain/booking-form.js';
 import type { Store } from '../store/index.js';
+import { settleWaitingSlots } from './waitlist-offers.js';
 import type { Page, PageResult } from '../store/sql.js';
 import { WEEKDAYS, type ExperienceCreate, type ExperiencePatch, type Schedule, type ScheduleInput } from '../../shared/index.js';
 
@@ -65,6 +66,9 @@ export async function createExperience(store: Store, orgId: string, input: Exper
   return row;
 }
 
+/** The fields whose change may free places in a slot or make it bookable no more: its waitlist is looked at again. */
+const SLOT_RULES = ['maxParticipants', 'schedule', 'minNoticeMinutes', 'maxAdvanceDays', 'active', 'duration'] as const;
+
 /**
  * Applies a change. Existing bookings keep their own start, end, unit price and currency, so
  * nothing here touches them.
@@ -117,6 +121,8 @@ export async function updateExperience(store: Store, orgId: string, id: string, 
     await store.experiences.updateExperience(next);
     const fields = Object.keys(patch).join(', ');
     await recordActivity(store, orgId, actor, { action: 'experience.update', targetType: 'experience', targetId: id, summary: `Changed ${fields} of ${next.name}` }, now);
+    // More places per slot go to the waitlists first; slots no longer bookable end theirs.
+    if (SLOT_RULES.some((field) => patch[field] !== undefined)) await settleWaitingSlots(store, { experienceId: id }, now);
     return next;
   });
 }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeStripe } from '../payments/test-helpers/fake-stripe.js';
 import { usePaymentsHarness, type PaymentsHarness } from '../payments/test-helpers/setup.js';
 import { createLogger } from '../logger.js';
+import { newId } from '../domain/ids.js';
 import { expectData } from '../test-helpers/index.js';
 import { sweepLapsedHolds, GIVE_UP_AFTER_MS } from './hold-expiry.js';
 import { PublicBooking } from '../../shared/index.js';
@@ -126,6 +127,23 @@ describe('lapsed payment holds', () => {
     expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
     expect(await h.payments(booking.bookingNumber)).toHaveLength(1);
     expect((await h.events()).slice(1).map((e) => e.event)).toEqual(['PAYMENT_FAILED', 'BOOKING_CANCELED']);
+  });
+
+  it('offers a lapsed hold\'s places to the waitlist of its slot before anyone may book them', async () => {
+    const { booking } = await hold(4);
+    const start = Date.parse(h.startTime);
+    const now = h.clock.now();
+    const id = newId('waitlistEntry', now);
+    await h.t.store.waitlist.insertEntry({
+      id, orgId: h.t.orgId, experienceId: h.experienceId, slotStart: start, slotEnd: start + 60 * MINUTE, status: 'WAITING', places: 3,
+      totalParticipants: 3, tickets: '[]', answers: '[]', guestName: 'Waiting guest', guestEmail: 'waiting@example.com', guestPhone: null,
+      locale: 'en', tokenHash: null, offeredAt: null, offerExpiresAt: null, bookingId: null, createdAt: now, updatedAt: now,
+    });
+    h.clock.advance(31 * MINUTE);
+    expect(await (await h.sweeper()).runOnce()).toBe(1);
+    expect((await h.bookingOf(booking.bookingNumber)).status).toBe('CANCELLED');
+    expect(await h.t.store.waitlist.getEntry(h.t.orgId, id)).toMatchObject({ status: 'OFFERED', offeredAt: h.clock.now() });
+    expect(await h.remaining()).toBe(1);
   });
 
   it('sweeps once on start, then stops cleanly', async () => {

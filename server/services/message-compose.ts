@@ -8,6 +8,10 @@ import { composeGuestMessage, type Sender } from '../mail/compose.js';
 import type { MailMessage } from '../mail/message.js';
 import { composeOperatorNotice, composeUserInvite } from '../mail/notices.js';
 import { composeGiftVoucherMessage } from '../mail/gift-voucher.js';
+import { composeWaitlistMessage } from '../mail/waitlist.js';
+import { guestLocaleOf } from '../mail/texts.js';
+import { storedTicketsOf } from '../domain/tickets.js';
+import { issueWaitlistToken, offerTotalCents } from './waitlist-offer.js';
 import { zoneOf } from './availability.js';
 import { issueManageToken } from './messages.js';
 import { guestInfoOf } from './self-service.js';
@@ -70,8 +74,10 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
       host,
     });
   }
-  // A waitlist entry's e-mails are composed from the entry, not from a booking.
-  if (message.bookingId === null || message.kind === 'WAITLIST_JOINED' || message.kind === 'WAITLIST_OFFER') return undefined;
+  if (message.kind === 'WAITLIST_JOINED' || message.kind === 'WAITLIST_OFFER') {
+    return await composeWaitlistQueued(store, message, org, settings, now);
+  }
+  if (message.bookingId === null) return undefined;
   const booking: BookingView | undefined = await store.bookings.getBooking(message.orgId, message.bookingId);
   const exp = booking && await store.experiences.getExperience(message.orgId, booking.experienceId);
   if (!booking || !exp) return undefined;
@@ -91,7 +97,7 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
     message.kind === 'BOOKING_CANCELLED' ? undefined : `${settings.publicUrl}/manage#${await issueManageToken(store, booking.id, now)}`;
   const composed = composeGuestMessage({
     kind: message.kind,
-    locale: booking.locale ?? 'en',
+    locale: guestLocaleOf(booking.locale),
     booking,
     timeZone: zoneOf(exp, org.timezone),
     organization: senderOf(org),
@@ -101,4 +107,54 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
     guestInfo: guestInfoOf(exp),
   });
   return { ...composed, to: message.to };
+}
+
+/**
+ * A waitlist entry's e-mail, from the entry as it stands now: the joined one gives its position while
+ * it waits; the offer one carries a new token (minted here, so only the link of an e-mail actually
+ * composed opens the offer) and is not sent once the offer has ended: its places are no longer held.
+ */
+async function composeWaitlistQueued(
+  store: Store,
+  message: MessageRow,
+  org: OrganizationRow,
+  settings: ComposeSettings,
+  now: number,
+): Promise<MailMessage | undefined> {
+  const entry = message.waitlistEntryId === null ? undefined : await store.waitlist.getEntry(message.orgId, message.waitlistEntryId);
+  const exp = entry && (await store.experiences.getExperience(message.orgId, entry.experienceId));
+  if (!entry || !exp) return undefined;
+  const offer = message.kind === 'WAITLIST_OFFER';
+  let offerUrl: string | undefined;
+  if (offer) {
+    if (entry.status !== 'OFFERED' || entry.offerExpiresAt === null || entry.offerExpiresAt <= now) {
+      throw new Error(`the offer is no longer open (the entry is ${entry.status === 'OFFERED' ? 'past its offer' : entry.status})`);
+    }
+    const token = await issueWaitlistToken(store, entry.id, now);
+    if (token === undefined) throw new Error('the offer is no longer open');
+    offerUrl = `${settings.publicUrl}/manage#${token}`;
+  }
+  const locale = guestLocaleOf(entry.locale);
+  return composeWaitlistMessage({
+    kind: message.kind as 'WAITLIST_JOINED' | 'WAITLIST_OFFER',
+    locale,
+    entry: {
+      guestName: entry.guestName,
+      experienceName: exp.name,
+      slotStart: entry.slotStart,
+      slotEnd: entry.slotEnd,
+      tickets: storedTicketsOf(entry.tickets),
+      participants: entry.totalParticipants,
+      position: entry.status === 'WAITING' ? await store.waitlist.waitingPosition(entry) : null,
+      totalCents: offer ? await offerTotalCents(store, org, exp, entry, now) : 0,
+      currency: org.currency,
+      offerExpiresAt: entry.offerExpiresAt,
+    },
+    timeZone: zoneOf(exp, org.timezone),
+    organization: senderOf(org),
+    ...(offerUrl ? { offerUrl } : {}),
+    to: message.to,
+    messageId: message.id,
+    host: new URL(settings.publicUrl).host,
+  });
 }

@@ -127,10 +127,27 @@ export async function bookWithCheckout(
   const held = await createBooking(store, orgId, input, { source: 'WIDGET', holdExpiresAt, actor }, now);
   // Nothing left to pay (a gift voucher pays it all): confirmed at once, no checkout.
   if (held.status === 'CONFIRMED') return held;
+  return await openCheckout(store, online, held, hostPage, now);
+}
+
+/**
+ * Opens the provider's checkout for a PENDING hold already committed, and remembers it on the
+ * booking. When it cannot be opened, `undo` runs (by default: the hold is cancelled at once) and the
+ * guest gets a clear error.
+ */
+export async function openCheckout(
+  store: Store,
+  online: OnlinePayments,
+  held: BookingView,
+  hostPage: string,
+  now: number,
+  undo: () => Promise<void> = async () => await cancelUnstartedHold(store, held, now),
+): Promise<BookingView> {
+  const holdExpiresAt = held.holdExpiresAt ?? now + online.holdMinutes * 60_000;
   let checkout;
   try {
     checkout = await online.provider.createCheckout({
-      orgId,
+      orgId: held.orgId,
       bookingId: held.id,
       bookingNumber: held.bookingNumber,
       title: held.experienceName,
@@ -144,7 +161,7 @@ export async function bookWithCheckout(
       now,
     });
   } catch (err) {
-    await cancelUnstartedHold(store, held, now);
+    await undo();
     online.logger.error('checkout could not be opened', {
       provider: online.provider.name,
       bookingId: held.id,

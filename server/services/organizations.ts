@@ -28,6 +28,7 @@ export async function createOrganization(store: Store, input: NewOrganization, p
       logoUrl: null,
       giftVoucherAmounts: '[]',
       waitlistOfferMinutes: 720,
+      defaultLocale: 'en',
       id: newId('organization'),
       name: input.name,
       email: input.email,
@@ -79,6 +80,7 @@ export async function updateOrganization(store: Store, orgId: string, patch: Org
       logoUrl: patch.logoUrl === undefined ? current.logoUrl : patch.logoUrl,
       giftVoucherAmounts: patch.giftVoucherAmounts === undefined ? current.giftVoucherAmounts : JSON.stringify(patch.giftVoucherAmounts),
       waitlistOfferMinutes: patch.waitlistOfferMinutes ?? current.waitlistOfferMinutes,
+      defaultLocale: patch.defaultLocale ?? current.defaultLocale,
       updatedAt: now,
     };
     await store.organizations.updateOrganization(next);

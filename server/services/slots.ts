@@ -9,6 +9,7 @@ import type { Store } from '../store/index.js';
 import { recordActivity } from './activity.js';
 import { rulesOf, zoneOf } from './availability.js';
 import { getOrganization } from './organizations.js';
+import { expireClosedSlotWaitlist, offerFreedPlaces } from './waitlist-offers.js';
 import type { SlotPatch } from '../../shared/index.js';
 
 const MINUTE_MS = 60_000;
@@ -87,6 +88,12 @@ export async function updateSlot(store: Store, orgId: string, id: string, patch:
     }
     const when = new Date(start).toISOString();
     await recordActivity(store, orgId, actor, { action: 'slot.update', targetType: 'slot', targetId: id, summary: `Changed the ${exp.name} departure of ${when}: ${describeChange(patch)}` }, now);
+    // A closed departure ends its waitlist (offers included); a reopened one or a raised capacity may have places to offer.
+    if (state.closed) {
+      if (await expireClosedSlotWaitlist(store, exp, start, now)) return viewOf(id, exp, start, await store.slots.getSlot(exp.id, start));
+    } else if (await offerFreedPlaces(store, orgId, exp.id, start, now)) {
+      return viewOf(id, exp, start, await store.slots.getSlot(exp.id, start));
+    }
     return viewOf(id, exp, start, state);
   });
 }

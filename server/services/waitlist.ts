@@ -1,6 +1,7 @@
 // The waitlist as use cases (§20): joining a full slot, the org's list, removing an entry, and the
 // offers that hand freed places to waiting guests in turn.
 import type { Store } from '../store/index.js';
+import { offerFreedPlaces as offerInTurn } from './waitlist-offers.js';
 
 /**
  * Offers the places free in one slot to its WAITING entries, oldest first: the first whose places fit
@@ -10,6 +11,6 @@ import type { Store } from '../store/index.js';
  * waiting guest it fits waits. Answers how many offers it made.
  */
 export async function offerFreedPlaces(store: Store, orgId: string, experienceId: string, slotStart: number, now: number): Promise<number> {
-  void store, orgId, experienceId, slotStart, now;
-  return 0;
+  // The engine lives in waitlist-offers.ts, which the booking use cases import without importing this module.
+  return await offerInTurn(store, orgId, experienceId, slotStart, now);
 }

@@ -1,5 +1,6 @@
 import { likePattern } from './dialect.js';
 import type { Page, PageResult, Sql } from './sql.js';
+import type { Locale } from '../../shared/index.js';
 
 export interface BookingRow {
   id: string;
@@ -33,7 +34,7 @@ export interface BookingRow {
   /** What the tickets cost, in cents; null: unitPrice × participants. */
   totalCents: number | null;
   /** The guest's language (migration 008); null is English. */
-  locale: 'en' | 'pt' | null;
+  locale: Locale | null;
   /** The operator's note (migration 012); never shown to the guest. */
   internalNote: string | null;
   /** JSON arrays of the answers and extras as booked (migration 017); null: none. */

@@ -122,6 +122,18 @@ describe(`experience store (${testEngine()})`, () => {
     expect(await store.experiences.experienceHasBookings('exp_missing')).toBe(false);
   });
 
+  it('deletes an experience with its waitlist entries', async () => {
+    await store.experiences.insertExperience(experience('exp_w', orgId, 1));
+    await store.waitlist.insertEntry({
+      id: 'wl_1', orgId, experienceId: 'exp_w', slotStart: 10_000, slotEnd: 20_000, status: 'WAITING', places: 2, totalParticipants: 2,
+      tickets: '[]', answers: '[]', guestName: 'Ana', guestEmail: 'ana@example.com', guestPhone: null, locale: 'en', tokenHash: null,
+      offeredAt: null, offerExpiresAt: null, bookingId: null, createdAt: 1, updatedAt: 1,
+    });
+    await store.experiences.deleteExperience(orgId, 'exp_w');
+    expect(await store.experiences.getExperience(orgId, 'exp_w')).toBeUndefined();
+    expect(await store.waitlist.getEntry(orgId, 'wl_1')).toBeUndefined();
+  });
+
   it('knows whether an experience or an org has bookings', async () => {
     await store.experiences.insertExperience(row('exp_a', 1));
     expect(await store.experiences.experienceHasBookings('exp_a')).toBe(false);

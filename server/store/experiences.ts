@@ -39,7 +39,10 @@ export interface ExperienceStore {
   listAllExperiences(orgId: string): Promise<ExperienceRow[]>;
   /** Every field but the organization and the creation time; an experience of another organization is left alone. */
   updateExperience(row: ExperienceRow): Promise<void>;
-  /** Refused by the foreign key while bookings of it remain (see `experienceHasBookings`). */
+  /**
+   * Refused by the foreign key while bookings of it remain (see `experienceHasBookings`); its waitlist
+   * entries (and their e-mails) go with it.
+   */
   deleteExperience(orgId: string, id: string): Promise<void>;
   experienceHasBookings(id: string): Promise<boolean>;
 }
@@ -87,6 +90,7 @@ export function experienceStore(sql: Sql): ExperienceStore {
       );
     },
     async deleteExperience(orgId, id) {
+      await sql.run('DELETE FROM waitlist_entries WHERE org_id = ? AND experience_id = ?', [orgId, id]);
       await sql.run('DELETE FROM experiences WHERE org_id = ? AND id = ?', [orgId, id]);
     },
     async experienceHasBookings(id) {

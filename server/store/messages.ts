@@ -2,8 +2,7 @@ import { dueNotifier } from './due-notifier.js';
 import { newId } from '../domain/ids.js';
 import type { Page, PageResult, Sql } from './sql.js';
 
-export type MessageKind =
-  | 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER' | 'OPERATOR_NOTICE' | 'USER_INVITE' | 'GIFT_VOUCHER'
+export type MessageKind = 'BOOKING_CONFIRMED' | 'BOOKING_CHANGED' | 'BOOKING_CANCELLED' | 'BOOKING_REMINDER' | 'OPERATOR_NOTICE' | 'USER_INVITE' | 'GIFT_VOUCHER'
   | 'WAITLIST_JOINED' | 'WAITLIST_OFFER';
 /** The booking event an OPERATOR_NOTICE tells of. */
 export type NoticeOf = 'BOOKING_CREATED' | 'BOOKING_CANCELED' | 'BOOKING_UPDATED';

@@ -13,7 +13,7 @@ const refusal = (why: keyof typeof REFUSALS) => ({
 const org = (id: string, fields: Partial<OrganizationRow> = {}): OrganizationRow => ({
   id, name: `Org ${id}`, email: `${id}@example.com`, phone: null, timezone: 'Europe/Lisbon', currency: 'EUR',
   onlinePayments: 0, cancellationCutoffHours: 24, guestSelfService: 1,
-  notificationEmails: '[]', notifyOn: '["BOOKING_CREATED","BOOKING_CANCELED"]', brandColor: null, logoUrl: null, giftVoucherAmounts: '[]', waitlistOfferMinutes: 720,
+  notificationEmails: '[]', notifyOn: '["BOOKING_CREATED","BOOKING_CANCELED"]', brandColor: null, logoUrl: null, giftVoucherAmounts: '[]', waitlistOfferMinutes: 720, defaultLocale: 'en',
   createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000,
   ...fields,
 });
@@ -40,12 +40,12 @@ describe(`organization store (${testEngine()})`, () => {
       id: 'org_A', name: 'Org org_A', email: 'org_A@example.com', phone: '+351 210 000 000', timezone: 'Europe/Lisbon',
       currency: 'EUR', onlinePayments: 1, cancellationCutoffHours: 24, guestSelfService: 1,
       notificationEmails: '[]', notifyOn: '["BOOKING_CREATED","BOOKING_CANCELED"]', brandColor: null, logoUrl: null, giftVoucherAmounts: '[]',
-      waitlistOfferMinutes: 720, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000,
+      waitlistOfferMinutes: 720, defaultLocale: 'en', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000,
     });
     // The order of the row's keys is the order of the JSON written from it.
     expect(Object.keys(found!)).toEqual([
       'id', 'name', 'email', 'phone', 'timezone', 'currency', 'onlinePayments', 'cancellationCutoffHours', 'guestSelfService',
-      'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'waitlistOfferMinutes', 'createdAt', 'updatedAt',
+      'notificationEmails', 'notifyOn', 'brandColor', 'logoUrl', 'giftVoucherAmounts', 'waitlistOfferMinutes', 'defaultLocale', 'createdAt', 'updatedAt',
     ]);
     expect(await store.organizations.getOrganization('org_a')).toStrictEqual(
       org('org_a', { currency: 'USD', guestSelfService: 0, cancellationCutoffHours: 0 }),
@@ -91,7 +91,7 @@ describe(`organization store (${testEngine()})`, () => {
 
   it('sees an organization changed through the same store, inside and after its transaction', async () => {
     // Inserted without the notice and brand settings: they start at their defaults.
-    const { notificationEmails: _n, notifyOn: _o, brandColor: _b, logoUrl: _l, giftVoucherAmounts: _g, waitlistOfferMinutes: _w, ...bare } = org('org_A');
+    const { notificationEmails: _n, notifyOn: _o, brandColor: _b, logoUrl: _l, giftVoucherAmounts: _g, waitlistOfferMinutes: _w, defaultLocale: _d, ...bare } = org('org_A');
     await store.organizations.insertOrganization(bare);
     expect(await store.organizations.getOrganization('org_A')).toStrictEqual(org('org_A'));
     const before = (await store.organizations.getOrganization('org_A'))!;

@@ -22,12 +22,14 @@ export interface OrganizationRow {
   giftVoucherAmounts: string;
   /** Minutes a waitlist offer holds its places (migration 019; default 720). */
   waitlistOfferMinutes: number;
+  /** The language a booking or waitlist entry made without one speaks (migration 020; default 'en'). */
+  defaultLocale: string;
   createdAt: number;
   updatedAt: number;
 }
 
 /** The fields a new organization starts with its defaults for (notices, brand). */
-export type OrganizationDefaults = 'notificationEmails' | 'notifyOn' | 'brandColor' | 'logoUrl' | 'giftVoucherAmounts' | 'waitlistOfferMinutes';
+export type OrganizationDefaults = 'notificationEmails' | 'notifyOn' | 'brandColor' | 'logoUrl' | 'giftVoucherAmounts' | 'waitlistOfferMinutes' | 'defaultLocale';
 
 /** The organizations (tenants) a server holds. */
 export interface OrganizationStore {
@@ -47,7 +49,8 @@ export const DEFAULT_NOTIFY_ON = '["BOOKING_CREATED","BOOKING_CANCELED"]';
 const COLUMNS = `id, name, email, phone, timezone, currency, online_payments AS "onlinePayments",
   cancellation_cutoff_hours AS "cancellationCutoffHours", guest_self_service AS "guestSelfService",
   notification_emails AS "notificationEmails", notify_on AS "notifyOn", brand_color AS "brandColor", logo_url AS "logoUrl",
-  gift_voucher_amounts AS "giftVoucherAmounts", waitlist_offer_minutes AS "waitlistOfferMinutes", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  gift_voucher_amounts AS "giftVoucherAmounts", waitlist_offer_minutes AS "waitlistOfferMinutes",
+  default_locale AS "defaultLocale", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export function organizationStore(sql: Sql): OrganizationStore {
   return {
@@ -55,11 +58,11 @@ export function organizationStore(sql: Sql): OrganizationStore {
       await sql.run(
         `INSERT INTO organizations
           (id, name, email, phone, timezone, currency, online_payments, cancellation_cutoff_hours, guest_self_service,
-            notification_emails, notify_on, brand_color, logo_url, gift_voucher_amounts, waitlist_offer_minutes, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            notification_emails, notify_on, brand_color, logo_url, gift_voucher_amounts, waitlist_offer_minutes, default_locale, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [row.id, row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
           row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails ?? '[]',
-          row.notifyOn ?? DEFAULT_NOTIFY_ON, row.brandColor ?? null, row.logoUrl ?? null, row.giftVoucherAmounts ?? '[]', row.waitlistOfferMinutes ?? 720, row.createdAt, row.updatedAt],
+          row.notifyOn ?? DEFAULT_NOTIFY_ON, row.brandColor ?? null, row.logoUrl ?? null, row.giftVoucherAmounts ?? '[]', row.waitlistOfferMinutes ?? 720, row.defaultLocale ?? 'en', row.createdAt, row.updatedAt],
       );
     },
     getOrganization: (id) => sql.getCached<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = ?`, [id]),
@@ -67,11 +70,11 @@ export function organizationStore(sql: Sql): OrganizationStore {
       await sql.run(
         `UPDATE organizations SET name = ?, email = ?, phone = ?, timezone = ?, currency = ?, online_payments = ?,
           cancellation_cutoff_hours = ?, guest_self_service = ?, notification_emails = ?, notify_on = ?,
-          brand_color = ?, logo_url = ?, gift_voucher_amounts = ?, waitlist_offer_minutes = ?, updated_at = ?
+          brand_color = ?, logo_url = ?, gift_voucher_amounts = ?, waitlist_offer_minutes = ?, default_locale = ?, updated_at = ?
           WHERE id = ?`,
         [row.name, row.email, row.phone, row.timezone, row.currency, row.onlinePayments,
           row.cancellationCutoffHours, row.guestSelfService, row.notificationEmails, row.notifyOn,
-          row.brandColor, row.logoUrl, row.giftVoucherAmounts, row.waitlistOfferMinutes, row.updatedAt, row.id],
+          row.brandColor, row.logoUrl, row.giftVoucherAmounts, row.waitlistOfferMinutes, row.defaultLocale, row.updatedAt, row.id],
       );
     },
     async countOrganizations() {

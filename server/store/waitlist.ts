@@ -75,6 +75,23 @@ export interface WaitlistStore {
   listEntriesOfEmail(orgId: string, email: string): Promise<WaitlistRow[]>;
   /** Overwrites an entry's guest (an erasure): name, e-mail and phone, whatever its status; its offer's token stops opening it. */
   replaceGuest(id: string, guest: { name: string; email: string; phone: string | null }, updatedAt: number): Promise<void>;
+  /**
+   * The slots that have WAITING entries, soonest start first (experience id breaking ties), up to
+   * `limit`: of one organization, or one experience, or (neither given) every organization.
+   */
+  listWaitingSlots(scope: { orgId?: string; experienceId?: string }, limit: number): Promise<WaitingSlot[]>;
+  /**
+   * Gives an OFFERED entry a new offer token (its hash): the link of the offer e-mail being sent now;
+   * the link of an earlier attempt stops opening it. False once the entry is no longer OFFERED.
+   */
+  setOfferTokenHash(id: string, tokenHash: string, updatedAt: number): Promise<boolean>;
+}
+
+/** A slot whose WAITING entries may be owed an offer (or an expiry). */
+export interface WaitingSlot {
+  orgId: string;
+  experienceId: string;
+  slotStart: number;
 }
 
 const COLUMNS = `id, org_id AS "orgId", experience_id AS "experienceId", slot_start AS "slotStart", slot_end AS "slotEnd", status,
@@ -202,6 +219,21 @@ export function waitlistStore(sql: Sql): WaitlistStore {
       await sql.run('UPDATE waitlist_entries SET guest_name = ?, guest_email = ?, guest_phone = ?, token_hash = NULL, updated_at = ? WHERE id = ?', [
         guest.name, guest.email, guest.phone, updatedAt, id,
       ]);
+    },
+    async listWaitingSlots(scope, limit) {
+      const where = ["status = 'WAITING'"];
+      const params: unknown[] = [];
+      if (scope.orgId !== undefined) (where.push('org_id = ?'), params.push(scope.orgId));
+      if (scope.experienceId !== undefined) (where.push('experience_id = ?'), params.push(scope.experienceId));
+      const rows = await sql.all<WaitingSlot>(
+        `SELECT DISTINCT org_id AS "orgId", experience_id AS "experienceId", slot_start AS "slotStart" FROM waitlist_entries
+          WHERE ${where.join(' AND ')} ORDER BY slot_start, experience_id LIMIT ?`,
+        [...params, limit],
+      );
+      return rows.map((r) => ({ ...r, slotStart: Number(r.slotStart) }));
+    },
+    async setOfferTokenHash(id, tokenHash, updatedAt) {
+      return (await sql.run(`UPDATE waitlist_entries SET token_hash = ?, updated_at = ? WHERE id = ? AND status = 'OFFERED'`, [tokenHash, updatedAt, id])) === 1;
     },
   };
 }

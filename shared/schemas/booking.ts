@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { DisplayName, Email, EmailString, Instant, InstantInput, LocalDate, MoneyString, PageQuery, SearchTerm } from './common.js';
+import { DisplayName, Email, EmailString, Instant, InstantInput, LocalDate, Locale, LOCALES, MoneyString, PageQuery, SearchTerm } from './common.js';
+
+export { Locale, LOCALES };
 import { PriceCategoryType } from './experience.js';
 import { ManualPaymentMethod } from './payment.js';
 import { Answer, AnswersInput, BookingExtra, BookingExtrasInput } from './booking-form.js';
@@ -63,11 +65,6 @@ export const TicketsInput = z
   .describe(
     "Required for an experience with price categories (one entry per category); refused for one without. All tickets together, those that take no place included, at most the experience's maxParticipants; the booking's total at most 999999.99",
   );
-
-/** The languages guests read Outing's messages and pages in. */
-export const LOCALES = ['en', 'pt'] as const;
-export const Locale = z.enum(LOCALES).describe('The language of the guest’s e-mails and pages');
-export type Locale = z.infer<typeof Locale>;
 
 /** A ticket as the booking keeps it: the category's name, type and price as they were when booked. */
 export const Ticket = z.object({

@@ -174,3 +174,9 @@ export const QueryBoolean = z
   .enum(['true', 'false'])
   .transform((v) => v === 'true')
   .pipe(z.boolean());
+
+/** The languages guests read Outing's messages and pages in. */
+export const LOCALES = ['en', 'pt', 'es', 'fr', 'de', 'it', 'nl'] as const;
+export const Locale = z.enum(LOCALES).describe('The language of the guest’s e-mails and pages');
+export type Locale = z.infer<typeof Locale>;
+

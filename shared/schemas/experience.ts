@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ExtrasInput, Extra, Question, QuestionsInput } from './booking-form.js';
-import { DateString, DisplayName, Instant, MAX_AMOUNT_CENTS, LocalDate, LocalTime, PageQuery, QueryBoolean, TimeZone } from './common.js';
+import { DateString, DisplayName, Instant, MAX_AMOUNT_CENTS, LocalDate, LocalTime, Locale, PageQuery, QueryBoolean, TimeZone } from './common.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -211,5 +211,8 @@ export const PublicExperience = Experience.pick({
   guestInstructions: true,
   questions: true,
   waitlist: true,
-}).extend({ extras: z.array(Extra).describe('The active extras only') });
+}).extend({
+  extras: z.array(Extra).describe('The active extras only'),
+  defaultLocale: Locale.describe('The organization’s default language: the widget speaks it when the guest’s browser asks for none of the seven'),
+});
 export type PublicExperience = z.infer<typeof PublicExperience>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DisplayName, Email, EmailString, Instant, MoneyString, TimeZone } from './common.js';
+import { DisplayName, Email, EmailString, Instant, Locale, MoneyString, TimeZone } from './common.js';
 
 /** ISO 4217 codes with two minor digits. Zero- and three-decimal currencies (JPY, KWD…) are refused. */
 export const TWO_DECIMAL_CURRENCIES = [
@@ -74,6 +74,7 @@ export const Organization = z.object({
   logoUrl: z.string().nullable().describe('https URL of the logo shown in HTML e-mails and on the manage page'),
   giftVoucherAmounts: z.array(z.string()).describe('The gift voucher amounts sold online (money strings); [] sells none'),
   waitlistOfferMinutes: z.int().describe('How long a waitlist offer holds its places for the guest, in minutes (default 720)'),
+  defaultLocale: Locale.describe('The language of bookings and waitlist entries made without one, and of gift voucher e-mails (default en)'),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -95,6 +96,7 @@ export const OrganizationPatch = z
     logoUrl: LogoUrl.nullable(),
     giftVoucherAmounts: GiftVoucherAmounts,
     waitlistOfferMinutes: z.int().min(1).max(10_080).describe('1–10080 (a week): how long a waitlist offer holds its places'),
+    defaultLocale: Locale.describe('One of en, pt, es, fr, de, it, nl'),
   })
   .partial()
   .refine((o) => Object.keys(o).length > 0, { message: 'Send at least one field to change' });

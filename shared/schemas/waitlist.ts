@@ -62,12 +62,16 @@ export const WaitlistListQuery = z.strictObject({
 });
 export type WaitlistListQuery = z.infer<typeof WaitlistListQuery>;
 
-/** `GET /public/v1/waitlist/offer` (with `X-Waitlist-Token`): the entry, what booking it costs now, who to ask. */
+/**
+ * `GET /public/v1/waitlist/offer` (with `X-Waitlist-Token`): the entry, what booking it costs now (a BOOKED one: what its
+ * booking costs), who to ask.
+ */
 export const WaitlistOffer = z.object({
   entry: WaitlistEntry,
   total: z.string().describe('What the booking costs now, a money string'),
   currency: z.string(),
   organization: z.object({ name: z.string(), email: EmailString, phone: z.string().nullable() }),
+  booking: PublicBooking.optional().describe('Once the entry is BOOKED: the booking the offer became (its number, status and checkoutUrl while a payment is due)'),
 });
 export type WaitlistOffer = z.infer<typeof WaitlistOffer>;
 

@@ -17,6 +17,8 @@ import { moneyLines, totalLine } from '../components/money-lines.js';
 import type { BookingModel } from '../state/booking.js';
 import { dateInZone } from '../state/dates.js';
 import { ticketInputId } from './model.js';
+import { OfferView, offerTexts } from './OfferView.js';
+import { Contact } from './Contact.js';
 import type { FieldError, Language, ManageModel } from './model.js';
 
 export interface PageProps {
@@ -45,11 +47,12 @@ export function ManagePage({ model }: PageProps) {
   const broken = model.broken.value;
   const trouble = model.trouble.value;
   const org = managed?.organization;
+  const offer = broken ? null : model.offer.value;
   return (
     <div class="outing manage" lang={lang.tag}>
       {org && logoSrc(org.logoUrl) && <img class="logo" src={logoSrc(org.logoUrl)} alt={org.name} />}
       <h1 id="manage-top" tabIndex={-1}>
-        {broken ? m.brokenTitle : m.title}
+        {broken ? m.brokenTitle : offer ? offerTexts(lang).titles[offer.entry.status] : m.title}
       </h1>
       {model.busy.value && <p class="loading">{m.loading}</p>}
       {trouble && (
@@ -64,6 +67,7 @@ export function ManagePage({ model }: PageProps) {
       )}
       {broken && <p>{m.broken}</p>}
       {managed && !broken && <Booking model={model} managed={managed} lang={lang} />}
+      {offer && <OfferView model={model} offer={offer} lang={lang} />}
     </div>
   );
 }
@@ -139,7 +143,7 @@ function Booking({ model, managed, lang }: BookingProps) {
       {mode === 'change' && <ChangeStep model={model} managed={managed} lang={lang} />}
       {mode === 'party' && <PartyStep model={model} managed={managed} lang={lang} />}
       {mode === 'details' && <DetailsStep model={model} lang={lang} />}
-      <Contact managed={managed} lang={lang} />
+      <Contact organization={managed.organization} m={lang.m} />
     </>
   );
 }
@@ -500,21 +504,3 @@ function Back({ picker, label }: { picker: BookingModel; label: string }) {
   );
 }
 
-function Contact({ managed: { organization }, lang: { m } }: { managed: ManagedBooking; lang: Language }) {
-  return (
-    <section class="contact" aria-labelledby="contact-title">
-      <h2 id="contact-title">{m.contactTitle}</h2>
-      <p>{m.contactText(organization.name)}</p>
-      <ul>
-        <li>
-          {m.emailLabel}: <a href={`mailto:${organization.email}`}>{organization.email}</a>
-        </li>
-        {organization.phone && (
-          <li>
-            {m.phoneLabel}: <a href={`tel:${organization.phone.replace(/[^\d+]/g, '')}`}>{organization.phone}</a>
-          </li>
-        )}
-      </ul>
-    </section>
-  );
-}

@@ -364,7 +364,9 @@ describe('the manage page', () => {
     const { outing } = open(managedBooking(), { token: 'tok_unknownunknownunknown' });
     await screen.findByRole('heading', { name: 'This link does not work' });
     expect(screen.queryByText('BK-7QX2M4')).toBeNull();
-    expect(outing.calls).toHaveLength(1);
+    // No booking has the token, and then no waitlist offer: two questions, no more.
+    expect(outing.calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual(['GET /public/v1/manage', 'GET /public/v1/waitlist/offer']);
+    expect(outing.calls[1]!.headers).toEqual({ 'X-Waitlist-Token': 'tok_unknownunknownunknown' });
     expect(document.title).toBe('This link does not work');
   });
 

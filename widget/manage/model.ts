@@ -3,7 +3,7 @@
  * Components never fetch; every call to Outing starts here. Choosing a new time reuses the
  * widget's own booking model (its calendar and times), fed by the manage API's availability.
  */
-import type { Availability, Locale, ManagedBooking, PublicExperience } from '../../shared/index.js';
+import type { Availability, Locale, ManagedBooking, PublicExperience, WaitlistOffer } from '../../shared/index.js';
 import type { OutingApi } from '../api.js';
 import { createFormats } from '../i18n/format.js';
 import type { Formats } from '../i18n/format.js';
@@ -94,12 +94,22 @@ export interface ManageOptions {
   browser: readonly string[];
   /** The clock, for tests. */
   now?: () => Date;
+  /** Leaves for the payment page of an accepted offer (tests watch it). */
+  navigate?: (url: string) => void;
 }
+
+/** A waitlist offer's page: looking at it, or confirming that the places may go. */
+export type OfferStep = 'view' | 'decline';
 
 export type ManageModel = ReturnType<typeof createManageModel>;
 
-export function createManageModel({ api, browser, now = () => new Date() }: ManageOptions) {
+export function createManageModel({ api, browser, now = () => new Date(), navigate = (url) => window.location.assign(url) }: ManageOptions) {
   const managed = signal<ManagedBooking | null>(null);
+  /** The link was a waitlist offer's (no booking answers its token): the offer as it stands. */
+  const offer = signal<WaitlistOffer | null>(null);
+  const offerStep = signal<OfferStep>('view');
+  /** What the guest just did with the offer, said once above it. */
+  const offerNotice = signal<'booked' | 'declined' | null>(null);
   const broken = signal(!api);
   const busy = signal(false);
   const trouble = signal<Trouble | null>(null);
@@ -113,7 +123,7 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
   const fieldErrors = signal<FieldError[]>([]);
   /** The calendar of another time, while the guest chooses one. */
   const picker = signal<BookingModel | null>(null);
-  const language = computed(() => languageFor(managed.value?.locale ?? null, browser));
+  const language = computed(() => languageFor(managed.value?.locale ?? offer.value?.entry.locale ?? null, browser));
   const session = { generation: 0, disposed: false, focusId: null as string | null };
 
   /** Runs one call with the loading state on; a failure shows, with `retry` where it can help. */
@@ -139,6 +149,7 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
         batch(() => {
           broken.value = true;
           managed.value = null;
+          offer.value = null;
           closePicker();
         });
         return undefined;
@@ -154,9 +165,81 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
     }
   }
 
+  /** The booking of the token; when no booking has it, the waitlist offer of the token (one 404 more: a broken link). */
   async function load(): Promise<void> {
-    const answer = await request((a) => a.get(), () => void load());
-    if (answer) managed.value = answer;
+    const answer = await request(async (a) => {
+      try {
+        return { managed: await a.get() };
+      } catch (e) {
+        if (!notFound(e)) throw e;
+        return { offer: await a.offer() };
+      }
+    }, () => void load());
+    if (!answer) return;
+    if (answer.managed) managed.value = answer.managed;
+    else if (answer.offer) offer.value = answer.offer;
+  }
+
+  /**
+   * The offer answered otherwise than asked (it expired, was taken or removed meanwhile): shown as it
+   * now stands, which says why, with the focus on its heading.
+   */
+  const offerMoved = (e: ApiError): boolean => {
+    if (e.code !== 'OFFER_EXPIRED' && e.code !== 'INVALID_STATUS_TRANSITION') return false;
+    void (async () => {
+      try {
+        const fresh = await api?.offer();
+        if (!fresh || session.disposed) return;
+        session.focusId = 'manage-top';
+        batch(() => {
+          offer.value = fresh;
+          offerStep.value = 'view';
+        });
+      } catch {
+        // Nothing better to show than what is on screen.
+      }
+    })();
+    return true;
+  };
+
+  async function acceptOffer(): Promise<void> {
+    const answer = await request((a) => a.acceptOffer(), () => void acceptOffer(), offerMoved);
+    if (!answer) return;
+    // Online payment due: the booking holds the places while the guest pays, and comes back here afterwards.
+    if (answer.booking.status === 'PENDING' && answer.booking.checkoutUrl) {
+      offer.value = answer;
+      navigate(answer.booking.checkoutUrl);
+      return;
+    }
+    session.focusId = 'notice';
+    batch(() => {
+      offer.value = answer;
+      offerNotice.value = 'booked';
+    });
+  }
+
+  function askDecline(): void {
+    session.focusId = 'manage-step';
+    batch(() => {
+      trouble.value = null;
+      offerStep.value = 'decline';
+    });
+  }
+
+  function keepOffer(): void {
+    session.focusId = 'decline-button';
+    offerStep.value = 'view';
+  }
+
+  async function declineOffer(): Promise<void> {
+    const answer = await request((a) => a.declineOffer(), () => void declineOffer(), offerMoved);
+    if (!answer) return;
+    session.focusId = 'notice';
+    batch(() => {
+      offer.value = answer;
+      offerStep.value = 'view';
+      offerNotice.value = 'declined';
+    });
   }
 
   /** A fresh look after a refusal, keeping the refusal's message on screen. */
@@ -232,6 +315,7 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
       guestInstructions: null,
       questions: [],
       extras: [],
+      defaultLocale: 'en',
     };
     // The widget's model asks for an experience and its availability; the manage API answers
     // for this booking's experience alone, and the booking's own time is no choice.
@@ -435,6 +519,13 @@ export function createManageModel({ api, browser, now = () => new Date() }: Mana
 
   return {
     managed,
+    offer,
+    offerStep,
+    offerNotice,
+    acceptOffer,
+    askDecline,
+    keepOffer,
+    declineOffer,
     /** The .ics download of the booking (GET /public/v1/manage/calendar.ics); null without a token. */
     calendarUrl: api?.calendarUrl ?? null,
     broken,

@@ -8,6 +8,7 @@ import { h, render } from 'preact';
 import { effect } from '../state/signals.js';
 import { createManageApi } from './api.js';
 import { ManagePage } from './ManagePage.js';
+import { offerTexts } from './OfferView.js';
 import { createManageModel } from './model.js';
 import type { ManageModel } from './model.js';
 
@@ -19,6 +20,8 @@ export interface ManageMountOptions {
   /** The browser's languages. */
   browser: readonly string[];
   now?: () => Date;
+  /** Leaves for a payment page (tests watch it). */
+  navigate?: (url: string) => void;
 }
 
 export interface MountedManage {
@@ -30,10 +33,10 @@ export interface MountedManage {
 const TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
 
 /** Renders the manage page into `el`, keeps the document's language and title in step, and loads the booking. */
-export function mountManage(el: HTMLElement, { token, base, browser, now }: ManageMountOptions): MountedManage {
+export function mountManage(el: HTMLElement, { token, base, browser, now, navigate }: ManageMountOptions): MountedManage {
   const controller = new AbortController();
   const api = TOKEN.test(token) ? createManageApi({ base, token, signal: controller.signal }) : null;
-  const model = createManageModel({ api, browser, now });
+  const model = createManageModel({ api, browser, now, ...(navigate ? { navigate } : {}) });
 
   // Focus follows the guest: to a new step's heading when the calendar moves on, else where an action asked.
   let shownStep: string | null = null;
@@ -52,8 +55,9 @@ export function mountManage(el: HTMLElement, { token, base, browser, now }: Mana
       return;
     }
     document.documentElement.lang = lang.tag;
-    const title = model.broken.value ? lang.m.brokenTitle : lang.m.title;
-    const name = model.managed.value?.organization.name;
+    const offer = model.offer.value;
+    const title = model.broken.value ? lang.m.brokenTitle : offer ? offerTexts(lang).titles[offer.entry.status] : lang.m.title;
+    const name = model.managed.value?.organization.name ?? offer?.organization.name;
     adoptBrandColor(document, model.managed.value?.organization.brandColor);
     // A form with problems says so first, as the GOV.UK pattern does.
     const problem = model.fieldErrors.value.length ? `${lang.m.errorPrefix} ` : '';
