@@ -19,18 +19,14 @@ const languageFiles: Plugin = {
 /**
  * The widget's chunks, each written beside widget.js as a classic script of its own, which widget.js
  * adds to the page only when a step needs it: the confirmation's (widget/confirm/chunk.ts, once a
- * booking is confirmed) and the booking form's (widget/form/chunk.ts, for an experience that asks
- * questions or sells extras), the code box's (widget/codes/chunk.ts, once "Have a code?" is
- * pressed), the gift-voucher mode's (widget/gift/chunk.ts, for a widget with
- * `data-mode="gift-voucher"`) and the waitlist's (widget/waitlist/chunk.ts, once a full time is
- * chosen to join its waitlist). Builds of their own: widget.js is one IIFE, which cannot be split.
+ * booking is confirmed) and forms.js (widget/forms.ts), the less common paths in one file: the
+ * booking form's step (an experience that asks questions or sells extras), the code box (once "Have
+ * a code?" is pressed), the gift-voucher mode (`data-mode="gift-voucher"`) and the waitlist (once a
+ * full time is chosen). Builds of their own: widget.js is one IIFE, which cannot be split.
  */
 const WIDGET_CHUNKS: Record<string, string> = {
   'confirmation.js': 'widget/confirm/chunk.ts',
-  'booking-form.js': 'widget/form/chunk.ts',
-  'codes.js': 'widget/codes/chunk.ts',
-  'gift-voucher.js': 'widget/gift/chunk.ts',
-  'waitlist.js': 'widget/waitlist/chunk.ts',
+  'forms.js': 'widget/forms.ts',
 };
 
 const widgetChunks: Plugin = {

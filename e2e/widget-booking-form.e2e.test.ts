@@ -134,7 +134,7 @@ async function bookByKeyboard(words: Words): Promise<void> {
 
   // The step, its chunk fetched from Outing once the experience showed it has a form.
   await heading(w, words.form);
-  expect(requests.filter((r) => r.includes('/widget/booking-form.js'))).toEqual([`GET ${outing.origin}/widget/booking-form.js`]);
+  expect(requests.filter((r) => r.includes('/widget/forms.js'))).toEqual([`GET ${outing.origin}/widget/forms.js`]);
   expect(await w.locator('label[for^="x-"]').innerText()).toMatch(words.lunch);
   expect(await violations(page), `${words.locale} step`).toEqual([]);
   expect(await overflow(page), `${words.locale} step at 320 px`).toBeLessThanOrEqual(0);

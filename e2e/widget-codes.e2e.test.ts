@@ -75,12 +75,12 @@ describe('Have a code? in the widget', () => {
     await page.keyboard.press('Enter');
     await heading(w, 'Your details');
     // Nothing of the box until it is asked for.
-    expect(requests.filter((r) => r.includes('/widget/codes.js'))).toEqual([]);
+    expect(requests.filter((r) => r.includes('/widget/forms.js'))).toEqual([]);
 
     await tabTo(page, /^button#: Have a code\?$/);
     await page.keyboard.press('Enter');
     await w.getByLabel('Promo code or gift voucher').waitFor();
-    expect(requests.filter((r) => r.includes('/widget/codes.js'))).toEqual([`GET ${outing.origin}/widget/codes.js`]);
+    expect(requests.filter((r) => r.includes('/widget/forms.js'))).toEqual([`GET ${outing.origin}/widget/forms.js`]);
     expect(await focused(page)).toBe('input#code: Promo code or gift voucher');
     expect(await violations(page), 'the box open').toEqual([]);
     expect(await overflow(page), 'the box at 320 px').toBeLessThanOrEqual(0);

@@ -109,7 +109,7 @@ describe('the waitlist in the widget', () => {
     await page.goto(host.page('/waitlist', embedPage(outing.origin, { key: outing.publishableKey, experience, locale: 'en' })));
     const w = widgetOn(page);
     await toWaitlist(page);
-    expect(requests.filter((r) => r.includes('/widget/waitlist.js'))).toEqual([`GET ${outing.origin}/widget/waitlist.js`]);
+    expect(requests.filter((r) => r.includes('/widget/forms.js'))).toEqual([`GET ${outing.origin}/widget/forms.js`]);
     await w.getByText(/^This time is full\./).waitFor();
     expect(await violations(page), 'the waitlist’s form').toEqual([]);
     expect(await overflow(page), 'the form at 320 px').toBeLessThanOrEqual(0);
@@ -230,7 +230,7 @@ describe('the waitlist in the widget', () => {
     await w.getByRole('button', { name: 'Entrar na lista de espera' }).click();
     await heading(w, 'Está na lista de espera');
     expect(await w.locator('.lead').innerText()).toMatch(/^É o número \d+ na lista de espera$/);
-    expect(requests.filter((r) => r.includes('/widget/waitlist.js'))).toEqual([`GET ${outing.origin}/widget/waitlist.js`]);
+    expect(requests.filter((r) => r.includes('/widget/forms.js'))).toEqual([`GET ${outing.origin}/widget/forms.js`]);
     const entries = await apiAs<{ guestEmail: string; locale: string }[]>(outing, `/v1/waitlist?experienceId=${experience}`);
     expect(entries.data.find((e) => e.guestEmail === 'paula@example.com')).toMatchObject({ locale: 'pt' });
     expect(problems).toEqual([]);

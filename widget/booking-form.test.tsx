@@ -2,14 +2,14 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import type { ChunkScript } from './chunks.js';
 import { confirmation, type ConfirmationChunk } from './confirm/chunk.js';
-import { bookingForm, type BookingFormChunk } from './form/chunk.js';
+import { forms, type FormsChunk } from './forms.js';
 import { kayak, walk } from './test-helpers/fake-outing.js';
 import { fill, mountForTest, pinned, useWidgetTests } from './test-helpers/widget-under-test.js';
 import type { WidgetUnderTest } from './test-helpers/widget-under-test.js';
 
 useWidgetTests();
 
-const CHUNK = 'https://outing.test/widget/booking-form.js';
+const CHUNK = 'https://outing.test/widget/forms.js';
 
 /**
  * What a browser does with a script widget.js adds: fetches it, runs it (the chunk hands its export
@@ -33,7 +33,7 @@ const kayakTrip = (locale = 'en') => mountForTest({ ...pinned, experience: 'exp_
 /** Through the calendar and the times to the booking form's step, its chunk arrived. */
 async function toForm(s: WidgetUnderTest, heading = 'Extras and questions'): Promise<void> {
   await waitFor(() => expect(s.day('2026-12-02').getAttribute('aria-disabled')).toBe('false'));
-  await arrives<BookingFormChunk>(CHUNK, bookingForm);
+  await arrives<FormsChunk>(CHUNK, forms);
   fireEvent.click(s.day('2026-12-02'));
   await waitFor(() => expect(s.root.querySelector('.time')).toBeTruthy());
   fireEvent.click(s.root.querySelector('.time')!);

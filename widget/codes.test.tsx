@@ -1,9 +1,8 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import type { ChunkScript } from './chunks.js';
-import { codes, type CodesChunk } from './codes/chunk.js';
 import { confirmation, type ConfirmationChunk } from './confirm/chunk.js';
-import { bookingForm, type BookingFormChunk } from './form/chunk.js';
+import { forms, type FormsChunk } from './forms.js';
 import { family, kayak, walk } from './test-helpers/fake-outing.js';
 import type { FakeOutingOptions } from './test-helpers/fake-outing.js';
 import { fill, mountForTest, pinned, toDetails, useWidgetTests } from './test-helpers/widget-under-test.js';
@@ -11,7 +10,7 @@ import type { WidgetUnderTest } from './test-helpers/widget-under-test.js';
 
 useWidgetTests();
 
-const CODES = 'https://outing.test/widget/codes.js';
+const CODES = 'https://outing.test/widget/forms.js';
 const VOUCHER = 'GV-7K3M-Q9XZ-4PRT';
 const MASK = 'GV-••••-••••-4PRT';
 
@@ -45,7 +44,7 @@ async function arrives<T>(src: string, exported: T): Promise<void> {
 async function openBox(s: WidgetUnderTest): Promise<HTMLInputElement> {
   await toDetails(s);
   fireEvent.click(s.ui.getByRole('button', { name: s.root.querySelector('[lang="pt"]') ? 'Tem um código?' : 'Have a code?' }));
-  await arrives<CodesChunk>(CODES, codes);
+  await arrives<FormsChunk>(CODES, forms);
   return s.ui.findByLabelText(s.root.querySelector('[lang="pt"]') ? 'Código promocional ou vale de oferta' : 'Promo code or gift voucher') as Promise<HTMLInputElement>;
 }
 
@@ -70,7 +69,7 @@ describe('Have a code?', () => {
     // The button stays (and keeps focus) until the chunk is here.
     expect(document.head.querySelector(`script[src="${CODES}"]`)).not.toBeNull();
     expect(s.ui.getByRole('button', { name: 'Have a code?' })).toBeTruthy();
-    await arrives<CodesChunk>(CODES, codes);
+    await arrives<FormsChunk>(CODES, forms);
     const input = await s.ui.findByLabelText('Promo code or gift voucher');
     expect(s.root.activeElement).toBe(input);
     expect(s.ui.queryByRole('button', { name: 'Have a code?' })).toBeNull();
@@ -178,7 +177,7 @@ describe('Have a code?', () => {
     await waitFor(() => expect(s.root.querySelector('.time')).toBeTruthy());
     fireEvent.click(s.root.querySelector('.time')!);
     fireEvent.click(await s.ui.findByRole('button', { name: 'Tem um código?' }));
-    await arrives<CodesChunk>(CODES, codes);
+    await arrives<FormsChunk>(CODES, forms);
     await s.ui.findByLabelText('Código promocional ou vale de oferta');
     await apply(s, 'old', 'Aplicar');
     await waitFor(() => expect(said(s)).toBe('Este código expirou.'));
@@ -250,7 +249,7 @@ describe('Have a code?', () => {
   it('keeps the booking form’s extras in the quote and its lines', async () => {
     const s = mountForTest({ ...pinned, experience: 'exp_kayak' }, { ...known, experiences: [walk, kayak] });
     await waitFor(() => expect(s.day('2026-12-02').getAttribute('aria-disabled')).toBe('false'));
-    await arrives<BookingFormChunk>('https://outing.test/widget/booking-form.js', bookingForm);
+    await arrives<FormsChunk>(CODES, forms);
     fireEvent.click(s.day('2026-12-02'));
     await waitFor(() => expect(s.root.querySelector('.time')).toBeTruthy());
     fireEvent.click(s.root.querySelector('.time')!);
@@ -261,7 +260,7 @@ describe('Have a code?', () => {
     fireEvent.click(s.ui.getByRole('button', { name: 'Continue' }));
     await s.ui.findByRole('heading', { name: 'Your details' });
     fireEvent.click(s.ui.getByRole('button', { name: 'Have a code?' }));
-    await arrives<CodesChunk>(CODES, codes);
+    await arrives<FormsChunk>(CODES, forms);
     await s.ui.findByLabelText('Promo code or gift voucher');
     await apply(s, 'SUMMER10');
     await waitFor(() => expect(total(s)).toBe('Total: €49.50'));

@@ -1,24 +1,24 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChunkScript } from './chunks.js';
-import { giftVoucher, type GiftVoucherChunk } from './gift/chunk.js';
+import { forms, type FormsChunk } from './forms.js';
 import { mountForTest, pinned, useWidgetTests } from './test-helpers/widget-under-test.js';
 import type { WidgetUnderTest } from './test-helpers/widget-under-test.js';
 import type { FakeOutingOptions } from './test-helpers/fake-outing.js';
 
 useWidgetTests();
 
-const CHUNK = 'https://outing.test/widget/gift-voucher.js';
+const CHUNK = 'https://outing.test/widget/forms.js';
 
 /** What a browser does with the script widget.js adds (happy-dom runs none): the chunk hands its export to its <script>. */
 async function arrives(): Promise<void> {
   const script = await waitFor(() => {
-    const found = document.head.querySelector<ChunkScript<GiftVoucherChunk>>(`script[src="${CHUNK}"]`);
-    if (!found) throw new Error('widget.js has not asked for the gift-voucher chunk');
+    const found = document.head.querySelector<ChunkScript<FormsChunk>>(`script[src="${CHUNK}"]`);
+    if (!found) throw new Error('widget.js has not asked for forms.js, the gift-voucher mode’s chunk');
     return found;
   });
   if (!script.outing) {
-    script.outing = giftVoucher;
+    script.outing = forms;
     script.dispatchEvent(new Event('load'));
   }
 }

@@ -8,7 +8,7 @@ import { h, render } from 'preact';
 import { effect, signal } from './state/signals.js';
 import { createApi } from './api.js';
 import { chunk } from './chunks.js';
-import type { GiftVoucherChunk } from './gift/chunk.js';
+import type { FormsChunk } from './forms.js';
 import { App } from './components/App.js';
 import type { Widget } from './components/widget.js';
 import { moneyLines, totalLine } from './components/money-lines.js';
@@ -112,7 +112,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles, lines: moneyLines, total: totalLine };
     try {
       // The gift-voucher mode shows nothing until its chunk is here.
-      render(gift ? chunk<GiftVoucherChunk>(w, 'gift-voucher')?.(h, w, api, back) : <App w={w} />, root);
+      render(gift ? chunk<FormsChunk>(w, 'forms')?.gift(h, w, api, back) : <App w={w} />, root);
     } catch (e) {
       report(e);
       // The stylesheet's root class: the message must not take its look from the host page either.

@@ -38,7 +38,7 @@ describe('widget.js', () => {
   });
 
   it('is one self-contained script, beside its language files and its chunks: no module syntax, no zod', async () => {
-    expect(await readdir(outDir)).toEqual(['booking-form.js', 'codes.js', 'confirmation.js', 'gift-voucher.js', 'pt.json', 'waitlist.js', 'widget.js']);
+    expect(await readdir(outDir)).toEqual(['confirmation.js', 'forms.js', 'pt.json', 'widget.js']);
     expect(bundle.startsWith('(function(')).toBe(true);
     expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
     expect(bundle).not.toMatch(/\bimport\(/);
@@ -46,10 +46,7 @@ describe('widget.js', () => {
     // Each chunk is asked for by its name, from the server widget.js came from (widget/chunks.ts).
     expect(bundle).toContain('/widget/${');
     expect(bundle).toContain('`confirmation`');
-    expect(bundle).toContain('`booking-form`');
-    expect(bundle).toContain('`codes`');
-    expect(bundle).toContain('`gift-voucher`');
-    expect(bundle).toContain('`waitlist`');
+    expect(bundle).toContain('`forms`');
   });
 
   it('loads the confirmation chunk as a classic script that adds no global and carries no Preact of its own', async () => {
@@ -66,71 +63,47 @@ describe('widget.js', () => {
     expect(chunk).not.toContain('__H');
   });
 
-  it('loads the booking form as a classic script that adds no global, carries no Preact, and only English', async () => {
-    const chunk = await readFile(join(outDir, 'booking-form.js'), 'utf8');
-    expect(chunk.startsWith('(function(')).toBe(true);
-    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
-    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
-    expect(chunk).toContain('Extras and questions');
+  // The booking form, the code box, the gift-voucher mode and the waitlist: one chunk, forms.js.
+  let forms: string;
+  beforeAll(async () => {
+    forms = await readFile(join(outDir, 'forms.js'), 'utf8');
+  });
+
+  it('loads the booking form, code box, gift-voucher mode and waitlist as one classic script that adds no global and carries no Preact', () => {
+    expect(forms.startsWith('(function(')).toBe(true);
+    expect(forms).not.toMatch(/^\s*(import|export)\b/m);
+    expect(forms).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
+    expect(forms).not.toContain('__H');
+    expect(forms).not.toContain('ZodError');
+    const gzipped = gzipSync(forms, { level: 9 }).length;
+    console.log(`forms.js: ${forms.length} bytes, ${gzipped} bytes gzipped`);
+    // Less than its four parts' caps as files of their own (4,000 + 2,200 + 1,600 + 1,500).
+    expect(gzipped).toBeLessThan(7_000);
+  });
+
+  it('carries the booking form’s step in English only; widget.js none of its words', () => {
+    expect(forms).toContain('Extras and questions');
     // Portuguese comes in pt.json, which a guest who reads it has already.
-    expect(chunk).not.toContain('Extras e perguntas');
-    expect(chunk).not.toContain('__H');
-    expect(chunk).not.toContain('ZodError');
-    const gzipped = gzipSync(chunk, { level: 9 }).length;
-    console.log(`booking-form.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
-    expect(gzipped).toBeLessThan(4_000);
-    // widget.js carries none of the step's words.
+    expect(forms).not.toContain('Extras e perguntas');
     expect(bundle).not.toContain('Extras and questions');
   });
 
-  it('loads the code box as a classic script that adds no global, carries no Preact, and only English', async () => {
-    const chunk = await readFile(join(outDir, 'codes.js'), 'utf8');
-    expect(chunk.startsWith('(function(')).toBe(true);
-    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
-    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
-    expect(chunk).toContain('Promo code or gift voucher');
-    // Portuguese comes in pt.json, which a guest who reads it has already.
-    expect(chunk).not.toContain('Código promocional');
-    expect(chunk).not.toContain('__H');
-    expect(chunk).not.toContain('ZodError');
-    const gzipped = gzipSync(chunk, { level: 9 }).length;
-    console.log(`codes.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
-    expect(gzipped).toBeLessThan(2_200);
-    // widget.js carries only the button's words.
+  it('carries the code box in English only; widget.js only the button’s words', () => {
+    expect(forms).toContain('Promo code or gift voucher');
+    expect(forms).not.toContain('Código promocional');
     expect(bundle).toContain('Have a code?');
     expect(bundle).not.toContain('Promo code or gift voucher');
   });
 
-  it('loads the gift-voucher mode as a classic script that adds no global and carries no Preact; Portuguese stays in pt.json', async () => {
-    const chunk = await readFile(join(outDir, 'gift-voucher.js'), 'utf8');
-    expect(chunk.startsWith('(function(')).toBe(true);
-    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
-    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
-    expect(chunk).toContain('Buy gift voucher');
-    expect(chunk).not.toContain('Comprar');
-    expect(chunk).not.toContain('__H');
-    const gzipped = gzipSync(chunk, { level: 9 }).length;
-    console.log(`gift-voucher.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
-    expect(gzipped).toBeLessThan(1_600);
-    // widget.js carries none of the mode's words: a guest who books never loads them.
+  it('carries the gift-voucher mode in English only; widget.js none of its words', () => {
+    expect(forms).toContain('Buy gift voucher');
+    expect(forms).not.toContain('Comprar');
     expect(bundle).not.toContain('Buy gift voucher');
   });
 
-  it('loads the waitlist’s step as a classic script that adds no global, carries no Preact, and only English', async () => {
-    const chunk = await readFile(join(outDir, 'waitlist.js'), 'utf8');
-    expect(chunk.startsWith('(function(')).toBe(true);
-    expect(chunk).not.toMatch(/^\s*(import|export)\b/m);
-    expect(chunk).not.toMatch(/\bimport\(|\beval\(|new Function\(/);
-    expect(chunk).toContain('on the waitlist');
-    // Portuguese comes in pt.json, which a guest who reads it has already.
-    expect(chunk).not.toContain('lista de espera');
-    expect(chunk).not.toContain('__H');
-    expect(chunk).not.toContain('ZodError');
-    const gzipped = gzipSync(chunk, { level: 9 }).length;
-    console.log(`waitlist.js: ${chunk.length} bytes, ${gzipped} bytes gzipped`);
-    // widget.js lends its fields, its party control and its submission: the chunk is its words and little else.
-    expect(gzipped).toBeLessThan(1_500);
-    // widget.js carries only the time's label.
+  it('carries the waitlist’s step in English only; widget.js only the time’s label', () => {
+    expect(forms).toContain('on the waitlist');
+    expect(forms).not.toContain('lista de espera');
     expect(bundle).toContain('Full – join the waitlist');
     expect(bundle).not.toContain('You are number');
   });

@@ -2,16 +2,15 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import type { PublicExperience } from '../shared/index.js';
 import type { ChunkScript } from './chunks.js';
-import { bookingForm, type BookingFormChunk } from './form/chunk.js';
+import { forms, type FormsChunk } from './forms.js';
 import { family, kayak, walk } from './test-helpers/fake-outing.js';
 import { fill, mountForTest, pinned, useWidgetTests } from './test-helpers/widget-under-test.js';
 import type { WidgetUnderTest } from './test-helpers/widget-under-test.js';
-import { waitlist, type WaitlistChunk } from './waitlist/chunk.js';
 
 useWidgetTests();
 
-const CHUNK = 'https://outing.test/widget/waitlist.js';
-const FORM = 'https://outing.test/widget/booking-form.js';
+const CHUNK = 'https://outing.test/widget/forms.js';
+const FORM = CHUNK;
 const NINE = '2026-12-02T09:00:00.000Z';
 const TWO = '2026-12-02T14:00:00.000Z';
 
@@ -55,7 +54,7 @@ const timeButtons = (s: WidgetUnderTest) => [...s.root.querySelectorAll<HTMLButt
 async function toWaitlist(s: WidgetUnderTest, heading = 'Join the waitlist'): Promise<void> {
   await toTimes(s, s.root.querySelector('[lang="pt"]') ? 'Escolha um horário' : 'Choose a time');
   fireEvent.click(timeButtons(s)[0]!);
-  await arrives<WaitlistChunk>(CHUNK, waitlist);
+  await arrives<FormsChunk>(CHUNK, forms);
   await s.ui.findByRole('heading', { name: heading });
 }
 
@@ -246,13 +245,13 @@ describe('a full time of an experience with a waitlist', () => {
     const s = fullNine({ experience: withWaitlist(kayak) });
     await toTimes(s);
     fireEvent.click(timeButtons(s)[0]!);
-    await arrives<BookingFormChunk>(FORM, bookingForm);
+    await arrives<FormsChunk>(FORM, forms);
     await s.ui.findByRole('heading', { name: 'Extras and questions' });
     expect(s.ui.queryByRole('group', { name: 'Extras' })).toBeNull();
     fireEvent.input(s.root.getElementById('q-q_diet')!, { target: { value: 'Vegetarian' } });
     fireEvent.click(s.root.getElementById('q-q_waiver')!);
     fireEvent.click(s.ui.getByRole('button', { name: 'Continue' }));
-    await arrives<WaitlistChunk>(CHUNK, waitlist);
+    await arrives<FormsChunk>(CHUNK, forms);
     await s.ui.findByRole('heading', { name: 'Join the waitlist' });
     // The party was asked with the questions.
     expect(s.root.getElementById('participants')).toBeNull();
@@ -274,7 +273,7 @@ describe('a full time of an experience with a waitlist', () => {
     await toTimes(s, 'Escolha um horário');
     expect(timeButtons(s)[0]!.textContent).toContain('Esgotado – entrar na lista de espera');
     fireEvent.click(timeButtons(s)[0]!);
-    await arrives<WaitlistChunk>(CHUNK, waitlist);
+    await arrives<FormsChunk>(CHUNK, forms);
     await s.ui.findByRole('heading', { name: 'Entrar na lista de espera' });
     fill(s, { Nome: 'Rita Sousa', 'E-mail': 'rita@example.com' });
     join(s, 'Entrar na lista de espera');

@@ -8,19 +8,13 @@ import { createTestApp, expectError, repoRoot, type TestApp } from '../test-help
 // The widget bundle is a build output; a stand-in keeps this test independent of `npm run build`.
 const WIDGET = Buffer.from('/* widget */ window.Outing = {};\n'.repeat(50));
 const CHUNK = Buffer.from('(function(){/* confirmation */})();\n'.repeat(20));
-const FORM = Buffer.from('(function(){/* booking form */})();\n'.repeat(20));
-const CODES = Buffer.from('(function(){/* code box */})();\n'.repeat(20));
-const GIFT = Buffer.from('(function(){/* gift voucher */})();\n'.repeat(20));
-const WAITLIST = Buffer.from('(function(){/* waitlist */})();\n'.repeat(20));
+const FORMS = Buffer.from('(function(){/* booking form, code box, gift voucher, waitlist */})();\n'.repeat(20));
 const PT = Buffer.from(JSON.stringify({ book: 'Reservar', step: 'Passo {0} de {1}', tickets: 'Bilhetes'.repeat(40) }));
 useAssetReader((path) => {
   if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
   if (path === join('dist', 'widget', 'pt.json')) return PT;
   if (path === join('dist', 'widget', 'confirmation.js')) return CHUNK;
-  if (path === join('dist', 'widget', 'booking-form.js')) return FORM;
-  if (path === join('dist', 'widget', 'codes.js')) return CODES;
-  if (path === join('dist', 'widget', 'gift-voucher.js')) return GIFT;
-  if (path === join('dist', 'widget', 'waitlist.js')) return WAITLIST;
+  if (path === join('dist', 'widget', 'forms.js')) return FORMS;
   try {
     return readFileSync(join(repoRoot, path));
   } catch {
@@ -62,9 +56,9 @@ describe('/widget/confirmation.js', () => {
   });
 });
 
-describe('/widget/booking-form.js', () => {
-  it('serves the booking form’s chunk as the confirmation’s is, compressed, with an ETag', async () => {
-    const res = await t.app.request('/widget/booking-form.js', { headers: { 'accept-encoding': 'gzip', origin: 'https://tours.example.com' } });
+describe('/widget/forms.js', () => {
+  it('serves the chunk of the booking form, code box, gift voucher and waitlist as the confirmation’s is, compressed, with an ETag', async () => {
+    const res = await t.app.request('/widget/forms.js', { headers: { 'accept-encoding': 'gzip', origin: 'https://tours.example.com' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -72,41 +66,16 @@ describe('/widget/booking-form.js', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(res.headers.get('content-encoding')).toBe('gzip');
-    expect(gunzipSync(Buffer.from(await res.arrayBuffer()))).toEqual(FORM);
-    const again = await t.request('GET', '/widget/booking-form.js', { key: null, headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
+    expect(gunzipSync(Buffer.from(await res.arrayBuffer()))).toEqual(FORMS);
+    const again = await t.request('GET', '/widget/forms.js', { key: null, headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
     expect(again.status).toBe(304);
   });
-});
 
-describe('/widget/codes.js', () => {
-  it('serves the code box’s chunk as the other chunks are', async () => {
-    const res = await t.app.request('/widget/codes.js', { headers: { 'accept-encoding': 'identity', origin: 'https://tours.example.com' } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(Buffer.from(await res.arrayBuffer())).toEqual(CODES);
-  });
-});
-
-describe('/widget/gift-voucher.js', () => {
-  it('serves the gift-voucher mode’s chunk as the other chunks are', async () => {
-    const res = await t.app.request('/widget/gift-voucher.js', { headers: { 'accept-encoding': 'identity', origin: 'https://tours.example.com' } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(Buffer.from(await res.arrayBuffer())).toEqual(GIFT);
-  });
-});
-
-describe('/widget/waitlist.js', () => {
-  it('serves the waitlist’s chunk as the other chunks are', async () => {
-    const res = await t.app.request('/widget/waitlist.js', { headers: { 'accept-encoding': 'identity', origin: 'https://tours.example.com' } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(Buffer.from(await res.arrayBuffer())).toEqual(WAITLIST);
+  it('serves no other script names: the four parts are not files of their own', async () => {
+    for (const file of ['booking-form.js', 'codes.js', 'gift-voucher.js', 'waitlist.js']) {
+      const res = await t.app.request(`/widget/${file}`);
+      expect(res.status).toBe(404);
+    }
   });
 });
 

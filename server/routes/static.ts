@@ -38,7 +38,7 @@ export function demoCsp(apiOrigin: string): string {
 }
 
 /** The scripts widget.js may load after itself, beside it under `/widget/`. */
-const WIDGET_CHUNKS = ['confirmation.js', 'booking-form.js', 'codes.js', 'gift-voucher.js', 'waitlist.js'];
+const WIDGET_CHUNKS = ['confirmation.js', 'forms.js'];
 
 /** `/widget.js`, its language files, its chunks and the demo site: no key needed. */
 export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
@@ -72,9 +72,8 @@ export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Access-Control-Allow-Origin', '*');
     // The widget's chunks (vite.config.ts), scripts widget.js adds when a step needs them: the
-    // confirmation's (widget/confirm/chunk.ts), the booking form's (widget/form/chunk.ts), the code
-    // box's (widget/codes/chunk.ts), the gift-voucher mode's (widget/gift/chunk.ts) and the
-    // waitlist's (widget/waitlist/chunk.ts).
+    // confirmation's (widget/confirm/chunk.ts) and forms.js (widget/forms.ts: the booking form, the
+    // code box, the gift-voucher mode and the waitlist).
     const file = c.req.param('file');
     if (WIDGET_CHUNKS.includes(file)) {
       const chunk = builtFile(`dist/widget/${file}`);

@@ -1,7 +1,7 @@
 /**
- * widget/codes.js: the "Have a code?" box of the details step. widget.js shows only the button and
- * loads this chunk as a classic script when the guest presses it (widget/chunks.ts), so a guest who
- * never does loads none of it. One box takes both kinds of code: one shaped `GV-XXXX-XXXX-XXXX` is
+ * The "Have a code?" box (part of widget/forms.js, widget/forms.ts) of the details step. widget.js shows only the button and
+ * loads forms.js as a classic script when the guest presses it (widget/chunks.ts), so a guest who
+ * never does (and books an experience without questions or extras) loads none of it. One box takes both kinds of code: one shaped `GV-XXXX-XXXX-XXXX` is
  * a gift voucher's (`voucherCode`), anything else a promo code (`promoCode`). Each is checked with
  * `POST /public/v1/quote` before the guest books; the quote gives the discount and the voucher's
  * part, and the parts changing (party, tickets, extras, a price, a code removed) asks again.
@@ -15,7 +15,6 @@
 import type { ComponentChildren, h as H } from 'preact';
 import type { PublicBookingCreate, Quote } from '../../shared/index.js';
 import type { BookingLines } from '../../shared/lines.js';
-import type { ChunkScript } from '../chunks.js';
 import type { Widget } from '../components/widget.js';
 import type { BookingModel } from '../state/booking.js';
 import { codeTexts } from './texts.js';
@@ -197,6 +196,3 @@ export function codes(h: typeof H, w: Widget) {
 }
 
 export type CodesChunk = typeof codes;
-
-const script = document.currentScript as ChunkScript<CodesChunk> | null;
-if (script) script.outing = codes;

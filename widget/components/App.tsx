@@ -8,8 +8,7 @@ import type { JSX } from 'preact';
 import { fill } from '../i18n/format.js';
 import type { Step } from '../state/booking.js';
 import { chunk } from '../chunks.js';
-import type { BookingFormChunk } from '../form/chunk.js';
-import type { WaitlistChunk } from '../waitlist/chunk.js';
+import type { FormsChunk } from '../forms.js';
 import { Alerts } from './Alerts.js';
 import { CalendarStep } from './CalendarStep.js';
 import { Confirmation } from './Confirmation.js';
@@ -21,8 +20,8 @@ import { Summary } from './Summary.js';
 import { TimesStep } from './TimesStep.js';
 import type { Props, Widget } from './widget.js';
 
-/** The booking form's chunk (widget/form/chunk.ts), asked for once an experience with questions or extras is chosen. */
-const form = (w: Widget) => chunk<BookingFormChunk>(w, 'booking-form');
+/** The booking form's step in forms.js (widget/form/chunk.ts), asked for once an experience with questions or extras is chosen. */
+const form = (w: Widget) => chunk<FormsChunk>(w, 'forms')?.form;
 
 const bodies: Record<Step, (props: Props) => JSX.Element | null> = {
   experiences: ExperienceList,
@@ -58,7 +57,7 @@ export function App({ w }: Props) {
   // lent widget.js's party control, summary and guest fields; nothing until the chunk is here.
   const [title, body] =
     step[0] == 'd' && model.slot.value?.available === false
-      ? (chunk<WaitlistChunk>(w, 'waitlist')?.(h, w, Tickets, Summary, Guest) ?? [''])
+      ? (chunk<FormsChunk>(w, 'forms')?.waitlist(h, w, Tickets, Summary, Guest) ?? [''])
       : [titles[step], <Body w={w} />];
   return (
     <div class="outing" lang={locale} role="region" aria-label={t.widget}>

@@ -6,7 +6,7 @@
 import { Fragment, h } from 'preact';
 import type { ContactField } from '../state/validate.js';
 import { chunk } from '../chunks.js';
-import type { CodesChunk } from '../codes/chunk.js';
+import type { FormsChunk } from '../forms.js';
 import { fill } from '../i18n/format.js';
 import { moneyLines, totalLine } from './money-lines.js';
 import { Summary } from './Summary.js';
@@ -107,7 +107,7 @@ export function DetailsStep({ w }: Props) {
       {totalLine(t.total, money(model.totalCents.value), true)}
       {/* The code box once "Have a code?" is pressed and its chunk is here (widget/codes/chunk.ts): it
           takes over the lines and the total above, adding the discount. */}
-      {(model.form.value.code && chunk<CodesChunk>(w, 'codes')?.(h, w)) || (
+      {(model.form.value.code && chunk<FormsChunk>(w, 'forms')?.codes(h, w)) || (
         <button type="button" class="link" onClick={() => (model.form.value = { ...model.form.value, code: {} })}>
           {t.haveCode}
         </button>

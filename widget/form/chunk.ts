@@ -1,16 +1,14 @@
 /**
- * widget/booking-form.js: the booking form's step, for an experience that asks questions or sells
+ * The booking form's step (part of widget/forms.js, widget/forms.ts), for an experience that asks questions or sells
  * extras. Between the times and the guest's name and e-mail it asks the party (widget.js's own
  * control), offers each extra as a quantity and asks each question with a field of its type; its
  * "Continue" checks the required questions, GOV.UK style: each problem beside its field, focus on
- * the first. widget.js loads it as a classic script only for such an experience (widget/chunks.ts),
- * so that widget.js stays within its size budget. It adds no global: it hands what it exports to
- * the <script> element that loaded it, and renders with the `h` of that widget.js (no JSX: that
- * would need a Preact of its own).
+ * the first. widget.js loads it (forms.js, as a classic script) only for such an experience
+ * (widget/chunks.ts), so that widget.js stays within its size budget. It renders with the `h` of
+ * that widget.js (no JSX: that would need a Preact of its own).
  */
 import type { ComponentChildren, FunctionComponent, h as H } from 'preact';
 import type { AnswerValue, PublicBookingCreate, PublicExperience } from '../../shared/index.js';
-import type { ChunkScript } from '../chunks.js';
 import type { Props, Widget } from '../components/widget.js';
 import type { Messages } from '../i18n/messages.js';
 import type { BookingModel } from '../state/booking.js';
@@ -33,10 +31,11 @@ const fill = (text: string, name: string): string => text.replace('{0}', name);
  * checkbox beside its label. Adopted by the widget's shadow root as a constructed sheet, which a
  * strict CSP allows as it does widget.js's own.
  */
-const CSS = `.check{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;align-items:center}
-.check input{width:1.5em;height:1.5em;min-height:0;margin:0}
-.check label{margin:0}
-.check p{grid-column:1/-1}`;
+const CSS =
+  '.check{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;align-items:center}' +
+  '.check input{width:1.5em;height:1.5em;min-height:0;margin:0}' +
+  '.check label{margin:0}' +
+  '.check p{grid-column:1/-1}';
 
 /** What is wrong with a question's answer as it stands, if anything the guest can see is. */
 function problemOf(q: Question, value: AnswerValue | undefined): Problem | undefined {
@@ -290,6 +289,3 @@ export const title = (t: Messages): string => formTexts(t).title;
 
 export const bookingForm = { step, title };
 export type BookingFormChunk = typeof bookingForm;
-
-const script = document.currentScript as ChunkScript<BookingFormChunk> | null;
-if (script) script.outing = bookingForm;

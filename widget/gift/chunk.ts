@@ -1,16 +1,14 @@
 /**
- * widget/gift-voucher.js: the widget's gift-voucher mode (`data-mode="gift-voucher"`). It shows the
+ * Part of widget/forms.js (widget/forms.ts): the widget's gift-voucher mode (`data-mode="gift-voucher"`). It shows the
  * organization's amounts (`GET /public/v1/gift-vouchers`) and buys one: the amount, the buyer, whom
  * it is for and a message → `POST /public/v1/gift-vouchers` → the payment page. The server checks
- * the fields: a 400's details show beside them, focus on the first. widget.js loads this as a
- * classic script only in that mode (widget/chunks.ts); it adds no global, hands its export to the
- * <script> element that loaded it, and renders with widget.js's `h` (no Preact of its own). Its
+ * the fields: a 400's details show beside them, focus on the first. widget.js loads forms.js as a
+ * classic script in that mode (widget/chunks.ts); it renders with widget.js's `h` (no Preact of its own). Its
  * state is the booking model's `form` signal, which nothing else uses in this mode: a change
  * re-renders the widget. Every byte counts against widget/size-budget.test.ts.
  */
 import type { ComponentChildren, h as H } from 'preact';
 import type { ApiError, ChunkApi, OutingApi } from '../api.js';
-import type { ChunkScript } from '../chunks.js';
 import type { Widget } from '../components/widget.js';
 import type { GiftVoucherCheckout, GiftVoucherOffer } from '../../shared/index.js';
 import { en, type GiftTexts } from './texts.js';
@@ -147,6 +145,3 @@ export function giftVoucher(h: typeof H, w: Widget, api: OutingApi & ChunkApi, b
 }
 
 export type GiftVoucherChunk = typeof giftVoucher;
-
-const script = document.currentScript as ChunkScript<GiftVoucherChunk> | null;
-if (script) script.outing = giftVoucher;

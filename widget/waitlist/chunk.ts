@@ -1,8 +1,8 @@
 /**
- * widget/waitlist.js: joining a full time's waitlist. For an experience that takes one, widget.js
+ * Part of widget/forms.js (widget/forms.ts): joining a full time's waitlist. For an experience that takes one, widget.js
  * lets the guest choose a full time ("Full – join the waitlist") and, on the details and done
- * steps of such a time, shows this chunk's heading and body instead of its own (widget/components/App.tsx),
- * loading it as a classic script then (widget/chunks.ts): a guest who books a time with places never
+ * steps of such a time, shows this step's heading and body instead of its own (widget/components/App.tsx),
+ * loading forms.js as a classic script then (widget/chunks.ts): a guest who books a time with places never
  * loads it. The step asks the party (widget.js's own control, unless the booking form's step asked
  * it with the questions) and the guest's details (widget.js's fields), and joins with
  * `POST /public/v1/waitlist` through widget.js's own submission (its checks, its Idempotency-Key,
@@ -13,7 +13,6 @@
  */
 import type { ComponentChildren, FunctionComponent, h as H } from 'preact';
 import type { PublicBookingCreate, PublicWaitlistJoin, WaitlistEntry } from '../../shared/index.js';
-import type { ChunkScript } from '../chunks.js';
 import type { Summary as SummaryComponent } from '../components/Summary.js';
 import type { Props, Widget } from '../components/widget.js';
 import type { BookingModel } from '../state/booking.js';
@@ -149,6 +148,3 @@ export function waitlist(
 }
 
 export type WaitlistChunk = typeof waitlist;
-
-const script = document.currentScript as ChunkScript<WaitlistChunk> | null;
-if (script) script.outing = waitlist;
