@@ -242,7 +242,7 @@ describe('the booking form step in the widget', () => {
     await w.getByRole('button', { name: 'Book', exact: true }).click();
     await heading(w, 'Booking confirmed');
     // Only the confirmation's own chunk follows the booking; the form's never.
-    expect(scripts().filter((r) => r.includes('booking-form'))).toEqual([]);
+    expect(scripts().filter((r) => r.includes('/widget/forms.js'))).toEqual([]);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -89,7 +89,7 @@ describe('a full time of an experience with a waitlist', () => {
     expect(plain.day('2026-12-02').getAttribute('aria-disabled')).toBe('true');
   });
 
-  it('loads waitlist.js only once a full time is chosen: booking a time with places never does', async () => {
+  it('loads forms.js (the waitlist’s step) only once a full time is chosen: booking a time with places never does', async () => {
     const s = fullNine();
     await toTimes(s);
     fireEvent.click(timeButtons(s)[1]!);
