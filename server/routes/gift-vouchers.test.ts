@@ -131,7 +131,7 @@ describe('gift vouchers (/v1/gift-vouchers)', { timeout: 60_000 }, () => {
     expect(mail.from?.value[0]?.name).toBe('Test Tours');
     expect(mail.subject).toBe('Your gift voucher from Test Tours');
     expect(mail.text).toContain(`Code: ${v.code}`);
-    expect(mail.text).toContain('Amount: 75.50 EUR');
+    expect(mail.text).toContain('Amount: €75.50');
     // 00:30 UTC on 1 March is still 1 March in Lisbon (UTC+0 in winter).
     expect(mail.text).toContain('Valid until: 1 March 2027');
     expect(mail.text).toContain('Hello Rui <b>Costa</b>,');
