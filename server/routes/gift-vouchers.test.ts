@@ -4,7 +4,7 @@ import { startSmtpServer, type TestSmtpServer } from '../test-helpers/smtp.js';
 import { guestMailJob, type GuestMailJob } from '../jobs/guest-mail.js';
 import { smtpTransport } from '../mail/smtp.js';
 import { createLogger } from '../logger.js';
-import { Activity, GIFT_VOUCHER_CODE, GiftVoucher, GiftVoucherMessage } from '../../shared/index.js';
+import { Activity, GIFT_VOUCHER_CODE, GiftVoucher, GiftVoucherMessage, Organization } from '../../shared/index.js';
 
 const quiet = createLogger('silent');
 const DAY = 86_400_000;
@@ -115,6 +115,18 @@ describe('gift vouchers (/v1/gift-vouchers)', { timeout: 60_000 }, () => {
       expect(a.summary).not.toContain(v.code);
     }
     expect(JSON.stringify(t.logs)).not.toContain(v.code);
+  });
+
+  it('e-mails the code in the organization’s default language', async () => {
+    expectData(await t.request('PATCH', '/v1/organization', { body: { defaultLocale: 'fr' } }), Organization);
+    await create({ amount: '75.50', recipientName: 'Rui', recipientEmail: 'rui@example.com', expiresAt: '2027-03-01T00:30:00.000Z' });
+    await job.runOnce();
+    const { mail } = (await smtp.waitFor(1))[0]!;
+    expect(mail.subject).toBe('Votre carte cadeau Test Tours');
+    expect(mail.headers.get('content-language')).toBe('fr');
+    expect(mail.html).toContain('<html lang="fr">');
+    expect(mail.text).toContain('Montant: 75,50\u00a0€');
+    expect(mail.text).toContain('Valable jusqu’au: 1 mars 2027');
   });
 
   it('e-mails the code to the recipient (text and HTML, escaped, Reply-To the org), lists and resends it', async () => {

@@ -190,7 +190,7 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       expect((await messagesOf(booking.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED', 'BOOKING_CHANGED']);
       await job.runOnce();
       const notice = smtp.received.find((r) => /changed/i.test(r.mail.subject ?? ''))!.mail;
-      expect(notice.text).toContain('Extras: 2 × Lunch (24.00 EUR)\nTotal: 114.00 EUR\n');
+      expect(notice.text).toContain('Extras: 2 × Lunch (€24.00)\nTotal: €114.00\n');
       expect(notice.text).toContain('Your answers:\nDietary needs: Vegan\n');
     });
 
