@@ -157,7 +157,7 @@ const es: GuestTexts = {
   lead: {
     BOOKING_CONFIRMED: 'Gracias por su reserva. Estos son los detalles.',
     BOOKING_CHANGED: 'Su reserva se ha modificado. Estos son los nuevos detalles.',
-    BOOKING_CANCELLED: 'Su reserva se ha cancelado. Para que conste, estos eran sus datos.',
+    BOOKING_CANCELLED: 'Su reserva se ha cancelado. A continuación le indicamos los datos de la reserva cancelada.',
     BOOKING_REMINDER: 'Le recordamos que su reserva ya está cerca.',
   },
   label: {
@@ -241,9 +241,9 @@ const de: GuestTexts = {
   },
   greeting: (name) => `Guten Tag ${name},`,
   lead: {
-    BOOKING_CONFIRMED: 'Ihre Buchung ist bestätigt, vielen Dank! Hier sind die Einzelheiten.',
+    BOOKING_CONFIRMED: 'herzlichen Dank für Ihre Buchung. Hier sind die Einzelheiten.',
     BOOKING_CHANGED: 'Ihre Buchung wurde geändert. Hier sind die neuen Einzelheiten.',
-    BOOKING_CANCELLED: 'Ihre Buchung wurde storniert. Zur Erinnerung hier die Buchung, die nicht mehr gilt.',
+    BOOKING_CANCELLED: 'Ihre Buchung wurde storniert. Zu Ihrer Information hier die Angaben der stornierten Buchung.',
     BOOKING_REMINDER: 'Ihre Buchung steht bald an. Hier noch einmal die Einzelheiten.',
   },
   label: {
@@ -329,7 +329,7 @@ const nl: GuestTexts = {
   lead: {
     BOOKING_CONFIRMED: 'Hartelijk dank voor uw boeking. Hieronder vindt u de gegevens.',
     BOOKING_CHANGED: 'Uw boeking is gewijzigd. Dit zijn de nieuwe gegevens.',
-    BOOKING_CANCELLED: 'Uw boeking is geannuleerd. Ter informatie: dit was de boeking.',
+    BOOKING_CANCELLED: 'Uw boeking is geannuleerd. Hieronder ziet u ter informatie de gegevens van de geannuleerde boeking.',
     BOOKING_REMINDER: 'Een herinnering: uw boeking komt eraan.',
   },
   label: {
