@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, type Http, type Query } from './api.js';
 import { mountAt, useDashboardTests } from './test-helpers/dashboard-under-test.js';
 import { session } from './test-helpers/fake-api.js';
-import type { NoticeEvent } from '../shared/index.js';
+import type { Locale, NoticeEvent } from '../shared/index.js';
 
 useDashboardTests();
 
@@ -19,7 +19,7 @@ function settingsHttp() {
   let gate: Promise<void> = Promise.resolve();
   let release = () => {};
   const db = {
-    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, waitlistOfferMinutes: 720, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, createdAt: at, updatedAt: at },
+    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null as string | null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, waitlistOfferMinutes: 720, notificationEmails: [] as string[], notifyOn: ['BOOKING_CREATED', 'BOOKING_CANCELED'] as NoticeEvent[], brandColor: null as string | null, logoUrl: null as string | null, defaultLocale: 'en' as Locale, createdAt: at, updatedAt: at },
     keys: [
       { id: 'key_live', name: 'Website sync', type: 'secret', scopes: ['*'], prefix: 'osk_abc', key: null as string | null, createdAt: at, lastUsedAt: null, revokedAt: null as string | null },
       { id: 'key_pub', name: 'Widget', type: 'publishable', scopes: ['*'], prefix: 'opk_def', key: 'opk_defWholeValue123' as string | null, createdAt: at, lastUsedAt: at, revokedAt: null as string | null },
@@ -180,6 +180,21 @@ describe('the Settings screen', () => {
     fireEvent.submit(cutoff.closest('form')!);
     await screen.findByText('The organization is saved.');
     expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', body: { cancellationCutoffHours: 48, guestSelfService: false } });
+  });
+
+  it('sets the default language from the seven, each named in its own language', async () => {
+    const { fake } = await open('/dashboard/settings', 'Organization');
+    const language = screen.getByLabelText('Default language') as HTMLSelectElement;
+    expect(language.value).toBe('en');
+    expect([...language.options].map((o) => [o.value, o.textContent])).toEqual([
+      ['en', 'English'], ['pt', 'Português'], ['es', 'Español'], ['fr', 'Français'], ['de', 'Deutsch'], ['it', 'Italiano'], ['nl', 'Nederlands'],
+    ]);
+    fireEvent.change(language, { target: { value: 'de' } });
+    fireEvent.submit(language.closest('form')!);
+    await screen.findByText('The organization is saved.');
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'PATCH', path: '/v1/organization', body: { defaultLocale: 'de' } });
+    expect(fake.db.org.defaultLocale).toBe('de');
+    expect((screen.getByLabelText('Default language') as HTMLSelectElement).value).toBe('de');
   });
 
   it('sets how long a waitlist offer holds its places, and says beside the field when it is refused', async () => {

@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import type { Activity } from '../../shared/index.js';
 import { TWO_DECIMAL_CURRENCIES } from '../../shared/index.js';
-import { NOTICE_EVENTS, type NoticeEvent } from '../../shared/index.js';
+import { LOCALES, NOTICE_EVENTS, type Locale, type NoticeEvent } from '../../shared/index.js';
 import { Checkbox, Field, FormAlert, Select, TextArea, formOf } from '../components/Field.js';
 import { Pager } from '../components/Pager.js';
 import { pathTo } from '../router.js';
@@ -15,6 +15,17 @@ function zoneOptions(current: string): [string, string][] {
   zones ??= Intl.supportedValuesOf('timeZone');
   return (zones.includes(current) ? zones : [current, ...zones]).map((z) => [z, z.replace(/_/g, ' ')]);
 }
+
+/** Each language named in itself, as a guest choosing it would look for it. */
+const LANGUAGE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  pt: 'Português',
+  es: 'Español',
+  fr: 'Français',
+  de: 'Deutsch',
+  it: 'Italiano',
+  nl: 'Nederlands',
+};
 
 export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
   const s = m.settings;
@@ -48,6 +59,7 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
       notifyOn: NOTICE_EVENTS.filter((kind) => v.all('notifyOn').includes(kind)),
       brandColor: v.value('brandColor'),
       logoUrl: v.value('logoUrl'),
+      defaultLocale: v.value('defaultLocale'),
     });
   };
   return (
@@ -72,6 +84,15 @@ export function OrganizationSection({ m }: { m: Model }): JSX.Element | null {
         options={TWO_DECIMAL_CURRENCIES.map((c) => [c, c] as const)}
         value={d.currency}
         error={f.fields['currency']}
+      />
+      <Select
+        {...p}
+        name="defaultLocale"
+        label="Default language"
+        hint="Guests’ e-mails and pages speak it when a booking or waitlist entry names no language of its own, and gift voucher e-mails always do. Your own notices stay in English."
+        options={LOCALES.map((l) => [l, LANGUAGE_NAMES[l]] as const)}
+        value={d.defaultLocale}
+        error={f.fields['defaultLocale']}
       />
       <Checkbox
         {...p}

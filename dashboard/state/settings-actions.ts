@@ -74,6 +74,8 @@ export interface OrganizationDraft {
   notifyOn: NoticeEvent[];
   brandColor: string;
   logoUrl: string;
+  /** One of the seven codes: the language of guests' e-mails when a booking names none. */
+  defaultLocale: string;
 }
 
 /** Addresses typed one per line or separated by commas, blanks dropped. */
@@ -175,6 +177,7 @@ export function settingsActions(core: SettingsCore) {
         ...(!sameList(draft.notifyOn, o.notifyOn) && { notifyOn: draft.notifyOn }),
         ...(brandColor !== o.brandColor && { brandColor }),
         ...(logoUrl !== o.logoUrl && { logoUrl }),
+        ...(draft.defaultLocale !== o.defaultLocale && { defaultLocale: draft.defaultLocale }),
       };
       if (!Object.keys(patch).length) {
         notice.value = 'Nothing to save: no field has changed.';

@@ -145,7 +145,7 @@ export function promotionsHttp() {
   const calls: { method: string; path: string; query?: Query; body?: Record<string, unknown> }[] = [];
   const refuse = new Map<string, ApiError>();
   const db = {
-    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, waitlistOfferMinutes: 720, notificationEmails: [], notifyOn: [], brandColor: null, logoUrl: null, giftVoucherAmounts: [], createdAt: at, updatedAt: at },
+    org: { id: 'org_1', name: 'Lisbon Walks', email: 'hello@lisbonwalks.example', phone: null, timezone: 'Europe/Lisbon', currency: 'EUR', onlinePayments: false, cancellationCutoffHours: 24, guestSelfService: true, waitlistOfferMinutes: 720, notificationEmails: [], notifyOn: [], brandColor: null, logoUrl: null, giftVoucherAmounts: [], defaultLocale: 'en', createdAt: at, updatedAt: at },
     experiences: [
       { id: 'exp_walk', name: 'Alfama Old Town Walk', active: true },
       { id: 'exp_boat', name: 'Tagus Sunset Cruise', active: true },

@@ -410,10 +410,11 @@ export const EXAMPLES: Record<string, unknown> = {
     logoUrl: 'https://cliffside.example.com/logo.png',
     giftVoucherAmounts: ['25.00', '50.00', '100.00'],
     waitlistOfferMinutes: 720,
+    defaultLocale: 'pt',
     createdAt: '2026-01-12T08:00:00.000Z',
     updatedAt: created,
   },
-  OrganizationPatch: { phone: '+351 282 000 001', notificationEmails: ['bookings@cliffside.example.com', 'guide@cliffside.example.com'], brandColor: '#0b7285' },
+  OrganizationPatch: { phone: '+351 282 000 001', defaultLocale: 'pt', notificationEmails: ['bookings@cliffside.example.com', 'guide@cliffside.example.com'], brandColor: '#0b7285' },
 
   Experience: {
     ...experience,
@@ -438,7 +439,7 @@ export const EXAMPLES: Record<string, unknown> = {
     extras: [{ name: extra.name, description: extra.description, price: extra.price, maxQuantity: 1 }],
   },
   ExperiencePatch: { price: 5000, maxPerBooking: null },
-  PublicExperience: experience,
+  PublicExperience: { ...experience, defaultLocale: 'pt' },
 
   Availability: {
     experienceId: id.experience,

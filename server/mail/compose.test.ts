@@ -11,7 +11,7 @@ describe('composeGuestMessage', () => {
     const m = composeGuestMessage(messageInput());
     expect(m.to).toBe('eve@example.com');
     expect(m.subject).toBe('Booking confirmed: Alfama Walk, 1 July, 10:00');
-    expect(m.headers).toEqual({ 'Message-ID': '<msg_01JTESTMESSAGE000000000@book.example.com>', 'Reply-To': 'hello@lisbonwalks.example' });
+    expect(m.headers).toEqual({ 'Message-ID': '<msg_01JTESTMESSAGE000000000@book.example.com>', 'Reply-To': 'hello@lisbonwalks.example', 'Content-Language': 'en' });
     expect(m.text).toBe(
       [
         'Hello Eve Adams,',
@@ -21,7 +21,7 @@ describe('composeGuestMessage', () => {
         'Experience: Alfama Walk',
         'Date and time: Thursday, 1 July 2027, 10:00–12:00 (Europe/Lisbon, UTC+1)',
         'Participants: 3 participants',
-        'Total: 75.00 EUR',
+        'Total: €75.00',
         'Booking number: OUT-7K2M9Q',
         '',
         'See, change or cancel your booking:',
@@ -80,7 +80,7 @@ describe('composeGuestMessage', () => {
     const m = composeGuestMessage(messageInput({ booking }));
     expect(m.text).toContain('Tickets: 2 × Adult, 1 × Child\n');
     expect(m.text).not.toContain('Participants:');
-    expect(m.text).toContain('Total: 75.00 EUR');
+    expect(m.text).toContain('Total: €75.00');
     expect(m.html).toContain('<td style="padding:4px 0">2 × Adult, 1 × Child</td>');
   });
 
@@ -90,7 +90,7 @@ describe('composeGuestMessage', () => {
     expect(m.text).toContain('Olá Eve Adams,\n\nObrigado pela sua reserva. Seguem os detalhes.');
     expect(m.text).toContain('Data e hora: quinta-feira, 1 de julho de 2027, 10:00–12:00 (Europe/Lisbon, UTC+1)');
     expect(m.text).toContain('Participantes: 3 participantes');
-    expect(m.text).toContain('Total: 75,00 EUR');
+    expect(m.text).toContain('Total: 75,00\u00a0€');
     expect(m.text).toContain('Número da reserva: OUT-7K2M9Q');
     expect(m.text).toContain(`Ver, alterar ou cancelar a reserva:\n${MANAGE_URL}`);
     expect(m.html).toContain('<html lang="pt">');
@@ -138,8 +138,8 @@ describe('composeGuestMessage', () => {
       expect(m.text).toContain(
         [
           'Participants: 3 participants',
-          'Extras: 2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR), 1 × Map (0.00 EUR)',
-          'Total: 124.00 EUR',
+          'Extras: 2 × Lunch (€24.00), 1 × Photos (€25.00), 1 × Map (€0.00)',
+          'Total: €124.00',
           'Booking number: OUT-7K2M9Q',
           '',
           'Your answers:',
@@ -150,7 +150,7 @@ describe('composeGuestMessage', () => {
           '',
         ].join('\n'),
       );
-      expect(m.html).toContain('<td style="padding:4px 0">2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR), 1 × Map (0.00 EUR)</td>');
+      expect(m.html).toContain('<td style="padding:4px 0">2 × Lunch (€24.00), 1 × Photos (€25.00), 1 × Map (€0.00)</td>');
       expect(m.html).toContain('<h2 style="font-size:16px;margin:16px 0 4px">Your answers</h2>');
       expect(m.html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; nuts');
       expect(m.html).toContain('>Weight &#60;kg&#62;</th><td style="padding:4px 0">72.5</td>');
@@ -160,7 +160,7 @@ describe('composeGuestMessage', () => {
 
     it('speaks Portuguese: Sim and Não, amounts with a comma', () => {
       const m = composeGuestMessage(messageInput({ booking, locale: 'pt' }));
-      expect(m.text).toContain('Extras: 2 × Lunch (24,00 EUR), 1 × Photos (25,00 EUR), 1 × Map (0,00 EUR)\nTotal: 124,00 EUR');
+      expect(m.text).toContain('Extras: 2 × Lunch (24,00\u00a0€), 1 × Photos (25,00\u00a0€), 1 × Map (0,00\u00a0€)\nTotal: 124,00\u00a0€');
       expect(m.text).toContain('As suas respostas:\nDietary needs: <script>alert("x")</script> & nuts\nI accept the waiver: Sim\nNeeds a towel: Não\n');
       expect(m.html).toContain('>As suas respostas</h2>');
       expect(m.html).toContain('>I accept the waiver</th><td style="padding:4px 0">Sim</td>');
@@ -169,7 +169,7 @@ describe('composeGuestMessage', () => {
     it('shows them in every kind of e-mail, the cancellation too', () => {
       for (const kind of GUEST_MESSAGE_KINDS) {
         const m = composeGuestMessage(messageInput({ kind, booking: bookingView({ extras, answers, totalCents: 12400, status: kind === 'BOOKING_CANCELLED' ? 'CANCELLED' : 'CONFIRMED' }) }));
-        expect(m.text).toContain('Extras: 2 × Lunch (24.00 EUR)');
+        expect(m.text).toContain('Extras: 2 × Lunch (€24.00)');
         expect(m.text).toContain('I accept the waiver: Yes');
       }
     });
@@ -177,7 +177,7 @@ describe('composeGuestMessage', () => {
     it('puts the extras in booking.ics and keeps the answers out of it', () => {
       const ics = icsOf(composeGuestMessage(messageInput({ booking })))!.content;
       const description = String(eventsOf(ics)[0]!.getFirstPropertyValue('description'));
-      expect(description).toContain('Extras: 2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR), 1 × Map (0.00 EUR)');
+      expect(description).toContain('Extras: 2 × Lunch (€24.00), 1 × Photos (€25.00), 1 × Map (€0.00)');
       const unfolded = ics.replace(/\r\n[ \t]/g, '');
       for (const hidden of ['Dietary', 'nuts', 'waiver', 'Your answers']) expect(unfolded).not.toContain(hidden);
       const file = guestCalendarFile({ locale: 'pt', booking, host: HOST });

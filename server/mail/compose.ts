@@ -5,14 +5,13 @@
 // is escaped; in the subject and headers every line break becomes a space, so no value can end a
 // header early or start another (header injection).
 import { bookingTotalCents } from '../domain/bookings.js';
-import { formatMoney } from '../domain/money.js';
 import { ticketsLine, ticketsOf } from '../domain/tickets.js';
 import { answersOf, answerValueText, bookingExtrasOf, bookingFigures, extrasLine, storedBookingLines } from '../domain/booking-form.js';
 import { zoneOffsetMs } from '../domain/time.js';
 import { guestBookingIcs } from '../ical/guest-event.js';
 import type { BookingView } from '../store/bookings.js';
 import type { MailMessage } from './message.js';
-import { GUEST_TEXTS, type GuestLocale, type GuestMessageKind, type GuestTexts } from './texts.js';
+import { GUEST_TEXTS, plural, price, type GuestLocale, type GuestMessageKind, type GuestTexts } from './texts.js';
 
 export { GUEST_LOCALES, GUEST_MESSAGE_KINDS, guestLocaleOf, type GuestLocale, type GuestMessageKind } from './texts.js';
 
@@ -167,20 +166,20 @@ function mapLink(url: string | null | undefined): string | null {
 function detailsOf(input: GuestMessageInput, texts: GuestTexts): Details {
   const b = input.booking;
   const tickets = ticketsOf(b.tickets);
-  const total = texts.money(formatMoney(bookingTotalCents(b)), b.currency);
+  const total = price(bookingTotalCents(b), b.currency, texts.intlLocale);
   const number = b.status === 'PENDING' ? `${b.bookingNumber} (${texts.awaitingPayment})` : b.bookingNumber;
   const org = input.organization;
-  // `2 × Lunch (24.00 EUR)`: each extra with its line's amount, as the booking's money lines make it.
+  // `2 × Lunch (€24.00)`: each extra with its line's amount, as the booking's money lines make it.
   const extras = storedBookingLines(b)
     .lines.filter((line) => line.kind === 'EXTRA')
-    .map((line) => `${line.quantity} × ${line.name ?? ''} (${texts.money(formatMoney(line.amount), b.currency)})`);
+    .map((line) => `${line.quantity} × ${line.name ?? ''} (${price(line.amount, b.currency, texts.intlLocale)})`);
   return {
     rows: [
       [texts.label.experience, oneLine(b.experienceName)],
       [texts.label.when, localWhen(b.slotStart, b.slotEnd, input.timeZone, texts)],
       tickets.length > 0
         ? [texts.label.tickets, oneLine(ticketsLine(tickets))]
-        : [texts.label.participants, texts.participants(b.participants)],
+        : [texts.label.participants, plural(texts.participants, b.participants, texts.intlLocale)],
       ...(extras.length === 0 ? [] : [[texts.label.extras, oneLine(extras.join(', '))] as [string, string]]),
       [texts.label.total, total],
       ...voucherRows(b, texts),
@@ -198,8 +197,8 @@ function voucherRows(b: BookingView, texts: GuestTexts): [string, string][] {
   const figures = bookingFigures(b);
   if (!figures.voucher) return [];
   return [
-    [texts.voucher.label, `${oneLine(figures.voucher.mask)} (${texts.money(formatMoney(-figures.voucher.cents), b.currency)})`],
-    [texts.voucher.amountDue, texts.money(formatMoney(figures.due), b.currency)],
+    [texts.voucher.label, `${oneLine(figures.voucher.mask)} (${price(-figures.voucher.cents, b.currency, texts.intlLocale)})`],
+    [texts.voucher.amountDue, price(figures.due, b.currency, texts.intlLocale)],
   ];
 }
 
@@ -317,7 +316,7 @@ export function guestCalendarFile(input: Pick<GuestMessageInput, 'locale' | 'boo
     location: info.meetingPoint,
     description: [
       `${texts.label.bookingNumber}: ${oneLine(b.bookingNumber)}`,
-      tickets.length > 0 ? `${texts.label.tickets}: ${oneLine(ticketsLine(tickets))}` : `${texts.label.participants}: ${texts.participants(b.participants)}`,
+      tickets.length > 0 ? `${texts.label.tickets}: ${oneLine(ticketsLine(tickets))}` : `${texts.label.participants}: ${plural(texts.participants, b.participants, texts.intlLocale)}`,
       ...(extras.length === 0 ? [] : [`${texts.label.extras}: ${oneLine(extrasLine(extras))}`]),
       ...(info.mapUrl ? [`${texts.guestInfo.map}: ${info.mapUrl}`] : []),
       ...(info.instructions ? ['', `${texts.guestInfo.instructions}:`, info.instructions] : []),
@@ -342,6 +341,7 @@ export function composeGuestMessage(input: GuestMessageInput): GuestMessage {
     headers: {
       'Message-ID': messageIdHeader(input.messageId, input.host),
       ...replyToHeader(input.organization.email),
+      'Content-Language': input.locale,
     },
     attachments: withCalendar ? [{ filename: 'booking.ics', content: bookingIcs(input, texts, d), contentType: ICS_TYPE }] : [],
   };

@@ -17,7 +17,7 @@ describe('the gift voucher e-mail', () => {
     // 23:30 UTC on 30 June is 00:30 on 1 July in Lisbon (UTC+1 in summer).
     expect(mail.text).toContain('Valid until: 1 July 2027');
     expect(mail.subject).toBe('Your gift voucher from Sea Tours');
-    expect(mail.headers).toEqual({ 'Message-ID': '<msg_abc@book.sea.example>', 'Reply-To': 'hello@sea.example' });
+    expect(mail.headers).toEqual({ 'Message-ID': '<msg_abc@book.sea.example>', 'Reply-To': 'hello@sea.example', 'Content-Language': 'en' });
     expect(mail.text).toContain('+351 912 000 000');
   });
 
@@ -25,7 +25,7 @@ describe('the gift voucher e-mail', () => {
     const mail = composeGiftVoucherMessage({ ...input, locale: 'pt', voucher: { ...input.voucher, expiresAt: null, message: 'Parabéns!' } });
     expect(mail.subject).toBe('O seu vale de oferta de Sea Tours');
     expect(mail.text).toContain('Código: GV-7K2M-Q9XD-4HTR');
-    expect(mail.text).toContain('Valor: 50,50 EUR');
+    expect(mail.text).toContain('Valor: 50,50\u00a0€');
     expect(mail.text).toContain('Válido até: Sem prazo de validade');
     expect(mail.text).toContain('Parabéns!');
     expect(mail.html).toContain('<html lang="pt">');

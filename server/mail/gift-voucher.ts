@@ -1,10 +1,9 @@
 // The e-mail that carries a gift voucher's code to its recipient (or its buyer), composed from data
 // alone like the guests' e-mails (compose.ts): every value escaped in HTML, one line in headers.
-// It speaks the organization's language; until organizations choose one, English.
-import { formatMoney } from '../domain/money.js';
+// It speaks the organization's language (its defaultLocale): a voucher has no guest yet.
 import { accentOf, brandedBodyStart, escapeHtml, messageIdHeader, oneLine, replyToHeader, type Sender } from './compose.js';
 import type { MailMessage } from './message.js';
-import type { GuestLocale } from './texts.js';
+import { price, type GuestLocale } from './texts.js';
 
 export interface GiftVoucherMailInput {
   locale: GuestLocale;
@@ -36,7 +35,6 @@ interface VoucherTexts {
   personalMessage: string;
   howToUse: string;
   contact: (org: string) => string;
-  money: (amount: string, currency: string) => string;
 }
 
 const TEXTS: Record<GuestLocale, VoucherTexts> = {
@@ -51,7 +49,6 @@ const TEXTS: Record<GuestLocale, VoucherTexts> = {
     personalMessage: 'A message for you',
     howToUse: 'Enter the code in the "Have a code?" box when you book: its amount is taken off the total.',
     contact: (org) => `Questions? Contact ${org}:`,
-    money: (amount, currency) => `${amount} ${currency}`,
   },
   pt: {
     intlLocale: 'pt-PT',
@@ -64,7 +61,66 @@ const TEXTS: Record<GuestLocale, VoucherTexts> = {
     personalMessage: 'Uma mensagem para si',
     howToUse: 'Introduza o código na caixa "Tem um código?" ao reservar: o valor é descontado do total.',
     contact: (org) => `Dúvidas? Contacte ${org}:`,
-    money: (amount, currency) => `${amount.replace('.', ',')} ${currency}`,
+  },
+  es: {
+    intlLocale: 'es-ES',
+    subject: (org) => `Su tarjeta regalo de ${org}`,
+    heading: 'Su tarjeta regalo',
+    greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
+    lead: (org) => `Tiene una tarjeta regalo para ${org}.`,
+    label: { code: 'Código', amount: 'Importe', expires: 'Válida hasta' },
+    noExpiry: 'Sin fecha de caducidad',
+    personalMessage: 'Un mensaje para usted',
+    howToUse: 'Introduzca el código en el campo «¿Tiene un código?» al reservar: su importe se descuenta del total.',
+    contact: (org) => `¿Tiene alguna pregunta? Póngase en contacto con ${org}:`,
+  },
+  fr: {
+    intlLocale: 'fr-FR',
+    subject: (org) => `Votre carte cadeau ${org}`,
+    heading: 'Votre carte cadeau',
+    greeting: (name) => (name ? `Bonjour ${name},` : 'Bonjour,'),
+    lead: (org) => `Vous avez reçu une carte cadeau à utiliser chez ${org}.`,
+    label: { code: 'Code', amount: 'Montant', expires: 'Valable jusqu’au' },
+    noExpiry: 'Sans date d’expiration',
+    personalMessage: 'Un message pour vous',
+    howToUse: 'Saisissez le code dans le champ «\u00a0Vous avez un code\u00a0?\u00a0» lors de votre réservation\u00a0: son montant est déduit du total.',
+    contact: (org) => `Une question\u00a0? Contactez ${org}\u00a0:`,
+  },
+  de: {
+    intlLocale: 'de-DE',
+    subject: (org) => `Ihr Gutschein von ${org}`,
+    heading: 'Ihr Gutschein',
+    greeting: (name) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
+    lead: (org) => `Sie haben einen Gutschein für ${org} erhalten.`,
+    label: { code: 'Code', amount: 'Betrag', expires: 'Gültig bis' },
+    noExpiry: 'Unbegrenzt gültig',
+    personalMessage: 'Eine Nachricht für Sie',
+    howToUse: 'Geben Sie den Code bei der Buchung im Feld „Haben Sie einen Code?“ ein: Der Betrag wird vom Gesamtpreis abgezogen.',
+    contact: (org) => `Fragen? Wenden Sie sich an ${org}:`,
+  },
+  it: {
+    intlLocale: 'it-IT',
+    subject: (org) => `Il suo buono regalo di ${org}`,
+    heading: 'Il suo buono regalo',
+    greeting: (name) => (name ? `Gentile ${name},` : 'Buongiorno,'),
+    lead: (org) => `ha ricevuto un buono regalo da utilizzare presso ${org}.`,
+    label: { code: 'Codice', amount: 'Importo', expires: 'Valido fino al' },
+    noExpiry: 'Senza scadenza',
+    personalMessage: 'Un messaggio per lei',
+    howToUse: 'Inserisca il codice nel campo «Ha un codice?» al momento della prenotazione: l’importo viene scalato dal totale.',
+    contact: (org) => `Domande? Contatti ${org}:`,
+  },
+  nl: {
+    intlLocale: 'nl-NL',
+    subject: (org) => `Uw cadeaubon van ${org}`,
+    heading: 'Uw cadeaubon',
+    greeting: (name) => (name ? `Beste ${name},` : 'Hallo,'),
+    lead: (org) => `U hebt een cadeaubon gekregen voor ${org}.`,
+    label: { code: 'Code', amount: 'Bedrag', expires: 'Geldig tot' },
+    noExpiry: 'Onbeperkt geldig',
+    personalMessage: 'Een bericht voor u',
+    howToUse: 'Vul de code bij het boeken in bij „Hebt u een code?”: het bedrag gaat van het totaal af.',
+    contact: (org) => `Vragen? Neem contact op met ${org}:`,
   },
 };
 
@@ -84,7 +140,7 @@ export function composeGiftVoucherMessage(input: GiftVoucherMailInput): MailMess
   const name = v.recipientName === null ? null : oneLine(v.recipientName);
   const rows: [string, string][] = [
     [t.label.code, oneLine(v.code)],
-    [t.label.amount, t.money(formatMoney(v.amountCents), v.currency)],
+    [t.label.amount, price(v.amountCents, v.currency, t.intlLocale)],
     [t.label.expires, v.expiresAt === null ? t.noExpiry : expiryDate(v.expiresAt, input.timeZone, t)],
   ];
   const note = v.message === null || v.message.trim() === '' ? null : v.message.replace(/\r\n?/g, '\n');
@@ -126,7 +182,7 @@ export function composeGiftVoucherMessage(input: GiftVoucherMailInput): MailMess
     subject: oneLine(t.subject(org)),
     text,
     html: `${html}\n`,
-    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...replyToHeader(input.organization.email) },
+    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...replyToHeader(input.organization.email), 'Content-Language': input.locale },
     attachments: [],
   };
 }

@@ -22,6 +22,8 @@ export interface MailMessage {
     /** `<msg_…@host>`: the same on every attempt, so a retried message is one message to the reader. */
     'Message-ID': string;
     'Reply-To'?: string;
+    /** The language the message is written in (`en`, `pt`, …), as its `<html lang>` says too. */
+    'Content-Language': string;
   };
   attachments: MailAttachment[];
 }

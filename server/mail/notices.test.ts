@@ -22,7 +22,7 @@ describe('composeOperatorNotice', () => {
     expect(m.to).toBe('ops@lisbonwalks.example');
     expect(m.fromName).toBe('Lisbon Walks');
     expect(m.subject).toBe('New booking: OUT-7K2M9Q, Alfama Walk, 1 Jul, 10:00');
-    expect(m.headers).toEqual({ 'Message-ID': '<msg_01JTESTNOTICE0000000000@book.example.com>', 'Reply-To': 'eve@example.com' });
+    expect(m.headers).toEqual({ 'Message-ID': '<msg_01JTESTNOTICE0000000000@book.example.com>', 'Reply-To': 'eve@example.com', 'Content-Language': 'en' });
     for (const line of [
       'Booking number: OUT-7K2M9Q', 'Status: CONFIRMED', 'Experience: Alfama Walk', 'Date and time: Thursday, 1 July 2027, 10:00–12:00 (Europe/Lisbon)',
       'Guest: Eve Adams', 'E-mail: eve@example.com', 'Phone: +351 900 000 000', 'Participants: 3', 'Total: 75.00 EUR', 'Source: WIDGET',

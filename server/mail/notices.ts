@@ -141,7 +141,7 @@ export function composeOperatorNotice(input: OperatorNoticeInput): MailMessage {
     subject,
     text: `${text}\n`,
     html: `${html}\n`,
-    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...replyToHeader(b.guestEmail) },
+    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...replyToHeader(b.guestEmail), 'Content-Language': 'en' },
     attachments: [],
   };
 }
@@ -185,7 +185,7 @@ export function composeUserInvite(input: UserInviteInput): MailMessage {
     subject: oneLine(`You're invited to ${org} on Outing`),
     text: [`Hello ${name},`, '', lead, how, '', link, '', "If you weren't expecting this, ignore this e-mail: nothing happens until the link is used.", ''].join('\n'),
     html: `${html}\n`,
-    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...replyToHeader(input.organization.email) },
+    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...replyToHeader(input.organization.email), 'Content-Language': 'en' },
     attachments: [],
   };
 }

@@ -75,7 +75,7 @@ describe('smtpTransport', () => {
     expect(mail.subject).toBe('Booking confirmed: Alfama Walk, 1 July, 10:00');
     expect(mail.text).toContain('Date and time: Thursday, 1 July 2027, 10:00–12:00 (Europe/Lisbon, UTC+1)');
     expect(mail.text).toContain('Tickets: 2 × Adult, 1 × Child');
-    expect(mail.text).toContain('Total: 75.00 EUR');
+    expect(mail.text).toContain('Total: €75.00');
     expect(mail.text).toContain('Booking number: OUT-7K2M9Q');
     expect(mail.text).toContain(MANAGE_URL);
     expect(mail.html).toContain('<td style="padding:4px 0">2 × Adult, 1 × Child</td>');

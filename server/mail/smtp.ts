@@ -85,6 +85,11 @@ export function fromHeader(mailFrom: string, name: string | undefined): string |
   return { name: display, address: first.address };
 }
 
+/** A header's value on one line (the composers make it one already; the transport makes sure). */
+function oneLineHeader(value: string): string {
+  return value.replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
+}
+
 export function smtpTransport(options: SmtpOptions): MailTransport {
   const settings = smtpSettings(options);
   const url = new URL(options.url);
@@ -101,6 +106,7 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
           html: message.html,
           messageId: message.headers['Message-ID'],
           ...(message.headers['Reply-To'] ? { replyTo: message.headers['Reply-To'] } : {}),
+          headers: { 'Content-Language': oneLineHeader(message.headers['Content-Language']) },
           attachments: message.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
         });
         return { accepted: info.accepted.length > 0 };

@@ -31,11 +31,11 @@ describe('the waitlist e-mails', () => {
     const mail = composeWaitlistMessage(input());
     expect(mail.subject).toBe('Places are free for you: Sunset & <i>caves</i>, 4 July, 17:30');
     expect(mail.fromName).toBe('Cliffside Bcc: x@evil.example');
-    expect(mail.headers).toEqual({ 'Message-ID': '<msg_7Hq2@book.example.com>', 'Reply-To': 'hello@cliffside.example.com' });
+    expect(mail.headers).toEqual({ 'Message-ID': '<msg_7Hq2@book.example.com>', 'Reply-To': 'hello@cliffside.example.com', 'Content-Language': 'en' });
     expect(mail.text).toContain('Hello Ana <b>Costa</b>,');
     expect(mail.text).toContain('Date and time: Saturday, 4 July 2026, 17:30–19:30 (Europe/Lisbon, UTC+1)');
     expect(mail.text).toContain('Participants: 2 participants');
-    expect(mail.text).toContain('Total: 90.00 EUR');
+    expect(mail.text).toContain('Total: €90.00');
     expect(mail.text).toContain('Held for you until: Thursday, 2 July 2026, 22:15 (Europe/Lisbon, UTC+1)');
     expect(mail.text).toContain('https://book.example.com/manage#abcDEF123_-abcDEF123_-abcDEF123_-abcDEF123_');
     expect(mail.text).not.toContain('number');
@@ -61,7 +61,7 @@ describe('the waitlist e-mails', () => {
     const offer = composeWaitlistMessage(input({ locale: 'pt' }));
     expect(offer.subject).toBe('Há lugares para si: Sunset & <i>caves</i>, 4 de julho, 17:30');
     expect(offer.text).toContain('Olá Ana <b>Costa</b>,');
-    expect(offer.text).toContain('Total: 90,00 EUR');
+    expect(offer.text).toContain('Total: 90,00\u00a0€');
     expect(offer.text).toContain('Guardados até: quinta-feira, 2 de julho de 2026, 22:15 (Europe/Lisbon, UTC+1)');
     expect(offer.html).toContain('<html lang="pt">');
     const joined = composeWaitlistMessage(input({ locale: 'pt', kind: 'WAITLIST_JOINED' }, { position: 1 }));

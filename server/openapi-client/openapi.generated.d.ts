@@ -1103,7 +1103,7 @@ export interface paths {
         put?: never;
         /**
          * Put a guest on a full time slot’s waitlist
-         * @description For a full time slot of an experience whose `waitlist` is on. The party (`participants` or `tickets`), `answers` and the guest are checked as a booking’s. Checks, in order: the body (400), the experience (404), the party and answers (400), that the experience is active, takes a waitlist and the start is a bookable slot, open and not blocked by a calendar (409 SLOT_UNAVAILABLE), that the e-mail address (in any case) has no WAITING or OFFERED entry on the slot (409 ALREADY_ON_WAITLIST), and that the slot has fewer places left than the party takes (409 SLOT_HAS_PLACES: book instead). The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail. `locale` defaults to `en`.
+         * @description For a full time slot of an experience whose `waitlist` is on. The party (`participants` or `tickets`), `answers` and the guest are checked as a booking’s. Checks, in order: the body (400), the experience (404), the party and answers (400), that the experience is active, takes a waitlist and the start is a bookable slot, open and not blocked by a calendar (409 SLOT_UNAVAILABLE), that the e-mail address (in any case) has no WAITING or OFFERED entry on the slot (409 ALREADY_ON_WAITLIST), and that the slot has fewer places left than the party takes (409 SLOT_HAS_PLACES: book instead). The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail in its `locale`, which defaults to the organization’s `defaultLocale`.
          *
          *     Needs a secret key with the scope `bookings:write`.
          */
@@ -1327,7 +1327,7 @@ export interface paths {
         put?: never;
         /**
          * Join a full time slot’s waitlist as a guest
-         * @description For a full time slot of an experience whose `waitlist` is on. The party (`participants` or `tickets`), `answers` and the guest are checked as a booking’s. Checks, in order: the body (400), the experience (404), the party and answers (400), that the experience is active, takes a waitlist and the start is a bookable slot, open and not blocked by a calendar (409 SLOT_UNAVAILABLE), that the e-mail address (in any case) has no WAITING or OFFERED entry on the slot (409 ALREADY_ON_WAITLIST), and that the slot has fewer places left than the party takes (409 SLOT_HAS_PLACES: book instead). The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail. `locale` defaults to `en`. An inactive experience is a 404, as for bookings. `website` is the honeypot of bookings: it must be absent or empty. Counts against PUBLIC_BOOKINGS_PER_MINUTE.
+         * @description For a full time slot of an experience whose `waitlist` is on. The party (`participants` or `tickets`), `answers` and the guest are checked as a booking’s. Checks, in order: the body (400), the experience (404), the party and answers (400), that the experience is active, takes a waitlist and the start is a bookable slot, open and not blocked by a calendar (409 SLOT_UNAVAILABLE), that the e-mail address (in any case) has no WAITING or OFFERED entry on the slot (409 ALREADY_ON_WAITLIST), and that the slot has fewer places left than the party takes (409 SLOT_HAS_PLACES: book instead). The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail in its `locale`, which defaults to the organization’s `defaultLocale`. An inactive experience is a 404, as for bookings. `website` is the honeypot of bookings: it must be absent or empty. Counts against PUBLIC_BOOKINGS_PER_MINUTE.
          *
          *     Authenticate with a publishable key (`opk_…`) in `X-Outing-Key` or the `key` query parameter.
          */
@@ -2353,7 +2353,7 @@ export interface components {
             customerEmail: string;
             customerPhone?: string | null;
             /**
-             * @description Default en; the widget sends its own language
+             * @description The language of the guest’s e-mails and manage page; without it, the organization’s defaultLocale. The widget sends its own language
              * @enum {string}
              */
             locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
@@ -3501,7 +3501,7 @@ export interface components {
             customerEmail: string;
             customerPhone?: string | null;
             /**
-             * @description Default en; the widget sends its own language
+             * @description The language of the guest’s e-mails and manage page; without it, the organization’s defaultLocale. The widget sends its own language
              * @enum {string}
              */
             locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
@@ -3682,7 +3682,7 @@ export interface components {
             customerEmail: string;
             customerPhone?: string | null;
             /**
-             * @description Default en; the widget sends its own language
+             * @description The language of the guest’s e-mails and manage page; without it, the organization’s defaultLocale. The widget sends its own language
              * @enum {string}
              */
             locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
@@ -3802,7 +3802,7 @@ export interface components {
             customerEmail: string;
             customerPhone?: string | null;
             /**
-             * @description Default en; the widget sends its own language
+             * @description The language of the guest’s e-mails and manage page; without it, the organization’s defaultLocale. The widget sends its own language
              * @enum {string}
              */
             locale?: "en" | "pt" | "es" | "fr" | "de" | "it" | "nl";
@@ -4219,6 +4219,7 @@ export interface operations {
                      *           "100.00"
                      *         ],
                      *         "waitlistOfferMinutes": 720,
+                     *         "defaultLocale": "pt",
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -4251,6 +4252,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "phone": "+351 282 000 001",
+                 *       "defaultLocale": "pt",
                  *       "notificationEmails": [
                  *         "bookings@cliffside.example.com",
                  *         "guide@cliffside.example.com"
@@ -4299,6 +4301,7 @@ export interface operations {
                      *           "100.00"
                      *         ],
                      *         "waitlistOfferMinutes": 720,
+                     *         "defaultLocale": "pt",
                      *         "createdAt": "2026-01-12T08:00:00.000Z",
                      *         "updatedAt": "2026-06-01T10:15:42.120Z"
                      *       }
@@ -9817,7 +9820,8 @@ export interface operations {
                      *               "active": true
                      *             }
                      *           ],
-                     *           "waitlist": true
+                     *           "waitlist": true,
+                     *           "defaultLocale": "pt"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9903,7 +9907,8 @@ export interface operations {
                      *             "active": true
                      *           }
                      *         ],
-                     *         "waitlist": true
+                     *         "waitlist": true,
+                     *         "defaultLocale": "pt"
                      *       }
                      *     }
                      */

@@ -5,6 +5,7 @@ import { everyDay, harbourCruise,
   type TestResponse,
 } from '../test-helpers/index.js';
 import { createBooking } from '../services/bookings.js';
+import { composeQueuedMessage } from '../services/message-compose.js';
 import { Availability, Booking, Customer, Experience, Organization, WebhookEvent } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 UTC = 08:00 in Lisbon (WET until 28 March).
@@ -969,7 +970,7 @@ describe('the guest’s language', () => {
     expect(plain.locale).toBe('en');
     const pt = await book({ locale: 'pt', customerEmail: 'rui@example.com' });
     expect(pt.locale).toBe('pt');
-    expectValidationError(await post(bookingBody({ locale: 'fr' })), 'locale');
+    for (const locale of ['xx', 'EN', 'pt-BR', '']) expectValidationError(await post(bookingBody({ locale, customerEmail: 'x@example.com' })), 'locale');
     const changed = expectData(await patch(plain.id, { locale: 'pt' }), Booking);
     expect(changed.locale).toBe('pt');
     const updated = (await events()).find((e) => e.event === 'BOOKING_UPDATED')!;
@@ -980,5 +981,31 @@ describe('the guest’s language', () => {
     expect(res.status).toBe(201);
     const widget = expectData(await t.request('GET', `/v1/bookings/${(res.body as { data: { bookingNumber: string } }).data.bookingNumber}`), Booking);
     expect(widget.locale).toBe('pt');
+  });
+
+  it('takes each of the seven languages, and refuses any other tag on both APIs', async () => {
+    for (const [i, locale] of ['en', 'pt', 'es', 'fr', 'de', 'it', 'nl'].entries()) {
+      expect((await book({ locale, participants: 1, customerEmail: `g${i}@example.com` })).locale).toBe(locale);
+    }
+    for (const locale of ['xx', 'EN', 'pt-BR', 'de-AT']) {
+      expectValidationError(await t.request('POST', '/public/v1/bookings', { key: t.publishableKey, body: { ...bookingBody(), locale } }), 'locale');
+      expectValidationError(await post(bookingBody({ locale })), 'locale');
+    }
+  });
+
+  it('without one, is the organization’s default language on both APIs, and its confirmation speaks it', async () => {
+    expectData(await t.request('PATCH', '/v1/organization', { body: { defaultLocale: 'de' } }), Organization);
+    const api = await book({ customerEmail: 'api@example.com' });
+    expect(api.locale).toBe('de');
+    const res = await t.request('POST', '/public/v1/bookings', { key: t.publishableKey, body: bookingBody({ customerEmail: 'widget@example.com' }) });
+    expect(res.status).toBe(201);
+    const widget = await get((res.body as { data: { bookingNumber: string } }).data.bookingNumber);
+    expect(widget.locale).toBe('de');
+    // A language given still wins over the default.
+    expect((await book({ locale: 'it', customerEmail: 'it@example.com' })).locale).toBe('it');
+    const message = (await t.store.messages.listBookingMessages(t.orgId, api.id, { limit: 10, offset: 0 })).rows.find((m) => m.kind === 'BOOKING_CONFIRMED');
+    const composed = await composeQueuedMessage(t.store, message!, { publicUrl: 'https://book.example.com' }, clock.now());
+    expect(composed?.headers['Content-Language']).toBe('de');
+    expect(composed?.subject).toMatch(/^Buchung bestätigt: /);
   });
 });

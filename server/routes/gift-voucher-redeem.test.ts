@@ -167,8 +167,8 @@ describe('redeeming gift vouchers on bookings', { timeout: 60_000 }, () => {
       expectData(await book({ voucherCode: v.code }), Booking, 201);
       await job.runOnce();
       const { mail } = (await smtp.waitFor(1))[0]!;
-      expect(mail.text).toContain(`Gift voucher: ${mask(v.code)} (-50.00 EUR)`);
-      expect(mail.text).toContain('Amount due: 40.00 EUR');
+      expect(mail.text).toContain(`Gift voucher: ${mask(v.code)} (-€50.00)`);
+      expect(mail.text).toContain('Amount due: €40.00');
       expect(`${mail.text} ${String(mail.html)} ${mail.subject}`).not.toContain(v.code);
     } finally {
       await job.stop();

@@ -4,7 +4,7 @@ import { startSmtpServer, type TestSmtpServer } from '../test-helpers/smtp.js';
 import { guestMailJob, type GuestMailJob } from '../jobs/guest-mail.js';
 import { smtpTransport } from '../mail/smtp.js';
 import { createLogger } from '../logger.js';
-import { Activity, GIFT_VOUCHER_CODE, GiftVoucher, GiftVoucherMessage } from '../../shared/index.js';
+import { Activity, GIFT_VOUCHER_CODE, GiftVoucher, GiftVoucherMessage, Organization } from '../../shared/index.js';
 
 const quiet = createLogger('silent');
 const DAY = 86_400_000;
@@ -117,6 +117,18 @@ describe('gift vouchers (/v1/gift-vouchers)', { timeout: 60_000 }, () => {
     expect(JSON.stringify(t.logs)).not.toContain(v.code);
   });
 
+  it('e-mails the code in the organization’s default language', async () => {
+    expectData(await t.request('PATCH', '/v1/organization', { body: { defaultLocale: 'fr' } }), Organization);
+    await create({ amount: '75.50', recipientName: 'Rui', recipientEmail: 'rui@example.com', expiresAt: '2027-03-01T00:30:00.000Z' });
+    await job.runOnce();
+    const { mail } = (await smtp.waitFor(1))[0]!;
+    expect(mail.subject).toBe('Votre carte cadeau Test Tours');
+    expect(mail.headers.get('content-language')).toBe('fr');
+    expect(mail.html).toContain('<html lang="fr">');
+    expect(mail.text).toContain('Montant: 75,50\u00a0€');
+    expect(mail.text).toContain('Valable jusqu’au: 1 mars 2027');
+  });
+
   it('e-mails the code to the recipient (text and HTML, escaped, Reply-To the org), lists and resends it', async () => {
     const v = await create({
       amount: '75.50', recipientName: 'Rui <b>Costa</b>', recipientEmail: 'rui@example.com', message: 'Happy birthday & <enjoy>\nsecond line',
@@ -131,7 +143,7 @@ describe('gift vouchers (/v1/gift-vouchers)', { timeout: 60_000 }, () => {
     expect(mail.from?.value[0]?.name).toBe('Test Tours');
     expect(mail.subject).toBe('Your gift voucher from Test Tours');
     expect(mail.text).toContain(`Code: ${v.code}`);
-    expect(mail.text).toContain('Amount: 75.50 EUR');
+    expect(mail.text).toContain('Amount: €75.50');
     // 00:30 UTC on 1 March is still 1 March in Lisbon (UTC+0 in winter).
     expect(mail.text).toContain('Valid until: 1 March 2027');
     expect(mail.text).toContain('Hello Rui <b>Costa</b>,');

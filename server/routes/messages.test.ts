@@ -121,9 +121,9 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       await job.runOnce();
       expect(smtp.received).toHaveLength(2);
       const en = smtp.received.find((r) => r.to[0] === 'eve@example.com')!.mail;
-      expect(en.text).toContain('Participants: 2 participants\nExtras: 2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR)\nTotal: 139.00 EUR\n');
+      expect(en.text).toContain('Participants: 2 participants\nExtras: 2 × Lunch (€24.00), 1 × Photos (€25.00)\nTotal: €139.00\n');
       expect(en.text).toContain('Your answers:\nDietary needs: <script>alert(1)</script>\nWaiver: Yes\nTowel: No\nChildren: 2\n');
-      expect(en.html).toContain('2 × Lunch (24.00 EUR), 1 × Photos (25.00 EUR)');
+      expect(en.html).toContain('2 × Lunch (€24.00), 1 × Photos (€25.00)');
       expect(en.html).toContain('>Your answers</h2>');
       expect(en.html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
       expect(en.html).not.toContain('<script>');
@@ -131,7 +131,7 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       expect(ics).not.toContain('script');
       const pt = smtp.received.find((r) => r.to[0] === 'eva@example.com')!.mail;
       expect(pt.subject).toMatch(/^Reserva confirmada/);
-      expect(pt.text).toContain('Extras: 2 × Lunch (24,00 EUR), 1 × Photos (25,00 EUR)\nTotal: 139,00 EUR\n');
+      expect(pt.text).toContain('Extras: 2 × Lunch (24,00\u00a0€), 1 × Photos (25,00\u00a0€)\nTotal: 139,00\u00a0€\n');
       expect(pt.text).toContain('As suas respostas:\nDietary needs: <script>alert(1)</script>\nWaiver: Sim\nTowel: Não\nChildren: 2\n');
       expect(pt.html).toContain('>Towel</th><td style="padding:4px 0">Não</td>');
       expect(pt.html).not.toContain('<script>');
@@ -190,7 +190,7 @@ describe('guest e-mails and the manage link', { timeout: 60_000 }, () => {
       expect((await messagesOf(booking.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED', 'BOOKING_CHANGED']);
       await job.runOnce();
       const notice = smtp.received.find((r) => /changed/i.test(r.mail.subject ?? ''))!.mail;
-      expect(notice.text).toContain('Extras: 2 × Lunch (24.00 EUR)\nTotal: 114.00 EUR\n');
+      expect(notice.text).toContain('Extras: 2 × Lunch (€24.00)\nTotal: €114.00\n');
       expect(notice.text).toContain('Your answers:\nDietary needs: Vegan\n');
     });
 

@@ -69,7 +69,7 @@ describe('the waitlist e-mails, sent over real SMTP', { timeout: 60_000 }, () =>
     expect(mail.subject).toBe('Places are free for you: Harbour <cruise>, 10 January, 10:00');
     expect(mail.text).toContain('Date and time: Saturday, 10 January 2026, 10:00–12:00 (Europe/Lisbon, UTC+0)');
     expect(mail.text).toContain('Participants: 2 participants');
-    expect(mail.text).toContain('Total: 90.00 EUR');
+    expect(mail.text).toContain('Total: €90.00');
     expect(mail.text).toContain('Held for you until: Monday, 5 January 2026, 22:00 (Europe/Lisbon, UTC+0)');
     const textToken = LINK.exec(mail.text ?? '')?.[1];
     const htmlToken = LINK.exec(typeof mail.html === 'string' ? mail.html : '')?.[1];

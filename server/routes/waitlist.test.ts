@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createTestApp, everyDay, expectData, expectError, expectList, expectValidationError, manualClock, type ManualClock, type TestApp,
 } from '../test-helpers/index.js';
-import { Availability, Booking, Customer, Experience, Manifest, Slot, WaitlistEntry, WaitlistMessage } from '../../shared/index.js';
+import { Availability, Booking, Customer, Experience, Manifest, Organization, Slot, WaitlistEntry, WaitlistMessage } from '../../shared/index.js';
 
 // Monday 2027-03-01, 08:00 in Lisbon (UTC+0 in winter); the walk runs every day at 10:00 and 15:00.
 const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
@@ -63,6 +63,15 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 describe('joining a full slot’s waitlist', () => {
+  it('without a locale, takes the organization’s default language on both APIs', async () => {
+    expectData(await t.request('PATCH', '/v1/organization', { body: { defaultLocale: 'nl' } }), Organization);
+    await book(4);
+    expect((await joined({})).locale).toBe('nl');
+    expect((await joined({ ...guest('Rui'), participants: 1 }, '/public/v1/waitlist')).locale).toBe('nl');
+    expect((await joined({ ...guest('Eva'), participants: 1, locale: 'fr' })).locale).toBe('fr');
+    expectValidationError(await join({ ...guest('Zoe'), locale: 'pt-BR' }), 'locale');
+  });
+
   it('puts guests in the queue on both APIs, WAITING with their position, with their e-mail queued and the join logged', async () => {
     await book(4);
     const ana = await joined({ locale: 'pt', customerPhone: '+351 912 345 678' });

@@ -24,7 +24,7 @@ export const JOIN_DESCRIPTION =
   'that the experience is active, takes a waitlist and the start is a bookable slot, open and not blocked by a calendar ' +
   '(409 SLOT_UNAVAILABLE), that the e-mail address (in any case) has no WAITING or OFFERED entry on the slot (409 ' +
   'ALREADY_ON_WAITLIST), and that the slot has fewer places left than the party takes (409 SLOT_HAS_PLACES: book instead). ' +
-  'The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail. `locale` defaults to `en`.';
+  'The entry is WAITING with its `position`; the guest is sent a WAITLIST_JOINED e-mail in its `locale`, which defaults to the organization’s `defaultLocale`.';
 
 export function waitlistRoutes(ctx: RouteContext): ApiRoutes {
   const tag = 'Waitlist';

@@ -54,6 +54,7 @@ import {
   type BookingExtra,
   type BookingStatus,
   type TicketInput,
+  type Locale,
 } from '../../shared/index.js';
 
 export interface BookingOptions {
@@ -298,7 +299,8 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               currency: org.currency,
               source: options.source,
               metadata: JSON.stringify(input.metadata ?? {}),
-              locale: input.locale ?? null,
+              // Without one, the organization's language (a booking always says which it speaks).
+              locale: input.locale ?? (org.defaultLocale as Locale),
               internalNote: input.internalNote ?? null,
               answers: formJson(form.answers),
               extras: formJson(form.extras),

@@ -56,9 +56,9 @@ export async function composeQueuedMessage(store: Store, message: MessageRow, se
   if (message.kind === 'GIFT_VOUCHER') {
     const voucher = message.giftVoucherId === null ? undefined : await store.giftVouchers.getVoucher(message.orgId, message.giftVoucherId);
     if (!voucher) return undefined;
-    // The organization's language once it has one; English until then.
+    // A voucher has no guest yet: it speaks the organization's language.
     return composeGiftVoucherMessage({
-      locale: 'en',
+      locale: guestLocaleOf(org.defaultLocale),
       voucher: {
         code: voucher.code,
         amountCents: voucher.amount,

@@ -95,8 +95,8 @@ export async function joinWaitlist(store: Store, orgId: string, input: WaitlistJ
       guestName: input.customerName,
       guestEmail: input.customerEmail,
       guestPhone: input.customerPhone ?? null,
-      // The organization's default language arrives with guests' languages; English until then.
-      locale: input.locale ?? 'en',
+      // Without one, the organization's language.
+      locale: input.locale ?? org.defaultLocale,
       tokenHash: null,
       offeredAt: null,
       offerExpiresAt: null,

@@ -95,7 +95,7 @@ export const bookingCreateFields = {
   customerName: guestFields.customerName,
   customerEmail: guestFields.customerEmail,
   customerPhone: guestFields.customerPhone.optional(),
-  locale: Locale.optional().describe('Default en; the widget sends its own language'),
+  locale: Locale.optional().describe('The language of the guest’s e-mails and manage page; without it, the organization’s defaultLocale. The widget sends its own language'),
   expectedTotal: MoneyString.optional().describe(
     'The total the guest was shown ("90.00"), after any discount and before any voucher. When the total computed now differs (a price changed meanwhile): 409 PRICE_CHANGED with the new total in details, and nothing is booked',
   ),
