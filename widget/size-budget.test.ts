@@ -38,7 +38,7 @@ describe('widget.js', () => {
   });
 
   it('is one self-contained script, beside its language files and its chunks: no module syntax, no zod', async () => {
-    expect(await readdir(outDir)).toEqual(['booking-form.js', 'codes.js', 'confirmation.js', 'gift-voucher.js', 'pt.json', 'widget.js']);
+    expect(await readdir(outDir)).toEqual(['booking-form.js', 'codes.js', 'confirmation.js', 'de.json', 'es.json', 'fr.json', 'gift-voucher.js', 'it.json', 'nl.json', 'pt.json', 'widget.js']);
     expect(bundle.startsWith('(function(')).toBe(true);
     expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
     expect(bundle).not.toMatch(/\bimport\(/);
