@@ -25,7 +25,10 @@ export interface MountOptions {
   key?: string;
   /** Pins one experience `exp_…` (`data-experience`); without it the org's experiences are listed. */
   experience?: string;
-  /** BCP 47 language tag (`data-locale`); default: the browser's languages. */
+  /**
+   * BCP 47 language tag (`data-locale`); default: the browser's languages, else the organization's
+   * default language (docs/languages.md).
+   */
   locale?: string;
   /** Outing's origin (`data-api`); default: where widget.js was loaded from. */
   api?: string;
