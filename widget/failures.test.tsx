@@ -144,11 +144,11 @@ describe('languages', () => {
     expect(s.outing.requests.at(-1)!.body).toMatchObject({ locale: 'pt', customerName: 'Rui Sousa' });
   });
 
-  it('follows the browser’s languages without data-locale, and falls back to English', async () => {
-    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['fr-FR', 'pt-BR']);
+  it('follows the browser’s languages without data-locale, and falls back to the org’s default language (English)', async () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['ja-JP', 'pt-BR']);
     const pt = setup({ key: 'opk_test', experience: 'exp_walk' });
     await pt.ui.findByRole('heading', { name: 'Escolha uma data' });
-    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['fr-FR']);
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['ja-JP']);
     const en = setup({ key: 'opk_test', experience: 'exp_walk' });
     await en.ui.findByRole('heading', { name: 'Choose a date' });
   });

@@ -1,6 +1,10 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
+import { walk } from './test-helpers/fake-outing.js';
 import { fill, mountForTest, pinned, toDetails, useWidgetTests } from './test-helpers/widget-under-test.js';
+import de from './i18n/de.json' with { type: 'json' };
+import fr from './i18n/fr.json' with { type: 'json' };
+import nl from './i18n/nl.json' with { type: 'json' };
 import type { WidgetUnderTest } from './test-helpers/widget-under-test.js';
 
 useWidgetTests();
@@ -65,5 +69,58 @@ describe('languages other than English', () => {
     const s = mountForTest({ ...pinned, locale: 'pt-PT' }, { languages: { pt: { chooseDate: 'Escolha uma data' } } });
     await s.ui.findByRole('heading', { name: 'Escolha uma data' });
     expect(s.ui.getByRole('button', { name: 'Next month' })).toBeTruthy();
+  });
+});
+
+describe('choosing the language', () => {
+  const browser = (languages: string[]) => vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
+  const { locale: _, ...noLocale } = pinned;
+  const lang = (s: WidgetUnderTest) => s.root.querySelector('.outing')!.getAttribute('lang');
+
+  it('takes the browser’s first language it speaks, by primary subtag, and formats in that tag', async () => {
+    browser(['ja-JP', 'de-AT', 'fr']);
+    const s = mountForTest(noLocale, { languages: { de, fr } });
+    await s.ui.findByRole('heading', { name: 'Datum wählen' });
+    expect(lang(s)).toBe('de-AT');
+    expect(asked(s).filter((r) => r.includes('/widget/'))).toEqual(['GET https://outing.test/widget/de.json']);
+  });
+
+  it('prefers data-locale to the browser, and skips a data-locale it does not speak', async () => {
+    browser(['de-DE']);
+    const s = mountForTest({ ...noLocale, locale: 'nl-BE' }, { languages: { de, nl } });
+    await s.ui.findByRole('heading', { name: 'Kies een datum' });
+    expect(lang(s)).toBe('nl-BE');
+    const t = mountForTest({ ...noLocale, locale: 'ja' }, { languages: { de, nl } });
+    await t.ui.findByRole('heading', { name: 'Datum wählen' });
+  });
+
+  it('speaks the org’s default language when the browser asks for none of ours, and books in it', async () => {
+    browser(['ja-JP', 'zh']);
+    let arrive!: (v?: unknown) => void;
+    const s = mountForTest(noLocale, { experiences: [{ ...walk, defaultLocale: 'fr' }], languages: { fr }, languagesAfter: new Promise((go) => (arrive = go)) });
+    // The experience answer names the language: its file is the one request more, and nothing shows meanwhile.
+    await waitFor(() => expect(asked(s)).toContain('GET https://outing.test/widget/fr.json'));
+    expect(asked(s)).toHaveLength(3);
+    expect(s.root.querySelector('.outing')!.textContent).toBe('');
+    arrive();
+    await s.ui.findByRole('heading', { name: 'Choisissez une date' });
+    expect(lang(s)).toBe('fr');
+    await waitFor(() => expect(s.day('2026-12-02').getAttribute('aria-disabled')).toBe('false'));
+    fireEvent.click(s.day('2026-12-02'));
+    await s.ui.findByRole('heading', { name: 'Choisissez un horaire' });
+    fireEvent.click(s.ui.getByRole('button', { name: /^0?9:00/ }));
+    await s.ui.findByRole('heading', { name: 'Vos coordonnées' });
+    fill(s, { Nom: 'Anne', 'E-mail': 'anne@example.com' });
+    fireEvent.click(s.ui.getByRole('button', { name: 'Réserver' }));
+    await s.ui.findByRole('heading', { name: 'Réservation confirmée' });
+    expect(s.outing.requests.at(-1)!.body).toMatchObject({ locale: 'fr' });
+  });
+
+  it('speaks English at once when the org’s default is English', async () => {
+    browser(['ja-JP']);
+    const s = mountForTest(noLocale);
+    await s.ui.findByRole('heading', { name: 'Choose a date' });
+    expect(lang(s)).toBe('en');
+    expect(asked(s).filter((r) => r.includes('/widget/'))).toEqual([]);
   });
 });

@@ -26,7 +26,10 @@ export interface MountOptions {
   key?: string;
   /** Pins one experience `exp_…` (`data-experience`); without it the org's experiences are listed. */
   experience?: string;
-  /** BCP 47 language tag (`data-locale`); default: the browser's languages. */
+  /**
+   * BCP 47 language tag (`data-locale`); default: the browser's languages, else the organization's
+   * default language (docs/languages.md).
+   */
   locale?: string;
   /** Outing's origin (`data-api`); default: where widget.js was loaded from. */
   api?: string;
@@ -76,20 +79,23 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   adoptStyles(root);
 
-  const { locale: asked, code } = chooseLanguage(locale ? [locale] : navigator.languages);
-  let tag = asked;
+  // `data-locale`, else the browser's languages; if none is one of ours, the org's default
+  // (`defaultLocale` of the first experience answer), which the texts then wait for.
+  let { locale: tag, code } = chooseLanguage([locale, ...navigator.languages], '');
   // English is at hand; another language's texts come from widget.js's server, alongside the first calls.
-  const texts = signal<Messages | null>(code === 'en' ? en : null);
-  if (!texts.value) {
-    loadTexts(defaultApi, code).then(
-      (loaded) => (texts.value = loaded),
-      (e: unknown) => {
-        report(e);
-        tag = 'en';
-        texts.value = en;
-      },
-    );
-  }
+  const texts = signal<Messages | null>(null);
+  const speak = (c: string): unknown =>
+    c === 'en'
+      ? (texts.value = en)
+      : loadTexts(defaultApi, c).then(
+          (loaded) => (texts.value = loaded),
+          (e: unknown) => {
+            report(e);
+            tag = 'en';
+            texts.value = en;
+          },
+        );
+  if (code) speak(code);
   const controller = new AbortController();
   const api = createApi({ base: given.api ?? defaultApi, key: key ?? '', signal: controller.signal });
   const model = createBookingModel({
@@ -107,6 +113,11 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
   let shownStep = model.step.peek();
   const stop = effect(() => {
     const t = texts.value;
+    if (!code) {
+      // The first answer says the org's default; a widget that gets none (a failure, the gift mode) speaks English.
+      const d = (model.experience.value ?? model.experiences.value?.[0])?.defaultLocale;
+      if (d || model.experiences.value || model.trouble.value || gift) speak((tag = code = d ?? 'en'));
+    }
     // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
     if (!t) return void render(<div class="outing" aria-busy="true" />, root);
     w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles, lines: moneyLines, total: totalLine };

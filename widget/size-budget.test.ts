@@ -38,7 +38,7 @@ describe('widget.js', () => {
   });
 
   it('is one self-contained script, beside its language files and its chunks: no module syntax, no zod', async () => {
-    expect(await readdir(outDir)).toEqual(['confirmation.js', 'forms.js', 'pt.json', 'widget.js']);
+    expect(await readdir(outDir)).toEqual(['confirmation.js', 'de.json', 'es.json', 'forms.js', 'fr.json', 'it.json', 'nl.json', 'pt.json', 'widget.js']);
     expect(bundle.startsWith('(function(')).toBe(true);
     expect(bundle).not.toMatch(/^\s*(import|export)\b/m);
     expect(bundle).not.toMatch(/\bimport\(/);

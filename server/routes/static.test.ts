@@ -9,10 +9,13 @@ import { createTestApp, expectError, repoRoot, type TestApp } from '../test-help
 const WIDGET = Buffer.from('/* widget */ window.Outing = {};\n'.repeat(50));
 const CHUNK = Buffer.from('(function(){/* confirmation */})();\n'.repeat(20));
 const FORMS = Buffer.from('(function(){/* booking form, code box, gift voucher, waitlist */})();\n'.repeat(20));
-const PT = Buffer.from(JSON.stringify({ book: 'Reservar', step: 'Passo {0} de {1}', tickets: 'Bilhetes'.repeat(40) }));
+/** Stand-ins for the six language files, each with its own submit label. */
+const BOOK: Record<string, string> = { pt: 'Reservar', es: 'Reservar', fr: 'Réserver', de: 'Buchen', it: 'Prenota', nl: 'Boeken' };
+const TEXTS = Object.fromEntries(Object.entries(BOOK).map(([code, book]) => [code, Buffer.from(JSON.stringify({ book, code, tickets: 'Tickets'.repeat(40) }))]));
 useAssetReader((path) => {
   if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
-  if (path === join('dist', 'widget', 'pt.json')) return PT;
+  const code = Object.keys(TEXTS).find((c) => path === join('dist', 'widget', `${c}.json`));
+  if (code) return TEXTS[code];
   if (path === join('dist', 'widget', 'confirmation.js')) return CHUNK;
   if (path === join('dist', 'widget', 'forms.js')) return FORMS;
   try {
@@ -80,11 +83,11 @@ describe('/widget/forms.js', () => {
 });
 
 describe('/widget/{code}.json', () => {
-  it('serves a language’s texts to any origin, cached five minutes, with an ETag, compressed as widget.js is', async () => {
+  it.each(Object.keys(BOOK))('serves %s’s texts to any origin, cached five minutes, with an ETag, compressed as widget.js is', async (lang) => {
     const decoders: [string, (b: Buffer) => Buffer][] = [['br', brotliDecompressSync], ['gzip', gunzipSync], ['identity', (b) => b]];
     for (const [encoding, decode] of decoders) {
       // The bytes as sent, before any decoding.
-      const res = await t.app.request('/widget/pt.json', { headers: { 'accept-encoding': encoding, origin: 'https://tours.example.com' } });
+      const res = await t.app.request(`/widget/${lang}.json`, { headers: { 'accept-encoding': encoding, origin: 'https://tours.example.com' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -92,15 +95,15 @@ describe('/widget/{code}.json', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('content-encoding')).toBe(encoding === 'identity' ? null : encoding);
       expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-      expect(decode(Buffer.from(await res.arrayBuffer()))).toEqual(PT);
+      expect(decode(Buffer.from(await res.arrayBuffer()))).toEqual(TEXTS[lang]);
     }
-    const first = await t.request('GET', '/widget/pt.json', { key: null });
-    const again = await t.request('GET', '/widget/pt.json', { key: null, headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
+    const first = await t.request('GET', `/widget/${lang}.json`, { key: null });
+    const again = await t.request('GET', `/widget/${lang}.json`, { key: null, headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
     expect(again.status).toBe(304);
     expect(again.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it.each(['en', 'es', 'xx', 'PT', 'pt-PT', '..%2Fwidget', 'widget'])('answers 404 for %s (a code without texts, or none at all)', async (code) => {
+  it.each(['en', 'ja', 'xx', 'PT', 'FR', 'de-AT', 'pt-PT', '..%2Fwidget', 'widget'])('answers 404 for %s (a code without texts, or none at all)', async (code) => {
     const res = await t.request('GET', `/widget/${code}.json`, { key: null });
     expectError(res, 404, 'NOT_FOUND');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

@@ -6,7 +6,7 @@ export type { Messages, Plural } from './messages.js';
  * guest needs it (load.ts). A new language is its file, its code here, and its code in
  * `LOCALES` (shared/schemas/booking.ts) so that bookings may carry it.
  */
-export const LANGUAGES = ['en', 'pt'];
+export const LANGUAGES = ['en', 'pt', 'es', 'fr', 'de', 'it', 'nl'];
 
 export interface Language {
   /** BCP 47 tag given to Intl, e.g. `pt-PT`: formats follow the region asked for. */
@@ -16,10 +16,10 @@ export interface Language {
 }
 
 /**
- * The first wanted language the widget speaks, by its primary subtag; English otherwise.
- * `wanted` is `data-locale` when set, else the browser's languages.
+ * The first wanted language the widget speaks, by its primary subtag (a tag of none, or no tag,
+ * is skipped); `fallback` otherwise (English; the widget passes '' to wait for the org's default).
  */
-export function chooseLanguage(wanted: readonly string[]): Language {
+export function chooseLanguage(wanted: readonly (string | undefined)[], fallback = 'en'): Language {
   for (const tag of wanted) {
     try {
       // Canonicalizing refuses malformed tags, which would make every Intl formatter throw.
@@ -30,5 +30,5 @@ export function chooseLanguage(wanted: readonly string[]): Language {
       // Not a language tag: the next one.
     }
   }
-  return { locale: 'en', code: 'en' };
+  return { locale: fallback, code: fallback };
 }

@@ -7,11 +7,11 @@ import { Fragment, h } from 'preact';
 import type { WaitlistOffer } from '../../shared/index.js';
 import { dateInZone } from '../state/dates.js';
 import type { Language, ManageModel } from './model.js';
-import { offerEn, offerPt, type OfferMessages } from './offer-messages.js';
+import { offerCatalogs, type OfferMessages } from './offer-messages.js';
 import { Contact } from './Contact.js';
 
 /** The offer's texts in the page's language. */
-export const offerTexts = (lang: Language): OfferMessages => (lang.tag.slice(0, 2) === 'pt' ? offerPt : offerEn);
+export const offerTexts = (lang: Language): OfferMessages => offerCatalogs[lang.code];
 
 /** The zone the guest's browser is in: the offer names no zone of its own, so times are read where the guest is. */
 const browserZone = (): string => {

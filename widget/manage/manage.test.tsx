@@ -4,6 +4,7 @@ import type { ManagedBooking } from '../../shared/index.js';
 import { fakeManage, managedBooking, TOKEN } from './fake-manage.js';
 import { mountManage } from './mount.js';
 import type { MountedManage } from './mount.js';
+import { manageCatalogs } from './messages.js';
 
 const NOW = new Date('2026-12-01T10:00:00Z');
 const BASE = 'https://outing.test';
@@ -407,6 +408,29 @@ describe('the manage page', () => {
     screen.getByLabelText('Motivo (opcional)');
     fireEvent.click(button('Sim, cancelar reserva'));
     await screen.findByText('A sua reserva foi cancelada.');
+  });
+
+  it.each([
+    ['es', 'Tu reserva', 'Cancelar reserva', 'Fecha', 'sábado, 5 de diciembre de 2026', /^50,00\s€$/, '¿Cancelar esta reserva?'],
+    ['fr', 'Votre réservation', 'Annuler la réservation', 'Date', 'samedi 5 décembre 2026', /^50,00\s€$/, 'Annuler cette réservation ?'],
+    ['de', 'Ihre Buchung', 'Buchung stornieren', 'Datum', 'Samstag, 5. Dezember 2026', /^50,00\s€$/, 'Diese Buchung stornieren?'],
+    ['it', 'La tua prenotazione', 'Annulla prenotazione', 'Data', 'sabato 5 dicembre 2026', /^50,00\s€$/, 'Annullare questa prenotazione?'],
+    ['nl', 'Je boeking', 'Boeking annuleren', 'Datum', 'zaterdag 5 december 2026', /^€\s50,00$/, 'Deze boeking annuleren?'],
+  ] as const)('speaks %s for a booking in it: page language, title, dates, prices, the cancel button', async (locale, title, cancel, dateLabel, date, total, confirm) => {
+    open(managedBooking({ locale }), { browser: ['en-US'] });
+    await screen.findByRole('heading', { level: 1, name: title });
+    expect(document.documentElement.lang).toBe(locale);
+    expect(document.title.startsWith(title)).toBe(true);
+    expect(detail(dateLabel)).toBe(date);
+    expect(detail(manageCatalogs[locale].total)).toMatch(total);
+    fireEvent.click(button(cancel));
+    screen.getByRole('heading', { name: confirm });
+  });
+
+  it('keeps the browser’s region when it speaks the booking’s language', async () => {
+    open(managedBooking({ locale: 'de' }), { browser: ['de-AT', 'en'] });
+    await screen.findByRole('heading', { level: 1, name: 'Ihre Buchung' });
+    expect(document.documentElement.lang).toBe('de-AT');
   });
 
   it('speaks the browser’s language before the booking names its own', async () => {

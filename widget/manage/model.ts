@@ -15,7 +15,7 @@ import { dateInZone } from '../state/dates.js';
 import { batch, computed, signal } from '../state/signals.js';
 import { ApiError } from './api.js';
 import type { ManageApi } from './api.js';
-import { en, pt } from './messages.js';
+import { manageCatalogs } from './messages.js';
 import type { ManageMessages, ManageProblem } from './messages.js';
 
 export interface Trouble {
@@ -59,6 +59,8 @@ const REFUSED_IN_NAME = /[\u0000\u202a-\u202e\u2066-\u2069]/;
 /** The language the page speaks: its Intl tag, its own texts, the widget's texts and formats. */
 export interface Language {
   tag: string;
+  /** The language's code, one of the seven. */
+  code: Locale;
   m: ManageMessages;
   t: Messages;
   fmt: Formats;
@@ -66,14 +68,16 @@ export interface Language {
 
 /**
  * The booking's language when known (the region from the browser when it speaks the same one,
- * else Portugal's for `pt`, as the catalog is written), else the browser's first we speak.
+ * else Portugal's for `pt`, as the catalog is written, else the bare code), else the browser's
+ * first we speak.
  */
 export function languageFor(wanted: Locale | null, browser: readonly string[]): Language {
   const tags = wanted
-    ? [...browser.filter((b) => b.toLowerCase().split('-')[0] === wanted), wanted === 'pt' ? 'pt-PT' : 'en']
+    ? [...browser.filter((b) => b.toLowerCase().split('-')[0] === wanted), wanted === 'pt' ? 'pt-PT' : wanted]
     : browser;
-  const { locale, messages } = pickLanguage(tags);
-  return { tag: locale, m: locale.slice(0, 2) === 'pt' ? pt : en, t: messages, fmt: createFormats(locale) };
+  const { locale, code, messages } = pickLanguage(tags);
+  const lang = code as Locale;
+  return { tag: locale, code: lang, m: manageCatalogs[lang], t: messages, fmt: createFormats(locale) };
 }
 
 function problemOf(e: unknown): ManageProblem {

@@ -177,4 +177,19 @@ describe('the manage page, opened by a waitlist offer’s link', () => {
     expect(button('Não, obrigado')).toBeTruthy();
     expect(document.documentElement.lang).toBe('pt-PT');
   });
+
+  it.each([
+    ['es', 'Hay plazas libres para ti', 'Reservar estas plazas', 'No, gracias'],
+    ['fr', 'Des places se sont libérées pour vous', 'Réserver ces places', 'Non merci'],
+    ['de', 'Für Sie sind Plätze frei', 'Diese Plätze buchen', 'Nein, danke'],
+    ['it', 'Ci sono posti liberi per te', 'Prenota questi posti', 'No, grazie'],
+    ['nl', 'Er zijn plaatsen vrij voor je', 'Deze plaatsen boeken', 'Nee, bedankt'],
+  ] as const)('speaks %s for an entry in it', async (locale, title, book, decline) => {
+    open(fakeOffer({ ...offerOf(), entry: { ...offerOf().entry, locale } }));
+    await screen.findByRole('heading', { level: 1, name: title });
+    expect(button(book)).toBeTruthy();
+    expect(button(decline)).toBeTruthy();
+    expect(document.documentElement.lang).toBe(locale);
+    expect(document.title.startsWith(title)).toBe(true);
+  });
 });
