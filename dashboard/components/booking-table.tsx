@@ -3,6 +3,7 @@ import type { BookingStatus } from '../../shared/index.js';
 import { dateTimeIn, money } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Booking } from '../../shared/index.js';
+import { NO_NAME, SOURCE_WORDS } from '../state/octo.js';
 
 export const STATUS_LABEL: Record<BookingStatus, string> = {
   CONFIRMED: 'Confirmed',
@@ -46,11 +47,18 @@ function SortHeader({ sort, field, children }: { sort: TableSort; field: string;
  * Bookings as rows, each opening the booking's page. On a phone each row stacks into a card; the
  * `data-label` names each value there, since the header row is out of sight.
  */
-export function BookingTable({ rows, zoneOf, caption, guest = true, sort }: {
+/** A guest's name, or a quiet word where a reseller sent none. */
+export function GuestName({ name }: { name: string | null }): JSX.Element {
+  return name ? <>{name}</> : <span class="quiet">{NO_NAME}</span>;
+}
+
+export function BookingTable({ rows, zoneOf, caption, guest = true, source = false, sort }: {
   rows: readonly Booking[];
   zoneOf: (experienceId: string) => string;
   caption: string;
   guest?: boolean;
+  /** A Source column: who made each booking (the guest, the team, an integration, a reseller). */
+  source?: boolean;
   /** Sortable by Time and by Booked (when it was made), a column only a sortable table has. */
   sort?: TableSort;
 }): JSX.Element {
@@ -75,6 +83,7 @@ export function BookingTable({ rows, zoneOf, caption, guest = true, sort }: {
             ) : null}
             <th scope="col">Experience</th>
             {guest ? <th scope="col">Guest</th> : null}
+            {source ? <th scope="col">Source</th> : null}
             <th scope="col" class="num">
               Guests
             </th>
@@ -105,7 +114,12 @@ export function BookingTable({ rows, zoneOf, caption, guest = true, sort }: {
                   </td>
                 ) : null}
                 <td data-label="Experience">{b.experience.title}</td>
-                {guest ? <td data-label="Guest">{b.guestName}</td> : null}
+                {guest ? (
+                  <td data-label="Guest">
+                    <GuestName name={b.guestName} />
+                  </td>
+                ) : null}
+                {source ? <td data-label="Source">{SOURCE_WORDS[b.source] ?? b.source}</td> : null}
                 <td data-label="Guests" class="num">
                   {b.totalParticipants}
                 </td>

@@ -5,7 +5,8 @@ import { Pager } from '../components/Pager.js';
 import { plural } from '../format.js';
 import { pathTo } from '../router.js';
 import type { Model } from '../state/model.js';
-import { ANY_DATE } from '../state/bookings.js';
+import { ANY_DATE, SOURCES } from '../state/bookings.js';
+import { SOURCE_WORDS } from '../state/octo.js';
 import '../styles/bookings.css';
 import { RetryAlert } from '../components/RetryAlert.js';
 
@@ -15,6 +16,8 @@ const STATUS_OPTIONS = [
   ['PENDING', 'Awaiting payment'],
   ['CANCELLED', 'Cancelled'],
 ] as const;
+
+const SOURCE_OPTIONS: readonly (readonly [string, string])[] = [['', 'Any source'], ...SOURCES.map((s) => [s, SOURCE_WORDS[s] ?? s] as const)];
 
 /** How the list is sorted, in words: the table's caption. */
 const ORDER_WORDS: Record<string, string> = {
@@ -28,7 +31,7 @@ function Filters({ m }: { m: Model }): JSX.Element {
   const b = m.bookings;
   const f = b.list.value.filters;
   const zone = b.zones.orgZone();
-  const filtered = !f.upcoming && !!(f.q || f.status || f.startDate || f.endDate);
+  const filtered = !f.upcoming && !!(f.q || f.status || f.source || f.startDate || f.endDate);
   return (
     <form
       key={b.formKey.value}
@@ -37,11 +40,12 @@ function Filters({ m }: { m: Model }): JSX.Element {
       aria-label="Bookings"
       onSubmit={(e) => {
         const form = formOf(e);
-        b.filter({ q: form.value('q'), status: form.value('status'), startDate: form.value('startDate'), endDate: form.value('endDate') });
+        b.filter({ q: form.value('q'), status: form.value('status'), source: form.value('source'), startDate: form.value('startDate'), endDate: form.value('endDate') });
       }}
     >
       <Field name="q" type="search" label="Search" hint="Booking number, guest name or e-mail" value={f.q} onInput={(v) => b.edit('q', v)} required={false} />
       <Select name="status" label="Status" options={STATUS_OPTIONS} value={f.status} onChange={(v) => b.edit('status', v)} />
+      <Select name="source" label="Source" options={SOURCE_OPTIONS} value={f.source} onChange={(v) => b.edit('source', v)} />
       <Field name="startDate" type="date" label="From" value={f.startDate} onInput={(v) => b.edit('startDate', v)} required={false} />
       <Field name="endDate" type="date" label="To" value={f.endDate} onInput={(v) => b.edit('endDate', v)} required={false} />
       <p class="hint bk-dates-hint">Dates of the tour, in the organization's time zone{zone ? ` (${zone})` : ''}; both ends included.</p>
@@ -66,7 +70,7 @@ function Filters({ m }: { m: Model }): JSX.Element {
 export function Bookings({ m }: { m: Model }): JSX.Element {
   const b = m.bookings;
   const { page, loading, error, filters } = b.list.value;
-  const filtered = !filters.upcoming && !!(filters.q || filters.status || filters.startDate || filters.endDate);
+  const filtered = !filters.upcoming && !!(filters.q || filters.status || filters.source || filters.startDate || filters.endDate);
   const zone = b.zones.orgZone() ?? 'UTC';
   return (
     <main id="main" class="bk-list">
@@ -95,7 +99,7 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
             <>
               <h2>No bookings match</h2>
               <p>
-                Try part of the name or e-mail, another status or a wider range of dates, or{' '}
+                Try part of the name or e-mail, another status or source, or a wider range of dates, or{' '}
                 <a href={`${pathTo('bookings')}?startDate=${ANY_DATE}`}>show every booking</a>.
               </p>
             </>
@@ -124,6 +128,7 @@ export function Bookings({ m }: { m: Model }): JSX.Element {
             zoneOf={b.zones.zoneOf}
             caption={`Bookings, ${ORDER_WORDS[filters.sort] ?? ORDER_WORDS['']!}`}
             sort={{ current: filters.sort || 'startTime', by: (sort) => b.sortBy(sort), zone }}
+            source
           />
           <Pager pagination={page.pagination} href={b.pageHref} label="Pages of bookings" />
         </>

@@ -8,11 +8,13 @@ import { SCOPES, type ApiKey } from '../../shared/index.js';
 import { CopyField } from '../components/CopyButton.js';
 import { Select, formOf } from '../components/Field.js';
 import type { Model } from '../state/model.js';
+import { RESELLER, isResellerKey, scopeWords } from '../state/octo.js';
 import { Card, Cards, Choices, CreateForm, fieldOf, when, zoneOf } from './settings-parts.js';
 
 const TYPES = [
   ['secret', 'Secret: for your servers, on /v1'],
   ['publishable', 'Publishable: for web pages, the widget'],
+  [RESELLER, 'Reseller (OCTO): for a reseller’s booking system'],
 ] as const;
 
 /** What a key's card says of its value, unless the card shows it whole (a publishable key's). */
@@ -39,13 +41,21 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
           <Card
             key={k.id}
             id={`key-${k.id}`}
-            title={k.name}
+            title={
+              isResellerKey(k) ? (
+                <>
+                  {k.name} <span class="tag">Reseller</span>
+                </>
+              ) : (
+                k.name
+              )
+            }
             off={k.revokedAt}
             body={k.key && !k.revokedAt ? <CopyField id={`key-value-${k.id}`} label={`Publishable key “${k.name}”`} value={k.key} /> : null}
             facts={[
-              ['Type', k.type === 'secret' ? 'Secret' : 'Publishable'],
+              ['Type', isResellerKey(k) ? 'Secret, for a reseller on the OCTO API' : k.type === 'secret' ? 'Secret' : 'Publishable'],
               keyFact(k),
-              ['Scopes', k.scopes.includes('*') ? 'All' : k.scopes.join(', ')],
+              ['Scopes', k.scopes.includes('*') ? 'All' : k.scopes.map(scopeWords).join(', ')],
               ['Created', when(m, k.createdAt)],
               ['Last used', when(m, k.lastUsedAt)],
               ['Revoked', when(m, k.revokedAt, 'No')],
@@ -61,8 +71,8 @@ export function KeysSection({ m }: { m: Model }): JSX.Element {
       </Cards>
       <CreateForm id="new-key" title="Create a key" state={f} button="Create key" busyButton="Creating…" onSubmit={submit}>
         {fieldOf(f, 'key-')('name', 'Name', { hint: 'What will use it, such as “Website sync”.' })}
-        <Select idPrefix="key-" name="type" label="Type" options={TYPES} error={f.fields['type']} />
-        <Choices prefix="key-" name="scopes" legend="Scopes" hint="What a secret key may do: none ticked is everything. Publishable keys take none." options={SCOPES} error={f.fields['scopes']} />
+        <Select idPrefix="key-" name="type" label="Type" options={TYPES} error={f.fields['type']} hint="A reseller key lets a reseller book your tours over the OCTO standard; it reaches nothing else." />
+        <Choices prefix="key-" name="scopes" legend="Scopes" hint="What a secret key may do: none ticked is everything. Publishable keys take none; a reseller key holds only “Reseller bookings (OCTO)”." options={SCOPES} labelOf={scopeWords} error={f.fields['scopes']} />
       </CreateForm>
     </>
   );

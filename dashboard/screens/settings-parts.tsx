@@ -68,7 +68,7 @@ export function CreateForm(p: { id: string; title: string; level?: 3 | 4; state:
 }
 
 /** Checkboxes of one name (scopes, event kinds) in a fieldset; none ticked means "all". */
-export function Choices({ prefix, name, legend, hint, options, error }: { prefix: string; name: string; legend: string; hint: string; options: readonly string[]; error?: string | undefined }): JSX.Element {
+export function Choices({ prefix, name, legend, hint, options, error, labelOf = (o) => o }: { prefix: string; name: string; legend: string; hint: string; options: readonly string[]; error?: string | undefined; labelOf?: (option: string) => string }): JSX.Element {
   const hintId = `${prefix}${name}-hint`;
   return (
     <fieldset class={`choices${error ? ' invalid' : ''}`} aria-describedby={hintId}>
@@ -80,7 +80,7 @@ export function Choices({ prefix, name, legend, hint, options, error }: { prefix
         {options.map((o) => (
           <div class="field check" key={o}>
             <input type="checkbox" id={`${prefix}${name}-${o}`} name={name} value={o} />
-            <label for={`${prefix}${name}-${o}`}>{o}</label>
+            <label for={`${prefix}${name}-${o}`}>{labelOf(o)}</label>
           </div>
         ))}
       </div>
@@ -103,6 +103,7 @@ export function Revealed({ m }: { m: Model }): JSX.Element | null {
         <strong>Shown only this once.</strong> {r.text}
       </p>
       <CopyField id="revealed-value" label={r.label} value={r.value} />
+      {r.beside ? <CopyField id="revealed-beside" label={r.beside.label} value={r.beside.value} hint={r.beside.hint} /> : null}
       <button type="button" onClick={() => s.hideRevealed()}>
         I have copied it
       </button>

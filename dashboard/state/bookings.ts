@@ -30,6 +30,8 @@ const ExperienceCategories = z.object({ priceCategories: z.array(z.object({ id: 
 const ExperienceZone = z.object({ id: z.string(), schedule: z.object({ timezone: z.string().nullable() }).nullable() });
 
 const STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
+/** The sources the list filters on, in the filter's order. */
+export const SOURCES = ['WIDGET', 'DASHBOARD', 'API', 'OCTO'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const PAGE_SIZE = 20;
 
@@ -100,6 +102,8 @@ export type Zones = ReturnType<typeof createZones>;
 export interface BookingFilters {
   q: string;
   status: string;
+  /** Who made the booking: one of the API's sources, or '' for any. */
+  source: string;
   startDate: string;
   endDate: string;
   /** One of BOOKING_SORTS but the default; '' is the API's default, by time, soonest first. */
@@ -122,15 +126,17 @@ export const ANY_DATE = 'any';
 export function filtersOf(search: URLSearchParams): BookingFilters {
   const date = (name: string) => (DATE.test(search.get(name) ?? '') ? search.get(name)! : '');
   const status = search.get('status') ?? '';
+  const source = search.get('source') ?? '';
   const sort = search.get('sort') ?? '';
   const offset = Number(search.get('offset') ?? 0);
   return {
     q: (search.get('q') ?? '').trim().slice(0, 200),
     status: (STATUSES as readonly string[]).includes(status) ? status : '',
+    source: (SOURCES as readonly string[]).includes(source) ? source : '',
     startDate: date('startDate'),
     endDate: date('endDate'),
     sort: (BOOKING_SORTS as readonly string[]).includes(sort) && sort !== 'startTime' ? sort : '',
-    upcoming: !['q', 'status', 'startDate', 'endDate'].some((k) => search.has(k)),
+    upcoming: !['q', 'status', 'source', 'startDate', 'endDate'].some((k) => search.has(k)),
     offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
   };
 }
@@ -138,7 +144,7 @@ export function filtersOf(search: URLSearchParams): BookingFilters {
 /** The address of the list with `f`: a start date always stated (`any` when none), so that only a bare address means "upcoming". */
 export function listHref(f: Omit<BookingFilters, 'upcoming' | 'offset'>, offset = 0): string {
   const q = new URLSearchParams();
-  const values = { q: f.q.trim(), status: f.status, startDate: f.startDate || ANY_DATE, endDate: f.endDate, sort: f.sort, offset: offset || '' };
+  const values = { q: f.q.trim(), status: f.status, source: f.source, startDate: f.startDate || ANY_DATE, endDate: f.endDate, sort: f.sort, offset: offset || '' };
   for (const [k, v] of Object.entries(values)) if (v) q.set(k, String(v));
   return `${pathTo('bookings')}?${q.toString()}`;
 }
@@ -311,7 +317,7 @@ export function createBookingsModel(ctx: AreaContext) {
         list.value = { ...list.peek(), filters };
       }
       const query: Query = {
-        q: filters.q, status: filters.status, startDate: filters.startDate, endDate: filters.endDate, sort: filters.sort, limit: PAGE_SIZE, offset: filters.offset,
+        q: filters.q, status: filters.status, source: filters.source, startDate: filters.startDate, endDate: filters.endDate, sort: filters.sort, limit: PAGE_SIZE, offset: filters.offset,
       };
       const [found] = await Promise.all([ctx.http.list(Booking, '/v1/bookings', query), zones.loadAll()]);
       if (mine === generation) list.value = { filters, page: found, loading: false, error: null };

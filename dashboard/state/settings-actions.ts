@@ -25,6 +25,7 @@ import { ApiError, type ListPage } from '../api.js';
 import type { Signal } from './signals.js';
 import type { AreaContext } from './context.js';
 import type { Asking, Revealed } from './settings-types.js';
+import { OCTO_SCOPE, RESELLER, isResellerKey, octoEndpoint } from './octo.js';
 import type { z } from 'zod';
 
 type Apply = () => void;
@@ -213,11 +214,27 @@ export function settingsActions(core: SettingsCore) {
      */
     async createKey(name: string, type: string, scopes: string[]): Promise<boolean> {
       const made: { key: ApiKey | null } = { key: null };
-      // Publishable keys take no scopes; a secret key without any holds them all.
-      const body = type === 'publishable' ? { name, type } : { name, type, ...(scopes.length ? { scopes } : {}) };
+      // Publishable keys take no scopes; a secret key without any holds them all; a reseller's
+      // key is a secret key that may use the OCTO API and nothing else.
+      const body =
+        type === 'publishable' ? { name, type } : type === RESELLER ? { name, type: 'secret', scopes: [OCTO_SCOPE] } : { name, type, ...(scopes.length ? { scopes } : {}) };
       const ok = await create('key', ApiKeyWithSecret, '/v1/api-keys', body, fetches.keys, (k) => {
         made.key = k;
-        return k.type === 'secret' ? { title: `Your new key ${quote(k.name)}`, label: 'Secret key', value: k.key, text: ONCE } : null;
+        if (k.type !== 'secret') return null;
+        if (isResellerKey(k)) {
+          return {
+            title: `Your new reseller key ${quote(k.name)}`,
+            label: 'Secret key',
+            value: k.key,
+            text: ONCE,
+            beside: {
+              label: 'OCTO endpoint',
+              value: octoEndpoint(),
+              hint: 'Send the reseller both: the endpoint, and the key by a private channel. Their system sends the key as “Authorization: Bearer …” on every request.',
+            },
+          };
+        }
+        return { title: `Your new key ${quote(k.name)}`, label: 'Secret key', value: k.key, text: ONCE };
       });
       const { key } = made;
       if (ok && key?.type === 'publishable') {

@@ -22,6 +22,8 @@ export interface Revealed {
   value: string;
   /** What it is for, and that it will not be shown again. */
   text: string;
+  /** A second value that goes with it (a reseller key's endpoint), with what to do with both. */
+  beside?: { label: string; value: string; hint: string };
 }
 
 /** The question of the confirmation dialog and what answering yes does. */
