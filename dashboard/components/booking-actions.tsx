@@ -15,6 +15,9 @@ interface Props {
   zone: string;
 }
 
+/** "Ana Lima's", or "The booking's" when a reseller gave no name. */
+const whose = (b: Booking): string => (b.guestName ? `${b.guestName}'s` : 'The booking’s');
+
 function CancelDialog({ m, d, booking }: Props): JSX.Element {
   const b = m.bookings;
   const places = b.placesOf(booking);
@@ -32,8 +35,8 @@ function CancelDialog({ m, d, booking }: Props): JSX.Element {
     >
       <p>
         {guests === places
-          ? `${booking.guestName}'s ${plural(places, 'place goes', 'places go')} back on sale.`
-          : `${booking.guestName}'s booking is for ${plural(guests, 'guest', 'guests')}; its ${plural(places, 'place goes', 'places go')} back on sale.`}{' '}
+          ? `${whose(booking)} ${plural(places, 'place goes', 'places go')} back on sale.`
+          : `${whose(booking)} booking is for ${plural(guests, 'guest', 'guests')}; its ${plural(places, 'place goes', 'places go')} back on sale.`}{' '}
         A cancelled booking cannot be booked again.
       </p>
       <TextArea name="reason" label="Reason" hint="Optional, up to 500 characters. Kept with the booking." rows={3} value={d.values?.['reason']} error={d.form.fields['reason']} />

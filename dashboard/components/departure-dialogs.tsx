@@ -3,6 +3,7 @@ import { longDate, plural, timeIn } from '../format.js';
 import { BASE, pathTo } from '../router.js';
 import type { AddDialog, DeparturesModel, SlotDialog } from '../state/departures.js';
 import { timesOn } from '../state/departures.js';
+import { NO_NAME } from '../state/octo.js';
 import { Field, FormAlert, TextArea, valuesOf } from './Field.js';
 import type { WaitlistModel } from '../state/waitlist.js';
 import { RemoveQuestion, SlotWaitlist } from './slot-waitlist.js';
@@ -97,7 +98,7 @@ export function SlotDialogView({ d, dep, owner, w }: { d: SlotDialog; dep: Depar
             <ul class="departure-guests">
               {d.guests.map((b) => (
                 <li key={b.id}>
-                  <a href={pathTo('bookings', b.id)}>{b.guestName}</a>, {plural(b.totalParticipants, 'guest', 'guests')}
+                  <a href={pathTo('bookings', b.id)}>{b.guestName ?? `${NO_NAME} (${b.bookingNumber})`}</a>, {plural(b.totalParticipants, 'guest', 'guests')}
                   {b.status === 'PENDING' ? ' (pending)' : ''}
                 </li>
               ))}

@@ -3,7 +3,8 @@ import type { Activity, Message, Payment, Refund } from '../../shared/index.js';
 import { BookingDialog } from '../components/booking-actions.js';
 import { FormAlert, TextArea, formOf } from '../components/Field.js';
 import { NewBooking } from './NewBooking.js';
-import { StatusBadge } from '../components/booking-table.js';
+import { GuestName, StatusBadge } from '../components/booking-table.js';
+import { octoOf } from '../state/octo.js';
 import { ExtraLines, answerText } from '../components/booking-form-fields.js';
 import { dateTimeIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
@@ -23,11 +24,38 @@ const ACTIONS: [ActionKind, string][] = [
   ['cancel', 'Cancel booking'],
 ];
 
-const SOURCES: Record<BookingRecord['source'], string> = {
+const SOURCES: Record<string, string> = {
   WIDGET: 'Widget (booked by the guest)',
   DASHBOARD: 'Dashboard (booked by the team)',
   API: 'API',
+  OCTO: 'Reseller (OCTO)',
 };
+
+/** A reseller's booking: their reference, the OCTO booking's uuid, and the key it came with. */
+function ResellerRows({ booking, keyName }: { booking: BookingRecord; keyName: string | null }): JSX.Element | null {
+  const octo = octoOf(booking);
+  if (!octo) return null;
+  return (
+    <Row term="Reseller (OCTO)">
+      <dl class="bk-metadata">
+        <div>
+          <dt>Reseller reference</dt>
+          <dd>{octo.resellerReference ?? <span class="quiet">None given</span>}</dd>
+        </div>
+        <div>
+          <dt>OCTO uuid</dt>
+          <dd>
+            <code>{octo.uuid}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Key</dt>
+          <dd>{keyName ?? <code>{octo.apiKeyId}</code>}</dd>
+        </div>
+      </dl>
+    </Row>
+  );
+}
 
 /** The team's own note on the booking: shown and changed here, never shown to the guest. */
 function InternalNote({ b, booking }: { b: BookingsModel; booking: BookingRecord }): JSX.Element {
@@ -68,7 +96,7 @@ function Row({ term, children }: { term: string; children: ComponentChildren }):
   );
 }
 
-function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; places: number; paid: string | null; zone: string }): JSX.Element {
+function Details({ booking: b, places, paid, zone, resellerKey }: { booking: BookingRecord; places: number; paid: string | null; zone: string; resellerKey: string | null }): JSX.Element {
   const meta = Object.entries(b.metadata);
   const due = paid === null ? 0 : Math.round(Number(b.total) * 100) - Math.round(Number(paid) * 100);
   // A code changed the figures: each one is shown, down to what is still owed.
@@ -85,9 +113,9 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
         <span class="bk-zone">{zone} time</span>
       </Row>
       <Row term="Guest">
-        {b.guestName}
+        <GuestName name={b.guestName} />
         <br />
-        <a href={`mailto:${b.guestEmail}`}>{b.guestEmail}</a>
+        {b.guestEmail ? <a href={`mailto:${b.guestEmail}`}>{b.guestEmail}</a> : <span class="quiet">No e-mail given</span>}
         {b.guestPhone ? (
           <>
             <br />
@@ -117,7 +145,8 @@ function Details({ booking: b, places, paid, zone }: { booking: BookingRecord; p
       </Row>
       {coded ? <Row term="Amount due">{money(b.amountDue, b.currency)}</Row> : null}
       <Row term="Refunded">{money(b.amountRefunded, b.currency)}</Row>
-      <Row term="Source">{SOURCES[b.source]}</Row>
+      <Row term="Source">{SOURCES[b.source] ?? b.source}</Row>
+      <ResellerRows booking={b} keyName={resellerKey} />
       <Row term="Checked in">{b.checkedInAt ? dateTimeIn(b.checkedInAt, zone) : 'Not yet'}</Row>
       <Row term="Booked">{dateTimeIn(b.createdAt, zone)}</Row>
       {b.cancelledAt ? (
@@ -250,6 +279,8 @@ const resendable = (x: Message, booking: BookingRecord): boolean =>
 function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingRecord; zone: string }): JSX.Element {
   const { messages, messagesError } = b.page.value;
   const { busy, notice, error } = b.mail.value;
+  // Without an address (a reseller may send none) there is nowhere to send a copy.
+  const noAddress = !booking.guestEmail;
   return (
     <section aria-labelledby="messages-heading">
       <h2 id="messages-heading">Messages</h2>
@@ -262,6 +293,11 @@ function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingReco
         </p>
       ) : null}
       <RetryAlert error={messagesError} onRetry={() => b.retry()} />
+      {noAddress ? (
+        <p class="quiet" id="no-address">
+          This booking has no guest e-mail address, so Outing sends the guest no e-mails and cannot resend any.
+        </p>
+      ) : null}
       {messages === null ? (
         messagesError ? null : <p class="quiet">Loading…</p>
       ) : messages.length ? (
@@ -303,7 +339,11 @@ function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingReco
                     </td>
                     <td data-label="Sent">{x.sentAt ? <time dateTime={x.sentAt}>{dateTimeIn(x.sentAt, zone)}</time> : 'Not yet'}</td>
                     <td data-label="">
-                      {resendable(x, booking) ? (
+                      {noAddress ? (
+                        <button type="button" aria-describedby={`mail-${x.id} no-address`} aria-disabled="true">
+                          Resend
+                        </button>
+                      ) : resendable(x, booking) ? (
                         <button type="button" aria-describedby={`mail-${x.id}`} aria-disabled={busy === x.id ? 'true' : undefined} onClick={() => void b.resend(x)}>
                           {busy === x.id ? 'Resending…' : 'Resend'}
                         </button>
@@ -315,7 +355,7 @@ function Messages({ b, booking, zone }: { b: BookingsModel; booking: BookingReco
             </table>
           </div>
         </>
-      ) : (
+      ) : noAddress ? null : (
         <p class="quiet">No e-mails yet: guests get one when a booking is confirmed, changed or cancelled.</p>
       )}
     </section>
@@ -349,7 +389,7 @@ function ActivityLog({ activity, owner, zone }: { activity: Activity[] | null; o
 export function Booking({ m }: { m: Model }): JSX.Element {
   if (m.router.location.value.id === 'new') return <NewBooking m={m} />;
   const b = m.bookings;
-  const { booking, payments, refunds, activity, loading, error } = b.page.value;
+  const { booking, payments, refunds, activity, resellerKey, loading, error } = b.page.value;
   // "Refund" is offered, whatever the booking's status, while some of what was paid is left to give back.
   const refundable = payments !== null && refunds !== null && refundableCents(payments, refunds) > 0;
   const refundButton = refundable ? (
@@ -391,7 +431,7 @@ export function Booking({ m }: { m: Model }): JSX.Element {
           )}
           <section aria-labelledby="details-heading">
             <h2 id="details-heading">Details</h2>
-            <Details booking={booking} places={b.placesOf(booking)} paid={payments ? paidOf(payments) : null} zone={zone} />
+            <Details booking={booking} places={b.placesOf(booking)} paid={payments ? paidOf(payments) : null} zone={zone} resellerKey={resellerKey} />
           </section>
           {tickets.length ? (
             <section aria-labelledby="tickets-heading">

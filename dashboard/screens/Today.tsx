@@ -5,6 +5,7 @@ import type { Model } from '../state/model.js';
 import { RetryAlert } from '../components/RetryAlert.js';
 import { Confirm } from '../components/Confirm.js';
 import { guestsText } from '../state/places.js';
+import { NO_NAME } from '../state/octo.js';
 import { pathTo } from '../router.js';
 import { RemoveQuestion, SlotWaitlist, waitlistCounts } from '../components/slot-waitlist.js';
 
@@ -25,7 +26,7 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
       <div class="who">
         {/* The booking's page: everything else about it, and what can change. */}
         <a href={pathTo('bookings', b.id)} class="guest-link">
-          <strong id={`guest-${b.id}`}>{b.guestName}</strong>
+          <strong id={`guest-${b.id}`}>{b.guestName ?? NO_NAME}</strong>
         </a>
         <span class="party">
           {guestsText(b.totalParticipants, m.placesOf(b))}
@@ -46,12 +47,14 @@ function Guest({ m, b, zone }: { m: Model; b: ManifestBooking; zone: string }): 
             </dd>
           </div>
         ) : null}
-        <div>
-          <dt>Email</dt>
-          <dd class="email">
-            <a href={`mailto:${b.guestEmail}`}>{b.guestEmail}</a>
-          </dd>
-        </div>
+        {b.guestEmail ? (
+          <div>
+            <dt>Email</dt>
+            <dd class="email">
+              <a href={`mailto:${b.guestEmail}`}>{b.guestEmail}</a>
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Status</dt>
           <dd>

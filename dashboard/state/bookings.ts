@@ -4,7 +4,7 @@
  * move, resize, pay), and the resending of an e-mail.
  */
 import { z } from 'zod';
-import { Activity, Availability, Booking, DailyReport, Experience, Message, Payment, Refund } from '../../shared/index.js';
+import { ApiKey, Activity, Availability, Booking, DailyReport, Experience, Message, Payment, Refund } from '../../shared/index.js';
 import type { AnswerInput, BookingExtraInput, MessageKind, TimeSlotAvailability } from '../../shared/index.js';
 import { ApiError, type ListPage, type Query } from '../api.js';
 import { pathTo, type Location } from '../router.js';
@@ -13,6 +13,7 @@ import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaConte
 import { placeRuleOf, placesOf, type PlaceRule } from './places.js';
 import { formPartFields } from './booking-form.js';
 import { dateIn, money } from '../format.js';
+import { octoOf } from './octo.js';
 
 /** A kind of ticket the Change participants dialog offers: the booking's own, then the experience's others. */
 export interface TicketChoice {
@@ -170,6 +171,8 @@ export interface BookingPageState {
   activity: Activity[] | null;
   /** Which of the experience's price categories take a place (known for a booking with tickets). */
   rule: PlaceRule;
+  /** A reseller's booking: the name of the key it was made with, when the person may read keys. */
+  resellerKey: string | null;
   loading: boolean;
   error: string | null;
 }
@@ -226,6 +229,7 @@ const noPage = (id = ''): BookingPageState => ({
   messagesError: null,
   activity: null,
   rule: new Map(),
+  resellerKey: null,
   loading: false,
   error: null,
 });
@@ -341,6 +345,22 @@ export function createBookingsModel(ctx: AreaContext) {
       },
     );
 
+  /**
+   * The name of the key a reseller's booking came with. Only owners may read keys; for others, or
+   * when the list cannot be read, the page shows the key's id instead.
+   */
+  const loadResellerKey = (booking: Booking): Promise<string | null> => {
+    const octo = octoOf(booking);
+    if (!octo || !isOwner()) return Promise.resolve(null);
+    return ctx.http.list(ApiKey, '/v1/api-keys', { limit: 100 }).then(
+      (p) => p.data.find((k) => k.id === octo.apiKeyId)?.name ?? null,
+      (e: unknown) => {
+        if (e instanceof ApiError && e.code === 'UNAUTHORIZED') throw e;
+        return null;
+      },
+    );
+  };
+
   /** Which of the experience's categories take a place; without them (a failure) the tickets' types tell. */
   const loadRule = (booking: Booking): Promise<PlaceRule> =>
     booking.tickets.length
@@ -366,8 +386,8 @@ export function createBookingsModel(ctx: AreaContext) {
     page.value = { ...(shown.id === id ? shown : noPage(id)), loading: true, error: null };
     try {
       const [booking, payments, refunds, messages] = await Promise.all([ctx.http.get(Booking, path(id)), loadPayments(id), loadRefunds(id), loadMessages(id)]);
-      const [activity, rule] = await Promise.all([loadActivity(booking.id), loadRule(booking), learnZone(booking.experience.id)]);
-      if (mine === generation) page.value = { id, booking, payments, refunds, ...messages, activity, rule, loading: false, error: null };
+      const [activity, rule, resellerKey] = await Promise.all([loadActivity(booking.id), loadRule(booking), loadResellerKey(booking), learnZone(booking.experience.id)]);
+      if (mine === generation) page.value = { id, booking, payments, refunds, ...messages, activity, rule, resellerKey, loading: false, error: null };
     } catch (e) {
       if (ctx.ended(e) || mine !== generation) return;
       const missing = e instanceof ApiError && e.code === 'NOT_FOUND';

@@ -323,7 +323,8 @@ export function createModel(api: DashboardApi, router: Router) {
         const zone = zoneOfExperience(slot.experience.id);
         const date = dateIn(zone, new Date(slot.timeSlot.startTime));
         if (date !== dateIn(zone)) {
-          checkInQuestion.value = { bookingId, guestName: before.guestName, date };
+          // A reseller's booking may have no name: its number says which.
+          checkInQuestion.value = { bookingId, guestName: before.guestName ?? `booking ${before.bookingNumber}`, date };
           return;
         }
       }
@@ -342,7 +343,7 @@ export function createModel(api: DashboardApi, router: Router) {
       } catch (e) {
         if (ended(e)) return;
         if (mine === generation) replaceBooking(bookingId, (b) => ({ ...b, checkedInAt: before.checkedInAt }));
-        alert = `${before.guestName} (${before.bookingNumber}) could not be ${checkedIn ? 'checked in' : 'un-checked'}: ${sentenceFor(e)}`;
+        alert = `${before.guestName ?? 'The guest'} (${before.bookingNumber}) could not be ${checkedIn ? 'checked in' : 'un-checked'}: ${sentenceFor(e)}`;
       }
       batch(() => {
         const next = new Set(saving.peek());

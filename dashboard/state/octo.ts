@@ -34,3 +34,13 @@ export const SOURCE_WORDS: Record<string, string> = {
 
 /** The name of a booking without one (a reseller may send no contact). */
 export const NO_NAME = 'No name given';
+
+/** What a reseller's booking records of its OCTO side. */
+export interface OctoRef {
+  uuid: string;
+  resellerReference: string | null;
+  apiKeyId: string;
+}
+
+/** A booking's OCTO side; null for one not made by a reseller. */
+export const octoOf = (b: object): OctoRef | null => (b as { octo?: OctoRef | null }).octo ?? null;
