@@ -123,7 +123,16 @@ function fakeOuting() {
     if (path === '/v1/reports/daily') return { timezone: 'Europe/Lisbon', currency: 'EUR', days: [] };
     if (path === '/v1/bookings') {
       const q = String(query['q'] ?? '').toLowerCase();
-      return page([...bookings.values()].filter((b) => (!q || b.guestName.toLowerCase().includes(q)) && (!query['status'] || b.status === query['status'])));
+      return page(
+        [...bookings.values()].filter(
+          (b) => (!q || (b.guestName ?? '').toLowerCase().includes(q)) && (!query['status'] || b.status === query['status']) && (!query['source'] || b.source === query['source']),
+        ),
+      );
+    }
+    if (path === '/v1/api-keys') {
+      return page([
+        { id: 'key_octo', name: 'Tours Market', type: 'secret', scopes: ['octo'], prefix: 'osk_abc', key: null, createdAt: NOW, lastUsedAt: NOW, revokedAt: null },
+      ]);
     }
     if (path === '/v1/activity') return page(activity.filter((a) => a.targetId === query['targetId']));
     if (path === '/v1/availability') {
@@ -391,6 +400,34 @@ describe('the Bookings list', () => {
     history.back();
     await screen.findByText('Bruno Costa');
     expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('bruno');
+  });
+});
+
+describe('bookings by source', () => {
+  it('filters by source, keeps it in the address, sends it to the API and shows each booking’s source', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings?startDate=any', { signedIn: true, http: outing.http });
+    await screen.findByText('Bruno Costa', {}, { timeout: 5000 });
+    const select = screen.getByLabelText('Source') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Any source', 'Widget', 'Dashboard', 'API', 'Reseller (OCTO)']);
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelector('td[data-label="Source"]')!.textContent)).toEqual(['API', 'API']);
+
+    fireEvent.change(select, { target: { value: 'OCTO' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show bookings' }));
+    await screen.findByRole('heading', { name: 'No bookings match' });
+    expect(location.search).toBe('?source=OCTO&startDate=any');
+    expect(outing.calls.at(-1)).toBe('GET /v1/bookings?source=OCTO&limit=20&offset=0');
+    expect((screen.getByLabelText('Source') as HTMLSelectElement).value).toBe('OCTO');
+    expect(screen.getByRole('link', { name: 'Clear filters' })).toBeTruthy();
+  });
+
+  it('leaves an unknown source out of the request', async () => {
+    const outing = fakeOuting();
+    mountAt('/dashboard/bookings?source=NOPE&startDate=any', { signedIn: true, http: outing.http });
+    await screen.findByText('Bruno Costa', {}, { timeout: 5000 });
+    expect(outing.calls.find((c) => c.startsWith('GET /v1/bookings?'))).toBe('GET /v1/bookings?limit=20&offset=0');
+    expect((screen.getByLabelText('Source') as HTMLSelectElement).value).toBe('');
   });
 });
 

@@ -303,6 +303,41 @@ describe('the Settings screen', () => {
     expect(document.activeElement).toBe(field);
   });
 
+  it('makes a reseller key: a secret key holding only the OCTO scope, shown once beside the OCTO endpoint, tagged in the list', async () => {
+    const { fake } = await open('/dashboard/settings/api-keys', 'API keys');
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Tours Market' } });
+    fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'reseller' } });
+    // A scope ticked by mistake is not sent: a reseller key holds the OCTO scope alone.
+    fireEvent.click(screen.getByLabelText('bookings:read'));
+    fireEvent.submit(screen.getByRole('button', { name: 'Create key' }).closest('form')!);
+    const panel = await screen.findByRole('group', { name: 'Your new reseller key “Tours Market”' });
+    expect(fake.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Tours Market', type: 'secret', scopes: ['octo'] });
+    expect((within(panel).getByLabelText('Secret key') as HTMLInputElement).value).toBe('osk_new_full_value_0123456789');
+    const endpoint = within(panel).getByLabelText('OCTO endpoint') as HTMLInputElement;
+    expect(endpoint.value).toBe(`${location.origin}/octo`);
+    expect(endpoint.getAttribute('aria-describedby')).toBe('revealed-beside-hint');
+    expect(panel.textContent).toContain('Send the reseller both');
+    expect(within(panel).getAllByRole('button', { name: 'Copy' })).toHaveLength(2);
+
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Tours Market Reseller' })).toBeTruthy());
+    const card = cardOf('Tours Market Reseller');
+    expect(card.textContent).toContain('TypeSecret, for a reseller on the OCTO API');
+    expect(card.textContent).toContain('ScopesReseller bookings (OCTO)');
+    // Other keys carry no tag.
+    expect(cardOf('Website sync').querySelector('.tag')).toBeNull();
+  });
+
+  it('names the OCTO scope in words wherever scopes are listed', async () => {
+    const fake = settingsHttp();
+    fake.db.keys.push({ id: 'key_mixed', name: 'Partner', type: 'secret', scopes: ['bookings:read', 'octo'], prefix: 'osk_jkl', key: null, createdAt: at, lastUsedAt: null, revokedAt: null });
+    mountAt('/dashboard/settings/api-keys', { signedIn: true, http: fake.http });
+    await screen.findByRole('heading', { level: 2, name: 'API keys' });
+    // A key holding more than the OCTO scope is no reseller key: no tag, its scopes in words.
+    const card = (await screen.findByRole('heading', { name: 'Partner' })).closest('li')!;
+    expect(card.textContent).toContain('Scopesbookings:read, Reseller bookings (OCTO)');
+    expect(card.querySelector('.tag')).toBeNull();
+  });
+
   it('shows the refusal of a new key next to its name', async () => {
     const { fake } = await open('/dashboard/settings/api-keys', 'API keys');
     fake.refuse.set('POST /v1/api-keys', new ApiError(400, 'VALIDATION_ERROR', 'Invalid body', [{ path: 'name', message: 'Must not be empty' }]));
