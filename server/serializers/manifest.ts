@@ -75,8 +75,9 @@ export function manifestCsvRows(m: ManifestModel): string[][] {
         slot.experience.name,
         b.bookingNumber,
         b.status,
-        b.guestName,
-        b.guestEmail,
+        // A reseller's booking may come without a name or an address: empty cells.
+        b.guestName ?? '',
+        b.guestEmail ?? '',
         b.guestPhone ?? '',
         String(b.participants),
         ticketsLine(ticketsOf(b.tickets), ' ', '; '),
