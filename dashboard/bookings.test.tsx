@@ -431,6 +431,82 @@ describe('bookings by source', () => {
   });
 });
 
+describe('a reseller’s booking (OCTO)', () => {
+  /** A reseller's booking whose customer gave no name and no address. */
+  function withResellerBooking() {
+    const outing = fakeOuting();
+    const b = bookingOf('bk_octo', 'x', 2);
+    Object.assign(b, {
+      guestName: null,
+      guestEmail: null,
+      customerId: null,
+      source: 'OCTO',
+      octo: { uuid: '0f8b7c1e-3a0d-4b6e-9a51-4c1f2d7e8a90', resellerReference: 'TM-4471', apiKeyId: 'key_octo' },
+    });
+    outing.bookings.set(b.id, b);
+    return outing;
+  }
+
+  it('lists it with “No name given” and its source', async () => {
+    const outing = withResellerBooking();
+    mountAt('/dashboard/bookings?startDate=any', { signedIn: true, http: outing.http });
+    const cell = await screen.findByText('No name given', {}, { timeout: 5000 });
+    const row = cell.closest('tr')!;
+    expect(row.querySelector('td[data-label="Source"]')!.textContent).toBe('Reseller (OCTO)');
+    expect(row.textContent).toContain('BK-BKOCTO0');
+  });
+
+  it('shows the reseller’s reference, the OCTO uuid and the key’s name to an owner', async () => {
+    const outing = withResellerBooking();
+    mountAt('/dashboard/bookings/bk_octo', { signedIn: true, http: outing.http });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ }, { timeout: 5000 });
+    const details = screen.getByRole('region', { name: 'Details' });
+    await waitFor(() => expect(details.textContent).toContain('KeyTours Market'));
+    expect(details.textContent).toContain('SourceReseller (OCTO)');
+    expect(details.textContent).toContain('Reseller referenceTM-4471');
+    expect(details.textContent).toContain('OCTO uuid0f8b7c1e-3a0d-4b6e-9a51-4c1f2d7e8a90');
+    expect(details.textContent).toContain('No name given');
+    expect(details.textContent).toContain('No e-mail given');
+    expect(details.querySelector('a[href^="mailto:"]')).toBeNull();
+    expect(outing.calls).toContain('GET /v1/api-keys?limit=100');
+    // Cancelling says whose places go back on sale without a name.
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
+    expect(dialog().getByText(/The booking’s 2 places go back on sale/)).toBeTruthy();
+  });
+
+  it('shows staff, who cannot read keys, the key’s id', async () => {
+    const outing = withResellerBooking();
+    mountAt('/dashboard/bookings/bk_octo', { signedIn: true, http: outing.http, session: { ...session, user: { ...session.user, role: 'staff' } } });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ }, { timeout: 5000 });
+    const details = screen.getByRole('region', { name: 'Details' });
+    expect(details.textContent).toContain('Keykey_octo');
+    expect(outing.calls.some((c) => c.includes('/v1/api-keys'))).toBe(false);
+  });
+
+  it('offers no Resend without an address, and says why', async () => {
+    const outing = withResellerBooking();
+    outing.messages.push({
+      id: 'msg_1', bookingId: 'bk_octo', kind: 'BOOKING_CONFIRMED', to: 'gone@example.com', status: 'SENT', attempts: 1, lastError: null,
+      nextAttemptAt: null, sentAt: NOW, createdAt: NOW,
+    });
+    mountAt('/dashboard/bookings/bk_octo', { signedIn: true, http: outing.http });
+    await screen.findByRole('heading', { level: 1, name: /^Booking BK-/ }, { timeout: 5000 });
+    const section = screen.getByRole('region', { name: 'Messages' });
+    expect(section.textContent).toContain('This booking has no guest e-mail address');
+    const button = within(section).getByRole('button', { name: 'Resend' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(button.getAttribute('aria-describedby')).toBe('mail-msg_1 no-address');
+    fireEvent.click(button);
+    await Promise.resolve();
+    expect(outing.calls.some((c) => c.startsWith('POST'))).toBe(false);
+  });
+
+  it('shows an ordinary booking no reseller row', async () => {
+    await openBooking();
+    expect(screen.getByRole('region', { name: 'Details' }).textContent).not.toContain('Reseller');
+  });
+});
+
 describe('a booking’s page', () => {
   it('shows the details, the payments and the activity, in the experience’s zone', async () => {
     const t = await openBooking();

@@ -223,4 +223,21 @@ describe('the Today screen', () => {
     expect(screen.getByText('Ana Lima').closest('li')!.textContent).toContain('2 guests');
     expect(screen.getByText('Ana Lima').closest('li')!.textContent).not.toContain('place');
   });
+
+  it('shows a reseller’s guest without a name or an e-mail, and checks them in by booking number', async () => {
+    const t = mountAt('/dashboard', { signedIn: true });
+    const day = await t.api.getManifest();
+    // A reseller may pass on no contact at all.
+    Object.assign(day.slots[0]!.bookings[0]!, { guestName: null, guestEmail: null });
+    fireEvent.click(await screen.findByRole('button', { name: 'Next day' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Previous day' }));
+    const row = (await screen.findByText('No name given')).closest('li')!;
+    expect(row.textContent).toContain('BK-ANA00000');
+    expect(within(row).queryByText('Email')).toBeNull();
+    expect(row.querySelector('a[href^="mailto:"]')).toBeNull();
+    fireEvent.click(within(row).getByRole('button', { name: 'Check in' }));
+    await waitFor(() => expect(within(row).getByRole('button', { name: 'Check in' }).getAttribute('aria-pressed')).toBe('true'));
+    // The other guest is as before.
+    expect(screen.getByText('Bruno Costa').closest('li')!.querySelector('a[href="mailto:bruno@example.com"]')).not.toBeNull();
+  });
 });
