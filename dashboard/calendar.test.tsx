@@ -132,6 +132,8 @@ describe('the Calendar', () => {
         bookings: [{ id: 'bk_ana', bookingNumber: 'BK-AAAA1111', status: 'CONFIRMED', guestName: 'Ana Lima', guestEmail: 'ana@example.com', guestPhone: null,
           totalParticipants: 3, tickets: [], total: '75.00', paid: '0.00', currency: 'EUR', checkedInAt: null, metadata: {}, internalNote: null, extras: [], answers: [] }] }],
     };
+    // A reseller's guest without a name: the booking number names the link.
+    manifest.slots[0]!.bookings.push({ ...manifest.slots[0]!.bookings[0]!, id: 'bk_octo', bookingNumber: 'BK-OCTO2222', guestName: null as never, guestEmail: null as never, totalParticipants: 1 });
     const http: Http = {
       ...fake.http,
       get: (schema, path, query) => {
@@ -157,6 +159,7 @@ describe('the Calendar', () => {
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByText(/3 of 12 places booked/);
     expect(within(dialog).getByRole('link', { name: 'Ana Lima' }).getAttribute('href')).toBe('/dashboard/bookings/bk_ana');
+    expect(within(dialog).getByRole('link', { name: 'No name given (BK-OCTO2222)' }).getAttribute('href')).toBe('/dashboard/bookings/bk_octo');
     expect(within(dialog).getByRole('link', { name: 'Open the day on Today' }).getAttribute('href')).toBe('/dashboard?date=2026-12-01');
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close departure' }));
