@@ -105,7 +105,7 @@ function Details({ booking: b, places, paid, zone, resellerKey }: { booking: Boo
     <dl class="bk-details">
       <Row term="Status">
         <StatusBadge status={b.status} />
-        {b.holdExpiresAt ? ` · held until ${dateTimeIn(b.holdExpiresAt, zone)}` : ''}
+        {b.holdExpiresAt ? ` · held${octoOf(b) ? ' for the reseller' : ''} until ${dateTimeIn(b.holdExpiresAt, zone)}` : ''}
       </Row>
       <Row term="Experience">{b.experience.title}</Row>
       <Row term="Time">
