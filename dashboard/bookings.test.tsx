@@ -34,6 +34,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     currency: 'EUR',
     amountRefunded: '0.00',
     source: 'API',
+    octo: null,
     metadata: { room: '12' },
     locale: 'en',
     cancellationReason: null,

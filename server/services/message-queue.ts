@@ -54,6 +54,8 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
  */
 export async function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): Promise<void> {
   if (after.slotStart <= now) return;
+  // A reseller's booking may have no guest address: nothing to send.
+  if (after.guestEmail === null) return;
   const kind = messageKindFor(before, after);
   if (kind) await store.messages.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingNow() });
 }
