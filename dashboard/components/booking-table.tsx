@@ -119,7 +119,7 @@ export function BookingTable({ rows, zoneOf, caption, guest = true, source = fal
                     <GuestName name={b.guestName} />
                   </td>
                 ) : null}
-                {source ? <td data-label="Source">{SOURCE_WORDS[b.source] ?? b.source}</td> : null}
+                {source ? <td data-label="Source">{SOURCE_WORDS[b.source]}</td> : null}
                 <td data-label="Guests" class="num">
                   {b.totalParticipants}
                 </td>

@@ -4,7 +4,6 @@ import { BookingDialog } from '../components/booking-actions.js';
 import { FormAlert, TextArea, formOf } from '../components/Field.js';
 import { NewBooking } from './NewBooking.js';
 import { GuestName, StatusBadge } from '../components/booking-table.js';
-import { octoOf } from '../state/octo.js';
 import { ExtraLines, answerText } from '../components/booking-form-fields.js';
 import { dateTimeIn, money, timeIn } from '../format.js';
 import { pathTo } from '../router.js';
@@ -24,7 +23,7 @@ const ACTIONS: [ActionKind, string][] = [
   ['cancel', 'Cancel booking'],
 ];
 
-const SOURCES: Record<string, string> = {
+const SOURCES: Record<BookingRecord['source'], string> = {
   WIDGET: 'Widget (booked by the guest)',
   DASHBOARD: 'Dashboard (booked by the team)',
   API: 'API',
@@ -33,7 +32,7 @@ const SOURCES: Record<string, string> = {
 
 /** A reseller's booking: their reference, the OCTO booking's uuid, and the key it came with. */
 function ResellerRows({ booking, keyName }: { booking: BookingRecord; keyName: string | null }): JSX.Element | null {
-  const octo = octoOf(booking);
+  const { octo } = booking;
   if (!octo) return null;
   return (
     <Row term="Reseller (OCTO)">
@@ -105,7 +104,7 @@ function Details({ booking: b, places, paid, zone, resellerKey }: { booking: Boo
     <dl class="bk-details">
       <Row term="Status">
         <StatusBadge status={b.status} />
-        {b.holdExpiresAt ? ` · held${octoOf(b) ? ' for the reseller' : ''} until ${dateTimeIn(b.holdExpiresAt, zone)}` : ''}
+        {b.holdExpiresAt ? ` · held${b.octo ? ' for the reseller' : ''} until ${dateTimeIn(b.holdExpiresAt, zone)}` : ''}
       </Row>
       <Row term="Experience">{b.experience.title}</Row>
       <Row term="Time">
@@ -145,7 +144,7 @@ function Details({ booking: b, places, paid, zone, resellerKey }: { booking: Boo
       </Row>
       {coded ? <Row term="Amount due">{money(b.amountDue, b.currency)}</Row> : null}
       <Row term="Refunded">{money(b.amountRefunded, b.currency)}</Row>
-      <Row term="Source">{SOURCES[b.source] ?? b.source}</Row>
+      <Row term="Source">{SOURCES[b.source]}</Row>
       <ResellerRows booking={b} keyName={resellerKey} />
       <Row term="Checked in">{b.checkedInAt ? dateTimeIn(b.checkedInAt, zone) : 'Not yet'}</Row>
       <Row term="Booked">{dateTimeIn(b.createdAt, zone)}</Row>

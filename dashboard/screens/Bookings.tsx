@@ -17,7 +17,7 @@ const STATUS_OPTIONS = [
   ['CANCELLED', 'Cancelled'],
 ] as const;
 
-const SOURCE_OPTIONS: readonly (readonly [string, string])[] = [['', 'Any source'], ...SOURCES.map((s) => [s, SOURCE_WORDS[s] ?? s] as const)];
+const SOURCE_OPTIONS: readonly (readonly [string, string])[] = [['', 'Any source'], ...SOURCES.map((s) => [s, SOURCE_WORDS[s]] as const)];
 
 /** How the list is sorted, in words: the table's caption. */
 const ORDER_WORDS: Record<string, string> = {

@@ -13,7 +13,6 @@ import { fieldsOf, formFailure, idleForm, sentenceFor, type Area, type AreaConte
 import { placeRuleOf, placesOf, type PlaceRule } from './places.js';
 import { formPartFields } from './booking-form.js';
 import { dateIn, money } from '../format.js';
-import { octoOf } from './octo.js';
 
 /** A kind of ticket the Change participants dialog offers: the booking's own, then the experience's others. */
 export interface TicketChoice {
@@ -32,7 +31,7 @@ const ExperienceZone = z.object({ id: z.string(), schedule: z.object({ timezone:
 
 const STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
 /** The sources the list filters on, in the filter's order. */
-export const SOURCES = ['WIDGET', 'DASHBOARD', 'API', 'OCTO'] as const;
+export const SOURCES = ['WIDGET', 'DASHBOARD', 'API', 'OCTO'] as const satisfies readonly Booking['source'][];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const PAGE_SIZE = 20;
 
@@ -350,7 +349,7 @@ export function createBookingsModel(ctx: AreaContext) {
    * when the list cannot be read, the page shows the key's id instead.
    */
   const loadResellerKey = (booking: Booking): Promise<string | null> => {
-    const octo = octoOf(booking);
+    const { octo } = booking;
     if (!octo || !isOwner()) return Promise.resolve(null);
     return ctx.http.list(ApiKey, '/v1/api-keys', { limit: 100 }).then(
       (p) => p.data.find((k) => k.id === octo.apiKeyId)?.name ?? null,

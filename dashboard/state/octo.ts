@@ -2,10 +2,10 @@
  * Resellers on the OCTO API, as the dashboard speaks of them: the key type offered for them, the
  * scope such a key holds, where their systems connect, and the words for bookings they make.
  */
-import type { ApiKey } from '../../shared/index.js';
+import type { ApiKey, Booking, Scope } from '../../shared/index.js';
 
 /** The scope a reseller's key holds: the OCTO API, and nothing of /v1. */
-export const OCTO_SCOPE = 'octo';
+export const OCTO_SCOPE = 'octo' satisfies Scope;
 
 /** The key type the create form offers for resellers: a secret key with the scope above. */
 export const RESELLER = 'reseller';
@@ -25,7 +25,7 @@ const SCOPE_WORDS: Record<string, string> = { [OCTO_SCOPE]: 'Reseller bookings (
 export const scopeWords = (scope: string): string => SCOPE_WORDS[scope] ?? scope;
 
 /** Who made a booking, in a few words (the list's filter and column). */
-export const SOURCE_WORDS: Record<string, string> = {
+export const SOURCE_WORDS: Record<Booking['source'], string> = {
   WIDGET: 'Widget',
   DASHBOARD: 'Dashboard',
   API: 'API',
@@ -34,13 +34,3 @@ export const SOURCE_WORDS: Record<string, string> = {
 
 /** The name of a booking without one (a reseller may send no contact). */
 export const NO_NAME = 'No name given';
-
-/** What a reseller's booking records of its OCTO side. */
-export interface OctoRef {
-  uuid: string;
-  resellerReference: string | null;
-  apiKeyId: string;
-}
-
-/** A booking's OCTO side; null for one not made by a reseller. */
-export const octoOf = (b: object): OctoRef | null => (b as { octo?: OctoRef | null }).octo ?? null;

@@ -3243,9 +3243,13 @@ export interface components {
             id: string;
             bookingNumber: string;
             status: components["schemas"]["BookingStatus"];
-            guestName: string;
-            /** Format: email */
-            guestEmail: string;
+            /** @description null only for an OCTO booking whose reseller gave no name */
+            guestName: string | null;
+            /**
+             * Format: email
+             * @description null only for an OCTO booking whose reseller gave no e-mail address
+             */
+            guestEmail: string | null;
             guestPhone: string | null;
             totalParticipants: number;
             /** @description Tickets per price category; empty for a booking without categories */

@@ -294,6 +294,27 @@ describe('GET /v1/manifest.csv', () => {
     expect(byGuest('Carla')).toMatch(/,EUR,no,,,$/);
   });
 
+  it('lists a reseller’s guest given without a name or an e-mail with empty cells, in the JSON and the CSV', async () => {
+    const cruise = await newExperience();
+    const named = await book(cruise, '2027-03-02T10:00:00.000Z', { participants: 1 });
+    clock.advance(1000);
+    const resold = await insertBookingRow(t.store, {
+      orgId: t.orgId, experienceId: cruise.id, slotStart: Date.UTC(2027, 2, 2, 10), participants: 2, unitPrice: 4500,
+      source: 'OCTO', customerId: null, guestName: null, guestEmail: null, guestPhone: '+44 20 7946 0000', createdAt: NOW + 1000,
+    });
+
+    const guests = (await manifest('?date=2027-03-02')).slots[0]!.bookings;
+    expect(guests.map((b) => [b.bookingNumber, b.guestName, b.guestEmail, b.guestPhone])).toEqual([
+      [named.bookingNumber, named.guestName, named.guestEmail, null],
+      [resold.bookingNumber, null, null, '+44 20 7946 0000'],
+    ]);
+
+    const lines = (await t.request('GET', '/v1/manifest.csv?date=2027-03-02')).text.split('\r\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(new RegExp(`^10:00,Harbour cruise,${named.bookingNumber},CONFIRMED,Guest \\d+,guest\\d+@example\\.com,,1,`));
+    expect(lines[2]).toBe(`10:00,Harbour cruise,${resold.bookingNumber},CONFIRMED,,,'+44 20 7946 0000,2,,90.00,0.00,EUR,no,,,`);
+  });
+
   it('is only a header row on a day without bookings', async () => {
     await newExperience();
     const res = await t.request('GET', '/v1/manifest.csv?date=2027-03-02');

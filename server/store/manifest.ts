@@ -10,8 +10,9 @@ export interface ManifestBookingRow {
   slotStart: number;
   slotEnd: number;
   status: BookingRow['status'];
-  guestName: string;
-  guestEmail: string;
+  /** Null for a reseller's guest given without a name or an address (OCTO). */
+  guestName: string | null;
+  guestEmail: string | null;
   guestPhone: string | null;
   participants: number;
   unitPrice: number;
@@ -41,7 +42,7 @@ export interface ManifestStore {
 }
 
 type RawManifestBooking = [
-  string, string, string, string, number, number, BookingRow['status'], string, string, string | null, number, number,
+  string, string, string, string, number, number, BookingRow['status'], string | null, string | null, string | null, number, number,
   string, string, number | null, number, string | null, number | null, string | null, string | null, string | null,
 ];
 
