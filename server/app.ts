@@ -11,7 +11,8 @@ import { requestLog } from './http/request-log.js';
 import { noStore } from './http/no-store.js';
 import type { ApiRoutes } from './http/router.js';
 import { buildOpenApiDocument } from './http/openapi.js';
-import { referenceRoutes } from './http/docs.js';
+import { openApiDocumentHandler, referenceRoutes } from './http/docs.js';
+import { buildOctoOpenApiDocument } from './http/octo-openapi.js';
 import type { RouteContext } from './routes/context.js';
 import { organizationRoutes } from './routes/organization.js';
 import { experienceRoutes } from './routes/experiences.js';
@@ -136,7 +137,9 @@ export function createApp(deps: AppDeps) {
   app.route('/public/v1', manageApi.app);
   const waitlistOfferApi = waitlistOfferRoutes(ctx);
   app.route('/public/v1', waitlistOfferApi.app);
-  // The OCTO supplier API for resellers: its own answers and errors, none of /v1's envelope.
+  // The OCTO supplier API for resellers: its own answers and errors, none of /v1's envelope, and
+  // its own reference (public, like /v1's).
+  app.get('/octo/openapi.json', openApiDocumentHandler(() => buildOctoOpenApiDocument({ version: VERSION, serverUrl: config.publicUrl })));
   app.route('/octo', octoRoutes(ctx).app);
   // Same-origin only: no CORS, so no other site's page can read an answer or send JSON here.
   const dashboardApi = dashboardSessionRoutes(ctx);

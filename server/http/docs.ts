@@ -1,6 +1,6 @@
 /**
  * The API reference: `GET /v1/openapi.json` (also under `/api/v1`) and `GET /docs`, the Scalar API
- * reference rendering it. Scalar's self-contained browser bundle is served by Outing itself, so
+ * reference rendering it and, from its menu, the OCTO supplier API's `/octo/openapi.json`. Scalar's self-contained browser bundle is served by Outing itself, so
  * the page loads nothing from any other origin: no CDN, no web fonts, no telemetry, no request
  * proxy, no "try it" client (the CSP below would block all of those anyway).
  */
@@ -37,9 +37,12 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Scalar's options: everything that would reach another origin is off. */
+/** Scalar's options: everything that would reach another origin is off. Its menu offers both documents. */
 export const SCALAR_CONFIGURATION = {
-  url: '/v1/openapi.json',
+  sources: [
+    { title: 'Outing API', slug: 'outing', url: '/v1/openapi.json', default: true },
+    { title: 'OCTO supplier API', slug: 'octo', url: '/octo/openapi.json' },
+  ],
   withDefaultFonts: false,
   telemetry: false,
   hideClientButton: true,
@@ -112,7 +115,7 @@ function page(scalar: Served, reference: Served, title: string): string {
 </head>
 <body>
 <div id="reference" data-configuration="${configuration}"></div>
-<noscript><p>This reference needs JavaScript. The OpenAPI document it shows is <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></noscript>
+<noscript><p>This reference needs JavaScript. The OpenAPI documents it shows are <a href="/v1/openapi.json">/v1/openapi.json</a> and, for resellers, <a href="/octo/openapi.json">/octo/openapi.json</a>.</p></noscript>
 </body>
 </html>
 `;
@@ -149,12 +152,14 @@ function serveScript(c: Context, served: Served): Response {
   return c.body(new Uint8Array(body));
 }
 
-export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-
+/**
+ * Serves an OpenAPI document, built on first use: public, revalidated with its ETag. `/octo`
+ * serves its own with it (`routes/octo.ts`).
+ */
+export function openApiDocumentHandler(build: () => Json): (c: Context) => Response {
   let json: Served | undefined;
-  const serveDocument = (c: Context) => {
-    json ??= prepare(Buffer.from(JSON.stringify(openApiDocument())), false);
+  return (c) => {
+    json ??= prepare(Buffer.from(JSON.stringify(build())), false);
     baseHeaders(c);
     c.header('Content-Type', 'application/json');
     c.header('Cache-Control', 'no-cache');
@@ -162,6 +167,12 @@ export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
     if (matchesIfNoneMatch(c.req.header('if-none-match'), `"${json.hash}"`)) return c.body(null, 304);
     return c.body(new Uint8Array(json.raw));
   };
+}
+
+export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  const serveDocument = openApiDocumentHandler(openApiDocument);
   app.get('/v1/openapi.json', serveDocument);
   app.get('/api/v1/openapi.json', serveDocument);
 

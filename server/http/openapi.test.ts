@@ -20,6 +20,8 @@ const NOT_IN_REFERENCE = [
   /^\/payments\//,
   /^\/api\/v1\//,
   /^\/v1\/openapi\.json$/,
+  // The OCTO supplier API has a document of its own, /octo/openapi.json (routes/octo-openapi.test.ts).
+  /^\/octo(\/|$)/,
 ];
 
 type Doc = {
@@ -314,7 +316,10 @@ describe('/docs', () => {
     const attribute = /data-configuration="([^"]*)"/.exec(html)?.[1] ?? '';
     const configuration = JSON.parse(attribute.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&')) as Record<string, unknown>;
     expect(configuration).toMatchObject({
-      url: '/v1/openapi.json',
+      sources: [
+        { title: 'Outing API', url: '/v1/openapi.json', default: true },
+        { title: 'OCTO supplier API', url: '/octo/openapi.json' },
+      ],
       withDefaultFonts: false,
       telemetry: false,
       hideClientButton: true,

@@ -84,7 +84,7 @@ function rewriteRefs(node: unknown): unknown {
  * emits natively: the document is made from the very schemas that validate requests. Named
  * schemas come out as `$defs`, which move to `components/schemas`.
  */
-class SchemaSet {
+export class SchemaSet {
   readonly components: Record<string, Json> = {};
   private readonly sides: Record<string, Io> = {};
 

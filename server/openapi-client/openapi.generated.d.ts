@@ -3105,7 +3105,7 @@ export interface components {
              * @enum {string}
              */
             type: "secret" | "publishable";
-            scopes?: ("experiences:read" | "experiences:write" | "bookings:read" | "bookings:write" | "customers:read" | "customers:write" | "organization:read" | "organization:write" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "keys:read" | "keys:write" | "users:read" | "users:write" | "promotions:read" | "promotions:write")[];
+            scopes?: ("experiences:read" | "experiences:write" | "bookings:read" | "bookings:write" | "customers:read" | "customers:write" | "organization:read" | "organization:write" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "keys:read" | "keys:write" | "users:read" | "users:write" | "promotions:read" | "promotions:write" | "octo")[];
         };
         ApiKeyRevoked: {
             id: string;
