@@ -1,6 +1,7 @@
 /**
  * The API reference: `GET /v1/openapi.json` (also under `/api/v1`) and `GET /docs`, the Scalar API
- * reference rendering it and, from its menu, the OCTO supplier API's `/octo/openapi.json`. Scalar's self-contained browser bundle is served by Outing itself, so
+ * reference rendering it; `GET /docs/octo` renders the OCTO supplier API's `/octo/openapi.json` alike
+ * (the /v1 document's introduction links to it). Scalar's self-contained browser bundle is served by Outing itself, so
  * the page loads nothing from any other origin: no CDN, no web fonts, no telemetry, no request
  * proxy, no "try it" client (the CSP below would block all of those anyway).
  */
@@ -37,12 +38,9 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Scalar's options: everything that would reach another origin is off. Its menu offers both documents. */
+/** Scalar's options: everything that would reach another origin is off. */
 export const SCALAR_CONFIGURATION = {
-  sources: [
-    { title: 'Outing API', slug: 'outing', url: '/v1/openapi.json', default: true },
-    { title: 'OCTO supplier API', slug: 'octo', url: '/octo/openapi.json' },
-  ],
+  url: '/v1/openapi.json',
   withDefaultFonts: false,
   telemetry: false,
   hideClientButton: true,
@@ -100,8 +98,15 @@ function readScalarBundle(): Buffer | undefined {
 
 const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-function page(scalar: Served, reference: Served, title: string): string {
-  const configuration = escapeAttribute(JSON.stringify(SCALAR_CONFIGURATION));
+/** `/docs/octo`: the same reference over the OCTO supplier API's own document. */
+export const OCTO_SCALAR_CONFIGURATION = {
+  ...SCALAR_CONFIGURATION,
+  url: '/octo/openapi.json',
+  metaData: { title: 'Outing OCTO supplier API reference' },
+} as const;
+
+function page(scalar: Served, reference: Served, title: string, options: { configuration: object; document: string }): string {
+  const configuration = escapeAttribute(JSON.stringify(options.configuration));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -115,7 +120,7 @@ function page(scalar: Served, reference: Served, title: string): string {
 </head>
 <body>
 <div id="reference" data-configuration="${configuration}"></div>
-<noscript><p>This reference needs JavaScript. The OpenAPI documents it shows are <a href="/v1/openapi.json">/v1/openapi.json</a> and, for resellers, <a href="/octo/openapi.json">/octo/openapi.json</a>.</p></noscript>
+<noscript><p>This reference needs JavaScript. The OpenAPI document it shows is <a href="${options.document}">${options.document}</a>.</p></noscript>
 </body>
 </html>
 `;
@@ -188,16 +193,22 @@ export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
   };
   const reference = prepare(Buffer.from(REFERENCE_JS), false);
 
-  app.get('/docs', (c) => {
+  const servePage = (c: Context, title: string, options: { configuration: object; document: string }) => {
     const bundle = scalarBundle();
     baseHeaders(c);
-    if (!bundle) throw new Refusal('NOT_FOUND', 'The API reference is not installed (@scalar/api-reference); the document is at /v1/openapi.json');
+    if (!bundle) throw new Refusal('NOT_FOUND', `The API reference is not installed (@scalar/api-reference); the document is at ${options.document}`);
     c.header('Content-Security-Policy', DOCS_CSP);
     c.header('X-Frame-Options', 'DENY');
     c.header('Cache-Control', 'no-cache');
+    return c.html(page(bundle, reference, title, options));
+  };
+  app.get('/docs', (c) => {
     const info = openApiDocument().info as { title?: string } | undefined;
-    return c.html(page(bundle, reference, `${info?.title ?? 'API'} reference`));
+    return servePage(c, `${info?.title ?? 'API'} reference`, { configuration: SCALAR_CONFIGURATION, document: '/v1/openapi.json' });
   });
+  app.get('/docs/octo', (c) =>
+    servePage(c, OCTO_SCALAR_CONFIGURATION.metaData.title, { configuration: OCTO_SCALAR_CONFIGURATION, document: '/octo/openapi.json' }),
+  );
   app.get('/docs/scalar.js', (c) => {
     const bundle = scalarBundle();
     if (!bundle) throw new Refusal('NOT_FOUND', 'The API reference is not installed');

@@ -316,10 +316,7 @@ describe('/docs', () => {
     const attribute = /data-configuration="([^"]*)"/.exec(html)?.[1] ?? '';
     const configuration = JSON.parse(attribute.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&')) as Record<string, unknown>;
     expect(configuration).toMatchObject({
-      sources: [
-        { title: 'Outing API', url: '/v1/openapi.json', default: true },
-        { title: 'OCTO supplier API', url: '/octo/openapi.json' },
-      ],
+      url: '/v1/openapi.json',
       withDefaultFonts: false,
       telemetry: false,
       hideClientButton: true,

@@ -447,6 +447,8 @@ const DESCRIPTION = `Booking for tours and activities, served by your own Outing
 
 Every \`/v1\` path is also served under \`/api/v1\`.
 
+Resellers' systems book through the OCTO supplier API at \`/octo\` instead (a secret key with the scope \`octo\`): its own reference is [/docs/octo](/docs/octo), its document \`/octo/openapi.json\`.
+
 ## Envelopes
 Successes are \`{"success": true, "data": …}\`; lists add \`pagination\` (\`limit\` 1–100, default 20; \`offset\`).
 Errors are \`{"success": false, "error": {"code", "message", "details?"}}\`: the \`code\` (see \`ErrorCode\`) is stable, the message is for people.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-helpers/index.js';
+import { DOCS_CSP } from '../http/docs.js';
 
 type Doc = {
   openapi: string;
@@ -30,6 +31,17 @@ describe('OCTO: the OpenAPI document', () => {
     const etag = res.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect((await t.request('GET', '/octo/openapi.json', { key: null, headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
+  it('has its reference page, /docs/octo, linked from /v1’s introduction', async () => {
+    const res = await t.request('GET', '/docs/octo', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe(DOCS_CSP);
+    const attribute = /data-configuration="([^"]*)"/.exec(res.text)?.[1] ?? '';
+    const configuration = JSON.parse(attribute.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&')) as Record<string, unknown>;
+    expect(configuration).toMatchObject({ url: '/octo/openapi.json', telemetry: false, hideClientButton: true });
+    const v1 = (await t.request('GET', '/v1/openapi.json', { key: null })).body as { info: { description: string } };
+    expect(v1.info.description).toContain('[/docs/octo](/docs/octo)');
   });
 
   it('documents every /octo route registered on the app, with the OCTO error as every refusal', () => {
