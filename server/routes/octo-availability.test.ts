@@ -207,7 +207,9 @@ describe('OCTO: availability', () => {
     const otherSlot = (await t.request('POST', '/octo/availability', { body: { productId: other.id, optionId: 'DEFAULT', localDate: '2027-03-02' } })).body[0].id as string;
     const offSchedule = a!.id.replace(/\d+$/, (m) => String(Number(m) + 1));
     clock.set(Date.UTC(2027, 2, 1, 12, 0, 0));
-    const found = await slotsOf({ availabilityIds: [c!.id, 'nonsense', otherSlot, b!.id, offSchedule, todays!.id, a!.id] });
+    // A start some 190,000 years ahead: the shape of a slot id of this product, far past its window.
+    const farAway = a!.id.replace(/\d+$/, '99999999999');
+    const found = await slotsOf({ availabilityIds: [c!.id, 'nonsense', otherSlot, b!.id, offSchedule, todays!.id, farAway, a!.id] });
     expect(found.map((s) => s.id)).toEqual([a!.id, b!.id, c!.id]);
     expect(found[2]!.localDateTimeStart).toBe('2027-07-01T10:00:00+01:00');
     expect(await slotsOf({ availabilityIds: ['nonsense'] })).toEqual([]);

@@ -15,7 +15,6 @@ import {
   type OctoSlot,
 } from '../domain/octo.js';
 import type { SlotPlaces } from '../domain/availability.js';
-import { maxPartySize } from '../domain/bookings.js';
 import { parseSlotId, slotIdPrefixOf } from '../domain/slots.js';
 import { addDays, daysBetween, localDateOf, localTodayOf } from '../domain/time.js';
 import { categoriesOf } from '../domain/tickets.js';
@@ -130,14 +129,21 @@ async function octoSlotsBetween(store: Store, facts: OctoProductOf, from: string
   return slots.filter((slot) => slot.start > now).map((slot) => octoSlotOf(slot, exp, places, now));
 }
 
-/** The local dates a set of slot ids could fall on; ids of another product or of no slot are left out. */
-function datesOfIds(ids: readonly string[], exp: ExperienceRow, zone: string): { from: string; to: string } | null {
+const DAY_MS = 86_400_000;
+
+/**
+ * The local dates a set of slot ids could fall on. Ids of another product, of no slot, or of a start
+ * outside the days that can still be booked are left out (so that one absurd id cannot stretch the range).
+ */
+function datesOfIds(ids: readonly string[], exp: ExperienceRow, zone: string, now: number): { from: string; to: string } | null {
   const prefix = slotIdPrefixOf(exp.id);
+  const earliest = now - 2 * DAY_MS;
+  const latest = now + (exp.maxAdvanceDays + 2) * DAY_MS;
   let first = Infinity;
   let last = -Infinity;
   for (const id of ids) {
     const parsed = parseSlotId(id);
-    if (!parsed || parsed.prefix !== prefix) continue;
+    if (!parsed || parsed.prefix !== prefix || parsed.start < earliest || parsed.start > latest) continue;
     first = Math.min(first, parsed.start);
     last = Math.max(last, parsed.start);
   }
@@ -155,7 +161,7 @@ export async function octoAvailability(store: Store, orgId: string, req: OctoAva
   if (selection.kind === 'dates') {
     return { ...found, slots: await octoSlotsBetween(store, facts, selection.from, selection.to, places, now) };
   }
-  const span = datesOfIds(selection.ids, facts.experience, facts.zone);
+  const span = datesOfIds(selection.ids, facts.experience, facts.zone, now);
   if (!span) return { ...found, slots: [] };
   // A start in a spring-forward gap belongs to the local date before its instant's: a day's margin
   // (slotsBetween keeps to the days that can still hold a bookable slot, however wide the range).
@@ -189,6 +195,3 @@ export async function octoCalendar(
     ),
   };
 }
-
-/** The most units one booking of the product may hold. */
-export const octoMaxUnits = (exp: ExperienceRow): number => maxPartySize(exp);
