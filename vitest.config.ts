@@ -38,6 +38,7 @@ export default defineConfig({
             'server/http/client-errors.test.ts',
             'server/http/idempotency.test.ts',
             'server/http/rate-limit.test.ts',
+            'server/http/octo.test.ts',
             'server/ical/feed.test.ts',
             'server/mail/restart.test.ts',
             'server/webhooks/restart.test.ts',

@@ -8,7 +8,7 @@ const artifacts = resolve(import.meta.dirname, '../test-results');
 
 /**
  * `/docs` in a real browser: Scalar, served by Outing, renders the whole reference from
- * `/v1/openapi.json` and never reaches another origin. CSP violations surface as console errors.
+ * `/v1/openapi.json` (and, at `/docs/octo`, `/octo/openapi.json`) and never reaches another origin. CSP violations surface as console errors.
  */
 describe('/docs in Chromium', () => {
   const env = useOutingAndChromium();
@@ -39,6 +39,13 @@ describe('/docs in Chromium', () => {
     await page.getByText('webhook-signature').first().waitFor({ timeout: 10_000 });
     await page.waitForTimeout(500);
     await page.screenshot({ path: `${artifacts}/docs-webhook.png` });
+
+    // The OCTO supplier API's reference, linked from the introduction.
+    await page.goto(`${outing.origin}/docs`);
+    await page.locator('a[href="/docs/octo"]').first().click();
+    await page.getByText('Outing OCTO supplier API').first().waitFor({ timeout: 30_000 });
+    await page.getByText('Get the supplier').first().waitFor();
+    expect(requests).toContain(`GET ${outing.origin}/octo/openapi.json`);
 
     const elsewhere = requests.filter((r) => !r.split(' ')[1]?.startsWith(`${outing.origin}/`) && !/ data:/.test(r));
     expect(elsewhere).toEqual([]);

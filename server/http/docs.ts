@@ -1,6 +1,7 @@
 /**
  * The API reference: `GET /v1/openapi.json` (also under `/api/v1`) and `GET /docs`, the Scalar API
- * reference rendering it. Scalar's self-contained browser bundle is served by Outing itself, so
+ * reference rendering it; `GET /docs/octo` renders the OCTO supplier API's `/octo/openapi.json` alike
+ * (the /v1 document's introduction links to it). Scalar's self-contained browser bundle is served by Outing itself, so
  * the page loads nothing from any other origin: no CDN, no web fonts, no telemetry, no request
  * proxy, no "try it" client (the CSP below would block all of those anyway).
  */
@@ -97,8 +98,15 @@ function readScalarBundle(): Buffer | undefined {
 
 const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-function page(scalar: Served, reference: Served, title: string): string {
-  const configuration = escapeAttribute(JSON.stringify(SCALAR_CONFIGURATION));
+/** `/docs/octo`: the same reference over the OCTO supplier API's own document. */
+export const OCTO_SCALAR_CONFIGURATION = {
+  ...SCALAR_CONFIGURATION,
+  url: '/octo/openapi.json',
+  metaData: { title: 'Outing OCTO supplier API reference' },
+} as const;
+
+function page(scalar: Served, reference: Served, title: string, options: { configuration: object; document: string }): string {
+  const configuration = escapeAttribute(JSON.stringify(options.configuration));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -112,7 +120,7 @@ function page(scalar: Served, reference: Served, title: string): string {
 </head>
 <body>
 <div id="reference" data-configuration="${configuration}"></div>
-<noscript><p>This reference needs JavaScript. The OpenAPI document it shows is <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></noscript>
+<noscript><p>This reference needs JavaScript. The OpenAPI document it shows is <a href="${options.document}">${options.document}</a>.</p></noscript>
 </body>
 </html>
 `;
@@ -149,12 +157,14 @@ function serveScript(c: Context, served: Served): Response {
   return c.body(new Uint8Array(body));
 }
 
-export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-
+/**
+ * Serves an OpenAPI document, built on first use: public, revalidated with its ETag. `/octo`
+ * serves its own with it (`routes/octo.ts`).
+ */
+export function openApiDocumentHandler(build: () => Json): (c: Context) => Response {
   let json: Served | undefined;
-  const serveDocument = (c: Context) => {
-    json ??= prepare(Buffer.from(JSON.stringify(openApiDocument())), false);
+  return (c) => {
+    json ??= prepare(Buffer.from(JSON.stringify(build())), false);
     baseHeaders(c);
     c.header('Content-Type', 'application/json');
     c.header('Cache-Control', 'no-cache');
@@ -162,6 +172,12 @@ export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
     if (matchesIfNoneMatch(c.req.header('if-none-match'), `"${json.hash}"`)) return c.body(null, 304);
     return c.body(new Uint8Array(json.raw));
   };
+}
+
+export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  const serveDocument = openApiDocumentHandler(openApiDocument);
   app.get('/v1/openapi.json', serveDocument);
   app.get('/api/v1/openapi.json', serveDocument);
 
@@ -177,16 +193,22 @@ export function referenceRoutes(openApiDocument: () => Json): Hono<AppEnv> {
   };
   const reference = prepare(Buffer.from(REFERENCE_JS), false);
 
-  app.get('/docs', (c) => {
+  const servePage = (c: Context, title: string, options: { configuration: object; document: string }) => {
     const bundle = scalarBundle();
     baseHeaders(c);
-    if (!bundle) throw new Refusal('NOT_FOUND', 'The API reference is not installed (@scalar/api-reference); the document is at /v1/openapi.json');
+    if (!bundle) throw new Refusal('NOT_FOUND', `The API reference is not installed (@scalar/api-reference); the document is at ${options.document}`);
     c.header('Content-Security-Policy', DOCS_CSP);
     c.header('X-Frame-Options', 'DENY');
     c.header('Cache-Control', 'no-cache');
+    return c.html(page(bundle, reference, title, options));
+  };
+  app.get('/docs', (c) => {
     const info = openApiDocument().info as { title?: string } | undefined;
-    return c.html(page(bundle, reference, `${info?.title ?? 'API'} reference`));
+    return servePage(c, `${info?.title ?? 'API'} reference`, { configuration: SCALAR_CONFIGURATION, document: '/v1/openapi.json' });
   });
+  app.get('/docs/octo', (c) =>
+    servePage(c, OCTO_SCALAR_CONFIGURATION.metaData.title, { configuration: OCTO_SCALAR_CONFIGURATION, document: '/octo/openapi.json' }),
+  );
   app.get('/docs/scalar.js', (c) => {
     const bundle = scalarBundle();
     if (!bundle) throw new Refusal('NOT_FOUND', 'The API reference is not installed');

@@ -84,7 +84,7 @@ function rewriteRefs(node: unknown): unknown {
  * emits natively: the document is made from the very schemas that validate requests. Named
  * schemas come out as `$defs`, which move to `components/schemas`.
  */
-class SchemaSet {
+export class SchemaSet {
   readonly components: Record<string, Json> = {};
   private readonly sides: Record<string, Io> = {};
 
@@ -446,6 +446,8 @@ const DESCRIPTION = `Booking for tours and activities, served by your own Outing
 - \`/public/v1\`: a **publishable key** (\`opk_…\`) in \`X-Outing-Key\` or the \`key\` query parameter; it can only read active experiences and availability and make guest bookings.
 
 Every \`/v1\` path is also served under \`/api/v1\`.
+
+Resellers' systems book through the OCTO supplier API at \`/octo\` instead (a secret key with the scope \`octo\`): its own reference is [/docs/octo](/docs/octo), its document \`/octo/openapi.json\`.
 
 ## Envelopes
 Successes are \`{"success": true, "data": …}\`; lists add \`pagination\` (\`limit\` 1–100, default 20; \`offset\`).

@@ -134,15 +134,34 @@ export async function availabilityOf(
     ignoreNotice: req.ignoreNotice === true,
   };
   if (exp.active !== 1) return result;
-  const slots = slotsBetween(rulesOf(exp), zone, startDate, endDate, now, req.ignoreNotice === true);
+  result.slots = await slotPlacesBetween(store, exp, zone, startDate, endDate, now, { participants, ignoreNotice: req.ignoreNotice === true });
+  return result;
+}
+
+/**
+ * The slots of the schedule between two local dates (no limit on the range: callers bound it) that
+ * `slotsBetween` keeps, each with its places, its capacity and why it cannot take `participants`
+ * (closed by the operator, blocked by a calendar, too full).
+ */
+export async function slotPlacesBetween(
+  store: Store,
+  exp: ExperienceRow,
+  zone: string,
+  startDate: string,
+  endDate: string,
+  now: number,
+  options: { participants?: number; ignoreNotice?: boolean } = {},
+): Promise<SlotPlaces[]> {
+  const participants = options.participants ?? 1;
+  const slots = slotsBetween(rulesOf(exp), zone, startDate, endDate, now, options.ignoreNotice === true);
   const first = slots[0];
   const last = slots[slots.length - 1];
-  if (!first || !last) return result;
+  if (!first || !last) return [];
 
   const states = await store.slots.slotsBetween(exp.id, first.start, last.start + 1);
   const busy = await store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, first.start, last.end);
   let b = 0;
-  result.slots = slots.map((slot): SlotPlaces => {
+  return slots.map((slot): SlotPlaces => {
     while (b < busy.length && (busy[b]?.end ?? 0) <= slot.start) b++;
     const blocked = isBlocked(busy, b, slot);
     const state = states.get(slot.start);
@@ -152,7 +171,6 @@ export async function availabilityOf(
     const reason = state?.closed ? 'CLOSED' : blocked ? 'BLOCKED' : remaining < participants ? 'FULL' : null;
     return { id: slot.id, start: slot.start, end: slot.end, capacity, booked: taken, remaining, unavailableReason: reason };
   });
-  return result;
 }
 
 /**
