@@ -54,6 +54,8 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
  */
 export async function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): Promise<void> {
   if (after.slotStart <= now) return;
+  // A reseller's guest hears from Outing only once the reseller asked for it (emailReceipt).
+  if (after.source === 'OCTO' && (await store.octoBookings.getOctoBooking(after.id))?.emailReceipt !== 1) return;
   const kind = messageKindFor(before, after);
   if (kind) await store.messages.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingNow() });
 }
