@@ -40,6 +40,7 @@ import { managePageRoutes } from './routes/manage-page.js';
 import { manifestRoutes } from './routes/manifest.js';
 import { reportRoutes } from './routes/reports.js';
 import { waitlistRoutes } from './routes/waitlist.js';
+import { octoRoutes } from './routes/octo.js';
 import { paymentProviderFrom } from './payments/configure.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { CalendarSync } from './services/calendar-sync.js';
@@ -122,7 +123,7 @@ export function createApp(deps: AppDeps) {
   });
 
   // Personal data: never kept by a browser, a proxy or a CDN (errors and 404s included).
-  for (const path of ['/v1', '/v1/*', '/api/v1', '/api/v1/*', '/public/v1/manage', '/public/v1/manage/*', '/public/v1/waitlist/offer', '/public/v1/waitlist/offer/*']) app.use(path, noStore);
+  for (const path of ['/v1', '/v1/*', '/api/v1', '/api/v1/*', '/public/v1/manage', '/public/v1/manage/*', '/public/v1/waitlist/offer', '/public/v1/waitlist/offer/*', '/octo', '/octo/*']) app.use(path, noStore);
 
   const v1: ApiRoutes[] = V1_ROUTES.map((routes) => routes(ctx));
   for (const routes of v1) {
@@ -135,6 +136,8 @@ export function createApp(deps: AppDeps) {
   app.route('/public/v1', manageApi.app);
   const waitlistOfferApi = waitlistOfferRoutes(ctx);
   app.route('/public/v1', waitlistOfferApi.app);
+  // The OCTO supplier API for resellers: its own answers and errors, none of /v1's envelope.
+  app.route('/octo', octoRoutes(ctx).app);
   // Same-origin only: no CORS, so no other site's page can read an answer or send JSON here.
   const dashboardApi = dashboardSessionRoutes(ctx);
   app.route('/dashboard/api', dashboardApi.app);

@@ -21,6 +21,7 @@ export const SCOPES = [
   'users:write',
   'promotions:read',
   'promotions:write',
+  'octo',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
