@@ -5,32 +5,11 @@
  */
 import { LOCALES, type Locale, type OctoBookingStatus, type OctoContact, type OctoContactInput } from '../../shared/index.js';
 import type { StoredTicket } from './tickets.js';
+import { OctoRefusal, octoUnprocessable } from './octo.js';
 import type { PriceCategory } from '../../shared/index.js';
 
-/** The errors of the OCTO API, each naming the field at fault with the value sent. */
-export type OctoErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNPROCESSABLE_ENTITY'
-  | 'INVALID_PRODUCT_ID'
-  | 'INVALID_OPTION_ID'
-  | 'INVALID_UNIT_ID'
-  | 'INVALID_AVAILABILITY_ID'
-  | 'INVALID_BOOKING_UUID';
-
-/** Why an OCTO request cannot be done, in OCTO's words; `field` is added to the error body as sent. */
-export class OctoRefusal extends Error {
-  constructor(
-    readonly code: OctoErrorCode,
-    message: string,
-    readonly field?: { name: string; value: unknown },
-  ) {
-    super(message);
-    this.name = 'OctoRefusal';
-  }
-}
-
-export const unprocessable = (message: string) => new OctoRefusal('UNPROCESSABLE_ENTITY', message);
-export const unknownBooking = (uuid: string) => new OctoRefusal('INVALID_BOOKING_UUID', 'No booking has this uuid', { name: 'uuid', value: uuid });
+export const unprocessable = octoUnprocessable;
+export const unknownBooking = (uuid: string) => new OctoRefusal('INVALID_BOOKING_UUID', 'No booking has this uuid', uuid);
 
 /** The only option of every product. */
 export const DEFAULT_OPTION_ID = 'DEFAULT';

@@ -10,7 +10,6 @@ import { newBookingNumber, newId } from '../domain/ids.js';
 import {
   DEFAULT_HOLD_MINUTES,
   DEFAULT_OPTION_ID,
-  OctoRefusal,
   canonicalJson,
   contactFromJson,
   contactOf,
@@ -30,6 +29,7 @@ import {
   type OctoUnit,
   type StoredUnitItem,
 } from '../domain/octo-booking.js';
+import { OctoRefusal } from '../domain/octo.js';
 import { parseSlotId, slotId, slotProblem } from '../domain/slots.js';
 import { addDays, isValidLocalDate, startOfLocalDay } from '../domain/time.js';
 import { categoriesOf } from '../domain/tickets.js';
@@ -75,19 +75,19 @@ const MINUTE_MS = 60_000;
 async function productOf(store: Store, orgId: string, productId: string): Promise<ExperienceRow> {
   const exp = await store.experiences.getExperience(orgId, productId);
   if (!exp || exp.active !== 1 || exp.schedule === null) {
-    throw new OctoRefusal('INVALID_PRODUCT_ID', 'No product has this id', { name: 'productId', value: productId });
+    throw new OctoRefusal('INVALID_PRODUCT_ID', 'No product has this id', productId);
   }
   return exp;
 }
 
 function assertOption(optionId: string): void {
-  if (optionId !== DEFAULT_OPTION_ID) throw new OctoRefusal('INVALID_OPTION_ID', 'The only option is DEFAULT', { name: 'optionId', value: optionId });
+  if (optionId !== DEFAULT_OPTION_ID) throw new OctoRefusal('INVALID_OPTION_ID', 'The only option is DEFAULT', optionId);
 }
 
 /** The start of an availability id of this product that is one of its scheduled starts, else INVALID_AVAILABILITY_ID. */
 function startOf(exp: ExperienceRow, zone: string, availabilityId: string, now: number): number {
   const parsed = parseSlotId(availabilityId);
-  const refused = () => new OctoRefusal('INVALID_AVAILABILITY_ID', 'No availability of this product has this id', { name: 'availabilityId', value: availabilityId });
+  const refused = () => new OctoRefusal('INVALID_AVAILABILITY_ID', 'No availability of this product has this id', availabilityId);
   if (!parsed || slotId(exp.id, parsed.start) !== availabilityId) throw refused();
   if (slotProblem(rulesOf(exp), zone, parsed.start, now) === 'NOT_A_SLOT') throw refused();
   return parsed.start;
@@ -105,9 +105,9 @@ function itemsOf(sent: readonly OctoUnitItemInput[], units: readonly OctoUnit[],
   const seen = new Set<string>();
   return sent.map((item, index) => {
     const unit = byId.get(item.unitId);
-    if (!unit) throw new OctoRefusal('INVALID_UNIT_ID', 'No unit of this product has this id', { name: 'unitId', value: item.unitId });
+    if (!unit) throw new OctoRefusal('INVALID_UNIT_ID', 'No unit of this product has this id', item.unitId);
     const uuid = item.uuid ?? randomUUID();
-    if (seen.has(uuid)) throw new OctoRefusal('BAD_REQUEST', `unitItems[${index}].uuid repeats another item's uuid`, { name: 'uuid', value: uuid });
+    if (seen.has(uuid)) throw new OctoRefusal('BAD_REQUEST', `unitItems[${index}].uuid repeats another item's uuid`, uuid);
     seen.add(uuid);
     const kept = own.get(uuid);
     return {
@@ -200,10 +200,7 @@ export async function listOctoBookings(store: Store, orgId: string, query: OctoB
     days = { from: query.localDate, to: query.localDate };
   } else if (byDate) {
     if (query.localDateStart === undefined || query.localDateEnd === undefined) {
-      throw new OctoRefusal('BAD_REQUEST', 'localDateStart and localDateEnd go together', {
-        name: query.localDateStart === undefined ? 'localDateStart' : 'localDateEnd',
-        value: query.localDateStart ?? query.localDateEnd,
-      });
+      throw new OctoRefusal('BAD_REQUEST', 'localDateStart and localDateEnd go together');
     }
     days = { from: query.localDateStart, to: query.localDateEnd };
   }
@@ -285,7 +282,7 @@ async function reserveIn(store: Store, caller: OctoCaller, body: OctoReserveBody
   if (repeated) return repeated;
   const org = await getOrganization(store, orgId);
   if (body.currency !== undefined && body.currency !== null && body.currency !== org.currency) {
-    throw new OctoRefusal('BAD_REQUEST', `The currency is ${org.currency}`, { name: 'currency', value: body.currency });
+    throw new OctoRefusal('BAD_REQUEST', `The currency is ${org.currency}`, body.currency);
   }
   const exp = await productOf(store, orgId, body.productId);
   assertOption(body.optionId);
