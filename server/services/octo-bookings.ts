@@ -354,7 +354,8 @@ async function reserveIn(store: Store, caller: OctoCaller, body: OctoReserveBody
     await queueOperatorNotices(store, org, 'BOOKING_CREATED', row, [], now);
     await recordActivity(store, orgId, caller.actor, { action: 'booking.create', targetType: 'booking', targetId: row.id, summary: `Held ${describe(view)} for a reseller` }, now);
   });
-  return { booking: view, octo, slot: { ...slot, vacancies: slot.vacancies - placesOf(row) }, units, cancellationCutoffHours: org.cancellationCutoffHours, now };
+  const left = slot.vacancies - placesOf(row);
+  return { booking: view, octo, slot: { ...slot, vacancies: left, status: octoSlotStatus(false, left, slot.capacity) }, units, cancellationCutoffHours: org.cancellationCutoffHours, now };
 }
 
 const describe = (b: BookingView): string => `${b.bookingNumber} (${b.participants} ${b.participants === 1 ? 'person' : 'people'}, ${b.experienceName})`;
