@@ -187,7 +187,7 @@ export const OctoBooking = z.object({
   availability: OctoBookingAvailability,
   contact: OctoContact,
   notes: z.string().nullable(),
-  deliveryMethods: z.tuple([z.literal('VOUCHER')]),
+  deliveryMethods: z.array(z.literal('VOUCHER')),
   voucher: z.object({
     redemptionMethod: z.literal('DIGITAL'),
     utcRedeemedAt: z.null(),
