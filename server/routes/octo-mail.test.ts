@@ -22,7 +22,7 @@ describe('OCTO e-mail receipts', { timeout: 60_000 }, () => {
   beforeEach(async () => {
     clock = manualClock();
     smtp = await startSmtpServer();
-    t = await createTestApp({ now: clock.now });
+    t = await createTestApp({ now: clock.now, env: { REMINDER_HOURS: '24' } });
     cruise = await harbourCruise(t);
     job = guestMailJob({
       store: t.store,
@@ -86,5 +86,21 @@ describe('OCTO e-mail receipts', { timeout: 60_000 }, () => {
     await job.runOnce();
     expect(smtp.received).toHaveLength(1);
     expect(await messagesOf(anonymous.id)).toEqual([]);
+  });
+
+  it('reminds only the guests of bookings whose reseller asked for e-mails', async () => {
+    const quiet = await reserve();
+    await t.request('POST', `/octo/bookings/${quiet.uuid}/confirm`, { body: { contact: contact({ emailAddress: 'quiet@example.com' }) } });
+    const told = await reserve();
+    await t.request('POST', `/octo/bookings/${told.uuid}/confirm`, { body: { contact: contact(), emailReceipt: true } });
+    await job.runOnce();
+    await smtp.waitFor(1);
+    clock.set(WED_10 - 23 * 3_600_000);
+    await job.runOnce();
+    await smtp.waitFor(2);
+    await job.runOnce();
+    expect(smtp.received.map((m) => m.to[0])).toEqual(['lena@example.com', 'lena@example.com']);
+    expect((await messagesOf(told.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED', 'BOOKING_REMINDER']);
+    expect(await messagesOf(quiet.id)).toEqual([]);
   });
 });

@@ -145,7 +145,8 @@ export interface MessageStore {
   skipAllPendingMessages(reason: string): Promise<number>;
   /**
    * Confirmed bookings starting within `windowMs` after `now` that have no reminder for that start
-   * yet, made before the window opened and without a confirmation or change e-mail queued inside it;
+   * yet, made before the window opened and without a confirmation or change e-mail queued inside it
+   * (a reseller's booking only once the reseller asked for guest e-mails);
    * soonest start first, id breaking ties.
    */
   listRemindersDue(now: number, windowMs: number, limit: number): Promise<ReminderDue[]>;
@@ -276,6 +277,7 @@ export function messageStore(sql: Sql): MessageStore {
           WHERE b.experience_id = e.id
             AND b.slot_start > CAST(? AS BIGINT) AND b.slot_start <= CAST(? AS BIGINT) + CAST(? AS BIGINT) AND b.status = 'CONFIRMED'
             AND b.created_at <= b.slot_start - CAST(? AS BIGINT)
+            AND NOT EXISTS (SELECT 1 FROM octo_bookings o WHERE o.booking_id = b.id AND o.email_receipt = 0)
             AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.booking_id = b.id
               AND ((m.kind = 'BOOKING_REMINDER' AND m.reminder_for = b.slot_start)
                 OR (m.kind IN ('BOOKING_CHANGED', 'BOOKING_CONFIRMED') AND m.created_at > b.slot_start - CAST(? AS BIGINT))))
