@@ -193,6 +193,8 @@ export async function listOctoBookings(store: Store, orgId: string, query: OctoB
   if (query.resellerReference !== undefined) filter.resellerReference = query.resellerReference;
   if (query.supplierReference !== undefined) filter.bookingNumber = query.supplierReference.toUpperCase();
   if (query.productId !== undefined) filter.experienceId = query.productId;
+  // Products may keep zones of their own: the range is read two days wider in the organization's
+  // zone (no two zones are further apart), and each booking's slot then checked in its product's.
   if (query.optionId !== undefined && query.optionId !== DEFAULT_OPTION_ID) return [];
   let days: { from: string; to: string } | undefined;
   if (query.localDate !== undefined) {
@@ -206,6 +208,10 @@ export async function listOctoBookings(store: Store, orgId: string, query: OctoB
   }
   if (days && (!isValidLocalDate(days.from) || !isValidLocalDate(days.to) || days.to < days.from)) {
     throw new OctoRefusal('BAD_REQUEST', 'The dates are not a range of calendar dates');
+  }
+  if (days) {
+    filter.startFrom = startOfLocalDay(addDays(days.from, -2), org.timezone);
+    filter.startTo = startOfLocalDay(addDays(days.to, 3), org.timezone);
   }
   const rows = await store.octoBookings.listOctoBookings(orgId, filter, LIST_LIMIT);
   const views: OctoBookingView[] = [];
@@ -512,13 +518,20 @@ export const EXPIRED_REASON = 'expired';
  * is recorded: a reseller's hold never had one. Answers whether it did.
  */
 export async function expireOctoHold(store: Store, hold: { orgId: string; id: string }, now: number): Promise<boolean> {
-  return await store.transaction(async () => {
-    const booking = await store.bookings.getBooking(hold.orgId, hold.id);
-    if (!booking || booking.status !== 'PENDING' || booking.holdExpiresAt === null || booking.holdExpiresAt > now) return false;
-    const octo = await store.octoBookings.getOctoBooking(booking.id);
-    if (octo) await store.octoBookings.updateOctoBooking({ ...octo, expiredAt: booking.holdExpiresAt });
-    const next: BookingRow = { ...booking, status: 'CANCELLED', cancelledAt: now, cancellationReason: EXPIRED_REASON, holdExpiresAt: null };
-    await saveBookingChange(store, booking, next, now, SYSTEM);
-    return true;
-  }, { lock: 'shared' });
+  for (let tries = 1; ; tries++) {
+    try {
+      return await store.transaction(async () => {
+        const booking = await store.bookings.getBooking(hold.orgId, hold.id);
+        if (!booking || booking.status !== 'PENDING' || booking.holdExpiresAt === null || booking.holdExpiresAt > now) return false;
+        const octo = await store.octoBookings.getOctoBooking(booking.id);
+        if (octo) await store.octoBookings.updateOctoBooking({ ...octo, expiredAt: booking.holdExpiresAt });
+        const next: BookingRow = { ...booking, status: 'CANCELLED', cancelledAt: now, cancellationReason: EXPIRED_REASON, holdExpiresAt: null };
+        await saveBookingChange(store, booking, next, now, SYSTEM);
+        return true;
+      }, { lock: 'shared' });
+    } catch (err) {
+      // Confirmed, extended or expired by another process meanwhile: read it again.
+      if (!(err instanceof ChangedMeanwhile) || tries >= 3) throw err;
+    }
+  }
 }
