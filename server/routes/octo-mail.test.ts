@@ -103,4 +103,14 @@ describe('OCTO e-mail receipts', { timeout: 60_000 }, () => {
     expect((await messagesOf(told.id)).map((m) => m.kind)).toEqual(['BOOKING_CONFIRMED', 'BOOKING_REMINDER']);
     expect(await messagesOf(quiet.id)).toEqual([]);
   });
+
+  it('sends the confirmation when a change first asks for receipts on a confirmed booking', async () => {
+    const held = await reserve();
+    await t.request('POST', `/octo/bookings/${held.uuid}/confirm`, { body: { contact: contact() } });
+    await t.request('PATCH', `/octo/bookings/${held.uuid}`, { body: { emailReceipt: true } });
+    await t.request('PATCH', `/octo/bookings/${held.uuid}`, { body: { emailReceipt: true, resellerReference: 'again' } });
+    await job.runOnce();
+    await smtp.waitFor(1);
+    expect((await messagesOf(held.id)).map((m) => [m.kind, m.to])).toEqual([['BOOKING_CONFIRMED', 'lena@example.com']]);
+  });
 });

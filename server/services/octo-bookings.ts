@@ -42,7 +42,7 @@ import { recordActivity } from './activity.js';
 import { rulesOf, zoneOf } from './availability.js';
 import { ChangedMeanwhile, changeOfBooking, saveBookingChange, SlotFull } from './bookings.js';
 import { recordBookingEvent } from './event-log.js';
-import { queueOperatorNotices } from './message-queue.js';
+import { messageKindFor, queueingNow, queueOperatorNotices } from './message-queue.js';
 import { getOrganization } from './organizations.js';
 import {
   MAX_AMOUNT_CENTS,
@@ -128,13 +128,14 @@ async function slotNow(store: Store, exp: ExperienceRow, zone: string, start: nu
   const [slot, busy] = await Promise.all([store.slots.getSlot(exp.id, start), store.calendarImports.busyIntervalsFor(exp.orgId, exp.id, start, end)]);
   const capacity = slotCapacity(exp.maxParticipants, slot);
   const vacancies = remainingPlaces(capacity, slot?.booked ?? 0);
-  const closed = exp.active !== 1 || slot?.closed === true || slotProblem(rulesOf(exp), zone, start, now) !== null || overlapsAny(start, end, busy);
+  const cutoffAt = start - exp.minNoticeMinutes * MINUTE_MS;
+  const closed = exp.active !== 1 || slot?.closed === true || now >= cutoffAt || slotProblem(rulesOf(exp), zone, start, now) !== null || overlapsAny(start, end, busy);
   return {
     id: slotId(exp.id, start),
     start,
     end,
     zone,
-    cutoffAt: start - exp.minNoticeMinutes * MINUTE_MS,
+    cutoffAt,
     status: octoSlotStatus(closed, vacancies, capacity),
     vacancies,
     capacity,
@@ -482,6 +483,12 @@ async function applyChange(store: Store, caller: OctoCaller, org: OrganizationRo
   const shown: BookingView = { ...before, experienceName: exp.name };
   try {
     const saved = await saveBookingChange(store, shown, next, now, caller.actor, grows ? { capacity: exp.maxParticipants } : {});
+    // Receipts asked for the first time on a booking already confirmed: its confirmation, now (a
+    // change that sends its own e-mail says enough).
+    const receiptNow = change.emailReceipt === true && octo.emailReceipt === 0 && before.status === 'CONFIRMED' && !change.confirm;
+    if (receiptNow && saved.guestEmail !== null && saved.slotStart > now && messageKindFor(before, saved) === undefined) {
+      await store.messages.enqueueMessage({ orgId: org.id, bookingId: saved.id, kind: 'BOOKING_CONFIRMED', to: saved.guestEmail, createdAt: now, ...queueingNow() });
+    }
     if (saved === shown && !sameOcto(octo, octoNext)) {
       // Only the reseller's own fields changed: the log says so, the booking record has nothing new.
       await recordActivity(store, org.id, caller.actor, { action: 'booking.update', targetType: 'booking', targetId: before.id, summary: `Changed the reseller's details of ${describe(shown)}` }, now);
