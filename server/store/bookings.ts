@@ -7,17 +7,17 @@ export interface BookingRow {
   orgId: string;
   bookingNumber: string;
   experienceId: string;
-  customerId: string | null;
+  customerId: string;
   slotStart: number;
   slotEnd: number;
   status: 'CONFIRMED' | 'PENDING' | 'CANCELLED';
-  guestName: string | null;
-  guestEmail: string | null;
+  guestName: string;
+  guestEmail: string;
   guestPhone: string | null;
   participants: number;
   unitPrice: number;
   currency: string;
-  source: 'API' | 'WIDGET' | 'DASHBOARD' | 'OCTO';
+  source: 'API' | 'WIDGET' | 'DASHBOARD';
   metadata: string; // JSON object
   cancellationReason: string | null;
   cancelledAt: number | null;
@@ -63,7 +63,6 @@ export interface BookingView extends BookingRow {
   amountRefunded: number;
   /** Cents of its SUCCEEDED payments, a voucher's included (migration 018), kept by the payments store alone. */
   amountPaid: number;
-  octo?: { uuid: string; resellerReference: string | null; apiKeyId: string | null } | null;
 }
 
 export interface BookingFilter {
