@@ -34,7 +34,7 @@ function bookingOf(more: Partial<Booking> = {}): Booking {
     experience: { id: 'exp_sail', title: 'Sunset Sail' },
     timeSlot: { id: 'ts_1', startTime: '2026-12-01T17:00:00.000Z', endTime: '2026-12-01T18:30:00.000Z' },
     customerId: 'cus_ana', guestName: 'Ana Lima', guestEmail: 'ana@example.com', guestPhone: null,
-    totalParticipants: 2, tickets: [], unitPrice: 4500, subtotal: '114.00', discount: null, voucher: null, total: '114.00', amountDue: '114.00', currency: 'EUR', amountRefunded: '0.00', source: 'DASHBOARD',
+    totalParticipants: 2, tickets: [], unitPrice: 4500, subtotal: '114.00', discount: null, voucher: null, total: '114.00', amountDue: '114.00', currency: 'EUR', amountRefunded: '0.00', source: 'DASHBOARD', octo: null,
     metadata: {}, locale: 'en', cancellationReason: null, cancelledAt: null, holdExpiresAt: null, checkedInAt: null, internalNote: null,
     createdAt: NOW, updatedAt: NOW,
     answers: [

@@ -34,6 +34,7 @@ function bookingOf(id: string, name: string, participants: number, startTime = '
     currency: 'EUR',
     amountRefunded: '0.00',
     source: 'API',
+    octo: null,
     metadata: { room: '12' },
     locale: 'en',
     cancellationReason: null,
@@ -123,7 +124,7 @@ function fakeOuting() {
     if (path === '/v1/reports/daily') return { timezone: 'Europe/Lisbon', currency: 'EUR', days: [] };
     if (path === '/v1/bookings') {
       const q = String(query['q'] ?? '').toLowerCase();
-      return page([...bookings.values()].filter((b) => (!q || b.guestName.toLowerCase().includes(q)) && (!query['status'] || b.status === query['status'])));
+      return page([...bookings.values()].filter((b) => (!q || (b.guestName ?? '').toLowerCase().includes(q)) && (!query['status'] || b.status === query['status'])));
     }
     if (path === '/v1/activity') return page(activity.filter((a) => a.targetId === query['targetId']));
     if (path === '/v1/availability') {

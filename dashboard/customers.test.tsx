@@ -36,6 +36,7 @@ const bookingOf = (customerId: string, guestName: string, guestEmail: string) =>
   currency: 'EUR',
   amountRefunded: '0.00',
   source: 'WIDGET',
+  octo: null,
   metadata: {},
   cancellationReason: null,
   cancelledAt: null,

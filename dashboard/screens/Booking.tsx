@@ -27,6 +27,7 @@ const SOURCES: Record<BookingRecord['source'], string> = {
   WIDGET: 'Widget (booked by the guest)',
   DASHBOARD: 'Dashboard (booked by the team)',
   API: 'API',
+  OCTO: 'Reseller (OCTO)',
 };
 
 /** The team's own note on the booking: shown and changed here, never shown to the guest. */

@@ -16,4 +16,5 @@ export interface Actor {
 
 export const SYSTEM: Actor = { type: 'system', id: null, name: 'Outing', ip: null };
 export const CLI: Actor = { type: 'cli', id: null, name: 'Command line', ip: null };
-export const guestActor = (name: string, ip: string | null): Actor => ({ type: 'guest', id: null, name, ip });
+/** The guest acting on their own booking; a reseller's guest may have no name. */
+export const guestActor = (name: string | null, ip: string | null): Actor => ({ type: 'guest', id: null, name: name ?? 'Guest', ip });

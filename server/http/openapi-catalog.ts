@@ -212,6 +212,7 @@ const eventBooking = {
   currency: 'EUR',
   amountRefunded: '0.00',
   source: 'API',
+  octo: null,
   metadata: { channel: 'front-desk' },
   locale: 'en',
   cancellationReason: null,

@@ -236,6 +236,16 @@ describe('composeGuestMessage', () => {
     expect(composeGuestMessage(messageInput({ host: 'localhost:3000' })).headers['Message-ID']).toBe('<msg_01JTESTMESSAGE000000000@localhost>');
   });
 
+  it('greets a reseller’s guest given without a name in every language, and never composes without an address', () => {
+    const greetings = { en: 'Hello,', pt: 'Olá,', es: 'Hola:', fr: 'Bonjour,', de: 'Guten Tag,', it: 'Gentile cliente,', nl: 'Beste gast,' } as const;
+    for (const [locale, greeting] of Object.entries(greetings)) {
+      const m = composeGuestMessage(messageInput({ locale: locale as keyof typeof greetings, booking: bookingView({ guestName: null, source: 'OCTO' }) }));
+      expect(m.text.split('\n')[0], locale).toBe(greeting);
+      expect(m.html, locale).toContain(`<p>${greeting}</p>`);
+    }
+    expect(() => composeGuestMessage(messageInput({ booking: bookingView({ guestEmail: null }) }))).toThrow(/no guest e-mail/);
+  });
+
   it('gives the same message for the same input, so a retry sends what the first attempt did', () => {
     expect(composeGuestMessage(messageInput())).toEqual(composeGuestMessage(messageInput()));
   });

@@ -242,7 +242,7 @@ function answersHtml(texts: GuestTexts, d: Details): string[] {
 
 function textBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withCalendar: boolean): string {
   const lines = [
-    texts.greeting(oneLine(input.booking.guestName)),
+    texts.greeting(nameOf(input.booking.guestName)),
     '',
     texts.lead[input.kind],
     '',
@@ -267,7 +267,7 @@ function htmlBody(input: GuestMessageInput, texts: GuestTexts, d: Details, withC
     `<html lang="${input.locale}"><head><meta charset="utf-8"><title>${e(texts.heading[input.kind])}</title></head>`,
     brandedBodyStart(input.organization),
     `<h1 style="font-size:20px;color:${accent}">${e(texts.heading[input.kind])}</h1>`,
-    `<p>${e(texts.greeting(oneLine(input.booking.guestName)))}</p>`,
+    `<p>${e(texts.greeting(nameOf(input.booking.guestName)))}</p>`,
     `<p>${e(texts.lead[input.kind])}</p>`,
     `<table role="presentation" cellpadding="0" cellspacing="0">${rows.join('')}</table>`,
     ...answersHtml(texts, d),
@@ -324,9 +324,14 @@ export function guestCalendarFile(input: Pick<GuestMessageInput, 'locale' | 'boo
   });
 }
 
+/** The guest's name on one line, or null when a reseller gave none. */
+const nameOf = (name: string | null): string | null => (name === null ? null : oneLine(name));
+
 export function composeGuestMessage(input: GuestMessageInput): GuestMessage {
   const texts = GUEST_TEXTS[input.locale];
   const b = input.booking;
+  // The queue never composes for a booking without an address (a reseller's guest may have none).
+  if (b.guestEmail === null) throw new Error('The booking has no guest e-mail');
   const to = oneLine(b.guestEmail);
   if (!ADDRESS.test(to)) throw new Error('The guest e-mail is not one address');
   const d = detailsOf(input, texts);

@@ -79,8 +79,8 @@ function noticeRows(input: OperatorNoticeInput): [string, string][] {
     ['Status', b.status],
     ['Experience', oneLine(b.experienceName)],
     ['Date and time', when(b.slotStart, b.slotEnd, input.timeZone)],
-    ['Guest', oneLine(b.guestName)],
-    ['E-mail', oneLine(b.guestEmail)],
+    ['Guest', b.guestName === null ? '—' : oneLine(b.guestName)],
+    ['E-mail', b.guestEmail === null ? '—' : oneLine(b.guestEmail)],
     ['Phone', b.guestPhone ? oneLine(b.guestPhone) : '—'],
     tickets.length > 0 ? ['Tickets', oneLine(ticketsLine(tickets))] : ['Participants', String(b.participants)],
     ...(extras.length === 0 ? [] : [['Extras', oneLine(extrasLine(extras))] as [string, string]]),
@@ -141,7 +141,7 @@ export function composeOperatorNotice(input: OperatorNoticeInput): MailMessage {
     subject,
     text: `${text}\n`,
     html: `${html}\n`,
-    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...replyToHeader(b.guestEmail), 'Content-Language': 'en' },
+    headers: { 'Message-ID': messageIdHeader(input.messageId, input.host), ...(b.guestEmail === null ? {} : replyToHeader(b.guestEmail)), 'Content-Language': 'en' },
     attachments: [],
   };
 }

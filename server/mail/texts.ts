@@ -33,7 +33,8 @@ export interface GuestTexts {
   intlLocale: string;
   subject: Record<GuestMessageKind, (experience: string, when: string) => string>;
   heading: Record<GuestMessageKind, string>;
-  greeting: (name: string) => string;
+  /** The opening line; a reseller's guest may come without a name (`null`). */
+  greeting: (name: string | null) => string;
   lead: Record<GuestMessageKind, string>;
   label: { experience: string; when: string; tickets: string; participants: string; extras: string; total: string; bookingNumber: string };
   /** The heading over the guest's answers to the experience's questions. */
@@ -66,7 +67,7 @@ const en: GuestTexts = {
     BOOKING_CANCELLED: 'Your booking has been cancelled',
     BOOKING_REMINDER: 'See you soon',
   },
-  greeting: (name) => `Hello ${name},`,
+  greeting: (name) => (name === null ? 'Hello,' : `Hello ${name},`),
   lead: {
     BOOKING_CONFIRMED: 'Thank you for your booking. Here are the details.',
     BOOKING_CHANGED: 'Your booking has been changed. These are the new details.',
@@ -109,7 +110,7 @@ const pt: GuestTexts = {
     BOOKING_CANCELLED: 'A sua reserva foi cancelada',
     BOOKING_REMINDER: 'Até breve',
   },
-  greeting: (name) => `Olá ${name},`,
+  greeting: (name) => (name === null ? 'Olá,' : `Olá ${name},`),
   lead: {
     BOOKING_CONFIRMED: 'Obrigado pela sua reserva. Seguem os detalhes.',
     BOOKING_CHANGED: 'A sua reserva foi alterada. Estes são os novos detalhes.',
@@ -153,7 +154,7 @@ const es: GuestTexts = {
     BOOKING_CANCELLED: 'Su reserva se ha cancelado',
     BOOKING_REMINDER: '¡Hasta pronto!',
   },
-  greeting: (name) => `Hola, ${name}:`,
+  greeting: (name) => (name === null ? 'Hola:' : `Hola, ${name}:`),
   lead: {
     BOOKING_CONFIRMED: 'Gracias por su reserva. Estos son los detalles.',
     BOOKING_CHANGED: 'Su reserva se ha modificado. Estos son los nuevos detalles.',
@@ -196,7 +197,7 @@ const fr: GuestTexts = {
     BOOKING_CANCELLED: 'Votre réservation a été annulée',
     BOOKING_REMINDER: 'À très bientôt',
   },
-  greeting: (name) => `Bonjour ${name},`,
+  greeting: (name) => (name === null ? 'Bonjour,' : `Bonjour ${name},`),
   lead: {
     BOOKING_CONFIRMED: 'Merci pour votre réservation. En voici le détail.',
     BOOKING_CHANGED: 'Votre réservation a été modifiée. Voici les nouvelles informations.',
@@ -239,7 +240,7 @@ const de: GuestTexts = {
     BOOKING_CANCELLED: 'Ihre Buchung wurde storniert',
     BOOKING_REMINDER: 'Bis bald',
   },
-  greeting: (name) => `Guten Tag ${name},`,
+  greeting: (name) => (name === null ? 'Guten Tag,' : `Guten Tag ${name},`),
   lead: {
     BOOKING_CONFIRMED: 'herzlichen Dank für Ihre Buchung. Hier sind die Einzelheiten.',
     BOOKING_CHANGED: 'Ihre Buchung wurde geändert. Hier sind die neuen Einzelheiten.',
@@ -282,7 +283,7 @@ const it: GuestTexts = {
     BOOKING_CANCELLED: 'La prenotazione è stata annullata',
     BOOKING_REMINDER: 'A presto',
   },
-  greeting: (name) => `Gentile ${name},`,
+  greeting: (name) => (name === null ? 'Gentile cliente,' : `Gentile ${name},`),
   lead: {
     BOOKING_CONFIRMED: 'grazie per aver prenotato. Ecco i dettagli.',
     BOOKING_CHANGED: 'la prenotazione è stata modificata. Ecco i nuovi dettagli.',
@@ -325,7 +326,7 @@ const nl: GuestTexts = {
     BOOKING_CANCELLED: 'Uw boeking is geannuleerd',
     BOOKING_REMINDER: 'Tot binnenkort',
   },
-  greeting: (name) => `Beste ${name},`,
+  greeting: (name) => (name === null ? 'Beste gast,' : `Beste ${name},`),
   lead: {
     BOOKING_CONFIRMED: 'Hartelijk dank voor uw boeking. Hieronder vindt u de gegevens.',
     BOOKING_CHANGED: 'Uw boeking is gewijzigd. Dit zijn de nieuwe gegevens.',

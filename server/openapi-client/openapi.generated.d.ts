@@ -2191,10 +2191,15 @@ export interface components {
             status: components["schemas"]["BookingStatus"];
             experience: components["schemas"]["BookingExperience"];
             timeSlot: components["schemas"]["BookingTimeSlot"];
-            customerId: string;
-            guestName: string;
-            /** Format: email */
-            guestEmail: string;
+            /** @description null for a reseller’s guest given without an e-mail address */
+            customerId: string | null;
+            /** @description null only for an OCTO booking whose reseller gave no name */
+            guestName: string | null;
+            /**
+             * Format: email
+             * @description null only for an OCTO booking whose reseller gave no e-mail address
+             */
+            guestEmail: string | null;
             guestPhone: string | null;
             /** @description Every ticket, whether or not it occupies a place */
             totalParticipants: number;
@@ -2248,7 +2253,15 @@ export interface components {
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
             amountRefunded: string;
             /** @enum {string} */
-            source: "API" | "WIDGET" | "DASHBOARD";
+            source: "API" | "WIDGET" | "DASHBOARD" | "OCTO";
+            /** @description The reseller’s side of an OCTO booking; null for any other */
+            octo: {
+                /** @description The booking’s OCTO uuid */
+                uuid: string;
+                resellerReference: string | null;
+                /** @description The secret key the reseller booked with */
+                apiKeyId: string;
+            } | null;
             metadata: {
                 [key: string]: string;
             };
@@ -2770,10 +2783,15 @@ export interface components {
             id: string;
             bookingNumber: string;
             status: components["schemas"]["BookingStatus"];
-            customerId: string;
-            guestName: string;
-            /** Format: email */
-            guestEmail: string;
+            /** @description null for a reseller’s guest given without an e-mail address */
+            customerId: string | null;
+            /** @description null only for an OCTO booking whose reseller gave no name */
+            guestName: string | null;
+            /**
+             * Format: email
+             * @description null only for an OCTO booking whose reseller gave no e-mail address
+             */
+            guestEmail: string | null;
             guestPhone: string | null;
             /** @description Every ticket, whether or not it occupies a place */
             totalParticipants: number;
@@ -2827,7 +2845,15 @@ export interface components {
             /** @description The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none) */
             amountRefunded: string;
             /** @enum {string} */
-            source: "API" | "WIDGET" | "DASHBOARD";
+            source: "API" | "WIDGET" | "DASHBOARD" | "OCTO";
+            /** @description The reseller’s side of an OCTO booking; null for any other */
+            octo: {
+                /** @description The booking’s OCTO uuid */
+                uuid: string;
+                resellerReference: string | null;
+                /** @description The secret key the reseller booked with */
+                apiKeyId: string;
+            } | null;
             metadata: {
                 [key: string]: string;
             };
@@ -3105,7 +3131,7 @@ export interface components {
              * @enum {string}
              */
             type: "secret" | "publishable";
-            scopes?: ("experiences:read" | "experiences:write" | "bookings:read" | "bookings:write" | "customers:read" | "customers:write" | "organization:read" | "organization:write" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "keys:read" | "keys:write" | "users:read" | "users:write" | "promotions:read" | "promotions:write")[];
+            scopes?: ("experiences:read" | "experiences:write" | "bookings:read" | "bookings:write" | "customers:read" | "customers:write" | "organization:read" | "organization:write" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "keys:read" | "keys:write" | "users:read" | "users:write" | "promotions:read" | "promotions:write" | "octo")[];
         };
         ApiKeyRevoked: {
             id: string;
@@ -3636,9 +3662,13 @@ export interface components {
             total: string;
             amountDue: string;
             currency: string;
-            guestName: string;
-            /** Format: email */
-            guestEmail: string;
+            /** @description null only for a reseller’s booking given without a name */
+            guestName: string | null;
+            /**
+             * Format: email
+             * @description null only for a reseller’s booking given without an e-mail address
+             */
+            guestEmail: string | null;
             checkoutUrl: string | null;
             /**
              * Format: date-time
@@ -3892,9 +3922,13 @@ export interface components {
             total: string;
             amountDue: string;
             currency: string;
-            guestName: string;
-            /** Format: email */
-            guestEmail: string;
+            /** @description null only for a reseller’s booking given without a name */
+            guestName: string | null;
+            /**
+             * Format: email
+             * @description null only for a reseller’s booking given without an e-mail address
+             */
+            guestEmail: string | null;
             checkoutUrl: string | null;
             /**
              * Format: date-time
@@ -5102,6 +5136,8 @@ export interface operations {
                 experienceId?: string;
                 customerId?: string;
                 status?: components["schemas"]["BookingStatus"];
+                /** @description Only bookings made through this channel */
+                source?: "API" | "WIDGET" | "DASHBOARD" | "OCTO";
                 /** @description Date (org's time zone) or instant, inclusive, on the slot start */
                 startDate?: string;
                 /** @description Date (org's time zone) or instant, inclusive, on the slot start */
@@ -5170,6 +5206,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "amountRefunded": "0.00",
                      *           "source": "API",
+                     *           "octo": null,
                      *           "metadata": {
                      *             "channel": "front-desk"
                      *           },
@@ -5316,6 +5353,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
+                     *         "octo": null,
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
@@ -5422,6 +5460,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
+                     *         "octo": null,
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
@@ -5534,6 +5573,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
+                     *         "octo": null,
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
@@ -5792,6 +5832,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "amountRefunded": "0.00",
                      *         "source": "API",
+                     *         "octo": null,
                      *         "metadata": {
                      *           "channel": "front-desk"
                      *         },
@@ -6407,6 +6448,7 @@ export interface operations {
                      *             "currency": "EUR",
                      *             "amountRefunded": "0.00",
                      *             "source": "API",
+                     *             "octo": null,
                      *             "metadata": {
                      *               "channel": "front-desk"
                      *             },
@@ -7093,6 +7135,7 @@ export interface operations {
                      *               "currency": "EUR",
                      *               "amountRefunded": "0.00",
                      *               "source": "API",
+                     *               "octo": null,
                      *               "metadata": {
                      *                 "channel": "front-desk"
                      *               },
@@ -11652,6 +11695,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
+                 *           "octo": null,
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
@@ -11766,6 +11810,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
+                 *           "octo": null,
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
@@ -11890,6 +11935,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
+                 *           "octo": null,
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
@@ -12004,6 +12050,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
+                 *           "octo": null,
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
@@ -12127,6 +12174,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "amountRefunded": "0.00",
                  *           "source": "API",
+                 *           "octo": null,
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },
@@ -12250,6 +12298,7 @@ export interface operations {
                  *           "currency": "EUR",
                  *           "amountRefunded": "20.00",
                  *           "source": "API",
+                 *           "octo": null,
                  *           "metadata": {
                  *             "channel": "front-desk"
                  *           },

@@ -21,7 +21,8 @@ export interface CheckoutRequest {
   lineItems: CheckoutLineItem[];
   /** ISO 4217, upper-case (providers lower-case it when they need to). */
   currency: string;
-  customerEmail: string;
+  /** The guest's address, which Checkout fills in; null when the booking has none. */
+  customerEmail: string | null;
   successUrl: string;
   cancelUrl: string;
   /** When the hold lapses (epoch ms): the checkout should not outlive it. */

@@ -128,7 +128,7 @@ export class StripeCheckout implements PaymentProvider {
             product_data: { name: item.name, description: req.description },
           },
         })),
-        customer_email: req.customerEmail,
+        ...(req.customerEmail === null ? {} : { customer_email: req.customerEmail }),
         client_reference_id: req.bookingId,
         metadata: reference,
         payment_intent_data: { metadata: reference, description: `${req.bookingNumber} · ${req.title}` },

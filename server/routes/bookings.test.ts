@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SYSTEM } from '../domain/actor.js';
-import { everyDay, harbourCruise,
+import { everyDay, harbourCruise, insertBookingRow,
   createTestApp, expectData, expectError, expectList, expectPriceChanged, expectValidationError, manualClock, type ManualClock, type TestApp,
   type TestResponse,
 } from '../test-helpers/index.js';
@@ -137,6 +137,7 @@ describe('POST /v1/bookings', () => {
       currency: 'EUR',
       amountRefunded: '0.00',
       source: 'API',
+      octo: null,
       metadata: { ref: 'A-1' },
       locale: 'en',
       cancellationReason: null,
@@ -552,6 +553,22 @@ describe('GET /v1/bookings', () => {
     const newest = await book({ startTime: S1, customerEmail: 'f@example.com' });
     expect((await ids('?sort=-createdAt'))[0]).toBe(newest.id);
     expect((await listOf('?sort=createdAt')).pagination.total).toBe(5);
+  });
+
+  it('filters by source, a reseller’s nameless booking included, and refuses an unknown source', async () => {
+    const own = await book({ startTime: S1 });
+    const resold = await insertBookingRow(t.store, {
+      orgId: t.orgId, experienceId: exp.id, slotStart: Date.parse(S2), source: 'OCTO', customerId: null, guestName: null, guestEmail: null,
+    });
+    const ids = async (query: string) => (await listOf(query)).data.map((b) => b.id);
+    expect(await ids('?source=API')).toEqual([own.id]);
+    expect(await ids('?source=WIDGET')).toEqual([]);
+    const octo = await listOf('?source=OCTO');
+    expect(octo.data.map((b) => [b.id, b.source, b.customerId, b.guestName, b.guestEmail])).toEqual([[resold.id, 'OCTO', null, null, null]]);
+    expect(octo.pagination.total).toBe(1);
+    expect(await ids('?source=OCTO&status=CONFIRMED&startDate=2027-03-02&endDate=2027-03-02')).toEqual([resold.id]);
+    expect((await listOf()).pagination.total).toBe(2);
+    for (const q of ['source=octo', 'source=NOPE', 'source=']) expectValidationError(await t.request('GET', `/v1/bookings?${q}`), 'source');
   });
 
   it('refuses an unknown sort on `sort`', async () => {

@@ -29,9 +29,12 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-async function book(fields: Record<string, unknown> = {}, key?: string): Promise<Booking> {
+/** A booking made with an e-mail address, so with a customer. */
+async function book(fields: Record<string, unknown> = {}, key?: string): Promise<Booking & { customerId: string }> {
   const body = { experienceId: exp.id, startTime: S1, participants: 1, customerName: 'Ana Costa', customerEmail: 'ana@example.com', ...fields };
-  return expectData(await t.request('POST', '/v1/bookings', { body, key }), Booking, 201);
+  const booking = expectData(await t.request('POST', '/v1/bookings', { body, key }), Booking, 201);
+  if (booking.customerId === null) throw new Error('A booking with an e-mail address has a customer');
+  return { ...booking, customerId: booking.customerId };
 }
 const customer = async (id: string, key?: string) => expectData(await t.request('GET', `/v1/customers/${id}`, { key }), CustomerDetail);
 const customers = async (query = '', key?: string) => expectList(await t.request('GET', `/v1/customers${query}`, { key }), Customer);

@@ -41,6 +41,7 @@ export function serializeBooking(b: BookingView): Booking {
     currency: b.currency,
     amountRefunded: formatMoney(b.amountRefunded),
     source: b.source,
+    octo: b.octo,
     metadata: JSON.parse(b.metadata) as Record<string, string>,
     locale: b.locale ?? 'en',
     cancellationReason: b.cancellationReason,

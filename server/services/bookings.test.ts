@@ -129,7 +129,7 @@ describe('booking services keep places and customers consistent', () => {
         }
         for (const b of bookings) {
           expect(b.participants).toBeLessThanOrEqual(5);
-          expect((await t.store.customers.getCustomer(t.orgId, b.customerId))?.email).toBe(b.guestEmail.toLowerCase());
+          expect((await t.store.customers.getCustomer(t.orgId, b.customerId!))?.email).toBe(b.guestEmail!.toLowerCase());
         }
       }),
       { numRuns: 60 },

@@ -172,6 +172,7 @@ export async function listBookings(store: Store, orgId: string, query: z.output<
       experienceId: query.experienceId,
       customerId: query.customerId,
       status: query.status,
+      source: query.source,
       startFrom: boundOf(query.startDate, 'from', zone),
       startTo: boundOf(query.endDate, 'to', zone),
       q: query.q,
@@ -315,7 +316,7 @@ export async function createBooking(store: Store, orgId: string, input: BookingI
               createdAt: now,
               updatedAt: now,
             };
-            const view: BookingView = { ...row, experienceName: exp.name, amountRefunded: 0, amountPaid: (paidCents ?? 0) + (row.voucherCents ?? 0) };
+            const view: BookingView = { ...row, experienceName: exp.name, amountRefunded: 0, amountPaid: (paidCents ?? 0) + (row.voucherCents ?? 0), octo: null };
             // The places and a new customer, sent together, with every write whose answer nobody
             // reads kept for the commit (on PostgreSQL, see Store.later): so the locks those take (an
             // event's position, the list counters' rows) are held for the commit's round trip only.
@@ -504,6 +505,7 @@ export async function saveBookingChange(
     experienceName: before.experienceName,
     amountRefunded: before.amountRefunded,
     amountPaid: before.amountPaid + paid,
+    octo: before.octo,
     sequence: before.sequence + 1,
     updatedAt: now,
   };
@@ -686,8 +688,9 @@ export async function updateBooking(
     if (p.phone !== undefined) next.guestPhone = p.phone;
     if (p.email !== undefined && p.email !== before.guestEmail) {
       next.guestEmail = p.email;
-      if (p.email.toLowerCase() !== before.guestEmail.toLowerCase()) {
-        const guest = { name: next.guestName, email: p.email, phone: next.guestPhone };
+      if (p.email.toLowerCase() !== before.guestEmail?.toLowerCase()) {
+        // A reseller's guest given without a name is known by the address.
+        const guest = { name: next.guestName ?? p.email, email: p.email, phone: next.guestPhone };
         next.customerId = (await customerForBooking(store, orgId, guest, now)).id;
       }
     }

@@ -67,7 +67,8 @@ export async function saveGuestCustomer(store: Store, existing: CustomerRow | un
 }
 
 /** After a booking left a customer, its first and latest booking times follow what remains. */
-export async function refreshCustomerTimes(store: Store, orgId: string, customerId: string, now: number): Promise<void> {
+export async function refreshCustomerTimes(store: Store, orgId: string, customerId: string | null, now: number): Promise<void> {
+  if (customerId === null) return; // a reseller's guest without an address is no customer
   const customer = await store.customers.getCustomer(orgId, customerId);
   if (!customer) return;
   const totals = await store.bookings.customerTotals(customerId);

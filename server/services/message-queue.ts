@@ -54,6 +54,8 @@ export function messageKindFor(before: BookingRow | undefined, after: BookingRow
  */
 export async function queueMessageForChange(store: Store, before: BookingRow | undefined, after: BookingRow, now: number): Promise<void> {
   if (after.slotStart <= now) return;
+  // A reseller's booking may have no guest address: nothing to send.
+  if (after.guestEmail === null) return;
   // A reseller's guest hears from Outing only once the reseller asked for it (emailReceipt).
   if (after.source === 'OCTO' && (await store.octoBookings.getOctoBooking(after.id))?.emailReceipt !== 1) return;
   const kind = messageKindFor(before, after);

@@ -28,6 +28,9 @@ export async function resendMessage(store: Store, orgId: string, bookingRef: str
       throw new Refusal('CONFLICT', 'This message is still being sent; it is tried again on its own at nextAttemptAt');
     }
     const notice = original.kind === 'OPERATOR_NOTICE';
+    if (!notice && booking.guestEmail === null) {
+      throw new Refusal('CONFLICT', 'This booking has no guest e-mail address to send to');
+    }
     if (booking.status === 'CANCELLED' && original.kind !== 'BOOKING_CANCELLED' && !notice) {
       throw new Refusal('CONFLICT', `This booking is cancelled: its ${original.kind} message is no longer true; resend its cancellation instead`);
     }
@@ -36,7 +39,7 @@ export async function resendMessage(store: Store, orgId: string, bookingRef: str
       bookingId: booking.id,
       kind: original.kind,
       // A notice goes again to the operator's address it went to; a guest's e-mail to the guest's address now.
-      to: notice ? original.to : booking.guestEmail,
+      to: notice || booking.guestEmail === null ? original.to : booking.guestEmail,
       createdAt: now,
       resendOf: original.id,
       ...(notice && original.noticeOf ? { noticeOf: original.noticeOf } : {}),

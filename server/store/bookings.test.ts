@@ -60,7 +60,7 @@ describe(`booking store (${testEngine()})`, () => {
     });
     await store.bookings.insertBooking(full);
     await store.bookings.insertBooking(booking({ id: 'bk_later', bookingNumber: 'BK-LATER001', checkoutSessionId: 'cs_1' }));
-    expect(await store.bookings.getBooking(orgId, 'bk_full')).toStrictEqual({ ...full, experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0 });
+    expect(await store.bookings.getBooking(orgId, 'bk_full')).toStrictEqual({ ...full, experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0, octo: null });
     expect(await store.bookings.getBooking(otherOrg, 'bk_full')).toBeUndefined();
     expect((await store.bookings.getBookingByNumber(orgId, 'BK-FULL0001'))?.id).toBe('bk_full');
     expect(await store.bookings.getBookingByNumber(orgId, 'bk-full0001')).toBeUndefined(); // exact
@@ -74,6 +74,26 @@ describe(`booking store (${testEngine()})`, () => {
     expect(await store.bookings.orgHasBookings(otherOrg)).toBe(false);
   });
 
+  it('keeps a reseller’s booking without customer, name or e-mail, and lists bookings by source', async () => {
+    const nameless = booking({ id: 'bk_octo', bookingNumber: 'BK-OCTO0001', source: 'OCTO', customerId: null, guestName: null, guestEmail: null });
+    await store.bookings.insertBooking(nameless);
+    await store.bookings.insertBooking(booking({ id: 'bk_api', bookingNumber: 'BK-API00001', slotStart: SLOT + HOUR, slotEnd: SLOT + 2 * HOUR }));
+    await store.bookings.insertBooking(booking({ id: 'bk_wid', bookingNumber: 'BK-WID00001', source: 'WIDGET' }));
+    // No octo_bookings row was written here, so its reseller side reads as null.
+    expect(await store.bookings.getBooking(orgId, 'bk_octo')).toStrictEqual({ ...nameless, experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0, octo: null });
+    const page = { limit: 10, offset: 0 };
+    const bySource = async (source: BookingRow['source']) => {
+      const { rows, total } = await store.bookings.listBookings(orgId, { source }, page);
+      return { ids: ids(rows), total };
+    };
+    expect(await bySource('OCTO')).toEqual({ ids: ['bk_octo'], total: 1 });
+    expect(await bySource('API')).toEqual({ ids: ['bk_api'], total: 1 });
+    expect(await bySource('DASHBOARD')).toEqual({ ids: [], total: 0 });
+    const { rows, total } = await store.bookings.listBookings(orgId, { source: 'OCTO', status: 'CONFIRMED', experienceId: 'exp_x' }, page);
+    expect({ ids: ids(rows), total }).toEqual({ ids: ['bk_octo'], total: 1 });
+    expect((await store.bookings.listBookings(orgId, {}, page)).total).toBe(3);
+  });
+
   it('updates what a booking may change, and nothing else', async () => {
     await store.bookings.insertBooking(booking({ id: 'bk_a', bookingNumber: 'BK-A0000001' }));
     const changed = booking({
@@ -85,7 +105,7 @@ describe(`booking store (${testEngine()})`, () => {
     });
     await store.bookings.updateBooking(changed);
     expect(await store.bookings.getBooking(orgId, 'bk_a')).toStrictEqual({
-      ...changed, bookingNumber: 'BK-A0000001', unitPrice: 4500, currency: 'EUR', source: 'API', createdAt: T0, experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0,
+      ...changed, bookingNumber: 'BK-A0000001', unitPrice: 4500, currency: 'EUR', source: 'API', createdAt: T0, experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0, octo: null,
     });
   });
 
@@ -147,7 +167,7 @@ describe(`booking store (${testEngine()})`, () => {
       expect(all.total).toBe(6);
       expect(all.rows[0]).toStrictEqual({
         ...booking({ id: 'bk_02', bookingNumber: 'BK-00000002', slotStart: SLOT, createdAt: T0 + 1, status: 'CANCELLED', guestName: '50% off_\\' }),
-        experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0,
+        experienceName: 'Tour exp_x', amountRefunded: 0, amountPaid: 0, octo: null,
       });
       expect(await list({}, 2, 1)).toMatchObject({ total: 6, rows: [{ id: 'bk_03' }, { id: 'bk_04' }] });
       // A page past the end answers the total with no rows.

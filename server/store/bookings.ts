@@ -7,17 +7,19 @@ export interface BookingRow {
   orgId: string;
   bookingNumber: string;
   experienceId: string;
-  customerId: string;
+  /** Null for a reseller's guest given without an e-mail address (OCTO). */
+  customerId: string | null;
   slotStart: number;
   slotEnd: number;
   status: 'CONFIRMED' | 'PENDING' | 'CANCELLED';
-  guestName: string;
-  guestEmail: string;
+  /** Null only for an OCTO booking whose reseller gave none (migration 021). */
+  guestName: string | null;
+  guestEmail: string | null;
   guestPhone: string | null;
   participants: number;
   unitPrice: number;
   currency: string;
-  source: 'API' | 'WIDGET' | 'DASHBOARD';
+  source: 'API' | 'WIDGET' | 'DASHBOARD' | 'OCTO';
   metadata: string; // JSON object
   cancellationReason: string | null;
   cancelledAt: number | null;
@@ -63,12 +65,15 @@ export interface BookingView extends BookingRow {
   amountRefunded: number;
   /** Cents of its SUCCEEDED payments, a voucher's included (migration 018), kept by the payments store alone. */
   amountPaid: number;
+  /** The reseller's side of an OCTO booking (octo_bookings, migration 021); null for any other. */
+  octo: { uuid: string; resellerReference: string | null; apiKeyId: string } | null;
 }
 
 export interface BookingFilter {
   experienceId?: string;
   customerId?: string;
   status?: BookingRow['status'];
+  source?: BookingRow['source'];
   startFrom?: number; // slot start ≥
   startTo?: number; // slot start ≤
   q?: string;
@@ -155,6 +160,7 @@ function viewOf(r: RawBooking): BookingView {
     tickets: r[26], places: r[27], totalCents: r[28], locale: r[29], internalNote: r[30],
     amountRefunded: Number(r[31]), answers: r[32], extras: r[33], promoCodeId: r[34], discountCode: r[35], discountType: r[36],
     discountValue: r[37], voucherId: r[38], voucherMask: r[39], voucherCents: r[40] === null ? null : Number(r[40]), amountPaid: Number(r[41]),
+    octo: null, // see withOcto
   };
 }
 const FROM = 'FROM bookings b JOIN experiences e ON e.id = b.experience_id';
@@ -217,11 +223,27 @@ export function statusWord(status: string): string {
 
 export function bookingStore(sql: Sql): BookingStore {
   const d = sql.dialect;
+  /**
+   * Fills in the reseller's side of the OCTO bookings among `views` (octo_bookings, migration 021)
+   * with one lookup by primary key, made only when there are some: the statements that read
+   * bookings, and so their plans, stay as they were for everyone else.
+   */
+  async function withOcto(views: BookingView[]): Promise<BookingView[]> {
+    const ids = views.filter((v) => v.source === 'OCTO').map((v) => v.id);
+    if (ids.length === 0) return views;
+    const rows = await sql.values<[string, string, string, string | null]>(
+      `SELECT booking_id, uuid, api_key_id, reseller_reference FROM octo_bookings WHERE booking_id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    const byId = new Map(rows.map(([id, uuid, apiKeyId, resellerReference]) => [id, { uuid, apiKeyId, resellerReference }]));
+    for (const v of views) if (v.source === 'OCTO') v.octo = byId.get(v.id) ?? null;
+    return views;
+  }
   const one = async (where: string, params: unknown[]): Promise<BookingView | undefined> => {
     const [row] = await sql.values<RawBooking>(`SELECT ${COLUMNS} ${FROM} WHERE ${where}`, params);
-    return row && viewOf(row);
+    return row && (await withOcto([viewOf(row)]))[0];
   };
-  const many = async (text: string, params: unknown[]): Promise<BookingView[]> => (await sql.values<RawBooking>(text, params)).map(viewOf);
+  const many = async (text: string, params: unknown[]): Promise<BookingView[]> => withOcto((await sql.values<RawBooking>(text, params)).map(viewOf));
 
   /** The filter as SQL, its values pushed on `params`. `status` is one of three fixed words, written into
    * the SQL itself so that the partial index bookings_org_status_order (PENDING and CANCELLED only) can serve it. */
@@ -236,6 +258,7 @@ export function bookingStore(sql: Sql): BookingStore {
     params.push(orgId);
     if (f.experienceId !== undefined) (clauses.push('b.experience_id = ?'), params.push(f.experienceId));
     if (f.customerId !== undefined) (clauses.push('b.customer_id = ?'), params.push(f.customerId));
+    if (f.source !== undefined) (clauses.push('b.source = ?'), params.push(f.source));
     if (f.status !== undefined) {
       clauses.push(`b.status = '${statusWord(f.status)}'`);
       // bookings_org_status_order's own condition (see Dialect.partialIndexCondition).
@@ -260,7 +283,8 @@ export function bookingStore(sql: Sql): BookingStore {
   /** `pagination.total` of a list as a scalar query, as cheaply as the filter allows. */
   function totalOf(orgId: string, f: BookingFilter, params: unknown[]): string {
     const ranged = f.startFrom !== undefined || f.startTo !== undefined;
-    if (f.q === undefined && f.customerId === undefined) {
+    // booking_counts has no source: a list by source counts its rows.
+    if (f.q === undefined && f.customerId === undefined && f.source === undefined) {
       if (!ranged) {
         // The counters migration 003's triggers keep (one row per org, experience and status): an
         // unfiltered, status-only or experience-only total reads a few rows, never the bookings.
@@ -320,7 +344,7 @@ export function bookingStore(sql: Sql): BookingStore {
         const params: unknown[] = [];
         const total = totalOf(orgId, filter, params);
         const listed = await sql.values<unknown[]>(pageOf(orgId, filter, page, order, params, `(${total}) AS total`), params);
-        return listed.length === 0 ? undefined : { rows: listed.map((r) => viewOf(r as RawBooking)), total: listed[0]![COLUMN_COUNT] as number };
+        return listed.length === 0 ? undefined : { rows: await withOcto(listed.map((r) => viewOf(r as RawBooking))), total: listed[0]![COLUMN_COUNT] as number };
       };
       for (;;) {
         const found = await read();

@@ -277,7 +277,9 @@ export function messageStore(sql: Sql): MessageStore {
           WHERE b.experience_id = e.id
             AND b.slot_start > CAST(? AS BIGINT) AND b.slot_start <= CAST(? AS BIGINT) + CAST(? AS BIGINT) AND b.status = 'CONFIRMED'
             AND b.created_at <= b.slot_start - CAST(? AS BIGINT)
-            AND NOT EXISTS (SELECT 1 FROM octo_bookings o WHERE o.booking_id = b.id AND o.email_receipt = 0)
+            -- A reseller's guest: only with an address, and only once the reseller asked for e-mails.
+            AND b.guest_email IS NOT NULL
+            AND (b.source <> 'OCTO' OR EXISTS (SELECT 1 FROM octo_bookings o WHERE o.booking_id = b.id AND o.email_receipt = 1))
             AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.booking_id = b.id
               AND ((m.kind = 'BOOKING_REMINDER' AND m.reminder_for = b.slot_start)
                 OR (m.kind IN ('BOOKING_CHANGED', 'BOOKING_CONFIRMED') AND m.created_at > b.slot_start - CAST(? AS BIGINT))))

@@ -21,7 +21,7 @@ const postgresMigrations = () => readMigrations(POSTGRES_DIR);
 /** Instants (epoch milliseconds): BIGINT in PostgreSQL, whatever the table. */
 const INSTANT = /(_at|_until|^at|^slot_start|^slot_end|^reminder_for)$/;
 /** 0/1 flags: INTEGER in PostgreSQL, since the mappers compare them to 1. */
-const FLAGS = ['online_payments', 'active', 'enabled', 'refund_required', 'guest_self_service', 'closed'];
+const FLAGS = ['online_payments', 'active', 'enabled', 'refund_required', 'guest_self_service', 'closed', 'email_receipt'];
 
 describe('the PostgreSQL migrations', () => {
   it('are the SQLite migrations, version for version and name for name', () => {

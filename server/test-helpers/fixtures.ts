@@ -49,6 +49,8 @@ export async function insertBookingRow(
   input: { orgId: string; experienceId: string; slotStart?: number; participants?: number } & Partial<BookingRow>,
 ): Promise<BookingRow> {
   const now = Date.now();
+  // `guestEmail: null`: a reseller's guest given without an address, so without a customer.
+  if (input.guestEmail === null) return await insertRow(store, { ...input, customerId: null, guestEmail: null }, now);
   const email = input.guestEmail ?? `guest-${newId('customer').slice(4, 12).toLowerCase()}@example.com`;
   const existing = await store.customers.getCustomerByEmail(input.orgId, email);
   const customerId = input.customerId ?? existing?.id ?? newId('customer');
@@ -66,6 +68,14 @@ export async function insertBookingRow(
       updatedAt: now,
     });
   }
+  return await insertRow(store, { ...input, customerId, guestEmail: email }, now);
+}
+
+async function insertRow(
+  store: Store,
+  input: { orgId: string; experienceId: string; slotStart?: number; customerId: string | null; guestEmail: string | null } & Partial<BookingRow>,
+  now: number,
+): Promise<BookingRow> {
   const slotStart = input.slotStart ?? now + 7 * 24 * 3600_000;
   const row: BookingRow = {
     id: newId('booking'),
@@ -84,8 +94,6 @@ export async function insertBookingRow(
     createdAt: now,
     updatedAt: now,
     ...input,
-    customerId,
-    guestEmail: email,
   };
   await store.transaction(async () => {
     await store.bookings.insertBooking(row);

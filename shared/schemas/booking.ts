@@ -11,8 +11,13 @@ import { CodeInput } from './promotions.js';
 export const BOOKING_STATUSES = ['CONFIRMED', 'PENDING', 'CANCELLED'] as const;
 export const BookingStatus = z.enum(BOOKING_STATUSES);
 export type BookingStatus = z.infer<typeof BookingStatus>;
-/** `DASHBOARD`: made by a user signed in to the dashboard; `API`: with a secret key; `WIDGET`: by the guest. */
-export const BOOKING_SOURCES = ['API', 'WIDGET', 'DASHBOARD'] as const;
+/**
+ * `DASHBOARD`: made by a user signed in to the dashboard; `API`: with a secret key; `WIDGET`: by the
+ * guest; `OCTO`: by a reseller through the OCTO supplier API.
+ */
+export const BOOKING_SOURCES = ['API', 'WIDGET', 'DASHBOARD', 'OCTO'] as const;
+export const BookingSource = z.enum(BOOKING_SOURCES);
+export type BookingSource = z.infer<typeof BookingSource>;
 
 /**
  * Keys that name parts of every JavaScript object. JSON.parse makes `__proto__` an own key, but
@@ -200,15 +205,23 @@ export const BookingVoucher = z.object({ code: z.string().describe('Masked: GV-�
 export const BookingExperienceRef = z.object({ id: z.string(), title: z.string() });
 export const BookingTimeSlotRef = z.object({ id: z.string(), startTime: Instant, endTime: Instant });
 
+/** A reseller's side of a booking made through OCTO. */
+export const BookingOcto = z.object({
+  uuid: z.string().describe('The booking’s OCTO uuid'),
+  resellerReference: z.string().nullable(),
+  apiKeyId: z.string().describe('The secret key the reseller booked with'),
+});
+export type BookingOcto = z.infer<typeof BookingOcto>;
+
 export const Booking = z.object({
   id: z.string(),
   bookingNumber: z.string(),
   status: BookingStatus,
   experience: BookingExperienceRef,
   timeSlot: BookingTimeSlotRef,
-  customerId: z.string(),
-  guestName: z.string(),
-  guestEmail: EmailString,
+  customerId: z.string().nullable().describe('null for a reseller’s guest given without an e-mail address'),
+  guestName: z.string().nullable().describe('null only for an OCTO booking whose reseller gave no name'),
+  guestEmail: EmailString.nullable().describe('null only for an OCTO booking whose reseller gave no e-mail address'),
   guestPhone: z.string().nullable(),
   totalParticipants: z.int().describe('Every ticket, whether or not it occupies a place'),
   tickets: z.array(Ticket).describe('[] for a booking without price categories'),
@@ -222,7 +235,8 @@ export const Booking = z.object({
   amountDue: z.string().describe('total − its SUCCEEDED payments, at least "0.00"; "0.00" once CANCELLED'),
   currency: z.string(),
   amountRefunded: z.string().describe('The sum of its SUCCEEDED refunds, in major units, two decimals ("0.00" when none)'),
-  source: z.enum(BOOKING_SOURCES),
+  source: BookingSource,
+  octo: BookingOcto.nullable().describe('The reseller’s side of an OCTO booking; null for any other'),
   metadata: z.record(z.string(), z.string()),
   locale: Locale,
   cancellationReason: z.string().nullable(),
@@ -246,6 +260,7 @@ export const BookingListQuery = z.strictObject({
   experienceId: z.string().min(1).max(100).optional(),
   customerId: z.string().min(1).max(100).optional(),
   status: BookingStatus.optional(),
+  source: BookingSource.optional().describe('Only bookings made through this channel'),
   startDate: DateOrInstant.optional().describe("Date (org's time zone) or instant, inclusive, on the slot start"),
   endDate: DateOrInstant.optional().describe("Date (org's time zone) or instant, inclusive, on the slot start"),
   q: SearchTerm.optional().describe('Booking number, guest e-mail or name (case-insensitive)'),
@@ -271,8 +286,8 @@ export const PublicBooking = z.object({
   total: z.string(),
   amountDue: z.string(),
   currency: z.string(),
-  guestName: z.string(),
-  guestEmail: EmailString,
+  guestName: z.string().nullable().describe('null only for a reseller’s booking given without a name'),
+  guestEmail: EmailString.nullable().describe('null only for a reseller’s booking given without an e-mail address'),
   checkoutUrl: z.string().nullable(),
   holdExpiresAt: Instant.nullable(),
 });

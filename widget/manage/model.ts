@@ -471,7 +471,7 @@ export function createManageModel({ api, browser, now = () => new Date(), naviga
   function startDetails(): void {
     const current = managed.peek();
     if (!current) return;
-    contact.value = { name: current.booking.guestName, phone: current.booking.guestPhone ?? '' };
+    contact.value = { name: current.booking.guestName ?? '', phone: current.booking.guestPhone ?? '' };
     show('details', 'manage-step');
   }
 

@@ -33,6 +33,7 @@ export function bookingView(overrides: Partial<BookingView> = {}): BookingView {
     experienceName: 'Alfama Walk',
     amountRefunded: 0,
     amountPaid: 0,
+    octo: null,
     ...overrides,
   };
 }
