@@ -3,7 +3,7 @@ import { createTestApp, expectData, expectList, harbourCruise, manualClock, type
 import { slotId } from '../domain/slots.js';
 import { sweepLapsedHolds } from '../services/hold-expiry.js';
 import { createLogger } from '../logger.js';
-import { Activity, Booking, OctoBooking, Slot, type Experience } from '../../shared/index.js';
+import { Activity, Booking, OctoBooking, Slot, WebhookEvent, type Experience } from '../../shared/index.js';
 
 // The OCTO validator's booking flows, on the engine under test: reserve (and what it refuses), extend,
 // confirm, update, cancel, get and list; the lapsed hold; what Outing shows of an OCTO booking.
@@ -48,7 +48,7 @@ async function reserve(fields: Record<string, unknown> = {}): Promise<OctoBookin
   return OctoBooking.parse(res.body);
 }
 
-const outingBooking = async (id: string) => (await t.request("GET", `/v1/bookings/${id}`)).body.data as Booking;
+const outingBooking = async (id: string) => expectData(await t.request('GET', `/v1/bookings/${id}`), Booking);
 const remaining = async (start = WED_10, exp = cruise.id) => expectData(await t.request('GET', `/v1/slots/${slotId(exp, start)}`), Slot).remaining;
 const contact = {
   fullName: 'Ana Sousa', firstName: 'Ana', lastName: 'Sousa', emailAddress: 'ana@example.com', phoneNumber: '+351 912 345 678',
@@ -76,8 +76,9 @@ describe('OCTO reservation', () => {
     });
     const [created] = expectList(await t.request('GET', `/v1/activity?targetId=${booking.id}`), Activity).data;
     expect(created).toMatchObject({ action: 'booking.create', actor: { type: 'key', id: t.apiKeyId } });
-    const events = (await t.request('GET', '/v1/events')).body.data as { type: string; data: { booking: { id: string } } }[];
-    expect(events.filter((e) => e.data.booking.id === booking.id).map((e) => e.type)).toEqual(['BOOKING_CREATED']);
+    const events = expectList(await t.request('GET', '/v1/events'), WebhookEvent).data.filter((e) => e.data.booking.id === booking.id);
+    expect(events.map((e) => e.event)).toEqual(['BOOKING_CREATED']);
+    expect(events[0]!.data.booking).toMatchObject({ source: 'OCTO', octo: { uuid: UUID, resellerReference: 'R-1', apiKeyId: t.apiKeyId } });
   });
 
   it('prices units and the booking with the octo/pricing capability', async () => {
@@ -197,6 +198,9 @@ describe('OCTO extend, confirm and expiry', () => {
     expect(OctoBooking.parse(again.body).contact).toEqual(contact);
     const actions = expectList(await t.request('GET', `/v1/activity?targetId=${held.id}`), Activity).data.map((a) => a.action);
     expect(actions).toContain('booking.update');
+    const updated = expectList(await t.request('GET', '/v1/events'), WebhookEvent).data.filter((e) => e.data.booking.id === held.id && e.event === 'BOOKING_UPDATED');
+    expect(updated).toHaveLength(1);
+    expect(updated[0]!.data).toMatchObject({ booking: { status: 'CONFIRMED', octo: { resellerReference: 'R-2' } }, changes: { status: { from: 'PENDING', to: 'CONFIRMED' } } });
   });
 
   it('refuses a confirmation without a contact', async () => {

@@ -462,7 +462,12 @@ async function applyChange(store: Store, caller: OctoCaller, org: OrganizationRo
     slotEnd = slot.end;
   }
   const contact = change.contact !== undefined ? contactOf(change.contact) : contactFromJson(octo.contact);
-  let next: BookingRow = { ...before, ...fields, experienceId: exp.id, slotStart: start, slotEnd, ...(moves ? { checkedInAt: null } : {}) };
+  const resellerReference = change.resellerReference !== undefined ? change.resellerReference : octo.resellerReference;
+  // The record's `octo` as changed: the event of this change carries it.
+  let next: BookingRow & Pick<BookingView, 'octo'> = {
+    ...before, ...fields, experienceId: exp.id, slotStart: start, slotEnd, ...(moves ? { checkedInAt: null } : {}),
+    octo: { uuid: octo.uuid, resellerReference, apiKeyId: octo.apiKeyId },
+  };
   if (change.contact !== undefined) next = { ...next, ...guestFields(contact, org.defaultLocale as Locale) };
   if (change.notes !== undefined) next.internalNote = change.notes;
   if (change.confirm) next = { ...next, status: 'CONFIRMED', holdExpiresAt: null };
@@ -471,7 +476,7 @@ async function applyChange(store: Store, caller: OctoCaller, org: OrganizationRo
   }
   const octoNext: OctoBookingRow = {
     ...octo,
-    resellerReference: change.resellerReference !== undefined ? change.resellerReference : octo.resellerReference,
+    resellerReference,
     contact: JSON.stringify(contact),
     unitItems: JSON.stringify(items),
     emailReceipt: change.emailReceipt === true ? 1 : octo.emailReceipt,
@@ -480,7 +485,8 @@ async function applyChange(store: Store, caller: OctoCaller, org: OrganizationRo
   // The OCTO record first: the guest e-mail the booking's change may queue reads whether one was asked for.
   await store.octoBookings.updateOctoBooking(octoNext);
   if (newProduct) await store.octoBookings.moveBookingToExperience(before.id, exp.id, fields.unitPrice);
-  const shown: BookingView = { ...before, experienceName: exp.name };
+  // Named and shown as it will be: its product's name, and the reseller's reference as changed (the change's event carries them).
+  const shown: BookingView = { ...before, experienceName: exp.name, octo: next.octo };
   try {
     const saved = await saveBookingChange(store, shown, next, now, caller.actor, grows ? { capacity: exp.maxParticipants } : {});
     // Receipts asked for the first time on a booking already confirmed: its confirmation, now (a

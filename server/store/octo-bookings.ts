@@ -12,7 +12,7 @@ export interface OctoBookingRow {
   /** Lower case; unique in the organization. */
   uuid: string;
   /** The key that reserved it. */
-  apiKeyId: string | null;
+  apiKeyId: string;
   resellerReference: string | null;
   /** JSON of the contact as last given (every field, null when not given). */
   contact: string;
