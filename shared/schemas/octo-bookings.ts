@@ -73,12 +73,15 @@ export const OctoConfirmBody = z.object({
 });
 export type OctoConfirmBody = z.infer<typeof OctoConfirmBody>;
 
+/** A field a reseller may send as `null` to mean "not sent". */
+const AbsentWhenNull = <S extends z.ZodType<string>>(schema: S) => schema.nullable().optional().transform((v) => v ?? undefined);
+
 /** `PATCH /octo/bookings/{uuid}`: any of these; a field left out keeps its value. */
 export const OctoUpdateBody = z.object({
   resellerReference: OptionalText(200),
-  productId: z.string().min(1).max(100).optional(),
-  optionId: z.string().min(1).max(100).optional(),
-  availabilityId: z.string().min(1).max(100).optional(),
+  productId: AbsentWhenNull(z.string().min(1).max(100)),
+  optionId: AbsentWhenNull(z.string().min(1).max(100)),
+  availabilityId: AbsentWhenNull(z.string().min(1).max(100)),
   expirationMinutes: ExpirationMinutes.nullable().optional(),
   notes: OptionalText(2000),
   emailReceipt: z.boolean().nullable().optional(),
