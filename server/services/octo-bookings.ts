@@ -416,7 +416,7 @@ export async function confirmOctoBooking(store: Store, caller: OctoCaller, uuid:
   });
 }
 
-export async function updateOctoBooking(store: Store, caller: OctoCaller, uuid: string, body: OctoUpdateBody, now: number): Promise<OctoBookingView> {
+export async function updateOctoBooking(store: Store, caller: OctoCaller, uuid: string, body: Partial<OctoUpdateBody>, now: number): Promise<OctoBookingView> {
   return await changeOfOcto(store, caller.orgId, uuid, now, async ({ booking, octo, org }) => {
     const status = octoStatusOf({ ...booking, expiredAt: octo.expiredAt }, now);
     const cancellable = isCancellable(status, booking.slotStart, org.cancellationCutoffHours, now);
@@ -425,7 +425,7 @@ export async function updateOctoBooking(store: Store, caller: OctoCaller, uuid: 
   });
 }
 
-type Change = Omit<OctoUpdateBody, 'contact'> & { contact?: OctoUpdateBody['contact']; confirm: boolean };
+type Change = Partial<OctoUpdateBody> & { confirm: boolean };
 
 /**
  * Applies a confirmation or a PATCH: a new product, slot or list of unit items is checked as a
