@@ -119,6 +119,7 @@ describe('OCTO reservation', () => {
       [{ expirationMinutes: 0 }, { error: 'BAD_REQUEST' }],
       [{ unitItems: [] }, { error: 'UNPROCESSABLE_ENTITY' }],
       [{ unitItems: undefined }, { error: 'UNPROCESSABLE_ENTITY' }],
+      [{ unitItems: null }, { error: 'UNPROCESSABLE_ENTITY' }],
       [{ unitItems: Array.from({ length: 7 }, () => ({ unitId: 'adult' })) }, { error: 'UNPROCESSABLE_ENTITY' }],
     ];
     for (const [fields, error] of cases) {
@@ -277,7 +278,7 @@ describe('OCTO update and cancel', () => {
   it('cancels with a reason, accepts force of any type, and answers a cancelled booking as it is', async () => {
     const held = await reserve();
     await octo('POST', `/bookings/${UUID}/confirm`, { contact });
-    const res = await octo('POST', `/bookings/${UUID}/cancel`, { reason: 'Weather', force: 'yes please' });
+    const res = await octo('POST', `/bookings/${UUID}/cancel`, { reason: 'Weather', force: { really: true } });
     expect(OctoBooking.parse(res.body)).toMatchObject({ status: 'CANCELLED', cancellable: false, cancellation: { refund: 'FULL', reason: 'Weather', utcCancelledAt: '2026-01-05T12:00:00Z' } });
     expect(await remaining()).toBe(6);
     expect((await outingBooking(held.id))).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Weather' });

@@ -51,7 +51,7 @@ export const OctoReserveBody = z.object({
   productId: z.string().min(1).max(100),
   optionId: z.string().min(1).max(100),
   availabilityId: z.string().min(1).max(100),
-  unitItems: UnitItems.optional(),
+  unitItems: UnitItems.nullable().optional(),
   expirationMinutes: ExpirationMinutes.nullable().optional(),
   resellerReference: OptionalText(200),
   notes: OptionalText(2000),
