@@ -175,6 +175,12 @@ describe('OCTO extend, confirm and expiry', () => {
     clock.advance(50 * MINUTE);
     const longer = await octo('POST', `/bookings/${UUID}/extend`, { expirationMinutes: 30 });
     expect(OctoBooking.parse(longer.body).utcExpiresAt).toBe('2026-01-05T13:20:00Z');
+    const patched = await octo('PATCH', `/bookings/${UUID}`, { expirationMinutes: 60 });
+    expect(OctoBooking.parse(patched.body)).toMatchObject({ status: 'ON_HOLD', utcExpiresAt: '2026-01-05T13:50:00Z' });
+    const held = OctoBooking.parse(patched.body);
+    expect((await outingBooking(held.id)).holdExpiresAt).toBe('2026-01-05T13:50:00.000Z');
+    const actions = expectList(await t.request('GET', `/v1/activity?targetId=${held.id}`), Activity).data.map((a) => `${a.action}:${a.actor.type}`);
+    expect(actions.filter((a) => a === 'booking.update:key').length).toBeGreaterThanOrEqual(2);
   });
 
   it('confirms with the contact echoed exactly and a changed unit count; the guest is the contact', async () => {
@@ -225,6 +231,8 @@ describe('OCTO extend, confirm and expiry', () => {
     expect((await t.request('GET', `/v1/bookings/${held.id}/payments`)).body.data ?? []).toEqual([]);
     const cancelled = expectList(await t.request('GET', `/v1/activity?targetId=${held.id}`), Activity).data.find((a) => a.action === 'booking.cancel');
     expect(cancelled?.actor.type).toBe('system');
+    const events = expectList(await t.request('GET', '/v1/events'), WebhookEvent).data.filter((e) => e.data.booking.id === held.id).map((e) => e.event);
+    expect(events).toEqual(['BOOKING_CREATED', 'BOOKING_CANCELED']);
     const after = OctoBooking.parse((await octo('GET', `/bookings/${UUID}`)).body);
     expect(after).toMatchObject({ status: 'EXPIRED', utcExpiresAt: '2026-01-05T12:30:00Z', cancellation: { reason: 'expired', utcCancelledAt: '2026-01-05T12:30:00Z' } });
   });

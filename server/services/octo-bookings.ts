@@ -433,7 +433,10 @@ type Change = Partial<OctoUpdateBody> & { confirm: boolean };
  * booking change takes (its places moved between slot counters in the same transaction). A refusal
  * changes nothing: the transaction rolls back.
  */
-async function applyChange(store: Store, caller: OctoCaller, org: OrganizationRow, before: BookingView, octo: OctoBookingRow, change: Change, now: number): Promise<BookingView> {
+async function applyChange(store: Store, caller: OctoCaller, org: OrganizationRow, held: BookingView, octo: OctoBookingRow, change: Change, now: number): Promise<BookingView> {
+  // `expirationMinutes` extends a hold first, as `extend` does (the booking record does not show it).
+  const extend = !change.confirm && change.expirationMinutes !== undefined && change.expirationMinutes !== null && held.status === 'PENDING';
+  const before = extend ? await extendHoldOf(store, caller, held, change.expirationMinutes!, now) : held;
   const newProduct = change.productId !== undefined && change.productId !== before.experienceId;
   if (newProduct && (change.availabilityId === undefined || !change.unitItems)) {
     throw unprocessable('Moving to another product needs availabilityId and unitItems');
@@ -471,9 +474,6 @@ async function applyChange(store: Store, caller: OctoCaller, org: OrganizationRo
   if (change.contact !== undefined) next = { ...next, ...guestFields(contact, org.defaultLocale as Locale) };
   if (change.notes !== undefined) next.internalNote = change.notes;
   if (change.confirm) next = { ...next, status: 'CONFIRMED', holdExpiresAt: null };
-  else if (change.expirationMinutes !== undefined && change.expirationMinutes !== null && before.status === 'PENDING') {
-    next.holdExpiresAt = extendedHold(before.holdExpiresAt, now, change.expirationMinutes);
-  }
   const octoNext: OctoBookingRow = {
     ...octo,
     resellerReference,
