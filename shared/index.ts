@@ -69,3 +69,7 @@ export {
   MESSAGE_KINDS, MessageKind, MESSAGE_STATUSES, MessageStatus, Message, GiftVoucherMessage, WaitlistMessage, GuestInfo, ManagedBooking, ManagedGuestBooking, ManageCancel, ManageReschedule, ManageUpdate,
 } from './schemas/message.js';
 export { dataEnvelope, listEnvelope } from './schemas/envelope.js';
+export {
+  OctoUuid, OctoContactInput, OctoUnitItemInput, OctoReserveBody, OctoExtendBody, OctoConfirmBody, OctoUpdateBody, OctoCancelBody,
+  OctoBookingListQuery, OCTO_BOOKING_STATUSES, OctoBookingStatus, OctoPricing, OctoContact, OctoBookingAvailability, OctoUnitItem, OctoBooking,
+} from './schemas/octo-bookings.js';

@@ -403,17 +403,17 @@ async function assertRoomIn(store: Store, exp: ExperienceRow, start: number, pla
 }
 
 /** The places a booking asked for did not fit in its slot (answered as CAPACITY_EXCEEDED). */
-class SlotFull extends Error {}
+export class SlotFull extends Error {}
 
 /** The booking was changed by another writer since it was read. */
-class ChangedMeanwhile extends Error {}
+export class ChangedMeanwhile extends Error {}
 
 /**
  * A change of a booking in a shared transaction (see createBooking), run again from its reads when
  * another change of the same booking was saved first, or when the places it took were freed again
  * by the time the refusal was worked out.
  */
-async function changeOfBooking(store: Store, work: () => Promise<BookingView>): Promise<BookingView> {
+export async function changeOfBooking(store: Store, work: () => Promise<BookingView>): Promise<BookingView> {
   return await store.transaction(
     async () => {
       for (let tries = 1; ; tries++) {

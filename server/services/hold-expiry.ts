@@ -4,6 +4,7 @@ import type { Store } from '../store/index.js';
 import { bookingTotalCents } from '../domain/bookings.js';
 import { CLEARING_HOLD_MS } from './online-checkout.js';
 import type { CheckoutOutcome, PaymentProvider } from '../payments/provider.js';
+import { expireOctoHold } from './octo-bookings.js';
 import { applyProviderFailure, applyProviderSuccess, EXPIRED, extendHold, type Applied } from './payments.js';
 
 export interface HoldSweeperDeps {
@@ -50,6 +51,8 @@ async function outcomeAtProvider(deps: HoldSweeperDeps, hold: BookingView, now: 
 
 /** Settles one lapsed hold: the checkout is ended at the provider first, then the booking follows how it ended. */
 async function settle(deps: HoldSweeperDeps, hold: BookingView, now: number): Promise<Applied> {
+  // A reseller's hold has no checkout: it is cancelled as `expired`, with no payment recorded.
+  if (hold.source === 'OCTO') return (await expireOctoHold(deps.store, hold, deps.now?.() ?? Date.now())) ? 'applied' : 'ignored';
   const outcome = await outcomeAtProvider(deps, hold, now);
   const ref = { orgId: hold.orgId, id: hold.id };
   const at = deps.now?.() ?? Date.now();

@@ -56,6 +56,8 @@ export async function queueMessageForChange(store: Store, before: BookingRow | u
   if (after.slotStart <= now) return;
   // A reseller's booking may have no guest address: nothing to send.
   if (after.guestEmail === null) return;
+  // A reseller's guest hears from Outing only once the reseller asked for it (emailReceipt).
+  if (after.source === 'OCTO' && (await store.octoBookings.getOctoBooking(after.id))?.emailReceipt !== 1) return;
   const kind = messageKindFor(before, after);
   if (kind) await store.messages.enqueueMessage({ orgId: after.orgId, bookingId: after.id, kind, to: after.guestEmail, createdAt: now, ...queueingNow() });
 }

@@ -145,7 +145,8 @@ export interface MessageStore {
   skipAllPendingMessages(reason: string): Promise<number>;
   /**
    * Confirmed bookings starting within `windowMs` after `now` that have no reminder for that start
-   * yet, made before the window opened and without a confirmation or change e-mail queued inside it;
+   * yet, made before the window opened and without a confirmation or change e-mail queued inside it
+   * (a reseller's booking only once the reseller asked for guest e-mails);
    * soonest start first, id breaking ties.
    */
   listRemindersDue(now: number, windowMs: number, limit: number): Promise<ReminderDue[]>;

@@ -24,6 +24,7 @@ import { giftVoucherPurchaseStore, type GiftVoucherPurchaseStore } from './gift-
 import { promoCodeStore, type PromoCodeStore } from './promo-codes.js';
 import { codeFailureStore, type CodeFailureStore } from './code-failures.js';
 import { waitlistStore, type WaitlistStore } from './waitlist.js';
+import { octoBookingStore, type OctoBookingStore } from './octo-bookings.js';
 
 /**
  * The store's slices written once over the port, one per resource: a service asks for the slice it
@@ -55,6 +56,7 @@ export interface WrittenOnce {
   giftVoucherPurchases: GiftVoucherPurchaseStore;
   codeFailures: CodeFailureStore;
   waitlist: WaitlistStore;
+  octoBookings: OctoBookingStore;
 }
 
 /** Every slice written once, over one engine's driver. */
@@ -85,5 +87,6 @@ export function slicesOver(sql: Sql): WrittenOnce {
     giftVoucherPurchases: giftVoucherPurchaseStore(sql),
     codeFailures: codeFailureStore(sql),
     waitlist: waitlistStore(sql),
+    octoBookings: octoBookingStore(sql),
   };
 }
