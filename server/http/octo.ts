@@ -116,6 +116,8 @@ function queryObject(c: Context): Record<string, string> {
  */
 export class OctoRoutes {
   readonly app = new Hono<AppEnv>();
+  /** The methods of each path an operation was added on, for the answer to another method there. */
+  private readonly methods = new Map<string, string[]>();
 
   constructor(private readonly ctx: OctoHttpContext) {}
 
@@ -123,6 +125,7 @@ export class OctoRoutes {
     spec: OctoOpSpec<Q, B>,
     handler: (input: OctoInput<Q, B>) => unknown,
   ): this {
+    this.methods.set(spec.path, [...(this.methods.get(spec.path) ?? []), spec.method.toUpperCase()]);
     this.app.on(spec.method.toUpperCase(), spec.path, async (c) => {
       const capabilities = requestedCapabilities(c.req.header('octo-capabilities'));
       c.header('Octo-Capabilities', capabilities.join(', '));
@@ -144,6 +147,18 @@ export class OctoRoutes {
 
   /** Paths under `/octo` that name no operation: an OCTO-shaped 404 rather than `/v1`'s envelope. */
   closeUnknownPaths(): this {
+    // A known path never answers 404: another method there is a BAD_REQUEST naming the right ones,
+    // after the key and its scope, as every operation checks them first.
+    for (const [path, methods] of this.methods) {
+      this.app.all(path, async (c) => {
+        try {
+          await this.authenticate(c);
+          throw new OctoRefusal('BAD_REQUEST', `${c.req.method} is not supported on ${new URL(c.req.url).pathname}; use ${methods.join(' or ')}`);
+        } catch (err) {
+          return renderOctoError(c, err, this.ctx.logger);
+        }
+      });
+    }
     this.app.all('*', (c) =>
       c.json(octoErrorBody('NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), 404),
     );

@@ -9,7 +9,9 @@ const NOW = Date.UTC(2027, 2, 1, 8, 0, 0);
 
 const expectOctoError = (res: { status: number; body: unknown }, error: string, field?: Record<string, string>) => {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(OctoError.parse(res.body)).toEqual({ error, errorMessage: expect.any(String), ...field });
+  const body = OctoError.parse(res.body);
+  expect(body).toEqual({ error, errorMessage: expect.any(String), ...field });
+  return body;
 };
 
 describe('OCTO: access and errors', () => {
@@ -80,6 +82,11 @@ describe('OCTO: access and errors', () => {
   it('never answers 404 on a known route, and answers OCTO’s shape on an unknown one', async () => {
     expectOctoError(await t.request('GET', '/octo/products/exp_unknown'), 'INVALID_PRODUCT_ID', { productId: 'exp_unknown' });
     expectOctoError(await t.request('GET', '/octo/products/anything%20at%20all'), 'INVALID_PRODUCT_ID', { productId: 'anything at all' });
+    // Another method on a known path: BAD_REQUEST naming the right one, after the key.
+    const wrong = expectOctoError(await t.request('GET', '/octo/availability'), 'BAD_REQUEST');
+    expect(wrong.errorMessage).toContain('use POST');
+    expectOctoError(await t.request('DELETE', '/octo/bookings/3f1c4a52-0d5e-4a77-9d6b-2f6a1c9e8b10'), 'BAD_REQUEST');
+    expectOctoError(await t.request('GET', '/octo/availability', { key: null }), 'UNAUTHORIZED');
     const unknown = await t.request('GET', '/octo/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'NOT_FOUND', errorMessage: expect.any(String) });
