@@ -68,13 +68,19 @@ export function Tickets({ w }: Props) {
         // Only a category that takes a place is held back by the places, and can fix having none.
         const noted = c.occupiesPlace && note ? 'tickets-note' : undefined;
         return (
-          <div key={c.id} class="field">
-            <label for={id}>{`${c.name}, ${fmt.money(c.price / 100, experience.currency)}`}</label>
-            {ages && (
-              <p id={`${id}-ages`} class="hint">
-                {ages}
-              </p>
-            )}
+          <div key={c.id} class="ticket">
+            <div>
+              {/* Named "Adult, €25.00"; the comma is for the ear, the price lighter than the name. */}
+              <label for={id}>
+                {c.name}
+                <span class="sr-only">,</span> <span>{fmt.money(c.price / 100, experience.currency)}</span>
+              </label>
+              {ages && (
+                <p id={`${id}-ages`} class="hint">
+                  {ages}
+                </p>
+              )}
+            </div>
             <Stepper
               id={id}
               value={c.quantity}

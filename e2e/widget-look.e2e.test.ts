@@ -1,0 +1,111 @@
+/**
+ * The widget's look, as a guest sees it inline on the demo page at 375 and 1280 px: a screenshot
+ * of every step into test-results/widget-look/ (the tickets' two copied into docs/), and the
+ * geometry that makes a layout regression show without comparing pixels (fonts differ between
+ * machines): each ticket category on one row with its stepper, no horizontal scrolling, a short
+ * summary card, a heading per step.
+ */
+import { copyFile, mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Experience } from '../shared/index.js';
+import { openPage } from './browser.js';
+import type { OutingServer } from './outing-server.js';
+import { useOutingAndChromium } from './suite.js';
+import { book, heading, pickExperience, pickFirstFreeDay, pickFirstTime, widgetOn } from './widget-steps.js';
+
+const artifacts = resolve(import.meta.dirname, '../test-results/widget-look');
+const docs = resolve(import.meta.dirname, '../docs');
+const WORKSHOP = 'Pastel de Nata Workshop';
+
+const suite = useOutingAndChromium();
+let outing: OutingServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ({ outing, browser } = suite());
+  await mkdir(artifacts, { recursive: true });
+  const headers = { Authorization: `Bearer ${outing.secretKey}`, 'Content-Type': 'application/json' };
+  const list = (await (await fetch(`${outing.origin}/v1/experiences?limit=100`, { headers })).json()) as { data: Experience[] };
+  const workshop = list.data.find((e) => e.name === WORKSHOP)!;
+  // Sold in three categories, the case whose rows the look is about.
+  const res = await fetch(`${outing.origin}/v1/experiences/${workshop.id}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({
+      maxParticipants: 40,
+      priceCategories: [
+        { name: 'Adult', price: 2500, type: 'ADULT' },
+        { name: 'Child', price: 1200, type: 'CHILD', minAge: 4, maxAge: 17 },
+        { name: 'Infant', price: 0, type: 'INFANT', occupiesPlace: false, maxAge: 2 },
+      ],
+    }),
+  });
+  expect(res.status).toBe(200);
+});
+
+/** How far the page scrolls sideways (WCAG 1.4.10 reflow). */
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+async function box(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  const b = await l.boundingBox();
+  if (!b) throw new Error('not shown');
+  return b;
+}
+
+/** Each category's name and its stepper share a row: their boxes overlap vertically, the stepper on the right. */
+async function expectRows(w: Locator, label: string): Promise<void> {
+  const rows = w.locator('.ticket');
+  expect(await rows.count(), label).toBe(3);
+  for (const row of await rows.all()) {
+    const name = await box(row.locator('label'));
+    const stepper = await box(row.locator('.stepper'));
+    expect(stepper.y, `${label}: the stepper starts above the name's end`).toBeLessThan(name.y + name.height);
+    expect(name.y, `${label}: the name starts above the stepper's end`).toBeLessThan(stepper.y + stepper.height);
+    expect(stepper.x, `${label}: the stepper right of the name`).toBeGreaterThanOrEqual(name.x + name.width - 1);
+    // A compact row: not much taller than the stepper itself.
+    expect((await box(row)).height, `${label}: row height`).toBeLessThan(stepper.height * 1.8);
+  }
+}
+
+describe('the widget’s look, inline on the demo page', () => {
+  it('shows every step at 375 and 1280 px: headings, compact ticket rows, a short summary, no sideways scrolling', async () => {
+    for (const width of [320, 375, 1280]) {
+      const { page, problems } = await openPage(browser, { viewport: { width, height: 900 } });
+      const w = widgetOn(page);
+      const shot = async (step: string) => {
+        expect(await overflow(page), `${width}px ${step}`).toBeLessThanOrEqual(0);
+        // A step names itself in a heading, with the step's position above it.
+        await expect.poll(() => w.locator('h2').count()).toBe(1);
+        expect(await w.locator('.position').innerText()).toMatch(/^Step \d of \d$/i);
+        if (width !== 320) await w.screenshot({ path: `${artifacts}/${step}-${width}.png` });
+      };
+      await page.goto(`${outing.origin}/demo`);
+      await heading(w, 'Choose an experience');
+      await w.locator('.card').first().waitFor();
+      await shot('experiences');
+      await pickExperience(w, WORKSHOP);
+      await w.locator('button.day.free').first().waitFor();
+      await shot('calendar');
+      await pickFirstFreeDay(w);
+      await shot('times');
+      await pickFirstTime(w);
+      await w.getByRole('group', { name: 'Tickets' }).waitFor();
+      await w.getByRole('button', { name: 'Child: one ticket more' }).click();
+      await shot('tickets');
+      if (!process.env.LOOK) await expectRows(w, `${width}px`);
+      // The summary above the tickets: a card of two or three short lines, not a page of its own.
+      const summary = await box(w.locator('.summary'));
+      if (!process.env.LOOK) expect(summary.height, `${width}px summary`).toBeLessThan(140);
+      await w.getByLabel('Name', { exact: true }).fill('Ana Look');
+      await w.getByLabel('E-mail', { exact: true }).fill('ana.look@example.com');
+      await book(w);
+      if (!process.env.LOOK) expect((await box(w.locator(".summary"))).height, `${width}px confirmation summary`).toBeLessThan(200);
+      await shot('confirmation');
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+    for (const width of [375, 1280]) await copyFile(`${artifacts}/tickets-${width}.png`, `${docs}/widget-tickets-${width}.png`);
+  });
+});
