@@ -11,6 +11,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Experience } from '../shared/index.js';
 import { openPage } from './browser.js';
+import { embedPage, startHostSite } from './host-page.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
 import { book, heading, pickExperience, pickFirstFreeDay, pickFirstTime, widgetOn } from './widget-steps.js';
@@ -22,6 +23,7 @@ const WORKSHOP = 'Pastel de Nata Workshop';
 const suite = useOutingAndChromium();
 let outing: OutingServer;
 let browser: Browser;
+let workshopId: string;
 
 beforeAll(async () => {
   ({ outing, browser } = suite());
@@ -29,6 +31,7 @@ beforeAll(async () => {
   const headers = { Authorization: `Bearer ${outing.secretKey}`, 'Content-Type': 'application/json' };
   const list = (await (await fetch(`${outing.origin}/v1/experiences?limit=100`, { headers })).json()) as { data: Experience[] };
   const workshop = list.data.find((e) => e.name === WORKSHOP)!;
+  workshopId = workshop.id;
   // Sold in three categories, the case whose rows the look is about.
   const res = await fetch(`${outing.origin}/v1/experiences/${workshop.id}`, {
     method: 'PATCH',
@@ -107,5 +110,29 @@ describe('the widget’s look, inline on the demo page', () => {
       await page.context().close();
     }
     for (const width of [375, 1280]) await copyFile(`${artifacts}/tickets-${width}.png`, `${docs}/widget-tickets-${width}.png`);
+  });
+
+  it('follows the page’s --outing-accent, --outing-radius and --outing-font', async () => {
+    const host = await startHostSite();
+    const theme = '[data-outing] { --outing-accent: #7a1f5c; --outing-radius: 0; --outing-font: Georgia, serif; }';
+    const html = embedPage(outing.origin, { key: outing.publishableKey, experience: workshopId, locale: 'en' });
+    const { page, problems } = await openPage(browser, { viewport: { width: 375, height: 900 } });
+    await page.goto(host.page('/themed', html.replace('</head>', `<style>${theme}</style></head>`)));
+    const w = widgetOn(page);
+    await pickFirstFreeDay(w);
+    await pickFirstTime(w);
+    await w.getByRole('group', { name: 'Tickets' }).waitFor();
+    const style = (selector: string, names: string[]) =>
+      w.locator(selector).first().evaluate((el, names) => names.map((n) => getComputedStyle(el).getPropertyValue(n)), names);
+    expect(await style('.outing', ['font-family'])).toEqual(['Georgia, serif']);
+    expect(await style('button.primary', ['background-color', 'border-top-left-radius'])).toEqual(['rgb(122, 31, 92)', '0px']);
+    expect(await style('.brief', ['border-top-left-radius'])).toEqual(['0px']);
+    expect(await style('.stepper button', ['color', 'border-top-color'])).toEqual(['rgb(122, 31, 92)', 'rgb(122, 31, 92)']);
+    await expectRows(w, 'themed', 1.8);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await w.screenshot({ path: `${artifacts}/tickets-themed-375.png` });
+    expect(problems).toEqual([]);
+    await page.context().close();
+    await host.stop();
   });
 });
