@@ -23,7 +23,7 @@ interface SummaryProps extends Props {
  */
 export function Summary({ w: { model, t, fmt }, experience, startTime, participants, tickets, total }: SummaryProps) {
   const zone = model.calendar.value?.timezone ?? 'UTC';
-  const rows: [string, unknown][] = [
+  const rows: [string, string | number | undefined][] = [
     [t.experience, experience],
     [t.date, fmt.longDate(dateInZone(startTime, zone))],
     [t.time, `${fmt.time(startTime, zone)} · ${fmt.zone(startTime, zone)}`],
@@ -38,7 +38,7 @@ export function Summary({ w: { model, t, fmt }, experience, startTime, participa
           value !== undefined && (
             <div key={term}>
               <dt>{term}</dt>
-              <dd>{String(value)}</dd>
+              <dd>{value}</dd>
             </div>
           ),
       )}
