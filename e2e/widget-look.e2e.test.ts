@@ -72,44 +72,71 @@ async function expectRows(w: Locator, label: string, tallest: number): Promise<v
   }
 }
 
-describe('the widget’s look, inline on the demo page', () => {
-  it('shows every step at 375 and 1280 px: headings, compact ticket rows, a short summary, no sideways scrolling', async () => {
+/**
+ * Walks `w` from the experiences to the confirmation at `width`, checking each step and saving its
+ * screenshot as `{prefix}{step}-{width}.png` (of `shoot`, the widget or the whole viewport).
+ */
+async function walk(page: Page, w: Locator, width: number, prefix: string, shoot: { screenshot(o: { path: string }): Promise<unknown> }): Promise<void> {
+  const shot = async (step: string) => {
+    expect(await overflow(page), `${prefix}${width}px ${step}`).toBeLessThanOrEqual(0);
+    // A step names itself in a heading, with the step's position above it.
+    await expect.poll(() => w.locator('h2').count()).toBe(1);
+    expect(await w.locator('.position').innerText()).toMatch(/^Step \d of \d$/i);
+    await shoot.screenshot({ path: `${artifacts}/${prefix}${step}-${width}.png` });
+  };
+  await heading(w, 'Choose an experience');
+  await w.locator('.card').first().waitFor();
+  await shot('experiences');
+  await pickExperience(w, WORKSHOP);
+  await w.locator('button.day.free').first().waitFor();
+  await shot('calendar');
+  await pickFirstFreeDay(w);
+  await shot('times');
+  await pickFirstTime(w);
+  await w.getByRole('group', { name: 'Tickets' }).waitFor();
+  await w.getByRole('button', { name: 'Child: one ticket more' }).click();
+  await shot('tickets');
+  await expectRows(w, `${prefix}${width}px`, width < 375 ? 2.4 : 1.8);
+  // The summary above the tickets: a card of two or three short lines, not a page of its own.
+  expect((await box(w.locator('.summary'))).height, `${prefix}${width}px summary`).toBeLessThan(140);
+  await w.getByLabel('Name', { exact: true }).fill('Ana Look');
+  await w.getByLabel('E-mail', { exact: true }).fill('ana.look@example.com');
+  await book(w);
+  expect((await box(w.locator('.summary'))).height, `${prefix}${width}px confirmation summary`).toBeLessThan(200);
+  await shot('confirmation');
+}
+
+describe('the widget’s look on the demo page', () => {
+  it('shows every step inline at 320, 375 and 1280 px: headings, compact ticket rows, a short summary, no sideways scrolling', async () => {
     for (const width of [320, 375, 1280]) {
       const { page, problems } = await openPage(browser, { viewport: { width, height: 900 } });
-      const w = widgetOn(page);
-      const shot = async (step: string) => {
-        expect(await overflow(page), `${width}px ${step}`).toBeLessThanOrEqual(0);
-        // A step names itself in a heading, with the step's position above it.
-        await expect.poll(() => w.locator('h2').count()).toBe(1);
-        expect(await w.locator('.position').innerText()).toMatch(/^Step \d of \d$/i);
-        await w.screenshot({ path: `${artifacts}/${step}-${width}.png` });
-      };
       await page.goto(`${outing.origin}/demo`);
-      await heading(w, 'Choose an experience');
-      await w.locator('.card').first().waitFor();
-      await shot('experiences');
-      await pickExperience(w, WORKSHOP);
-      await w.locator('button.day.free').first().waitFor();
-      await shot('calendar');
-      await pickFirstFreeDay(w);
-      await shot('times');
-      await pickFirstTime(w);
-      await w.getByRole('group', { name: 'Tickets' }).waitFor();
-      await w.getByRole('button', { name: 'Child: one ticket more' }).click();
-      await shot('tickets');
-      await expectRows(w, `${width}px`, width < 375 ? 2.4 : 1.8);
-      // The summary above the tickets: a card of two or three short lines, not a page of its own.
-      const summary = await box(w.locator('.summary'));
-      expect(summary.height, `${width}px summary`).toBeLessThan(140);
-      await w.getByLabel('Name', { exact: true }).fill('Ana Look');
-      await w.getByLabel('E-mail', { exact: true }).fill('ana.look@example.com');
-      await book(w);
-      expect((await box(w.locator('.summary'))).height, `${width}px confirmation summary`).toBeLessThan(200);
-      await shot('confirmation');
+      const w = widgetOn(page);
+      await walk(page, w, width, '', w);
       expect(problems).toEqual([]);
       await page.context().close();
     }
     for (const width of [375, 1280]) await copyFile(`${artifacts}/tickets-${width}.png`, `${docs}/widget-tickets-${width}.png`);
+  });
+
+  // The same steps in the Book-now dialog, where the demo page has a Book-now button (a page's own
+  // button with data-outing-button, docs/book-now-button.md): screenshots of the whole viewport.
+  it('shows every step in the Book-now dialog at 375 and 1280 px', async (ctx) => {
+    for (const width of [375, 1280]) {
+      const { page, problems } = await openPage(browser, { viewport: { width, height: 900 } });
+      await page.goto(`${outing.origin}/demo`);
+      await widgetOn(page).locator('.card').first().waitFor();
+      const trigger = page.locator('[data-outing-button]').first();
+      if (!(await trigger.count())) {
+        await page.context().close();
+        return ctx.skip();
+      }
+      await trigger.click();
+      const w = page.locator('outing-dialog');
+      await walk(page, w, width, 'dialog-', page);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
   });
 
   it('follows the page’s --outing-accent, --outing-radius and --outing-font', async () => {
