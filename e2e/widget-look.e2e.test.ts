@@ -120,7 +120,7 @@ describe('the widget’s look on the demo page', () => {
   });
 
   // The same steps in the Book-now dialog, where the demo page has a Book-now button (a page's own
-  // button with data-outing-button, docs/book-now-button.md): screenshots of the whole viewport.
+  // button with data-outing-button, which opens the widget in a dialog): screenshots of the whole viewport.
   it('shows every step in the Book-now dialog at 375 and 1280 px', async (ctx) => {
     for (const width of [375, 1280]) {
       const { page, problems } = await openPage(browser, { viewport: { width, height: 900 } });
