@@ -140,7 +140,7 @@ describe('on a page whose stylesheet targets everything', () => {
       'font-family': 'system-ui, sans-serif',
       'letter-spacing': 'normal',
     });
-    expect(await styleOf(hostile.page, 'h2', ['font-size', 'text-transform'])).toEqual({ 'font-size': '20.8px', 'text-transform': 'none' });
+    expect(await styleOf(hostile.page, 'h2', ['font-size', 'text-transform'])).toEqual({ 'font-size': '22px', 'text-transform': 'none' });
     const input = await widgetOn(hostile.page).getByLabel('Name', { exact: true }).boundingBox();
     expect(input!.height).toBe(44);
     const book = await styleOf(hostile.page, 'button.primary', ['background-color', 'border-top-left-radius', 'min-height']);

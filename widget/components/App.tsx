@@ -64,7 +64,8 @@ export function App({ w }: Props) {
       <p class="sr-only" role="status">
         {model.moved.value ? `${position}: ${title}` : ''}
       </p>
-      {experience && step !== 'experiences' && <p class="eyebrow">{experience.name}</p>}
+      {/* The experience's name above the heading, until the summary card names it (details, done). */}
+      {experience && step !== 'experiences' && step[0] != 'd' && <p class="eyebrow">{experience.name}</p>}
       <p class="position">{position}</p>
       <h2 id="heading" tabIndex={-1}>
         {title}

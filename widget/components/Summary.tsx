@@ -16,10 +16,14 @@ interface SummaryProps extends Props {
   total?: string;
 }
 
-/** What is being booked, as a description list; on the form and on the confirmation. */
+/**
+ * What is being booked, as a description list, a short card: the experience, date and time by
+ * themselves (their terms only for screen readers), the party and the total named. On the details
+ * step, the confirmation and the waitlist's.
+ */
 export function Summary({ w: { model, t, fmt }, experience, startTime, participants, tickets, total }: SummaryProps) {
   const zone = model.calendar.value?.timezone ?? 'UTC';
-  const rows: [string, unknown][] = [
+  const rows: [string, string | number | undefined][] = [
     [t.experience, experience],
     [t.date, fmt.longDate(dateInZone(startTime, zone))],
     [t.time, `${fmt.time(startTime, zone)} · ${fmt.zone(startTime, zone)}`],
@@ -28,13 +32,13 @@ export function Summary({ w: { model, t, fmt }, experience, startTime, participa
     [t.total, total],
   ];
   return (
-    <dl class="summary">
+    <dl class="summary brief">
       {rows.map(
         ([term, value]) =>
           value !== undefined && (
             <div key={term}>
               <dt>{term}</dt>
-              <dd>{String(value)}</dd>
+              <dd>{value}</dd>
             </div>
           ),
       )}

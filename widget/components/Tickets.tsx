@@ -3,7 +3,7 @@
  * @jsx h
  * @jsxFrag Fragment
  */
-import { h } from 'preact';
+import { Fragment, h } from 'preact';
 import { fill } from '../i18n/format.js';
 import { Stepper } from './Stepper.js';
 import type { Widget, Props } from './widget.js';
@@ -21,8 +21,10 @@ export function limitNote({ model, t, fmt }: Widget, places: number): string | f
 /**
  * The party, on the details step or the booking form's (whose chunk is lent this component): the
  * participants; or, for an experience with price categories (docs/price-categories.md), a quantity
- * per category with its name, price and ages. The note about places sits in a polite live region,
- * so a screen reader hears it come and go as the numbers change; the lines and the total follow below.
+ * per category with its name, price and ages, a row each, the stepper on the right (the price
+ * lighter than the name; the label names the input "Adult, €25.00"). The note about places sits in
+ * a polite live region, so a screen reader hears it come and go as the numbers change; the lines
+ * and the total follow below.
  */
 export function Tickets({ w }: Props) {
   const { model, t, fmt } = w;
@@ -32,19 +34,21 @@ export function Tickets({ w }: Props) {
   if (!tickets.length) {
     const note = limitNote(w, model.participants.value);
     return (
-      <div class="field">
-        <label for="participants">{t.participants}</label>
-        <Stepper
-          id="participants"
-          value={model.participants.value}
-          min={1}
-          max={model.maxParticipants.value}
-          fewer={t.fewer}
-          more={t.more}
-          set={model.setParticipants}
-          describedBy={note ? 'party-note' : undefined}
-          note={note ? 'party-note' : undefined}
-        />
+      <>
+        <div class="ticket">
+          <label for="participants">{t.participants}</label>
+          <Stepper
+            id="participants"
+            value={model.participants.value}
+            min={1}
+            max={model.maxParticipants.value}
+            fewer={t.fewer}
+            more={t.more}
+            set={model.setParticipants}
+            describedBy={note ? 'party-note' : undefined}
+            note={note ? 'party-note' : undefined}
+          />
+        </div>
         <div aria-live="polite">
           {note && (
             <p id="party-note" class="hint">
@@ -52,7 +56,7 @@ export function Tickets({ w }: Props) {
             </p>
           )}
         </div>
-      </div>
+      </>
     );
   }
   const places = model.places.value;
@@ -68,13 +72,17 @@ export function Tickets({ w }: Props) {
         // Only a category that takes a place is held back by the places, and can fix having none.
         const noted = c.occupiesPlace && note ? 'tickets-note' : undefined;
         return (
-          <div key={c.id} class="field">
-            <label for={id}>{`${c.name}, ${fmt.money(c.price / 100, experience.currency)}`}</label>
-            {ages && (
-              <p id={`${id}-ages`} class="hint">
-                {ages}
-              </p>
-            )}
+          <div key={c.id} class="ticket">
+            <div>
+              <label for={id}>
+                {c.name}, <span>{fmt.money(c.price / 100, experience.currency)}</span>
+              </label>
+              {ages && (
+                <p id={`${id}-ages`} class="hint">
+                  {ages}
+                </p>
+              )}
+            </div>
             <Stepper
               id={id}
               value={c.quantity}

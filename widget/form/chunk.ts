@@ -186,11 +186,17 @@ export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Par
   const extra = (x: PublicExperience['extras'][number]): ComponentChildren => {
     const id = `x-${x.id}`;
     const chosen = extrasOf(m).find((e) => e.extraId === x.id)?.quantity ?? 0;
+    // A row as a ticket category's (widget/components/Tickets.tsx): the extra on the left, its stepper on the right.
     return h(
       'div',
-      { class: 'field', key: id },
-      h('label', { for: id }, `${x.name}, ${money(x.price)}${x.per === 'PERSON' ? ` ${T.perPerson}` : ''}`),
-      hint(id, x.description),
+      { class: 'ticket', key: id },
+      h(
+        'div',
+        null,
+        h('label', { for: id }, `${x.name}, ${money(x.price)}${x.per === 'PERSON' ? ` ${T.perPerson}` : ''}`),
+        hint(id, x.description),
+        error(id, x.name),
+      ),
       h(Stepper, {
         id,
         value: chosen,
@@ -203,7 +209,6 @@ export function step(h: typeof H, w: Widget, Party: Parts['Party'], Stepper: Par
           m.form.value = { ...m.form.value, problems: { ...problems, [id]: undefined }, extras: fitted(m, exp, party, [x.id, n]) };
         },
       }),
-      error(id, x.name),
     );
   };
 
