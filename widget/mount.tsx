@@ -5,6 +5,7 @@
  */
 import type { Locale } from '../shared/index.js';
 import { h, render } from 'preact';
+import type { ComponentChildren } from 'preact';
 import { effect, signal } from './state/signals.js';
 import { createApi } from './api.js';
 import { chunk } from './chunks.js';
@@ -69,8 +70,16 @@ function takeReturn(): [string, boolean] | null {
 /** Logs what went wrong, never throwing into the host page. */
 export const report = (error: unknown): void => console.error('[Outing]', error);
 
-/** Renders a booking widget into `host`'s open shadow root. */
-export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi: string): Mounted {
+/** The Book-now dialog's own rules, beside the widget's: its box, the backdrop, full screen on a phone. */
+const DIALOG_CSS =
+  ':host{all:initial}dialog{position:fixed;inset:0;margin:auto;width:100%;max-width:34em;max-height:calc(100% - 2em);overflow:auto}.outing .outing{border:0;padding:0}dialog::backdrop{background:#0009}@media(max-width:479.9px){dialog{max-width:none;max-height:none;height:100%;border-radius:0}}';
+
+/**
+ * Renders a booking widget into `host`'s open shadow root. With `close`, the Book-now dialog
+ * (main.tsx): the widget inside a modal <dialog> named after the experience, with a Close button;
+ * Close and Escape call `close`. `outing:booked` is dispatched on `target`.
+ */
+export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi: string, close?: () => void, target: EventTarget = host): Mounted {
   // Each option wins over its attribute.
   const given: MountOptions = { ...host.dataset, ...options };
   const { key, experience: experienceId, locale } = given;
@@ -78,6 +87,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
   const gift = given.mode;
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   adoptStyles(root);
+  if (close) adoptStyles(root, DIALOG_CSS);
 
   // `data-locale`, else the browser's languages; if none is one of ours, the org's default
   // (`defaultLocale` of the first experience answer), which the texts then wait for.
@@ -101,7 +111,7 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
   const model = createBookingModel({
     api,
     experienceId: experienceId || undefined,
-    onBooked: (detail) => host.dispatchEvent(new CustomEvent('outing:booked', { detail, bubbles: true, composed: true })),
+    onBooked: (detail) => target.dispatchEvent(new CustomEvent('outing:booked', { detail, bubbles: true, composed: true })),
     // The languages are the contract's: the primary subtag names one.
     lang: () => tag.slice(0, 2) as Locale,
   });
@@ -121,17 +131,34 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
     if (!t) return void render(<div class="outing" aria-busy="true" />, root);
     w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles, lines: moneyLines, total: totalLine };
+    // In the dialog, `view` inside it; the dialog opens modal the first time.
+    const show = (view: ComponentChildren): void => {
+      render(
+        close ? (
+          <dialog class="outing" lang={tag} aria-label={(experienceId && model.experience.value?.name) || t.widget} onCancel={close}>
+            <button type="button" class="link" onClick={close}>
+              {t.close}
+            </button>
+            {view}
+          </dialog>
+        ) : (
+          view
+        ),
+        root,
+      );
+      const d = root.firstChild as HTMLDialogElement;
+      if (close && !d.open) d.showModal();
+    };
     try {
       // The gift-voucher mode shows nothing until its chunk is here.
-      render(gift ? chunk<FormsChunk>(w, 'forms')?.gift(h, w, api, back) : <App w={w} />, root);
+      show(gift ? chunk<FormsChunk>(w, 'forms')?.gift(h, w, api, back) : <App w={w} />);
     } catch (e) {
       report(e);
       // The stylesheet's root class: the message must not take its look from the host page either.
-      render(
+      show(
         <p class="outing" role="alert">
           {t.errors.server}
         </p>,
-        root,
       );
       return;
     }
