@@ -25,7 +25,6 @@ const languageFiles: Plugin = {
  * full time is chosen). Builds of their own: widget.js is one IIFE, which cannot be split.
  */
 const WIDGET_CHUNKS: Record<string, string> = {
-  'confirmation.js': 'widget/confirm/chunk.ts',
   'forms.js': 'widget/forms.ts',
 };
 

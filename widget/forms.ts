@@ -10,12 +10,13 @@
  */
 import type { ChunkScript } from './chunks.js';
 // In this order the parts compress best (the bundle follows the imports): 31 bytes less than alphabetical.
+import { confirmation } from './confirm/chunk.js';
 import { bookingForm } from './form/chunk.js';
 import { codes } from './codes/chunk.js';
 import { waitlist } from './waitlist/chunk.js';
 import { giftVoucher } from './gift/chunk.js';
 
-export const forms = { form: bookingForm, codes, gift: giftVoucher, waitlist };
+export const forms = { form: bookingForm, codes, gift: giftVoucher, waitlist, confirmation };
 export type FormsChunk = typeof forms;
 
 const script = document.currentScript as ChunkScript<FormsChunk> | null;

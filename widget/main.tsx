@@ -57,65 +57,48 @@ function boot(): void {
   const open = (options: MountOptions = {}, target: EventTarget = document): { close(): void } => {
     shown?.();
     const back = document.activeElement as HTMLElement | null;
-    const host = document.createElement('outing-dialog');
+    const host = document.body.appendChild(document.createElement('outing-dialog'));
     // The page behind stays where it is: its root's overflow is hidden while the dialog is open.
     const { style } = document.documentElement;
     const overflow = style.overflow;
-    let m: Mounted | undefined;
     const close = (): void => {
       if (shown != close) return;
       shown = undefined;
-      try {
-        m?.unmount();
-      } catch (e) {
-        report(e);
-      }
+      m.unmount();
       host.remove();
       style.overflow = overflow;
       back?.focus();
     };
     shown = close;
     style.overflow = 'hidden';
-    document.body.append(host);
-    try {
-      m = mountWidget(host, options, defaultApi, close, target);
-    } catch (e) {
-      report(e);
-      close();
-    }
+    const m = mountWidget(host, options, defaultApi, close, target);
     return { close };
   };
-  // A Book-now button: the page's element, made a button for assistive technology and keyboards.
-  const trigger = (el: HTMLElement): Mounted => {
-    el.setAttribute('aria-haspopup', 'dialog');
-    const button = el.matches('button');
-    if (!button && !el.matches('a[href]')) {
-      el.setAttribute('role', 'button');
-      el.tabIndex = 0;
+  // A click on a Book-now button, or Enter or Space on one that is not a <button> (which clicks
+  // itself on both); a link does not navigate. Listened for on the document, for buttons added later too.
+  const activate = (e: Event): void => {
+    const el = (e.target as Element).closest?.<HTMLElement>('[data-outing-button]');
+    const key = (e as KeyboardEvent).key;
+    if (el && (key == null || (!el.matches('button') && (key == 'Enter' || key == ' ')))) {
+      e.preventDefault();
+      open({ ...el.dataset }, el);
     }
-    // A click; Enter or Space on anything but a <button> (which clicks itself). A link does not navigate.
-    const on = (e: Event): void => {
-      const key = (e as KeyboardEvent).key;
-      if (key == null || (!button && (key == 'Enter' || key == ' '))) {
-        e.preventDefault();
-        open({ ...el.dataset }, el);
-      }
-    };
-    el.addEventListener('click', on);
-    el.addEventListener('keydown', on);
-    return {
-      unmount() {
-        el.removeEventListener('click', on);
-        el.removeEventListener('keydown', on);
-      },
-    };
   };
+  addEventListener('click', activate, true);
+  addEventListener('keydown', activate, true);
   // Every [data-outing] element and Book-now button not yet mounted: `root` itself, then those inside it.
   const mountAll = (root: ParentNode): void => {
     for (const el of [root, ...root.querySelectorAll(SELECTOR)]) {
       if (el instanceof HTMLElement && el.matches(SELECTOR) && !mounted.has(el)) {
         if (el.matches('[data-outing]')) mount(el);
-        else mounted.set(el, trigger(el));
+        else {
+          // A Book-now button: the page's element, which assistive technology and keyboards take for a button.
+          el.setAttribute('aria-haspopup', 'dialog');
+          if (!el.matches('button,a[href]')) {
+            el.setAttribute('role', 'button');
+            el.tabIndex = 0;
+          }
+        }
       }
     }
   };

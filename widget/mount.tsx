@@ -72,7 +72,7 @@ export const report = (error: unknown): void => console.error('[Outing]', error)
 
 /** The Book-now dialog's own rules, beside the widget's: its box, the backdrop, full screen on a phone. */
 const DIALOG_CSS =
-  ':host{all:initial}dialog{position:fixed;inset:0;margin:auto;width:100%;max-width:34em;max-height:calc(100% - 2em);overflow:auto}.outing .outing{border:0;padding:0}dialog::backdrop{background:#0009}@media(max-width:479.9px){dialog{max-width:none;max-height:none;height:100%;border-radius:0}}';
+  ':host{all:initial}dialog{position:fixed;inset:0;margin:auto;max-width:34em;height:fit-content;max-height:100%;overflow:auto}.outing .outing{border:0;padding:0}::backdrop{background:#0009}@media(max-width:479px){dialog{max-width:none;height:auto}}';
 
 /**
  * Renders a booking widget into `host`'s open shadow root. With `close`, the Book-now dialog

@@ -7,7 +7,6 @@
  */
 import type { h as H } from 'preact';
 import type { PublicBooking, PublicBookingStatus } from '../../shared/index.js';
-import type { ChunkScript } from '../chunks.js';
 import type { Widget } from '../components/widget.js';
 import { guestInfo } from './guest-info.js';
 import { guestInfoTexts } from './texts.js';
@@ -55,6 +54,3 @@ export function confirmation(h: typeof H, booking: PublicBookingStatus & Partial
 }
 
 export type ConfirmationChunk = typeof confirmation;
-
-const script = document.currentScript as ChunkScript<ConfirmationChunk> | null;
-if (script) script.outing = confirmation;
