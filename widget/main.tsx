@@ -77,7 +77,7 @@ function boot(): void {
   // A click on a Book-now button, or Enter or Space on one that is not a <button> (which clicks
   // itself on both); a link does not navigate. Listened for on the document, for buttons added later too.
   const activate = (e: Event): void => {
-    const el = (e.target as Element).closest?.<HTMLElement>('[data-outing-button]');
+    const el = (e.target as Element).closest<HTMLElement>('[data-outing-button]');
     const key = (e as KeyboardEvent).key;
     if (el && (key == null || (!el.matches('button') && (key == 'Enter' || key == ' ')))) {
       e.preventDefault();
@@ -95,7 +95,7 @@ function boot(): void {
           // A Book-now button: the page's element, which assistive technology and keyboards take for a button.
           el.setAttribute('aria-haspopup', 'dialog');
           if (!el.matches('button,a[href]')) {
-            el.setAttribute('role', 'button');
+            el.role = 'button';
             el.tabIndex = 0;
           }
         }

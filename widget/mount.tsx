@@ -72,7 +72,7 @@ export const report = (error: unknown): void => console.error('[Outing]', error)
 
 /** The Book-now dialog's own rules, beside the widget's: its box, the backdrop, full screen on a phone. */
 const DIALOG_CSS =
-  ':host{all:initial}dialog{position:fixed;inset:0;margin:auto;max-width:34em;height:fit-content;max-height:100%;overflow:auto}.outing .outing{border:0;padding:0}::backdrop{background:#0009}@media(max-width:479px){dialog{max-width:none;height:auto}}';
+  ':host{all:initial}dialog{position:fixed;inset:0;margin:auto;max-width:34em;height:fit-content;max-height:100%;overflow:auto}.outing .outing{border:0;padding:0}::backdrop{background:#0009}@media(max-width:479px){dialog{max-width:none;height:100%}}';
 
 /**
  * Renders a booking widget into `host`'s open shadow root. With `close`, the Book-now dialog
@@ -131,11 +131,23 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     // No step in a language the guest did not ask for: nothing but a busy box until the texts arrive.
     if (!t) return void render(<div class="outing" aria-busy="true" />, root);
     w ??= { model, t, fmt: createFormats(tag), locale: tag, origin: defaultApi, css: adoptStyles, lines: moneyLines, total: totalLine };
+    // Tab on the dialog's last control goes to its first, Shift+Tab on the first to the last: a
+    // modal dialog keeps the page out of reach, but not the browser's own controls.
+    const trap = (e: KeyboardEvent): void => {
+      if (e.key != 'Tab') return;
+      // Every element that Tab reaches (the widget renders no <a> without href).
+      const all = [...root.querySelectorAll<HTMLButtonElement>('*')].filter((el) => el.tabIndex >= 0 && !el.disabled);
+      const [to, from] = e.shiftKey ? [all.at(-1), all[0]] : [all[0], all.at(-1)];
+      if (root.activeElement == from) {
+        e.preventDefault();
+        to?.focus();
+      }
+    };
     // In the dialog, `view` inside it; the dialog opens modal the first time.
     const show = (view: ComponentChildren): void => {
       render(
         close ? (
-          <dialog class="outing" lang={tag} aria-label={(experienceId && model.experience.value?.name) || t.widget} onCancel={close}>
+          <dialog class="outing" lang={tag} aria-label={(experienceId && model.experience.value?.name) || t.widget} onCancel={close} onKeyDown={trap}>
             <button type="button" class="link" onClick={close}>
               {t.close}
             </button>
