@@ -119,7 +119,7 @@ describe('a Book-now button', () => {
         seen.add(where.inner);
       }
     }
-    expect(seen.size).toBeGreaterThan(5);
+    expect(seen.size).toBeGreaterThanOrEqual(4);
 
     await page.keyboard.press('Escape');
     await d.waitFor({ state: 'detached' });
