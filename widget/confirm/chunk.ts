@@ -1,9 +1,8 @@
 /**
- * widget/confirmation.js: what the widget's confirmation shows of a confirmed booking beyond its
- * number and summary (guest information, "Add to calendar"). widget.js loads it as a classic
- * script only once a booking is confirmed (widget/chunks.ts), so that widget.js stays within its size
- * budget. It adds no global: it hands its one function to the <script> element that loaded it, and
- * renders with the `h` of that widget.js rather than a Preact of its own.
+ * The confirmation's part in forms.js (widget/forms.ts): what the widget's confirmation shows of a
+ * confirmed booking beyond its number and summary (guest information, "Add to calendar"), asked for
+ * only once a booking is confirmed, so that widget.js stays within its size budget. It renders with
+ * the `h` of widget.js rather than a Preact of its own.
  */
 import type { h as H } from 'preact';
 import type { PublicBooking, PublicBookingStatus } from '../../shared/index.js';
