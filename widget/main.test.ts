@@ -76,7 +76,7 @@ describe('Book-now buttons and Outing.open()', () => {
       <a id="a" href="/tours" data-outing-button ${attributes}>Book</a>
       <span id="s" data-outing-button ${attributes}>Book <b>now</b></span>`;
     document.body.append(section);
-    const [b, a, s] = ['b', 'a', 's'].map((id) => document.getElementById(id)!);
+    const [b, a, s] = [document.getElementById('b')!, document.getElementById('a')!, document.getElementById('s')!];
     await waitFor(() => expect(s.getAttribute('aria-haspopup')).toBe('dialog'));
     expect([b.getAttribute('aria-haspopup'), b.getAttribute('role'), b.getAttribute('tabindex')]).toEqual(['dialog', null, null]);
     expect([a.getAttribute('aria-haspopup'), a.getAttribute('role'), a.getAttribute('tabindex')]).toEqual(['dialog', null, null]);
