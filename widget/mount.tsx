@@ -13,7 +13,7 @@ import { chooseLanguage } from './i18n/index.js';
 import { App } from './components/App.js';
 import { moneyLines, totalLine } from './components/money-lines.js';
 import { en } from './i18n/en.js';
-import { adoptStyles } from './styles/sheet.js';
+import { adoptStyles, DIALOG_CSS } from './styles/sheet.js';
 import { createFormats } from './i18n/format.js';
 import { loadTexts } from './i18n/load.js';
 import { createApi } from './api.js';
@@ -70,14 +70,6 @@ function takeReturn(): [string, boolean] | null {
 
 /** Logs what went wrong, never throwing into the host page. */
 export const report = (error: unknown): void => console.error('[Outing]', error);
-
-/**
- * The Book-now dialog's own rules, beside the widget's: its box, the backdrop, full screen on a
- * phone. The dialog is also `.outing`, whose `all: initial` a `dialog` selector would not beat;
- * `:modal` does, coming later.
- */
-const DIALOG_CSS =
-  ':host{all:initial}:modal{position:fixed;inset:0;box-sizing:border-box;margin:auto;max-width:34em;height:fit-content;max-height:100%;overflow:auto}.outing .outing{border:0;padding:0}::backdrop{background:#0009}@media(max-width:479px){:modal{max-width:none;height:100%}}';
 
 /**
  * Renders a booking widget into `host`'s open shadow root. With `close`, the Book-now dialog
