@@ -81,7 +81,7 @@ function boot(): void {
     const key = (e as KeyboardEvent).key;
     if (el && (key == null || (!el.matches('button') && (key == 'Enter' || key == ' ')))) {
       e.preventDefault();
-      open({ ...el.dataset }, el);
+      open(el.dataset, el);
     }
   };
   addEventListener('click', activate, true);
@@ -93,7 +93,7 @@ function boot(): void {
         if (el.matches('[data-outing]')) mount(el);
         else {
           // A Book-now button: the page's element, which assistive technology and keyboards take for a button.
-          el.setAttribute('aria-haspopup', 'dialog');
+          el.ariaHasPopup = 'dialog';
           if (!el.matches('button,a[href]')) {
             el.role = 'button';
             el.tabIndex = 0;

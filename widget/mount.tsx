@@ -131,13 +131,12 @@ export function mountWidget(host: HTMLElement, options: MountOptions, defaultApi
     // Tab on the dialog's last control goes to its first, Shift+Tab on the first to the last: a
     // modal dialog keeps the page out of reach, but not the browser's own controls.
     const trap = (e: KeyboardEvent): void => {
-      if (e.key != 'Tab') return;
       // Every element that Tab reaches (the widget renders no <a> without href).
       const all = [...root.querySelectorAll<HTMLButtonElement>('*')].filter((el) => el.tabIndex >= 0 && !el.disabled);
-      const [to, from] = e.shiftKey ? [all.at(-1), all[0]] : [all[0], all.at(-1)];
-      if (root.activeElement == from) {
+      const i = e.shiftKey ? 0 : all.length - 1;
+      if (e.key == 'Tab' && root.activeElement == all[i]) {
         e.preventDefault();
-        to?.focus();
+        all[all.length - 1 - i]!.focus();
       }
     };
     // In the dialog, `view` inside it; the dialog opens modal the first time.
