@@ -79,7 +79,7 @@ function boot(): void {
   const activate = (e: Event): void => {
     const el = (e.target as Element).closest<HTMLElement>('[data-outing-button]');
     const key = (e as KeyboardEvent).key;
-    if (el && (key == null || (!el.matches('button') && (key == 'Enter' || key == ' ')))) {
+    if (el && (!key || (!el.matches('button') && (key == 'Enter' || key == ' ')))) {
       e.preventDefault();
       open(el.dataset, el);
     }
@@ -93,7 +93,7 @@ function boot(): void {
         if (el.matches('[data-outing]')) mount(el);
         else {
           // A Book-now button: the page's element, which assistive technology and keyboards take for a button.
-          el.ariaHasPopup = 'dialog';
+          el.setAttribute('aria-haspopup', 'dialog');
           if (!el.matches('button,a[href]')) {
             el.role = 'button';
             el.tabIndex = 0;
