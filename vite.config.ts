@@ -17,15 +17,14 @@ const languageFiles: Plugin = {
 };
 
 /**
- * The widget's chunks, each written beside widget.js as a classic script of its own, which widget.js
- * adds to the page only when a step needs it: the confirmation's (widget/confirm/chunk.ts, once a
- * booking is confirmed) and forms.js (widget/forms.ts), the less common paths in one file: the
- * booking form's step (an experience that asks questions or sells extras), the code box (once "Have
- * a code?" is pressed), the gift-voucher mode (`data-mode="gift-voucher"`) and the waitlist (once a
- * full time is chosen). Builds of their own: widget.js is one IIFE, which cannot be split.
+ * The widget's chunk, written beside widget.js as a classic script of its own, which widget.js adds
+ * to the page only when a step needs it: forms.js (widget/forms.ts), the less common paths in one
+ * file: the confirmation's part (widget/confirm/chunk.ts, once a booking is confirmed), the booking
+ * form's step (an experience that asks questions or sells extras), the code box (once "Have a code?"
+ * is pressed), the gift-voucher mode (`data-mode="gift-voucher"`) and the waitlist (once a full time
+ * is chosen). A build of its own: widget.js is one IIFE, which cannot be split.
  */
 const WIDGET_CHUNKS: Record<string, string> = {
-  'confirmation.js': 'widget/confirm/chunk.ts',
   'forms.js': 'widget/forms.ts',
 };
 

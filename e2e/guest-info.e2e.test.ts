@@ -12,7 +12,7 @@ import { startSmtpServer, type TestSmtpServer } from '../server/test-helpers/smt
 /**
  * An experience's guest information and "Add to calendar", in real Chromium against `outing serve
  * --demo`: the widget on another origin's page under the strict policy README gives host pages
- * (its confirmation chunk loaded from Outing), then the manage page from the confirmation e-mail;
+ * (its confirmation's part loaded from Outing in forms.js), then the manage page from the confirmation e-mail;
  * both calendar links followed, by keyboard; axe-core and 375 px.
  */
 const GUEST = 'mira@e2e-guest-info.example';
@@ -92,7 +92,7 @@ describe('guest information and Add to calendar', () => {
     expect(await w.getByRole('link', { name: /Open the map/ }).getAttribute('href')).toBe(INFO.meetingPointUrl);
     expect(await w.getByText('Wear comfortable shoes.').isVisible()).toBe(true);
     // The chunk came from Outing, once, after the booking.
-    expect(requests.filter((r) => r.endsWith('/widget/confirmation.js'))).toEqual([`GET ${outing.origin}/widget/confirmation.js`]);
+    expect(requests.filter((r) => r.endsWith('/widget/forms.js'))).toEqual([`GET ${outing.origin}/widget/forms.js`]);
 
     await tabTo(page, /^Google Calendar/);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.keyboard.press('Enter')]);

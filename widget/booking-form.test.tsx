@@ -1,7 +1,6 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import type { ChunkScript } from './chunks.js';
-import { confirmation, type ConfirmationChunk } from './confirm/chunk.js';
 import { forms, type FormsChunk } from './forms.js';
 import { kayak, walk } from './test-helpers/fake-outing.js';
 import { fill, mountForTest, pinned, useWidgetTests } from './test-helpers/widget-under-test.js';
@@ -60,7 +59,7 @@ function answerRequired(s: WidgetUnderTest): void {
 }
 
 describe('the booking form step', () => {
-  it('is not there for an experience without questions or extras, whose booking loads no chunk of it', async () => {
+  it('is not there for an experience without questions or extras, whose booking loads no chunk before it is confirmed', async () => {
     const s = mountForTest(pinned, { experiences: [walk, kayak] });
     await waitFor(() => expect(s.day('2026-12-02').getAttribute('aria-disabled')).toBe('false'));
     fireEvent.click(s.day('2026-12-02'));
@@ -70,9 +69,11 @@ describe('the booking form step', () => {
     expect(s.root.querySelector('.position')!.textContent).toBe('Step 3 of 4');
     expect(s.ui.getByLabelText('Participants')).toBeTruthy();
     fill(s, { Name: 'Ana Lima', 'E-mail': 'ana@example.com' });
+    expect(document.head.querySelector(`script[src="${CHUNK}"]`)).toBeNull();
     fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
     await s.ui.findByRole('heading', { name: 'Booking confirmed' });
-    expect(document.head.querySelector(`script[src="${CHUNK}"]`)).toBeNull();
+    // The confirmation's part (guest information, Add to calendar) is in the chunk, asked for now.
+    expect(document.head.querySelector(`script[src="${CHUNK}"]`)).not.toBeNull();
     const post = s.outing.requests.find((r) => r.method === 'POST')!;
     expect(post.body).not.toHaveProperty('answers');
     expect(post.body).not.toHaveProperty('extras');
@@ -214,7 +215,7 @@ describe('the booking form step', () => {
       ],
     });
     expect(s.root.querySelector('.summary')!.textContent).toContain('€119.00');
-    await arrives<ConfirmationChunk>('https://outing.test/widget/confirmation.js', confirmation);
+    // The confirmation's part is in forms.js, here already.
     await waitFor(() => expect(lines(s)).toEqual(['2 × Lunch €24.00', '1 × Photos €15.00']));
   });
 

@@ -1,7 +1,6 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import type { ChunkScript } from './chunks.js';
-import { confirmation, type ConfirmationChunk } from './confirm/chunk.js';
 import { forms, type FormsChunk } from './forms.js';
 import { family, kayak, walk } from './test-helpers/fake-outing.js';
 import type { FakeOutingOptions } from './test-helpers/fake-outing.js';
@@ -96,7 +95,7 @@ describe('Have a code?', () => {
     expect(post.body).not.toHaveProperty('voucherCode');
     expect(s.booked[0]!.total).toBe('45.00');
     // The confirmation names the discount (its chunk, once confirmed).
-    await arrives<ConfirmationChunk>('https://outing.test/widget/confirmation.js', confirmation);
+    // The confirmation's part is in forms.js, here already.
     await waitFor(() => expect(lines(s)).toContain('Discount (SUMMER10) -€5.00'));
     expect(s.ui.getByText('Booked for Ana Lima (ana@example.com).')).toBeTruthy();
   });
@@ -127,7 +126,7 @@ describe('Have a code?', () => {
     const post = s.outing.requests.find((r) => r.url.pathname === '/public/v1/bookings')!;
     // expectedTotal is the total after the discount, before the voucher.
     expect(post.body).toMatchObject({ promoCode: 'FIVE', voucherCode: VOUCHER, expectedTotal: '45.00' });
-    await arrives<ConfirmationChunk>('https://outing.test/widget/confirmation.js', confirmation);
+    // The confirmation's part is in forms.js, here already.
     await waitFor(() => expect(lines(s)).toEqual(['Discount (FIVE) -€5.00', `Gift voucher (${MASK}) -€20.00`]));
     expect([...s.root.querySelectorAll('.total')].at(-1)!.textContent).toBe('Left to pay: €25.00');
   });

@@ -1,7 +1,7 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChunkScript } from './chunks.js';
-import { confirmation, type ConfirmationChunk } from './confirm/chunk.js';
+import { forms, type FormsChunk } from './forms.js';
 import { googleCalendarUrl, icsFile, utcStamp } from './confirm/calendar.js';
 import { fill, mountForTest as setup, pinned, toDetails, useWidgetTests, type WidgetUnderTest } from './test-helpers/widget-under-test.js';
 import { walk } from './test-helpers/fake-outing.js';
@@ -16,18 +16,19 @@ const guided = {
 };
 
 /**
- * What a browser does with the script widget.js adds: it fetches /widget/confirmation.js, runs it
+ * What a browser does with the script widget.js adds: it fetches /widget/forms.js (whose `confirmation` is
+ * this part), runs it
  * (the chunk hands its function to its <script>) and fires `load`. happy-dom runs no fetched script,
  * so the test plays that part with the chunk's own function; widget.js's side is the real one.
  */
-async function chunkArrives(): Promise<ChunkScript<ConfirmationChunk>> {
+async function chunkArrives(): Promise<ChunkScript<FormsChunk>> {
   const script = await waitFor(() => {
-    const found = document.head.querySelector<ChunkScript<ConfirmationChunk>>('script[src="https://outing.test/widget/confirmation.js"]');
-    if (!found) throw new Error('widget.js has not asked for its confirmation chunk');
+    const found = document.head.querySelector<ChunkScript<FormsChunk>>('script[src="https://outing.test/widget/forms.js"]');
+    if (!found) throw new Error('widget.js has not asked for its forms chunk');
     return found;
   });
   if (!script.outing) {
-    script.outing = confirmation;
+    script.outing = forms;
     script.dispatchEvent(new Event('load'));
   }
   return script;
@@ -45,7 +46,7 @@ describe('the confirmation’s guest information and Add to calendar', () => {
     const s = setup(pinned, { experiences: [guided] });
     await toDetails(s);
     // Nothing is fetched before there is a confirmed booking to show.
-    expect(document.head.querySelector('script[src$="/widget/confirmation.js"]')).toBeNull();
+    expect(document.head.querySelector('script[src$="/widget/forms.js"]')).toBeNull();
     fill(s, { Name: 'Ana Lima', 'E-mail': 'ana@example.com' });
     fireEvent.click(s.ui.getByRole('button', { name: 'Book' }));
     await s.ui.findByRole('heading', { name: 'Booking confirmed' });

@@ -7,8 +7,7 @@ import { createTestApp, expectError, repoRoot, type TestApp } from '../test-help
 
 // The widget bundle is a build output; a stand-in keeps this test independent of `npm run build`.
 const WIDGET = Buffer.from('/* widget */ window.Outing = {};\n'.repeat(50));
-const CHUNK = Buffer.from('(function(){/* confirmation */})();\n'.repeat(20));
-const FORMS = Buffer.from('(function(){/* booking form, code box, gift voucher, waitlist */})();\n'.repeat(20));
+const FORMS = Buffer.from('(function(){/* booking form, code box, gift voucher, waitlist, confirmation */})();\n'.repeat(20));
 /** Stand-ins for the six language files, each with its own submit label. */
 const BOOK: Record<string, string> = { pt: 'Reservar', es: 'Reservar', fr: 'Réserver', de: 'Buchen', it: 'Prenota', nl: 'Boeken' };
 const TEXTS = Object.fromEntries(Object.entries(BOOK).map(([code, book]) => [code, Buffer.from(JSON.stringify({ book, code, tickets: 'Tickets'.repeat(40) }))]));
@@ -16,7 +15,6 @@ useAssetReader((path) => {
   if (path === join('dist', 'widget', 'widget.js')) return WIDGET;
   const code = Object.keys(TEXTS).find((c) => path === join('dist', 'widget', `${c}.json`));
   if (code) return TEXTS[code];
-  if (path === join('dist', 'widget', 'confirmation.js')) return CHUNK;
   if (path === join('dist', 'widget', 'forms.js')) return FORMS;
   try {
     return readFileSync(join(repoRoot, path));
@@ -47,20 +45,14 @@ describe('/widget.js', () => {
 });
 
 describe('/widget/confirmation.js', () => {
-  it('serves the confirmation chunk as a script to any origin, cached as widget.js is, never sniffed', async () => {
-    const res = await t.app.request('/widget/confirmation.js', { headers: { 'accept-encoding': 'identity', origin: 'https://tours.example.com' } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(Buffer.from(await res.arrayBuffer())).toEqual(CHUNK);
+  it('is no file of its own any more: the confirmation’s part is in forms.js', async () => {
+    expectError(await t.request('GET', '/widget/confirmation.js', { key: null }), 404, 'NOT_FOUND');
     expectError(await t.request('GET', '/widget/chunk.js', { key: null }), 404, 'NOT_FOUND');
   });
 });
 
 describe('/widget/forms.js', () => {
-  it('serves the chunk of the booking form, code box, gift voucher and waitlist as the confirmation’s is, compressed, with an ETag', async () => {
+  it('serves the chunk of the booking form, code box, gift voucher, waitlist and confirmation as a script to any origin, compressed, with an ETag', async () => {
     const res = await t.app.request('/widget/forms.js', { headers: { 'accept-encoding': 'gzip', origin: 'https://tours.example.com' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');

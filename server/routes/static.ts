@@ -38,7 +38,7 @@ export function demoCsp(apiOrigin: string): string {
 }
 
 /** The scripts widget.js may load after itself, beside it under `/widget/`. */
-const WIDGET_CHUNKS = ['confirmation.js', 'forms.js'];
+const WIDGET_CHUNKS = ['forms.js'];
 
 /** `/widget.js`, its language files, its chunks and the demo site: no key needed. */
 export function staticRoutes(ctx: RouteContext): Hono<AppEnv> {

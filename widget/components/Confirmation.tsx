@@ -5,7 +5,7 @@
  */
 import { Fragment, h } from 'preact';
 import { chunk } from '../chunks.js';
-import type { ConfirmationChunk } from '../confirm/chunk.js';
+import type { FormsChunk } from '../forms.js';
 import { Summary } from './Summary.js';
 import type { Props } from './widget.js';
 
@@ -43,7 +43,7 @@ export function Confirmation({ w }: Props) {
         />
       )}
       {/* Who it is booked for, the money, the meeting point and "Add to calendar" come in a chunk of their own, asked for once confirmed. */}
-      {confirmed && chunk<ConfirmationChunk>(w, 'confirmation')?.(h, booking, w)}
+      {confirmed && chunk<FormsChunk>(w, 'forms')?.confirmation(h, booking, w)}
       {booking?.status === 'CANCELLED' && <p>{t.notKept}</p>}
       {payment === 'slow' && (
         <>

@@ -1,13 +1,11 @@
 /**
- * widget/confirmation.js: what the widget's confirmation shows of a confirmed booking beyond its
- * number and summary (guest information, "Add to calendar"). widget.js loads it as a classic
- * script only once a booking is confirmed (widget/chunks.ts), so that widget.js stays within its size
- * budget. It adds no global: it hands its one function to the <script> element that loaded it, and
- * renders with the `h` of that widget.js rather than a Preact of its own.
+ * The confirmation's part in forms.js (widget/forms.ts): what the widget's confirmation shows of a
+ * confirmed booking beyond its number and summary (guest information, "Add to calendar"), asked for
+ * only once a booking is confirmed, so that widget.js stays within its size budget. It renders with
+ * the `h` of widget.js rather than a Preact of its own.
  */
 import type { h as H } from 'preact';
 import type { PublicBooking, PublicBookingStatus } from '../../shared/index.js';
-import type { ChunkScript } from '../chunks.js';
 import type { Widget } from '../components/widget.js';
 import { guestInfo } from './guest-info.js';
 import { guestInfoTexts } from './texts.js';
@@ -55,6 +53,3 @@ export function confirmation(h: typeof H, booking: PublicBookingStatus & Partial
 }
 
 export type ConfirmationChunk = typeof confirmation;
-
-const script = document.currentScript as ChunkScript<ConfirmationChunk> | null;
-if (script) script.outing = confirmation;

@@ -3,6 +3,7 @@ import type { Messages } from './messages.js';
 /** English, the language widget.js carries; the others are fetched (load.ts). */
 export const en: Messages = {
   widget: 'Book online',
+  close: 'Close',
   step: 'Step {0} of {1}',
   chooseExperience: 'Choose an experience',
   chooseDate: 'Choose a date',

@@ -111,11 +111,8 @@ export interface Messages {
   notKept: string;
   returnToPayment: string;
   bookAgain: string;
-  /**
-   * The Book-now dialog's Close button: English comes with the dialog's own code, so en.ts has none;
-   * another language's file carries it.
-   */
-  close?: string;
+  /** The Book-now dialog's Close button (main.tsx). */
+  close: string;
   errors: {
     /** The chosen time went while the guest typed: fresh times show. */
     slotTaken: string;
