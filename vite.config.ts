@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { minify } from 'terser';
 import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 
 /**
@@ -24,6 +25,29 @@ const languageFiles: Plugin = {
  * is pressed), the gift-voucher mode (`data-mode="gift-voucher"`) and the waitlist (once a full time
  * is chosen). A build of its own: widget.js is one IIFE, which cannot be split.
  */
+/**
+ * A second pass over the widget's minified scripts with terser's compressor: it finds what one pass
+ * of Vite's own minifier leaves, about 170 bytes gzip over widget.js and forms.js, which the exact
+ * budget of the widget needs (either minifier alone does worse). Three passes and its safe defaults,
+ * plus `unsafe_arrows`: function expressions that use no `this` become arrows, which is safe here
+ * because none of them is ever called with `new` (Preact tells class components from function
+ * components by `prototype.render`, and calls function components plainly). The e2e suite runs the
+ * result in Chromium.
+ */
+async function squeeze(code: string): Promise<string> {
+  const out = await minify(code, { ecma: 2020, compress: { passes: 3, unsafe_arrows: true }, mangle: true, format: { comments: false } });
+  if (out.code === undefined) throw new Error('terser gave no code');
+  return out.code;
+}
+
+const squeezeWidget: Plugin = {
+  name: 'outing-widget-squeeze',
+  apply: 'build',
+  async generateBundle(_options, bundle) {
+    for (const file of Object.values(bundle)) if (file.type === 'chunk') file.code = await squeeze(file.code);
+  },
+};
+
 const WIDGET_CHUNKS: Record<string, string> = {
   'forms.js': 'widget/forms.ts',
 };
@@ -51,7 +75,7 @@ const widgetChunks: Plugin = {
           },
         },
       })) as Rolldown.RolldownOutput;
-      this.emitFile({ type: 'asset', fileName, source: built.output[0].code });
+      this.emitFile({ type: 'asset', fileName, source: await squeeze(built.output[0].code) });
     }
   },
 };
@@ -64,7 +88,7 @@ const widgetChunks: Plugin = {
  */
 const widget: UserConfig = {
   publicDir: false,
-  plugins: [languageFiles, widgetChunks],
+  plugins: [languageFiles, widgetChunks, squeezeWidget],
   // Production JSX whatever NODE_ENV says: under vitest (NODE_ENV=test) oxc would otherwise emit
   // jsxDEV calls with file names and line numbers, 5 KB more.
   mode: 'production',
