@@ -8,7 +8,7 @@ import css from './widget.css?inline';
  * where the layout is set here; `:modal` does, coming later.
  */
 export const DIALOG_CSS =
-  ':modal{position:fixed;inset:0;margin:auto;max-width:34em;max-height:100%;height:fit-content;overflow:auto}.outing .outing{border:0;padding:0}::backdrop{background:#0009}@media(max-width:479px){:modal{max-width:none;height:100%}}';
+  ':modal{box-sizing:border-box;position:fixed;inset:0;margin:auto;max-width:34em;max-height:100%;height:fit-content;overflow:auto}.outing .outing{border:0;padding:0}::backdrop{background:#0009}@media(max-width:479px){:modal{max-width:none;height:100%}}';
 
 // One constructed sheet per text for every widget on the page: adopted sheets may be shared by shadow roots.
 const sheets: Record<string, CSSStyleSheet> = {};
