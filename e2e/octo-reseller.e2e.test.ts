@@ -165,6 +165,11 @@ describe('a reseller books over OCTO and the owner sees it in the dashboard', ()
     expect(await reason.innerText()).toContain('no guest e-mail address');
     await expect.poll(() => page.getByRole('heading', { level: 2, name: 'Messages' }).locator('..').innerText()).not.toContain('Loading');
     const resend = page.getByRole('button', { name: 'Resend' });
+    // One Resend per message the booking has (none is ever queued for the guest without an address).
+    const confirmedId = new URL(page.url()).pathname.split('/').pop()!;
+    const messages = (await api<{ kind: string; to: string }[]>(`/v1/bookings/${confirmedId}/messages?limit=100`)).data;
+    expect(messages.filter((m) => m.kind !== 'OPERATOR_NOTICE')).toEqual([]);
+    expect(await resend.count()).toBe(messages.length);
     for (let i = 0; i < (await resend.count()); i++) {
       expect(await resend.nth(i).getAttribute('aria-disabled')).toBe('true');
       expect(await resend.nth(i).getAttribute('aria-describedby')).toContain('no-address');
@@ -204,6 +209,41 @@ describe('a reseller books over OCTO and the owner sees it in the dashboard', ()
     const after = await octo<Availability[]>('POST', '/availability', { productId, optionId: 'DEFAULT', availabilityIds: [slot.id] });
     expect(after.status).toBe(200);
     expect(after.data[0]!.vacancies).toBe(slot.vacancies! - 2);
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('disables Resend, saying why, once a reseller takes away the address its guest was e-mailed at', async () => {
+    // A receipt asked for at confirmation: the guest is e-mailed; then the reseller's change drops the address.
+    const reserved = await octo<OctoBooking>('POST', '/bookings', { productId, optionId: 'DEFAULT', availabilityId: slot.id, unitItems: [{ unitId }] });
+    expect(reserved.status).toBe(200);
+    const contact = { fullName: 'Tomás Reis', emailAddress: 'tomas@example.com' };
+    const done = await octo<OctoBooking>('POST', `/bookings/${reserved.data.uuid}/confirm`, { contact, emailReceipt: true });
+    expect(done.data.status).toBe('CONFIRMED');
+    const changed = await octo<OctoBooking>('PATCH', `/bookings/${reserved.data.uuid}`, { contact: { fullName: 'Tomás Reis' } });
+    expect(changed.status).toBe(200);
+    expect(changed.data.contact).toMatchObject({ fullName: 'Tomás Reis', emailAddress: null });
+
+    const id = (await api<{ id: string; bookingNumber: string }[]>('/v1/bookings?source=OCTO&limit=100')).data.find((b) => b.bookingNumber === done.data.supplierReference)!.id;
+    const messages = (await api<{ kind: string }[]>(`/v1/bookings/${id}/messages?limit=100`)).data;
+    expect(messages.map((m) => m.kind)).toContain('BOOKING_CONFIRMED');
+
+    const { page, problems } = await dashboardPage(PHONE);
+    await openSignedIn(page, outing, owner, `/dashboard/bookings/${id}`, new RegExp(done.data.supplierReference));
+    const resend = page.getByRole('button', { name: 'Resend' });
+    await expect.poll(() => resend.count()).toBe(messages.length);
+    for (let i = 0; i < messages.length; i++) {
+      expect(await resend.nth(i).getAttribute('aria-disabled')).toBe('true');
+      expect(await resend.nth(i).getAttribute('aria-describedby')).toContain('no-address');
+    }
+    expect(await page.locator('#no-address').innerText()).toContain('cannot resend any');
+    // Pressing it by keyboard sends nothing.
+    const keys = keyboardOf(page);
+    await keys.tabTo(/^button\|Resend\|/);
+    await page.keyboard.press('Enter');
+    expect((await api<unknown[]>(`/v1/bookings/${id}/messages?limit=100`)).data).toHaveLength(messages.length);
+    await clean(page, 'a reseller booking whose address was taken away');
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
     expect(unexpected(problems)).toEqual([]);
     await page.context().close();
   });
