@@ -43,6 +43,18 @@ export async function dashboardPage(browser: Browser, options: BrowserContextOpt
   return watched;
 }
 
+/**
+ * Signs `who` in once (a memory-hard hash: slow on purpose) and returns the cookies, for every
+ * later page of the file to start with.
+ */
+export async function signedInState(browser: Browser, outing: OutingServer, who: Owner): Promise<BrowserContextOptions['storageState']> {
+  const first = await dashboardPage(browser);
+  await openSignedIn(first.page, outing, who, '/dashboard', 'Today');
+  const state = await first.page.context().storageState();
+  await first.page.context().close();
+  return state;
+}
+
 /** Fills the sign-in form and submits it (the page must show it). */
 export async function signIn(page: Page, who: Owner, password = who.password): Promise<void> {
   await page.getByLabel('Email').fill(who.email);

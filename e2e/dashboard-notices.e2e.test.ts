@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../server/test-helpers/smtp.js';
 import { violations } from './axe.js';
 import { launchChromium } from './browser.js';
-import { apiAs, dashboardPage, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, signedInState, dashboardPage, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
 import { startOuting, type OutingServer } from './outing-server.js';
 
 /**
@@ -26,10 +26,7 @@ beforeAll(async () => {
   [outing, browser] = await Promise.all([startOuting({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@e2e-notices.example>' }), launchChromium()]);
   owner = ownerOf(outing);
   await mkdir(artifacts, { recursive: true });
-  const first = await dashboardPage(browser);
-  await openSignedIn(first.page, outing, owner, '/dashboard', 'Today');
-  signedIn = await first.page.context().storageState();
-  await first.page.context().close();
+  signedIn = await signedInState(browser, outing, owner);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
-import { apiAs, dashboardPage as watchedPage, keyboardOf, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, signedInState, dashboardPage as watchedPage, keyboardOf, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
 
@@ -25,11 +25,7 @@ const clean = async (page: Page, what: string) => expect(await violations(page, 
 beforeAll(async () => {
   ({ outing, browser } = suite());
   owner = ownerOf(outing);
-  // One sign-in (a memory-hard hash: slow on purpose) whose cookie every test's browser starts with.
-  const first = await watchedPage(browser);
-  await openSignedIn(first.page, outing, owner, '/dashboard', 'Today');
-  signedIn = await first.page.context().storageState();
-  await first.page.context().close();
+  signedIn = await signedInState(browser, outing, owner);
 });
 
 describe('resellers in the dashboard', () => {

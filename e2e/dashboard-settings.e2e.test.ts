@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
 import { launchChromium } from './browser.js';
-import { apiAs, dashboardPage as openPage, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, signedInState, dashboardPage as openPage, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
 import { startOuting, type OutingServer } from './outing-server.js';
 
 /**
@@ -58,11 +58,7 @@ beforeAll(async () => {
   [outing, browser] = await Promise.all([startOuting({ OUTBOUND_ALLOW_PRIVATE: 'true' }), launchChromium()]);
   owner = ownerOf(outing);
   await mkdir(artifacts, { recursive: true });
-  // One sign-in (a memory-hard hash: slow on purpose) whose cookie every test's browser starts with.
-  const first = await dashboardPage(browser);
-  await openSignedIn(first.page, outing, owner, '/dashboard', 'Today');
-  signedIn = await first.page.context().storageState();
-  await first.page.context().close();
+  signedIn = await signedInState(browser, outing, owner);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { violations } from './axe.js';
-import { apiAs, dashboardPage as watchedPage, keyboardOf, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
+import { apiAs, signedInState, dashboardPage as watchedPage, keyboardOf, openSignedIn, overflow, ownerOf, unexpected, type Owner } from './dashboard-helpers.js';
 import type { OutingServer } from './outing-server.js';
 import { useOutingAndChromium } from './suite.js';
 
@@ -62,10 +62,7 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 beforeAll(async () => {
   ({ outing, browser } = suite());
   owner = ownerOf(outing);
-  const first = await watchedPage(browser);
-  await openSignedIn(first.page, outing, owner, '/dashboard', 'Today');
-  signedIn = await first.page.context().storageState();
-  await first.page.context().close();
+  signedIn = await signedInState(browser, outing, owner);
 });
 
 describe('a reseller books over OCTO and the owner sees it in the dashboard', () => {
